@@ -1,0 +1,33 @@
+/** Jest projects per test tier; `npm test` runs them all. */
+const esmPackages = ['@middy', 'jose'].join('|');
+
+const base = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.[tj]s$': [
+      'ts-jest',
+      { isolatedModules: true, tsconfig: { allowJs: true, module: 'commonjs', esModuleInterop: true } },
+    ],
+  },
+  transformIgnorePatterns: [`node_modules/(?!(${esmPackages})/)`],
+  moduleNameMapper: {
+    '^@lib/(.*)$': '<rootDir>/lib/$1',
+    '^@lambdas/(.*)$': '<rootDir>/lambdas/$1',
+    '^@test/(.*)$': '<rootDir>/test/$1',
+  },
+};
+
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    {
+      ...base,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/integration/global-setup.ts',
+      globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
+      setupFiles: ['<rootDir>/test/integration/env.ts'],
+    },
+    { ...base, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+  ],
+};

@@ -1,0 +1,99 @@
+import type { TokenRecord } from '@lambdas/data/token-repository';
+import { ErrorText } from '@lambdas/domain/errors';
+import { sameIp } from '@lambdas/domain/ip';
+import type { Principal } from '@lambdas/domain/principal';
+import { scopes as allScopes, hasScope } from '@lambdas/domain/scopes';
+import { parseToken, TOKEN_PREFIX, tokenMatchesHash } from '@lambdas/domain/token-format';
+import type { RouteDefinition } from '@lib/routes';
+import { SessionExpiredError, SessionInvalidError } from './session-errors';
+import type { SessionIdentity } from './session-verifier';
+
+/** What the authorizer decided, and which rule decided it (for the log; never the credential). */
+export type Decision =
+  | { readonly outcome: 'allow'; readonly principal: Principal; readonly tokenLastUsedAt?: string | null }
+  | { readonly outcome: 'unauthorized'; readonly rule: string }
+  | { readonly outcome: 'expired'; readonly rule: string }
+  | { readonly outcome: 'forbidden'; readonly rule: string; readonly error: string };
+
+/** The request as the authorizer sees it. */
+export interface AuthorizationRequest {
+  /** Every Authorization header value sent (API Gateway's multi-value view). */
+  readonly authorization: readonly string[];
+  /** Source IP as API Gateway saw it. */
+  readonly sourceIp: string;
+  /** The route, or undefined when the event names none of ours. */
+  readonly route: RouteDefinition | undefined;
+  readonly now: Date;
+}
+
+/** What the authorizer reads and writes; injected so the rules are testable without AWS. */
+export interface AuthorizerDeps {
+  getToken(tokenId: string): Promise<TokenRecord | undefined>;
+  /** Resolves the session's identity; throws SessionExpiredError, SessionInvalidError or an outage error. */
+  verifySession(jwt: string, now: Date): Promise<SessionIdentity>;
+  /** Records the profile a session presents, so the user can be added to projects by e-mail. */
+  recordProfile(identity: SessionIdentity, now: Date): Promise<void>;
+}
+
+const BEARER = /^Bearer ([^\s]+)$/i;
+
+const unauthorized = (rule: string): Decision => ({ outcome: 'unauthorized', rule });
+
+const authorizeToken = async (
+  rawToken: string,
+  request: AuthorizationRequest & { route: RouteDefinition },
+  deps: AuthorizerDeps,
+): Promise<Decision> => {
+  const parsed = parseToken(rawToken);
+  if (!parsed) return unauthorized('malformed-token');
+  const token = await deps.getToken(parsed.tokenId);
+  if (!token || !tokenMatchesHash(rawToken, token.secretHash)) return unauthorized('unknown-token');
+  if (token.expiresAt !== null && request.now.getTime() >= Date.parse(token.expiresAt)) {
+    return { outcome: 'expired', rule: 'token-expired' };
+  }
+  if (!sameIp(token.boundIp, request.sourceIp)) {
+    return { outcome: 'forbidden', rule: 'token-ip', error: ErrorText.wrongIp };
+  }
+  const needed = request.route.tokenScope;
+  if (needed === null) return { outcome: 'forbidden', rule: 'session-required', error: ErrorText.sessionRequired };
+  if (!hasScope(token.scopes, needed)) return { outcome: 'forbidden', rule: 'token-scope', error: ErrorText.scope };
+  return {
+    outcome: 'allow',
+    principal: {
+      kind: 'token',
+      userId: token.userId,
+      email: token.email,
+      tokenId: token.tokenId,
+      scopes: token.scopes,
+    },
+    tokenLastUsedAt: token.lastUsedAt,
+  };
+};
+
+/**
+ * Judges one request's credential for its route. Order (first failure wins): header and form,
+ * then the stored token (unknown, mismatch, revoked), expiry, source IP, and the route's scope.
+ * Outages (DynamoDB, the key set) are thrown, never allowed.
+ */
+export const authorize = async (request: AuthorizationRequest, deps: AuthorizerDeps): Promise<Decision> => {
+  if (request.authorization.length !== 1) return unauthorized('authorization-header-count');
+  const credential = BEARER.exec(request.authorization[0] ?? '')?.[1];
+  if (!credential) return unauthorized('authorization-scheme');
+  const { route } = request;
+  if (!route) return unauthorized('unknown-route');
+  if (credential.startsWith(TOKEN_PREFIX)) return authorizeToken(credential, { ...request, route }, deps);
+  return authorizeSession(credential, request.now, deps);
+};
+
+const authorizeSession = async (jwt: string, now: Date, deps: AuthorizerDeps): Promise<Decision> => {
+  let identity: SessionIdentity;
+  try {
+    identity = await deps.verifySession(jwt, now);
+  } catch (error) {
+    if (error instanceof SessionExpiredError) return { outcome: 'expired', rule: 'session-expired' };
+    if (error instanceof SessionInvalidError) return unauthorized(`session-${error.message}`);
+    throw error;
+  }
+  await deps.recordProfile(identity, now);
+  return { outcome: 'allow', principal: { kind: 'session', ...identity, scopes: [...allScopes] } };
+};

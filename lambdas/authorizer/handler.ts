@@ -1,0 +1,111 @@
+import { getProfileByEmail, putProfile } from '@lambdas/data/profile-repository';
+import { getTokenById, touchTokenLastUsed } from '@lambdas/data/token-repository';
+import { clock, toIso } from '@lambdas/domain/clock';
+import { expiredContext, toAuthorizerContext } from '@lambdas/domain/principal';
+import { describeError, logger } from '@lambdas/http/logger';
+import { findRoute } from '@lib/routes';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { type AuthorizerDeps, authorize, type Decision } from './authorize';
+import { verifySession } from './session-verifier';
+
+/** `lastUsedAt` is written at most this often per token. */
+const LAST_USED_INTERVAL_MS = 60_000;
+/** A session's profile is refreshed at most this often. */
+const PROFILE_REFRESH_MS = 24 * 60 * 60_000;
+
+const deps: AuthorizerDeps = {
+  getToken: getTokenById,
+  verifySession,
+  recordProfile: async (identity, now) => {
+    const profile = await getProfileByEmail(identity.email);
+    const fresh =
+      profile &&
+      profile.userId === identity.userId &&
+      now.getTime() - Date.parse(profile.lastSeenAt) < PROFILE_REFRESH_MS;
+    if (!fresh) await putProfile({ ...identity, lastSeenAt: toIso(now) });
+  },
+};
+
+const authorizationValues = (event: APIGatewayRequestAuthorizerEvent): string[] => {
+  const values: string[] = [];
+  for (const [name, list] of Object.entries(event.multiValueHeaders ?? {})) {
+    if (name.toLowerCase() === 'authorization') values.push(...(list ?? []));
+  }
+  if (values.length === 0) {
+    for (const [name, value] of Object.entries(event.headers ?? {})) {
+      if (name.toLowerCase() === 'authorization' && value !== undefined) values.push(value);
+    }
+  }
+  return values;
+};
+
+const policy = (effect: 'Allow' | 'Deny', methodArn: string) => ({
+  Version: '2012-10-17',
+  Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: methodArn }],
+});
+
+/**
+ * How API Gateway delivers each decision: a generic 401 is the thrown `Unauthorized` (gateway
+ * response UNAUTHORIZED); a 403 is a Deny whose context carries the text (ACCESS_DENIED reads
+ * `$context.authorizer.error`); an expired credential is let through with a context that holds no
+ * identity, and the route answers its 401; anything thrown otherwise is AUTHORIZER_FAILURE (503).
+ */
+export const toAuthorizerResult = (decision: Decision, methodArn: string): APIGatewayAuthorizerResult => {
+  switch (decision.outcome) {
+    case 'allow':
+      return {
+        principalId: decision.principal.userId,
+        policyDocument: policy('Allow', methodArn),
+        context: toAuthorizerContext(decision.principal),
+      };
+    case 'expired':
+      return { principalId: 'expired', policyDocument: policy('Allow', methodArn), context: expiredContext };
+    case 'forbidden':
+      return { principalId: 'denied', policyDocument: policy('Deny', methodArn), context: { error: decision.error } };
+    case 'unauthorized':
+      throw new Error('Unauthorized');
+  }
+};
+
+/** The REQUEST authorizer: judges the credential of every request; fails closed. */
+export const authorizerHandler = async (
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<APIGatewayAuthorizerResult> => {
+  const now = clock.now();
+  const route = findRoute(event.httpMethod, event.resource);
+  let decision: Decision;
+  try {
+    decision = await authorize(
+      { authorization: authorizationValues(event), sourceIp: event.requestContext.identity.sourceIp, route, now },
+      deps,
+    );
+  } catch (error) {
+    logger.warn('authorizer dependency unavailable', { route: route?.handler, ...describeError(error) });
+    throw new Error('Service unavailable');
+  }
+  const principal = decision.outcome === 'allow' ? decision.principal : undefined;
+  logger.info('authorizer decision', {
+    route: route?.handler,
+    outcome: decision.outcome,
+    rule: decision.outcome === 'allow' ? undefined : decision.rule,
+    userId: principal?.userId,
+    tokenId: principal?.tokenId,
+  });
+  if (decision.outcome === 'allow' && decision.principal.tokenId && isUseDue(decision.tokenLastUsedAt, now)) {
+    await recordTokenUse(decision.principal.tokenId, now);
+  }
+  return toAuthorizerResult(decision, event.methodArn);
+};
+
+const isUseDue = (lastUsedAt: string | null | undefined, now: Date): boolean =>
+  !lastUsedAt || now.getTime() - Date.parse(lastUsedAt) >= LAST_USED_INTERVAL_MS;
+
+const recordTokenUse = async (tokenId: string, now: Date): Promise<void> => {
+  try {
+    await touchTokenLastUsed(tokenId, now, LAST_USED_INTERVAL_MS);
+  } catch (error) {
+    logger.warn('lastUsedAt not recorded', { tokenId, ...describeError(error) });
+  }
+};
+
+export const handler = authorizerHandler;

@@ -1,0 +1,69 @@
+import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyOptions, jwtVerify } from 'jose';
+import { z } from 'zod';
+import { SessionExpiredError, SessionInvalidError, SessionKeysUnavailableError } from './session-errors';
+
+const env = z
+  .object({
+    SESSION_ISSUER: z.url(),
+    SESSION_AUDIENCE: z.string().min(1),
+    /** Defaults to the issuer's `/.well-known/jwks.json`, where Cognito and the dev IdP publish keys. */
+    SESSION_JWKS_URL: z.url().optional(),
+  })
+  .parse(process.env);
+
+/** The identity a verified session carries. */
+export interface SessionIdentity {
+  readonly userId: string;
+  readonly email: string;
+}
+
+// Created once per container: jose caches the keys and refetches on an unknown `kid` (with a cooldown).
+const keySet = createRemoteJWKSet(new URL(env.SESSION_JWKS_URL ?? `${env.SESSION_ISSUER}/.well-known/jwks.json`), {
+  timeoutDuration: 2_000,
+  cooldownDuration: 30_000,
+  cacheMaxAge: 10 * 60_000,
+});
+
+const baseOptions: JWTVerifyOptions = {
+  algorithms: ['RS256', 'ES256'],
+  issuer: env.SESSION_ISSUER,
+  audience: env.SESSION_AUDIENCE,
+  requiredClaims: ['sub', 'exp'],
+};
+
+const identityOf = (payload: JWTPayload): SessionIdentity => {
+  // Cognito: only ID tokens carry the verified e-mail; an access token must never pass.
+  if (payload.token_use !== undefined && payload.token_use !== 'id') throw new SessionInvalidError('not-id-token');
+  if (payload.email_verified !== true) throw new SessionInvalidError('email-unverified');
+  if (typeof payload.email !== 'string' || !payload.email.includes('@')) throw new SessionInvalidError('no-email');
+  if (typeof payload.sub !== 'string' || !payload.sub) throw new SessionInvalidError('no-subject');
+  return { userId: payload.sub, email: payload.email.trim().toLowerCase() };
+};
+
+const isKeysUnavailable = (error: unknown): boolean =>
+  error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError) || error.code === 'ERR_JOSE_GENERIC';
+
+/**
+ * Verifies a session JWT against the provider's key set as of `now`. A token that would be valid
+ * but for `exp` is reported as expired only after its signature and every other claim are checked.
+ */
+export const verifySession = async (jwt: string, now: Date): Promise<SessionIdentity> => {
+  try {
+    const { payload } = await jwtVerify(jwt, keySet, { ...baseOptions, currentDate: now });
+    return identityOf(payload);
+  } catch (error) {
+    if (error instanceof SessionInvalidError) throw error;
+    if (error instanceof errors.JWTExpired && typeof error.payload.exp === 'number') {
+      const { payload } = await jwtVerify(jwt, keySet, {
+        ...baseOptions,
+        currentDate: new Date((error.payload.exp - 1) * 1000),
+      }).catch(() => {
+        throw new SessionInvalidError('invalid');
+      });
+      identityOf(payload);
+      throw new SessionExpiredError('expired');
+    }
+    if (isKeysUnavailable(error)) throw new SessionKeysUnavailableError('keys-unavailable', { cause: error });
+    throw new SessionInvalidError('invalid', { cause: error });
+  }
+};

@@ -1,0 +1,59 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+
+const env = z
+  .object({
+    TABLE_NAME: z.string().min(1),
+    /** Set only for DynamoDB Local. */
+    DYNAMODB_ENDPOINT: z.url().optional(),
+  })
+  .parse(process.env);
+
+/** Name of the service's one table. */
+export const tableName = env.TABLE_NAME;
+
+/**
+ * One client per container, reused across invocations (keep-alive is the SDK default). Timeouts
+ * and retries keep a request well inside the 29 s API Gateway limit when DynamoDB stalls.
+ */
+export const dynamo = DynamoDBDocumentClient.from(
+  new DynamoDBClient({
+    endpoint: env.DYNAMODB_ENDPOINT,
+    maxAttempts: 3,
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
+  }),
+  { marshallOptions: { removeUndefinedValues: true } },
+);
+
+const UNAVAILABLE_ERRORS = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'RequestTimeout',
+]);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+/** Whether an error means DynamoDB is throttling or out of reach (answered 503, retryable). */
+export const isDataUnavailable = (error: unknown): boolean => {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return UNAVAILABLE_ERRORS.has(error.name) || (typeof code === 'string' && NETWORK_CODES.has(code));
+};
+
+/** Whether a transaction was cancelled because the condition of the item at `index` failed. */
+export const conditionFailedAt = (error: unknown, index: number): boolean => {
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return (
+    error instanceof Error &&
+    error.name === 'TransactionCanceledException' &&
+    reasons?.[index]?.Code === 'ConditionalCheckFailed'
+  );
+};
+
+/** Whether a single-item write failed its condition. */
+export const isConditionFailed = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';

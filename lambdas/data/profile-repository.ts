@@ -1,0 +1,25 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from './client';
+import { profileKey } from './keys';
+
+/** A user as last seen through a dashboard session. */
+export interface ProfileRecord {
+  readonly email: string;
+  readonly userId: string;
+  readonly lastSeenAt: string;
+}
+
+/** The profile of the user who owns this e-mail, if they have ever signed in. */
+export const getProfileByEmail = async (email: string, consistent = false): Promise<ProfileRecord | undefined> => {
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: profileKey(email), ConsistentRead: consistent }),
+  );
+  return Item as ProfileRecord | undefined;
+};
+
+/** Records (or refreshes) the profile a session presented. */
+export const putProfile = async (profile: ProfileRecord): Promise<void> => {
+  await dynamo.send(
+    new PutCommand({ TableName: tableName, Item: { ...profileKey(profile.email), entity: 'Profile', ...profile } }),
+  );
+};

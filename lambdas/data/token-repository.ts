@@ -1,0 +1,169 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, ErrorText, NotFoundError } from '@lambdas/domain/errors';
+import type { Scope } from '@lambdas/domain/scopes';
+import { listIndexName, tableSchema } from '@lib/table-schema';
+import { conditionFailedAt, dynamo, isConditionFailed, tableName } from './client';
+import { tokenKey, tokenListKeys, tokenListPartition, tokenSlotsKey } from './keys';
+
+/** A stored API token. Only the hash of the raw token is ever stored. */
+export interface TokenRecord {
+  readonly tokenId: string;
+  readonly userId: string;
+  readonly email: string;
+  readonly name: string;
+  readonly scopes: readonly Scope[];
+  readonly secretHash: string;
+  readonly boundIp: string;
+  readonly displayPrefix: string;
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+  readonly lastUsedAt: string | null;
+}
+
+/** Live tokens a user may hold at once. */
+export const TOKEN_LIMIT = 100;
+/** How long an expired token stays listed before DynamoDB's TTL may delete it. */
+const EXPIRED_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
+const MAX_ATTEMPTS = 5;
+
+/** Reads one token by id with a strongly consistent read (the authorizer's one read). */
+export const getTokenById = async (tokenId: string): Promise<TokenRecord | undefined> => {
+  const { Item } = await dynamo.send(
+    new GetCommand({ TableName: tableName, Key: tokenKey(tokenId), ConsistentRead: true }),
+  );
+  return Item as TokenRecord | undefined;
+};
+
+type Slots = Record<string, number>;
+
+/**
+ * Stores a new token unless the user already holds `TOKEN_LIMIT` live ones. The user's slot item
+ * maps each unrevoked token to its expiry (0: never); the token and the slot map are written in one
+ * transaction guarded by the slot map's version, so concurrent creates can never exceed the limit.
+ */
+export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Promise<void> => {
+  for (let attempt = 1; ; attempt += 1) {
+    const { Item } = await dynamo.send(
+      new GetCommand({ TableName: tableName, Key: tokenSlotsKey(token.userId), ConsistentRead: true }),
+    );
+    const version = (Item?.version as number | undefined) ?? 0;
+    const live = Object.entries((Item?.slots as Slots | undefined) ?? {}).filter(
+      ([, expiry]) => expiry === 0 || expiry > now.getTime(),
+    );
+    if (live.length >= TOKEN_LIMIT) throw new ConflictError(ErrorText.tokenLimit);
+    const slots: Slots = Object.fromEntries(live);
+    slots[token.tokenId] = token.expiresAt ? Date.parse(token.expiresAt) : 0;
+    try {
+      await dynamo.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName,
+                Item: {
+                  ...tokenKey(token.tokenId),
+                  ...tokenListKeys(token.userId, token.createdAt, token.tokenId),
+                  entity: 'Token',
+                  ...token,
+                  ...(token.expiresAt && {
+                    [tableSchema.timeToLiveAttribute]: Math.floor(
+                      (Date.parse(token.expiresAt) + EXPIRED_RETENTION_MS) / 1000,
+                    ),
+                  }),
+                },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+            {
+              Put: {
+                TableName: tableName,
+                Item: { ...tokenSlotsKey(token.userId), entity: 'TokenSlots', slots, version: version + 1 },
+                ConditionExpression: Item ? 'version = :version' : 'attribute_not_exists(PK)',
+                ExpressionAttributeValues: Item ? { ':version': version } : undefined,
+              },
+            },
+          ],
+        }),
+      );
+      return;
+    } catch (error) {
+      const raced = conditionFailedAt(error, 0) || conditionFailedAt(error, 1);
+      if (!raced || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+};
+
+/** The user's tokens, newest first (list index; a just-created token may take a moment to show). */
+export const listTokensByUser = async (userId: string): Promise<TokenRecord[]> => {
+  const tokens: TokenRecord[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: listIndexName,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': tokenListPartition(userId) },
+        ScanIndexForward: false,
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    tokens.push(...((page.Items ?? []) as TokenRecord[]));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return tokens;
+};
+
+/** Deletes one of the user's tokens and frees its slot; 404 when it is not the user's live token. */
+export const revokeToken = async (userId: string, tokenId: string): Promise<void> => {
+  try {
+    await dynamo.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: tableName,
+              Key: tokenKey(tokenId),
+              ConditionExpression: 'userId = :userId',
+              ExpressionAttributeValues: { ':userId': userId },
+            },
+          },
+          {
+            Update: {
+              TableName: tableName,
+              Key: tokenSlotsKey(userId),
+              UpdateExpression: 'REMOVE slots.#tokenId SET version = version + :one',
+              ConditionExpression: 'attribute_exists(PK)',
+              ExpressionAttributeNames: { '#tokenId': tokenId },
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (conditionFailedAt(error, 0)) throw new NotFoundError(ErrorText.tokenNotFound);
+    throw error;
+  }
+};
+
+/** Records a use of the token, at most once per `intervalMs`; concurrent writers lose the condition harmlessly. */
+export const touchTokenLastUsed = async (tokenId: string, now: Date, intervalMs: number): Promise<void> => {
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: tokenKey(tokenId),
+        UpdateExpression: 'SET lastUsedAt = :now',
+        ConditionExpression: 'attribute_exists(PK) AND (lastUsedAt = :null OR lastUsedAt < :threshold)',
+        ExpressionAttributeValues: {
+          ':now': now.toISOString(),
+          ':null': null,
+          ':threshold': new Date(now.getTime() - intervalMs).toISOString(),
+        },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+  }
+};

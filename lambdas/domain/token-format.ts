@@ -1,0 +1,79 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+/**
+ * API token format: `svc_live_` + public id (12) + secret (24) + checksum (6), all base62.
+ * The id addresses the stored item; the secret (24 base62 characters, about 143 bits) is only ever
+ * stored as a hash; the CRC32 checksum lets the authorizer reject typos and guesses without a
+ * database call.
+ */
+export const TOKEN_PREFIX = 'svc_live_';
+const ID_LENGTH = 12;
+const SECRET_LENGTH = 24;
+const CHECKSUM_LENGTH = 6;
+const DISPLAY_PREFIX_LENGTH = 16;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Total length of a raw token. */
+export const TOKEN_LENGTH = TOKEN_PREFIX.length + ID_LENGTH + SECRET_LENGTH + CHECKSUM_LENGTH;
+
+const TOKEN_PATTERN = new RegExp(`^${TOKEN_PREFIX}[0-9A-Za-z]{${TOKEN_LENGTH - TOKEN_PREFIX.length}}$`);
+const TOKEN_ID_PATTERN = new RegExp(`^[0-9A-Za-z]{${ID_LENGTH}}$`);
+
+/** Uniformly random base62 text from the cryptographic RNG (rejection sampling, no modulo bias). */
+export const randomBase62 = (length: number): string => {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+};
+
+const checksumOf = (text: string): string => {
+  let value = crc32(text);
+  let out = '';
+  for (let i = 0; i < CHECKSUM_LENGTH; i += 1) {
+    out = BASE62[value % 62] + out;
+    value = Math.floor(value / 62);
+  }
+  return out;
+};
+
+/** A freshly minted token: the raw text goes to the caller once; only `hash` is stored. */
+export interface MintedToken {
+  readonly tokenId: string;
+  readonly rawToken: string;
+  readonly hash: string;
+  readonly displayPrefix: string;
+}
+
+/** Hash stored for a raw token (SHA-256; the secret's entropy makes a slow hash unnecessary). */
+export const hashToken = (rawToken: string): string => createHash('sha256').update(rawToken).digest('base64url');
+
+/** Mints a new token. */
+export const mintToken = (): MintedToken => {
+  const tokenId = randomBase62(ID_LENGTH);
+  const body = `${TOKEN_PREFIX}${tokenId}${randomBase62(SECRET_LENGTH)}`;
+  const rawToken = `${body}${checksumOf(body)}`;
+  return { tokenId, rawToken, hash: hashToken(rawToken), displayPrefix: rawToken.slice(0, DISPLAY_PREFIX_LENGTH) };
+};
+
+/** The id of a well-formed token (prefix, length, alphabet and checksum all right), else `null`. */
+export const parseToken = (candidate: string): { tokenId: string } | null => {
+  if (candidate.length !== TOKEN_LENGTH || !TOKEN_PATTERN.test(candidate)) return null;
+  const body = candidate.slice(0, -CHECKSUM_LENGTH);
+  if (checksumOf(body) !== candidate.slice(-CHECKSUM_LENGTH)) return null;
+  return { tokenId: candidate.slice(TOKEN_PREFIX.length, TOKEN_PREFIX.length + ID_LENGTH) };
+};
+
+/** Whether a string has the form of a token id (checked before any lookup by id). */
+export const isTokenId = (candidate: string): boolean => TOKEN_ID_PATTERN.test(candidate);
+
+/** Constant-time comparison of a presented token with a stored hash. */
+export const tokenMatchesHash = (rawToken: string, storedHash: string): boolean => {
+  const presented = Buffer.from(hashToken(rawToken), 'base64url');
+  const stored = Buffer.from(storedHash, 'base64url');
+  return presented.length === stored.length && timingSafeEqual(presented, stored);
+};

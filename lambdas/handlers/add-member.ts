@@ -1,0 +1,15 @@
+import { clock } from '@lambdas/domain/clock';
+import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { projectParams } from '@lambdas/http/params';
+import { json } from '@lambdas/http/responses';
+import { type AddMemberBody, addMemberBody } from '@lambdas/http/schemas';
+import { addMember } from '@lambdas/use-cases/projects';
+import middy from '@middy/core';
+
+/** POST /api/v1/projects/{projectId}/members: adds a signed-in user as `member` or `admin`. */
+export const addMemberHandler = async (event: ApiEvent<AddMemberBody, { projectId: string }>) => {
+  await addMember(event.principal, event.params.projectId, event.input, clock.now());
+  return json(200, { success: true, message: 'Member added successfully' });
+};
+
+export const handler = middy(addMemberHandler).use(apiMiddleware({ body: addMemberBody, params: projectParams }));

@@ -1,0 +1,22 @@
+import { clock } from '@lambdas/domain/clock';
+import { ErrorText, ForbiddenError } from '@lambdas/domain/errors';
+import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { json } from '@lambdas/http/responses';
+import { type CreateTokenBody, createTokenBody, DEFAULT_TTL_DAYS } from '@lambdas/http/schemas';
+import { createToken } from '@lambdas/use-cases/tokens';
+import middy from '@middy/core';
+
+/** POST /api/v1/tokens: mints a token bound to the caller's IP; the raw token is in this response only. */
+export const createTokenHandler = async (event: ApiEvent<CreateTokenBody>) => {
+  if (event.principal.kind !== 'session') throw new ForbiddenError(ErrorText.sessionRequired);
+  const { name, scopes, ttlDays } = event.input;
+  const token = await createToken(
+    event.principal,
+    { name, scopes, ttlDays: ttlDays === undefined ? DEFAULT_TTL_DAYS : ttlDays },
+    event.requestContext.identity.sourceIp,
+    clock.now(),
+  );
+  return json(201, { success: true, data: token });
+};
+
+export const handler = middy(createTokenHandler).use(apiMiddleware({ body: createTokenBody }));

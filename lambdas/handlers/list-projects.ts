@@ -1,0 +1,10 @@
+import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { json } from '@lambdas/http/responses';
+import { listProjects } from '@lambdas/use-cases/projects';
+import middy from '@middy/core';
+
+/** GET /api/v1/projects: the projects the caller belongs to, with the caller's role. */
+export const listProjectsHandler = async (event: ApiEvent) =>
+  json(200, { success: true, data: await listProjects(event.principal) });
+
+export const handler = middy(listProjectsHandler).use(apiMiddleware());

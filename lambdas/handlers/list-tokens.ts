@@ -1,0 +1,10 @@
+import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { json } from '@lambdas/http/responses';
+import { listTokens } from '@lambdas/use-cases/tokens';
+import middy from '@middy/core';
+
+/** GET /api/v1/tokens: the caller's active and expired tokens, newest first, never a secret. */
+export const listTokensHandler = async (event: ApiEvent) =>
+  json(200, { success: true, data: await listTokens(event.principal) });
+
+export const handler = middy(listTokensHandler).use(apiMiddleware());

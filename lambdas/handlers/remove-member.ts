@@ -1,0 +1,13 @@
+import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { memberParams } from '@lambdas/http/params';
+import { json } from '@lambdas/http/responses';
+import { removeMember } from '@lambdas/use-cases/projects';
+import middy from '@middy/core';
+
+/** DELETE /api/v1/projects/{projectId}/members/{email}: the e-mail arrives percent-encoded and is decoded once. */
+export const removeMemberHandler = async (event: ApiEvent<undefined, { projectId: string; email: string }>) => {
+  await removeMember(event.principal, event.params.projectId, event.params.email);
+  return json(200, { success: true, message: 'Member removed successfully' });
+};
+
+export const handler = middy(removeMemberHandler).use(apiMiddleware({ params: memberParams }));

@@ -1,0 +1,84 @@
+import { BadRequestError, ErrorText, PayloadTooLargeError, UnsupportedMediaTypeError } from '@lambdas/domain/errors';
+import { type Principal, principalFromContext } from '@lambdas/domain/principal';
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { z } from 'zod';
+import { errorResponse } from './errors';
+
+/** Largest request body accepted, in bytes. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** The event a route handler receives: the principal, its validated path parameters and body. */
+export interface ApiEvent<TBody = undefined, TParams = Record<string, never>> extends APIGatewayProxyEvent {
+  principal: Principal;
+  params: TParams;
+  input: TBody;
+}
+
+const header = (event: APIGatewayProxyEvent, name: string): string | undefined => {
+  const wanted = name.toLowerCase();
+  const key = Object.keys(event.headers ?? {}).find((candidate) => candidate.toLowerCase() === wanted);
+  return key === undefined ? undefined : event.headers[key];
+};
+
+const validationError = (error: z.ZodError): BadRequestError =>
+  new BadRequestError(
+    ErrorText.validation,
+    error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+  );
+
+const readJsonBody = (event: APIGatewayProxyEvent): unknown => {
+  const raw = event.body ?? '';
+  const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+  if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) throw new PayloadTooLargeError();
+  const contentType = header(event, 'content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (contentType !== 'application/json') throw new UnsupportedMediaTypeError();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BadRequestError(ErrorText.malformedJson);
+  }
+};
+
+/** What a route declares about its input. */
+export interface ApiInput<TBody, TParams> {
+  /** Schema of the JSON body; routes without one ignore any body. */
+  readonly body?: z.ZodType<TBody>;
+  /**
+   * Path parameters: the raw (still percent-encoded, as API Gateway passes them) values are decoded
+   * and handed to this function, which validates them and throws the route's own not-found error.
+   */
+  readonly params?: (raw: Record<string, string>) => TParams;
+}
+
+/**
+ * The one middleware of every route: the principal first (fail closed), then path parameters, then
+ * the body (size, content type, JSON, schema), and one mapping of every error to its response.
+ */
+export const apiMiddleware = <TBody, TParams>(
+  input: ApiInput<TBody, TParams> = {},
+): MiddlewareObj<ApiEvent<TBody, TParams>, APIGatewayProxyResult> => ({
+  before: (request) => {
+    const event = request.event;
+    event.principal = principalFromContext(event.requestContext?.authorizer);
+    if (input.params) {
+      const decoded: Record<string, string> = {};
+      for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
+        try {
+          decoded[name] = decodeURIComponent(value ?? '');
+        } catch {
+          decoded[name] = '';
+        }
+      }
+      event.params = input.params(decoded);
+    }
+    if (input.body) {
+      const parsed = input.body.safeParse(readJsonBody(event));
+      if (!parsed.success) throw validationError(parsed.error);
+      event.input = parsed.data;
+    }
+  },
+  onError: (request) => {
+    request.response = errorResponse(request.error);
+  },
+});

