@@ -6,7 +6,7 @@ const base = {
   transform: {
     '^.+\\.[tj]s$': [
       'ts-jest',
-      { isolatedModules: true, tsconfig: { allowJs: true, module: 'commonjs', esModuleInterop: true } },
+      { tsconfig: { allowJs: true, module: 'commonjs', esModuleInterop: true, isolatedModules: true } },
     ],
   },
   transformIgnorePatterns: [`node_modules/(?!(${esmPackages})/)`],

@@ -4,7 +4,7 @@ import {
   ResourceInUseException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { tableSchema } from '@lib/table-schema';
+import { tableSchema } from '../lib/table-schema';
 
 /** Creates the service table from the shared key schema unless it exists already. */
 export const createTable = async (endpoint: string, tableName: string): Promise<void> => {

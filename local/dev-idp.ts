@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { clock } from '@lambdas/domain/clock';
-import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
+import { exportJWK, generateKeyPair, importJWK, type JWK, type JWTPayload, SignJWT } from 'jose';
 
 /** Audience of the development identity provider's sessions. */
 export const DEV_AUDIENCE = 'local-dashboard';
@@ -14,7 +14,10 @@ const SESSION_SECONDS = 60 * 60;
 export interface DevIdp {
   readonly issuer: string;
   readonly jwks: { keys: JWK[] };
+  /** A session for an e-mail, as a dashboard sign-in would get it. */
   issue(email: string): Promise<string>;
+  /** Signs arbitrary claims with the provider's key (tests use it to craft near-miss sessions). */
+  sign(claims: JWTPayload): Promise<string>;
 }
 
 type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
@@ -42,20 +45,25 @@ export const createDevIdp = async (issuer: string, dataDir?: string): Promise<De
   const { privateJwk, kid } = await loadKey(dataDir);
   const privateKey = (await importJWK(privateJwk, 'RS256')) as SigningKey;
   const { d, p, q, dp, dq, qi, ...publicJwk } = privateJwk;
+  const sign = (claims: JWTPayload) =>
+    new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).sign(privateKey);
   return {
     issuer,
     jwks: { keys: [{ ...publicJwk, kid, alg: 'RS256', use: 'sig' }] },
+    sign,
     issue: async (email) => {
       const normalized = email.trim().toLowerCase();
       const issuedAt = Math.floor(clock.now().getTime() / 1000);
-      return new SignJWT({ email: normalized, email_verified: true, token_use: 'id' })
-        .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
-        .setIssuer(issuer)
-        .setAudience(DEV_AUDIENCE)
-        .setSubject(subjectFor(normalized))
-        .setIssuedAt(issuedAt)
-        .setExpirationTime(issuedAt + SESSION_SECONDS)
-        .sign(privateKey);
+      return sign({
+        iss: issuer,
+        aud: DEV_AUDIENCE,
+        sub: subjectFor(normalized),
+        email: normalized,
+        email_verified: true,
+        token_use: 'id',
+        iat: issuedAt,
+        exp: issuedAt + SESSION_SECONDS,
+      });
     },
   };
 };

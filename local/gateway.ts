@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DENIAL_TEXT_VARIABLE, type GatewayResponseType, gatewayResponse } from '@lib/gateway-responses';
+import { type RouteDefinition, routes } from '@lib/routes';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -7,8 +9,6 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { DENIAL_TEXT_VARIABLE, type GatewayResponseType, gatewayResponse } from '@lib/gateway-responses';
-import { type RouteDefinition, routes } from '@lib/routes';
 
 /** API Gateway's payload limit for REST APIs. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -91,7 +91,12 @@ const render = (type: GatewayResponseType, context: Record<string, unknown> = {}
 };
 
 const resourceMatches = (pattern: string, arn: string): boolean => {
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return regex.test(arn);
 };
 
@@ -206,7 +211,9 @@ export const handleRequest = async (request: RawRequest, handlers: GatewayHandle
   try {
     const response = await handler(event, lambdaContext(route.handler));
     if (typeof response?.statusCode !== 'number') return render('DEFAULT_5XX');
-    const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, value]) => [name, String(value)]));
+    const headers = Object.fromEntries(
+      Object.entries(response.headers ?? {}).map(([name, value]) => [name, String(value)]),
+    );
     return { statusCode: response.statusCode, headers, body: response.body ?? '' };
   } catch {
     return render('DEFAULT_5XX');

@@ -2,7 +2,14 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDevIdp, DEV_AUDIENCE, DEV_IDP_PATH, type DevIdp } from './dev-idp';
-import { type GatewayHandlers, type GatewayResult, handleRequest, loadHandlers, readRequest, writeResult } from './gateway';
+import {
+  type GatewayHandlers,
+  type GatewayResult,
+  handleRequest,
+  loadHandlers,
+  readRequest,
+  writeResult,
+} from './gateway';
 
 /** Where the local service listens and which DynamoDB it uses. */
 export interface LocalServiceOptions {

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ServiceUnavailableError } from '@lambdas/domain/errors';
 import { z } from 'zod';
 
 const env = z
@@ -57,3 +58,29 @@ export const conditionFailedAt = (error: unknown, index: number): boolean => {
 /** Whether a single-item write failed its condition. */
 export const isConditionFailed = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+const cancellationCodes = (error: unknown): (string | undefined)[] =>
+  error instanceof Error && error.name === 'TransactionCanceledException'
+    ? ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((reason) => reason.Code)
+    : [];
+
+const TRANSACTION_ATTEMPTS = 5;
+
+/**
+ * Runs a write transaction. DynamoDB cancels a transaction that races another on the same item
+ * (`TransactionConflict`) without judging its conditions; those are run again after a short jittered
+ * pause, so that concurrent requests end in their conditions' verdicts (409, 404) rather than errors.
+ */
+export const transactWrite = async (items: TransactWriteCommandInput['TransactItems']): Promise<void> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await dynamo.send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (!codes.includes('TransactionConflict') || codes.includes('ConditionalCheckFailed')) throw error;
+      if (attempt >= TRANSACTION_ATTEMPTS) throw new ServiceUnavailableError({ cause: error });
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt));
+    }
+  }
+};

@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ErrorText, NotFoundError } from '@lambdas/domain/errors';
 import type { ProjectRole } from '@lambdas/domain/roles';
 import { listIndexName } from '@lib/table-schema';
-import { conditionFailedAt, dynamo, isConditionFailed, tableName } from './client';
+import { conditionFailedAt, dynamo, isConditionFailed, tableName, transactWrite } from './client';
 import { MEMBER_PREFIX, memberKey, memberProjectListKeys, memberProjectListPartition, projectKey } from './keys';
 
 /** A project. */
@@ -32,34 +32,30 @@ const memberItem = (member: MemberRecord) => ({
 
 /** Creates a project and its owner's membership atomically: never a project without its owner. */
 export const createProjectWithOwner = async (project: ProjectRecord, owner: { email: string; userId: string }) => {
-  await dynamo.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: tableName,
-            Item: { ...projectKey(project.projectId), entity: 'Project', ...project, ownerEmail: owner.email },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-        {
-          Put: {
-            TableName: tableName,
-            Item: memberItem({
-              projectId: project.projectId,
-              projectName: project.name,
-              projectCreatedAt: project.createdAt,
-              email: owner.email,
-              userId: owner.userId,
-              role: 'owner',
-              addedAt: project.createdAt,
-            }),
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-      ],
-    }),
-  );
+  await transactWrite([
+    {
+      Put: {
+        TableName: tableName,
+        Item: { ...projectKey(project.projectId), entity: 'Project', ...project, ownerEmail: owner.email },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName,
+        Item: memberItem({
+          projectId: project.projectId,
+          projectName: project.name,
+          projectCreatedAt: project.createdAt,
+          email: owner.email,
+          userId: owner.userId,
+          role: 'owner',
+          addedAt: project.createdAt,
+        }),
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  ]);
 };
 
 /** The memberships of an e-mail, one per project (list index). */
@@ -110,11 +106,16 @@ export const listMembers = async (projectId: string): Promise<MemberRecord[]> =>
   return members;
 };
 
-const managerCondition = {
-  ConditionExpression: '#role IN (:owner, :admin)',
-  ExpressionAttributeNames: { '#role': 'role' },
-  ExpressionAttributeValues: { ':owner': 'owner', ':admin': 'admin' },
-};
+/** Transaction item that holds only while the acting manager still has a managing role. */
+const managerCheck = (manager: MemberRecord) => ({
+  ConditionCheck: {
+    TableName: tableName,
+    Key: memberKey(manager.projectId, manager.email),
+    ConditionExpression: '#role IN (:owner, :admin)',
+    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeValues: { ':owner': 'owner', ':admin': 'admin' },
+  },
+});
 
 /**
  * Adds a member if the e-mail is not one yet, in one transaction with a check that the acting
@@ -122,20 +123,10 @@ const managerCondition = {
  */
 export const putMemberIfAbsent = async (manager: MemberRecord, member: MemberRecord): Promise<void> => {
   try {
-    await dynamo.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: tableName,
-              Key: memberKey(manager.projectId, manager.email),
-              ...managerCondition,
-            },
-          },
-          { Put: { TableName: tableName, Item: memberItem(member), ConditionExpression: 'attribute_not_exists(PK)' } },
-        ],
-      }),
-    );
+    await transactWrite([
+      managerCheck(manager),
+      { Put: { TableName: tableName, Item: memberItem(member), ConditionExpression: 'attribute_not_exists(PK)' } },
+    ]);
   } catch (error) {
     if (conditionFailedAt(error, 1)) throw new ConflictError(ErrorText.alreadyMember);
     if (conditionFailedAt(error, 0)) throw new NotFoundError(ErrorText.projectNotFound);
@@ -160,20 +151,7 @@ export const deleteNonOwnerMember = async (manager: MemberRecord, projectId: str
       await dynamo.send(new DeleteCommand(deleteMember));
       return;
     }
-    await dynamo.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: tableName,
-              Key: memberKey(manager.projectId, manager.email),
-              ...managerCondition,
-            },
-          },
-          { Delete: deleteMember },
-        ],
-      }),
-    );
+    await transactWrite([managerCheck(manager), { Delete: deleteMember }]);
   } catch (error) {
     if (isConditionFailed(error) || conditionFailedAt(error, 1)) {
       const current = await getMember(projectId, email);

@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, ErrorText, NotFoundError } from '@lambdas/domain/errors';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, ErrorText, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import type { Scope } from '@lambdas/domain/scopes';
 import { listIndexName, tableSchema } from '@lib/table-schema';
-import { conditionFailedAt, dynamo, isConditionFailed, tableName } from './client';
+import { conditionFailedAt, dynamo, isConditionFailed, tableName, transactWrite } from './client';
 import { tokenKey, tokenListKeys, tokenListPartition, tokenSlotsKey } from './keys';
 
 /** A stored API token. Only the hash of the raw token is ever stored. */
@@ -24,7 +24,8 @@ export interface TokenRecord {
 export const TOKEN_LIMIT = 100;
 /** How long an expired token stays listed before DynamoDB's TTL may delete it. */
 const EXPIRED_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
-const MAX_ATTEMPTS = 5;
+/** Rounds of the optimistic slot update before giving up with a 503 under extreme contention. */
+const MAX_ATTEMPTS = 10;
 
 /** Reads one token by id with a strongly consistent read (the authorizer's one read). */
 export const getTokenById = async (tokenId: string): Promise<TokenRecord | undefined> => {
@@ -54,41 +55,38 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Pro
     const slots: Slots = Object.fromEntries(live);
     slots[token.tokenId] = token.expiresAt ? Date.parse(token.expiresAt) : 0;
     try {
-      await dynamo.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName,
-                Item: {
-                  ...tokenKey(token.tokenId),
-                  ...tokenListKeys(token.userId, token.createdAt, token.tokenId),
-                  entity: 'Token',
-                  ...token,
-                  ...(token.expiresAt && {
-                    [tableSchema.timeToLiveAttribute]: Math.floor(
-                      (Date.parse(token.expiresAt) + EXPIRED_RETENTION_MS) / 1000,
-                    ),
-                  }),
-                },
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
+      await transactWrite([
+        {
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...tokenKey(token.tokenId),
+              ...tokenListKeys(token.userId, token.createdAt, token.tokenId),
+              entity: 'Token',
+              ...token,
+              ...(token.expiresAt && {
+                [tableSchema.timeToLiveAttribute]: Math.floor(
+                  (Date.parse(token.expiresAt) + EXPIRED_RETENTION_MS) / 1000,
+                ),
+              }),
             },
-            {
-              Put: {
-                TableName: tableName,
-                Item: { ...tokenSlotsKey(token.userId), entity: 'TokenSlots', slots, version: version + 1 },
-                ConditionExpression: Item ? 'version = :version' : 'attribute_not_exists(PK)',
-                ExpressionAttributeValues: Item ? { ':version': version } : undefined,
-              },
-            },
-          ],
-        }),
-      );
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Put: {
+            TableName: tableName,
+            Item: { ...tokenSlotsKey(token.userId), entity: 'TokenSlots', slots, version: version + 1 },
+            ConditionExpression: Item ? 'version = :version' : 'attribute_not_exists(PK)',
+            ExpressionAttributeValues: Item ? { ':version': version } : undefined,
+          },
+        },
+      ]);
       return;
     } catch (error) {
-      const raced = conditionFailedAt(error, 0) || conditionFailedAt(error, 1);
-      if (!raced || attempt >= MAX_ATTEMPTS) throw error;
+      // Another create or revoke changed the slots since they were read: read them again.
+      if (!conditionFailedAt(error, 1)) throw error;
+      if (attempt >= MAX_ATTEMPTS) throw new ServiceUnavailableError({ cause: error });
     }
   }
 };
@@ -117,30 +115,26 @@ export const listTokensByUser = async (userId: string): Promise<TokenRecord[]> =
 /** Deletes one of the user's tokens and frees its slot; 404 when it is not the user's live token. */
 export const revokeToken = async (userId: string, tokenId: string): Promise<void> => {
   try {
-    await dynamo.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: tableName,
-              Key: tokenKey(tokenId),
-              ConditionExpression: 'userId = :userId',
-              ExpressionAttributeValues: { ':userId': userId },
-            },
-          },
-          {
-            Update: {
-              TableName: tableName,
-              Key: tokenSlotsKey(userId),
-              UpdateExpression: 'REMOVE slots.#tokenId SET version = version + :one',
-              ConditionExpression: 'attribute_exists(PK)',
-              ExpressionAttributeNames: { '#tokenId': tokenId },
-              ExpressionAttributeValues: { ':one': 1 },
-            },
-          },
-        ],
-      }),
-    );
+    await transactWrite([
+      {
+        Delete: {
+          TableName: tableName,
+          Key: tokenKey(tokenId),
+          ConditionExpression: 'userId = :userId',
+          ExpressionAttributeValues: { ':userId': userId },
+        },
+      },
+      {
+        Update: {
+          TableName: tableName,
+          Key: tokenSlotsKey(userId),
+          UpdateExpression: 'REMOVE slots.#tokenId SET version = version + :one',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#tokenId': tokenId },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    ]);
   } catch (error) {
     if (conditionFailedAt(error, 0)) throw new NotFoundError(ErrorText.tokenNotFound);
     throw error;

@@ -4,9 +4,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { z } from 'zod';
 import { errorResponse } from './errors';
-
-/** Largest request body accepted, in bytes. */
-export const MAX_BODY_BYTES = 16 * 1024;
+import { MAX_BODY_BYTES } from './schemas';
 
 /** The event a route handler receives: the principal, its validated path parameters and body. */
 export interface ApiEvent<TBody = undefined, TParams = Record<string, never>> extends APIGatewayProxyEvent {

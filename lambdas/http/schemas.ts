@@ -2,6 +2,8 @@ import { grantableRoles } from '@lambdas/domain/roles';
 import { scopes } from '@lambdas/domain/scopes';
 import { z } from 'zod';
 
+/** Largest request body accepted, in bytes. */
+export const MAX_BODY_BYTES = 16 * 1024;
 /** Longest token or project name. */
 export const MAX_NAME_LENGTH = 100;
 /** Longest token lifetime in days (about ten years). */

@@ -1,0 +1,15 @@
+import { createTable } from '../../local/create-table';
+import { startDynamoDbLocal } from '../../local/dynamodb-local';
+
+/** Starts DynamoDB Local once for the whole run; test workers inherit its endpoint. */
+export default async function globalSetup(): Promise<void> {
+  process.env.AWS_ACCESS_KEY_ID = 'local';
+  process.env.AWS_SECRET_ACCESS_KEY = 'local';
+  process.env.AWS_REGION = 'us-east-1';
+  const dynamo = await startDynamoDbLocal();
+  const tableName = 'secrets-service-test';
+  await createTable(dynamo.endpoint, tableName);
+  process.env.TEST_DYNAMODB_ENDPOINT = dynamo.endpoint;
+  process.env.TEST_TABLE_NAME = tableName;
+  (globalThis as { __dynamo?: typeof dynamo }).__dynamo = dynamo;
+}

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { type LocalService, startLocalService } from '../../local/service';
+
+/** A started local service for one test file: DynamoDB Local of the global setup, gateway on a free port. */
+export const startService = async (): Promise<LocalService> => {
+  const dynamoEndpoint = process.env.TEST_DYNAMODB_ENDPOINT;
+  const tableName = process.env.TEST_TABLE_NAME;
+  if (!dynamoEndpoint || !tableName) throw new Error('integration tests need the global setup');
+  return startLocalService({ dynamoEndpoint, tableName, port: 0, host: '::' });
+};
+
+/** An HTTP answer with its body parsed. */
+export interface Reply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read fields of arbitrary response bodies
+  readonly body: any;
+}
+
+/** Options of one request. */
+export interface CallOptions {
+  /** Sent as `Authorization: Bearer <token>`. */
+  readonly token?: string;
+  /** Serialised as JSON with `Content-Type: application/json` unless `rawBody` is given. */
+  readonly json?: unknown;
+  readonly rawBody?: string | Buffer;
+  /** Extra headers, as a list so that one name may repeat. */
+  readonly headers?: readonly [string, string][];
+  /** Local address to connect from (127.0.0.2 is another client IP than 127.0.0.1). */
+  readonly from?: string;
+  /** Address of the service (default 127.0.0.1). */
+  readonly host?: string;
+}
+
+/** Sends one real HTTP request to the service. */
+export const call = (service: LocalService, method: string, path: string, options: CallOptions = {}): Promise<Reply> =>
+  new Promise((resolve, reject) => {
+    // Node sends one header line per array element, so a name may repeat.
+    const headers: Record<string, string[]> = {};
+    const add = (name: string, value: string) => {
+      headers[name] = [...(headers[name] ?? []), value];
+    };
+    if (options.token !== undefined) add('Authorization', `Bearer ${options.token}`);
+    let payload: Buffer | undefined;
+    if (options.rawBody !== undefined) payload = Buffer.from(options.rawBody);
+    else if (options.json !== undefined) {
+      payload = Buffer.from(JSON.stringify(options.json));
+      add('Content-Type', 'application/json');
+    }
+    for (const [name, value] of options.headers ?? []) add(name, value);
+    if (payload) add('Content-Length', String(payload.length));
+    const req = httpRequest(
+      {
+        host: options.host ?? '127.0.0.1',
+        port: service.port,
+        method,
+        path,
+        headers,
+        localAddress: options.from,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+
+/** A unique e-mail, so test files never see each other's data. */
+export const uniqueEmail = (label = 'user'): string => `${label}-${randomUUID().slice(0, 8)}@example.com`;
+
+/** A session for an e-mail from the development identity provider, after its first use records the profile. */
+export const sessionFor = async (service: LocalService, email: string): Promise<string> => service.idp.issue(email);
+
+/** Creates an API token through the API and returns its create response data. */
+export const createToken = async (
+  service: LocalService,
+  session: string,
+  body: Record<string, unknown> = { name: 'ci', scopes: ['admin'] },
+  from?: string,
+) => {
+  const reply = await call(service, 'POST', '/api/v1/tokens', { token: session, json: body, from });
+  if (reply.status !== 201) throw new Error(`token create failed: ${reply.status} ${reply.text}`);
+  return reply.body.data as { id: string; rawToken: string; displayPrefix: string; expiresAt: string | null };
+};
+
+/** Creates a project as the session's user and returns its id. */
+export const createProject = async (service: LocalService, session: string, name = 'Project'): Promise<string> => {
+  const reply = await call(service, 'POST', '/api/v1/projects', { token: session, json: { name } });
+  if (reply.status !== 201) throw new Error(`project create failed: ${reply.status} ${reply.text}`);
+  return reply.body.data.projectId as string;
+};
+
+const SAMPLE_PARAMS: Record<string, string> = {
+  id: 'AAAAAAAAAAAA',
+  projectId: 'prj_AAAAAAAAAAAAAAAA',
+  email: 'someone%40example.com',
+};
+
+/** A concrete path for a route template, with well-formed sample parameters. */
+export const samplePath = (template: string): string =>
+  template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = SAMPLE_PARAMS[name];
+    if (!value) throw new Error(`no sample for path parameter ${name}`);
+    return value;
+  });
