@@ -1,0 +1,177 @@
+import { type AuthorizerDeps, authorize } from '@lambdas/authorizer/authorize';
+import { SessionExpiredError, SessionInvalidError } from '@lambdas/authorizer/session-errors';
+import type { TokenRecord } from '@lambdas/data/token-repository';
+import { ErrorText } from '@lambdas/domain/errors';
+import { mintToken } from '@lambdas/domain/token-format';
+import { findRoute } from '@lib/routes';
+
+const now = new Date('2026-11-21T12:00:00.000Z');
+const minted = mintToken();
+const stored: TokenRecord = {
+  tokenId: minted.tokenId,
+  userId: 'user-1',
+  email: 'a@x.io',
+  name: 'ci',
+  scopes: ['read:secrets'],
+  secretHash: minted.hash,
+  boundIp: '203.0.113.7',
+  displayPrefix: minted.displayPrefix,
+  createdAt: '2026-11-01T00:00:00.000Z',
+  expiresAt: '2026-12-01T00:00:00.000Z',
+  lastUsedAt: null,
+};
+
+const deps = (token: TokenRecord | null = stored, session?: () => Promise<{ userId: string; email: string }>) => {
+  const calls = { getToken: 0, recordProfile: 0 };
+  const fake: AuthorizerDeps = {
+    getToken: async () => {
+      calls.getToken += 1;
+      return token ?? undefined;
+    },
+    verifySession: session ?? (async () => ({ userId: 's-1', email: 's@x.io' })),
+    recordProfile: async () => {
+      calls.recordProfile += 1;
+    },
+  };
+  return { fake, calls };
+};
+
+const listMembers = findRoute('GET', '/api/v1/projects/{projectId}/members');
+const addMember = findRoute('POST', '/api/v1/projects/{projectId}/members');
+const createToken = findRoute('POST', '/api/v1/tokens');
+
+const request = (authorization: string[], overrides: Partial<Parameters<typeof authorize>[0]> = {}) => ({
+  authorization,
+  sourceIp: '203.0.113.7',
+  route: listMembers,
+  now,
+  ...overrides,
+});
+
+describe('authorize with an API token', () => {
+  it('allows a valid token on a route its scope covers, as its owner', async () => {
+    const decision = await authorize(request([`Bearer ${minted.rawToken}`]), deps().fake);
+    expect(decision).toMatchObject({
+      outcome: 'allow',
+      principal: { kind: 'token', userId: 'user-1', email: 'a@x.io', tokenId: minted.tokenId },
+    });
+  });
+
+  it('rejects a malformed token without reading the database', async () => {
+    const { fake, calls } = deps();
+    const decision = await authorize(request([`Bearer ${minted.rawToken.slice(0, -1)}X`]), fake);
+    expect(decision.outcome).toBe('unauthorized');
+    expect(calls.getToken).toBe(0);
+  });
+
+  it.each([
+    ['no header', []],
+    ['two headers', [`Bearer ${minted.rawToken}`, `Bearer ${minted.rawToken}`]],
+    ['Basic', ['Basic abc']],
+    ['a missing credential', ['Bearer']],
+    ['extra spaces', [`Bearer  ${minted.rawToken}`]],
+    ['a trailing space', [`Bearer ${minted.rawToken} `]],
+  ])('answers unauthorized for %s', async (_label, authorization) => {
+    expect((await authorize(request(authorization), deps().fake)).outcome).toBe('unauthorized');
+  });
+
+  it('accepts the scheme in any case', async () => {
+    expect((await authorize(request([`bearer ${minted.rawToken}`]), deps().fake)).outcome).toBe('allow');
+  });
+
+  it('answers unauthorized for an unknown or revoked token and a hash mismatch', async () => {
+    expect((await authorize(request([`Bearer ${minted.rawToken}`]), deps(null).fake)).outcome).toBe(
+      'unauthorized',
+    );
+    const other = mintToken();
+    const wrongHash = { ...stored, secretHash: other.hash };
+    expect((await authorize(request([`Bearer ${minted.rawToken}`]), deps(wrongHash).fake)).outcome).toBe(
+      'unauthorized',
+    );
+  });
+
+  it('answers expired at and after expiresAt, before checking IP or scope', async () => {
+    const at = new Date(stored.expiresAt ?? '');
+    const decision = await authorize(
+      request([`Bearer ${minted.rawToken}`], { now: at, sourceIp: '198.51.100.1', route: addMember }),
+      deps().fake,
+    );
+    expect(decision.outcome).toBe('expired');
+  });
+
+  it('never expires a token without expiresAt', async () => {
+    const forever = { ...stored, expiresAt: null };
+    const decision = await authorize(
+      request([`Bearer ${minted.rawToken}`], { now: new Date('2099-01-01') }),
+      deps(forever).fake,
+    );
+    expect(decision.outcome).toBe('allow');
+  });
+
+  it('forbids another source IP, in any spelling of the address', async () => {
+    const other = await authorize(request([`Bearer ${minted.rawToken}`], { sourceIp: '203.0.113.8' }), deps().fake);
+    expect(other).toMatchObject({ outcome: 'forbidden', error: ErrorText.wrongIp });
+    const mapped = await authorize(
+      request([`Bearer ${minted.rawToken}`], { sourceIp: '::ffff:203.0.113.7' }),
+      deps().fake,
+    );
+    expect(mapped.outcome).toBe('allow');
+  });
+
+  it('forbids a route its scope does not cover, after the IP check', async () => {
+    const decision = await authorize(request([`Bearer ${minted.rawToken}`], { route: addMember }), deps().fake);
+    expect(decision).toMatchObject({ outcome: 'forbidden', error: ErrorText.scope });
+    const wrongIp = await authorize(
+      request([`Bearer ${minted.rawToken}`], { route: addMember, sourceIp: '1.1.1.1' }),
+      deps().fake,
+    );
+    expect(wrongIp).toMatchObject({ error: ErrorText.wrongIp });
+  });
+
+  it('forbids token creation with any token, even admin', async () => {
+    const admin = { ...stored, scopes: ['admin' as const] };
+    const decision = await authorize(request([`Bearer ${minted.rawToken}`], { route: createToken }), deps(admin).fake);
+    expect(decision).toMatchObject({ outcome: 'forbidden', error: ErrorText.sessionRequired });
+  });
+
+  it('answers unauthorized for a route that is not in the table', async () => {
+    expect((await authorize(request([`Bearer ${minted.rawToken}`], { route: undefined }), deps().fake)).outcome).toBe(
+      'unauthorized',
+    );
+  });
+
+  it('lets a database failure propagate (the handler turns it into a failure, never an allow)', async () => {
+    const failing: AuthorizerDeps = { ...deps().fake, getToken: async () => Promise.reject(new Error('down')) };
+    await expect(authorize(request([`Bearer ${minted.rawToken}`]), failing)).rejects.toThrow('down');
+  });
+});
+
+describe('authorize with a session', () => {
+  it('allows a verified session with every scope and records the profile', async () => {
+    const { fake, calls } = deps();
+    const decision = await authorize(request(['Bearer eyJ.session.jwt'], { route: createToken }), fake);
+    expect(decision).toMatchObject({
+      outcome: 'allow',
+      principal: { kind: 'session', userId: 's-1', email: 's@x.io' },
+    });
+    expect(calls.recordProfile).toBe(1);
+    expect(calls.getToken).toBe(0);
+  });
+
+  it('does not bind sessions to an address', async () => {
+    const decision = await authorize(request(['Bearer eyJ.session.jwt'], { sourceIp: '198.51.100.1' }), deps().fake);
+    expect(decision.outcome).toBe('allow');
+  });
+
+  it('maps an expired session to expired and an invalid one to unauthorized', async () => {
+    const expired = deps(stored, () => Promise.reject(new SessionExpiredError('expired'))).fake;
+    expect((await authorize(request(['Bearer eyJ.a.b']), expired)).outcome).toBe('expired');
+    const invalid = deps(stored, () => Promise.reject(new SessionInvalidError('invalid'))).fake;
+    expect((await authorize(request(['Bearer eyJ.a.b']), invalid)).outcome).toBe('unauthorized');
+  });
+
+  it('propagates an unavailable key set', async () => {
+    const down = deps(stored, () => Promise.reject(new Error('keys unavailable'))).fake;
+    await expect(authorize(request(['Bearer eyJ.a.b']), down)).rejects.toThrow('keys unavailable');
+  });
+});

@@ -1,0 +1,40 @@
+import { canonicalIp, sameIp } from '@lambdas/domain/ip';
+
+describe('canonicalIp', () => {
+  it.each([
+    ['203.0.113.7', '203.0.113.7'],
+    [' 203.0.113.7 ', '203.0.113.7'],
+    ['::ffff:203.0.113.7', '203.0.113.7'],
+    ['::FFFF:203.0.113.7', '203.0.113.7'],
+    ['0:0:0:0:0:ffff:cb00:7107', '203.0.113.7'],
+    ['2001:db8::1', '2001:0db8:0000:0000:0000:0000:0000:0001'],
+    ['2001:DB8:0:0:0:0:0:1', '2001:0db8:0000:0000:0000:0000:0000:0001'],
+    ['2001:0db8:0000:0000:0000:0000:0000:0001', '2001:0db8:0000:0000:0000:0000:0000:0001'],
+    ['::1', '0000:0000:0000:0000:0000:0000:0000:0001'],
+    ['fe80::1%eth0', 'fe80:0000:0000:0000:0000:0000:0000:0001'],
+  ])('writes %s as %s', (input, expected) => {
+    expect(canonicalIp(input)).toBe(expected);
+  });
+
+  it.each(['', 'localhost', '256.1.1.1', '1.2.3', '2001:db8::1::2', '12345::', 'not an ip'])('rejects %s', (input) => {
+    expect(canonicalIp(input)).toBeNull();
+  });
+});
+
+describe('sameIp', () => {
+  it('matches one address in its different spellings', () => {
+    expect(sameIp('127.0.0.1', '::ffff:127.0.0.1')).toBe(true);
+    expect(sameIp('2001:db8::1', '2001:DB8:0000::0001')).toBe(true);
+  });
+
+  it('tells different addresses apart', () => {
+    expect(sameIp('127.0.0.1', '127.0.0.2')).toBe(false);
+    expect(sameIp('::1', '127.0.0.1')).toBe(false);
+    expect(sameIp('2001:db8::1', '2001:db8::2')).toBe(false);
+  });
+
+  it('matches nothing when either side is not an address', () => {
+    expect(sameIp('', '')).toBe(false);
+    expect(sameIp('garbage', 'garbage')).toBe(false);
+  });
+});

@@ -1,0 +1,92 @@
+import {
+  hashToken,
+  isTokenId,
+  mintToken,
+  parseToken,
+  randomBase62,
+  TOKEN_LENGTH,
+  tokenMatchesHash,
+} from '@lambdas/domain/token-format';
+
+describe('mintToken', () => {
+  it('mints svc_live_ tokens of fixed length in base62 whose display prefix starts the token', () => {
+    const token = mintToken();
+    expect(token.rawToken).toMatch(/^svc_live_[0-9A-Za-z]+$/);
+    expect(token.rawToken).toHaveLength(TOKEN_LENGTH);
+    expect(token.rawToken.startsWith(token.displayPrefix)).toBe(true);
+    expect(token.displayPrefix).toHaveLength(16);
+    expect(token.rawToken.slice(9, 21)).toBe(token.tokenId);
+  });
+
+  it('stores a hash that is not the token and matches only the token', () => {
+    const token = mintToken();
+    expect(token.hash).not.toContain(token.rawToken.slice(9));
+    expect(tokenMatchesHash(token.rawToken, token.hash)).toBe(true);
+    expect(tokenMatchesHash(mintToken().rawToken, token.hash)).toBe(false);
+    expect(tokenMatchesHash(token.rawToken, 'short')).toBe(false);
+  });
+
+  it('never repeats itself', () => {
+    const seen = new Set(Array.from({ length: 2000 }, () => mintToken().rawToken));
+    expect(seen.size).toBe(2000);
+  });
+});
+
+describe('randomBase62', () => {
+  it('uses the whole alphabet about evenly', () => {
+    const counts = new Map<string, number>();
+    for (const char of randomBase62(62_000)) counts.set(char, (counts.get(char) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    for (const count of counts.values()) {
+      expect(count).toBeGreaterThan(800);
+      expect(count).toBeLessThan(1200);
+    }
+  });
+});
+
+describe('parseToken', () => {
+  const { rawToken, tokenId } = mintToken();
+
+  it('accepts a minted token and returns its id', () => {
+    expect(parseToken(rawToken)).toEqual({ tokenId });
+  });
+
+  it('rejects every single-character change (the checksum catches typos)', () => {
+    const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+    for (let i = 9; i < rawToken.length; i += 1) {
+      const current = rawToken[i] ?? '';
+      const replacement = alphabet[(alphabet.indexOf(current) + 1) % alphabet.length];
+      expect(parseToken(`${rawToken.slice(0, i)}${replacement}${rawToken.slice(i + 1)}`)).toBeNull();
+    }
+  });
+
+  it.each([
+    ['another prefix', rawToken.replace('svc_live_', 'svc_test_')],
+    ['an upper-case prefix', rawToken.replace('svc_live_', 'SVC_LIVE_')],
+    ['a missing character', rawToken.slice(0, -1)],
+    ['an extra character', `${rawToken}A`],
+    ['a trailing newline', `${rawToken}\n`],
+    ['inner whitespace', `${rawToken.slice(0, 20)} ${rawToken.slice(21)}`],
+    ['a non-base62 character', `${rawToken.slice(0, 20)}-${rawToken.slice(21)}`],
+    ['a look-alike letter', `${rawToken.slice(0, 20)}\u0410${rawToken.slice(21)}`],
+    ['a 10 KB token', `svc_live_${'A'.repeat(10_240)}`],
+    ['the empty string', ''],
+  ])('rejects %s', (_label, candidate) => {
+    expect(parseToken(candidate)).toBeNull();
+  });
+});
+
+describe('isTokenId', () => {
+  it('accepts 12 base62 characters only', () => {
+    expect(isTokenId('AbCdEf123456')).toBe(true);
+    expect(isTokenId('AbCdEf12345')).toBe(false);
+    expect(isTokenId('AbCdEf12345-')).toBe(false);
+  });
+});
+
+describe('hashToken', () => {
+  it('is deterministic and URL-safe', () => {
+    expect(hashToken('x')).toBe(hashToken('x'));
+    expect(hashToken('x')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
