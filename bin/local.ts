@@ -9,8 +9,9 @@ const TABLE_NAME = process.env.TABLE_NAME ?? 'secrets-service-local';
 const main = async (): Promise<void> => {
   const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  let dynamo: DynamoDbLocal | undefined;
-  const endpoint = process.env.DYNAMODB_ENDPOINT ?? (dynamo = await startDynamoDbLocal({ dataDir })).endpoint;
+  const external = process.env.DYNAMODB_ENDPOINT;
+  const dynamo: DynamoDbLocal | undefined = external ? undefined : await startDynamoDbLocal({ dataDir });
+  const endpoint = external ?? dynamo?.endpoint ?? '';
   process.env.AWS_ACCESS_KEY_ID = 'local';
   process.env.AWS_SECRET_ACCESS_KEY = 'local';
   process.env.AWS_REGION ??= 'us-east-1';
@@ -23,10 +24,14 @@ const main = async (): Promise<void> => {
     dataDir,
   });
 
-  console.log(`Secrets Service API on ${service.baseUrl}/api/v1 (DynamoDB: ${endpoint}${dataDir ? `, data in ${dataDir}` : ', in memory'})`);
+  console.log(
+    `Secrets Service API on ${service.baseUrl}/api/v1 (DynamoDB: ${endpoint}${dataDir ? `, data in ${dataDir}` : ', in memory'})`,
+  );
   console.log('Get a dashboard session token:');
   console.log(`  npm run session -- you@example.com`);
-  console.log(`  curl -s -X POST ${service.baseUrl}/_dev/idp/token -H 'Content-Type: application/json' -d '{"email":"you@example.com"}'`);
+  console.log(
+    `  curl -s -X POST ${service.baseUrl}/_dev/idp/token -H 'Content-Type: application/json' -d '{"email":"you@example.com"}'`,
+  );
   console.log('Ctrl-C stops the service and DynamoDB Local.');
 
   let stopping = false;

@@ -1,5 +1,22 @@
 import type { Scope } from '@lambdas/domain/scopes';
 
+/** A DynamoDB action one of our functions may perform. Scan is deliberately not one of them. */
+export type TableAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:ConditionCheckItem'
+  | 'dynamodb:Query';
+
+/** What one function may do to the table and to its list index; the stack grants exactly this. */
+export interface TableAccess {
+  /** Actions on the table itself (a TransactWriteItems call needs the action of each of its parts). */
+  readonly table: readonly TableAction[];
+  /** Actions on the list index (GSI1). */
+  readonly listIndex: readonly TableAction[];
+}
+
 /** HTTP methods the API serves. */
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
@@ -20,7 +37,18 @@ export interface RouteDefinition {
   readonly hasBody: boolean;
   /** One line for people: logs, the README and the API document. */
   readonly summary: string;
+  /** Least-privilege table access of the route's function. */
+  readonly tableAccess: TableAccess;
 }
+
+/**
+ * The authorizer's table access: the token by primary key (strongly consistent), the session
+ * profile's put, and the throttled `lastUsedAt` update.
+ */
+export const authorizerTableAccess: TableAccess = {
+  table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  listIndex: [],
+};
 
 /** Every route of the API. */
 export const routes: readonly RouteDefinition[] = [
@@ -31,6 +59,8 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: null,
     hasBody: true,
     summary: 'Create an API token (dashboard session only)',
+    // Reads the user's token slots, then puts token + slots in one transaction.
+    tableAccess: { table: ['dynamodb:GetItem', 'dynamodb:PutItem'], listIndex: [] },
   },
   {
     method: 'GET',
@@ -39,6 +69,7 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: 'admin',
     hasBody: false,
     summary: "List the caller's tokens, newest first",
+    tableAccess: { table: [], listIndex: ['dynamodb:Query'] },
   },
   {
     method: 'DELETE',
@@ -47,6 +78,8 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: 'admin',
     hasBody: false,
     summary: 'Revoke one of the caller’s tokens',
+    // Deletes the token and frees its slot in one transaction.
+    tableAccess: { table: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'], listIndex: [] },
   },
   {
     method: 'POST',
@@ -55,6 +88,8 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: 'admin',
     hasBody: true,
     summary: 'Create a project owned by the caller',
+    // Puts project + owner membership in one transaction.
+    tableAccess: { table: ['dynamodb:PutItem'], listIndex: [] },
   },
   {
     method: 'GET',
@@ -63,6 +98,7 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: 'read:secrets',
     hasBody: false,
     summary: 'List the projects the caller belongs to',
+    tableAccess: { table: [], listIndex: ['dynamodb:Query'] },
   },
   {
     method: 'GET',
@@ -71,6 +107,8 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: 'read:secrets',
     hasBody: false,
     summary: 'List the members of a project',
+    // A strongly consistent query of the project's partition (membership decides access).
+    tableAccess: { table: ['dynamodb:Query'], listIndex: [] },
   },
   {
     method: 'POST',
@@ -79,6 +117,8 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: 'admin',
     hasBody: true,
     summary: 'Add a member to a project',
+    // Caller's membership and the profile, then a condition check on the caller + put of the member.
+    tableAccess: { table: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:PutItem'], listIndex: [] },
   },
   {
     method: 'DELETE',
@@ -87,6 +127,8 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: 'admin',
     hasBody: false,
     summary: 'Remove a member from a project',
+    // Caller's membership, then a condition check on the caller + delete of the member.
+    tableAccess: { table: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem'], listIndex: [] },
   },
 ];
 

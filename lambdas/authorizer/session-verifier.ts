@@ -18,11 +18,14 @@ export interface SessionIdentity {
 }
 
 // Created once per container: jose caches the keys and refetches on an unknown `kid` (with a cooldown).
-const keySet = createRemoteJWKSet(new URL(env.SESSION_JWKS_URL ?? `${env.SESSION_ISSUER}/.well-known/jwks.json`), {
-  timeoutDuration: 2_000,
-  cooldownDuration: 30_000,
-  cacheMaxAge: 10 * 60_000,
-});
+const keySet = createRemoteJWKSet(
+  new URL(env.SESSION_JWKS_URL ?? `${env.SESSION_ISSUER.replace(/\/+$/, '')}/.well-known/jwks.json`),
+  {
+    timeoutDuration: 2_000,
+    cooldownDuration: 30_000,
+    cacheMaxAge: 10 * 60_000,
+  },
+);
 
 const baseOptions: JWTVerifyOptions = {
   algorithms: ['RS256', 'ES256'],

@@ -80,9 +80,7 @@ describe('authorize with an API token', () => {
   });
 
   it('answers unauthorized for an unknown or revoked token and a hash mismatch', async () => {
-    expect((await authorize(request([`Bearer ${minted.rawToken}`]), deps(null).fake)).outcome).toBe(
-      'unauthorized',
-    );
+    expect((await authorize(request([`Bearer ${minted.rawToken}`]), deps(null).fake)).outcome).toBe('unauthorized');
     const other = mintToken();
     const wrongHash = { ...stored, secretHash: other.hash };
     expect((await authorize(request([`Bearer ${minted.rawToken}`]), deps(wrongHash).fake)).outcome).toBe(

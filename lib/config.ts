@@ -1,0 +1,161 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { z } from 'zod';
+
+/** Log levels the Lambda logger understands (`silent` is for tests, never for a deployment). */
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** Retention periods CloudWatch Logs accepts, in days (9999 keeps logs forever). */
+const RETENTION_DAYS = Object.values(RetentionDays).filter((value): value is number => typeof value === 'number');
+
+/**
+ * `-c key=value` on the command line always yields a string, while cdk.json yields JSON types; both are
+ * accepted, so a number or boolean may arrive either way.
+ */
+const booleanValue = (error: string) =>
+  z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')], { error });
+
+const httpsUrl = (error: string) => z.url({ protocol: /^https$/, error });
+
+/**
+ * Every CDK context key the app reads, with its default. Set a key in cdk.json's `context` or with
+ * `npx cdk synth -c key=value`.
+ */
+const contextSchema = z.object({
+  /**
+   * Issuer (`iss`) of the dashboard's session JWTs, e.g. `https://example.eu.auth0.com/`. Default: none,
+   * which creates a Cognito user pool and uses it as the issuer. Requires `sessionAudience`.
+   */
+  sessionIssuer: httpsUrl('must be an https URL, e.g. https://idp.example.com/').optional(),
+  /** Audience (`aud`) the session JWTs must carry. Default: none (the Cognito app client's id). */
+  sessionAudience: z
+    .string({ error: 'must be a non-empty string' })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .optional(),
+  /**
+   * JWKS URL of an external issuer. Default: none, so the authorizer fetches `<issuer>/.well-known/jwks.json`
+   * (where Cognito publishes its keys). Only valid together with `sessionIssuer`.
+   */
+  sessionJwksUrl: httpsUrl('must be an https URL, e.g. https://idp.example.com/.well-known/jwks.json').optional(),
+  /** Lambda log level. Default: `info`. */
+  logLevel: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  /** API Gateway stage name, the first segment of the API URL's path. Default: `prod`. */
+  stageName: z
+    .string({ error: 'must be a string' })
+    .regex(/^[A-Za-z0-9_-]{1,128}$/, { error: 'must be 1-128 letters, digits, hyphens or underscores' })
+    .default('prod'),
+  /** Stage-wide steady request rate, requests per second. Default: 50. */
+  throttlingRateLimit: z.coerce
+    .number({ error: 'must be a number' })
+    .positive({ error: 'must be a number greater than 0' })
+    .default(50),
+  /** Stage-wide burst, in requests. Default: 100. */
+  throttlingBurstLimit: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .positive({ error: 'must be a whole number greater than 0' })
+    .default(100),
+  /** Days CloudWatch keeps function and access logs. Default: 30. */
+  logRetentionDays: z.coerce
+    .number({ error: 'must be a number of days' })
+    .refine((days) => RETENTION_DAYS.includes(days), {
+      error: `must be one of the periods CloudWatch Logs accepts: ${RETENTION_DAYS.join(', ')}`,
+    })
+    .default(30),
+  /**
+   * Whether the stack sets the account's API Gateway CloudWatch Logs role, which access logging
+   * needs. It is one setting per account and region: set `false` when another stack already manages it.
+   * Default: `true`.
+   */
+  apiGatewayCloudWatchRole: booleanValue('must be true or false').default(true),
+});
+
+/** The context keys the app reads. */
+export const CONTEXT_KEYS = Object.keys(contextSchema.shape) as (keyof typeof contextSchema.shape)[];
+
+/** Where the dashboard's session JWTs come from. */
+export type SessionIssuerConfig =
+  /** The stack creates a Cognito user pool and app client and trusts their ID tokens. */
+  | { readonly kind: 'cognito' }
+  /** An external OIDC provider, configured through context. */
+  | { readonly kind: 'external'; readonly issuer: string; readonly audience: string; readonly jwksUrl?: string };
+
+/** The app's validated configuration. */
+export interface ServiceConfig {
+  /** Where session JWTs come from. */
+  readonly sessionIssuer: SessionIssuerConfig;
+  /** `LOG_LEVEL` of every function. */
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** API Gateway stage name. */
+  readonly stageName: string;
+  /** Stage-wide steady rate, requests per second. */
+  readonly throttlingRateLimit: number;
+  /** Stage-wide burst, in requests. */
+  readonly throttlingBurstLimit: number;
+  /** CloudWatch Logs retention of function and access logs. */
+  readonly logRetention: RetentionDays;
+  /** Whether the stack sets the account's API Gateway CloudWatch Logs role. */
+  readonly apiGatewayCloudWatchRole: boolean;
+}
+
+/** Thrown when a context value is wrong; the message names the key, so synth stops with one clear sentence. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const describe = (value: unknown): string => (typeof value === 'string' ? `"${value}"` : JSON.stringify(value));
+
+/**
+ * Reads and validates every context key once. Call it with the App (context set on the App or in
+ * cdk.json is visible from there) and hand the result to the stack.
+ */
+export const loadConfig = (scope: Construct): ServiceConfig => {
+  const raw = Object.fromEntries(
+    CONTEXT_KEYS.map((key) => [key, scope.node.tryGetContext(key) as unknown]).filter(
+      ([, value]) => value !== undefined,
+    ),
+  );
+  const parsed = contextSchema.safeParse(raw);
+  if (!parsed.success) {
+    const sentences = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0]);
+      return `Invalid CDK context "${key}": ${issue.message} (got ${describe(raw[key])}).`;
+    });
+    throw new ConfigError(sentences.join(' '));
+  }
+  const context = parsed.data;
+
+  if (context.sessionIssuer === undefined && context.sessionAudience !== undefined) {
+    throw new ConfigError('Invalid CDK context "sessionIssuer": it must be set when "sessionAudience" is set.');
+  }
+  if (context.sessionIssuer === undefined && context.sessionJwksUrl !== undefined) {
+    throw new ConfigError('Invalid CDK context "sessionIssuer": it must be set when "sessionJwksUrl" is set.');
+  }
+  if (context.sessionIssuer !== undefined && context.sessionAudience === undefined) {
+    throw new ConfigError('Invalid CDK context "sessionAudience": it must be set when "sessionIssuer" is set.');
+  }
+  if (context.throttlingBurstLimit < context.throttlingRateLimit) {
+    throw new ConfigError(
+      `Invalid CDK context "throttlingBurstLimit": it must be at least "throttlingRateLimit" (${context.throttlingRateLimit}).`,
+    );
+  }
+
+  return {
+    sessionIssuer:
+      context.sessionIssuer === undefined || context.sessionAudience === undefined
+        ? { kind: 'cognito' }
+        : {
+            kind: 'external',
+            issuer: context.sessionIssuer,
+            audience: context.sessionAudience,
+            ...(context.sessionJwksUrl !== undefined && { jwksUrl: context.sessionJwksUrl }),
+          },
+    logLevel: context.logLevel,
+    stageName: context.stageName,
+    throttlingRateLimit: context.throttlingRateLimit,
+    throttlingBurstLimit: context.throttlingBurstLimit,
+    logRetention: context.logRetentionDays as RetentionDays,
+    apiGatewayCloudWatchRole: context.apiGatewayCloudWatchRole,
+  };
+};

@@ -1,0 +1,104 @@
+import * as path from 'node:path';
+import { Duration, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** The repository root: entries, the lock file and tsconfig.json are resolved from here. */
+export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+
+/** Properties of an {@link ApiFunction}. */
+export interface ApiFunctionProps {
+  /** TypeScript entry file relative to the repository root, e.g. `lambdas/handlers/create-token.ts`; it exports `handler`. */
+  readonly entry: string;
+  /** One line shown in the Lambda console. */
+  readonly description: string;
+  /** Extra environment, merged over the defaults (a caller's key wins; no default is dropped). */
+  readonly environment?: Readonly<Record<string, string>>;
+  /** How long CloudWatch keeps the function's logs. */
+  readonly logRetention: RetentionDays;
+  /** Default: 10 seconds, well inside API Gateway's 29-second integration limit. */
+  readonly timeout?: Duration;
+  /** Default: 256 MB (more memory also means more CPU for JWT and hash work). */
+  readonly memorySize?: number;
+}
+
+/** Environment every function gets; `ApiFunctionProps.environment` is merged over it. */
+const DEFAULT_ENVIRONMENT: Readonly<Record<string, string>> = {
+  // Stack traces point at the TypeScript source through the bundled source map.
+  NODE_OPTIONS: '--enable-source-maps',
+};
+
+/**
+ * A Node.js Lambda with the service's fixed defaults: Node 22 on arm64, X-Ray tracing, its own log
+ * group with retention, a role that may write only to that log group, and an esbuild bundle built
+ * from the local devDependencies (no Docker) that resolves the tsconfig path aliases.
+ */
+export class ApiFunction extends Construct {
+  /** The function. */
+  readonly lambdaFunction: NodejsFunction;
+  /** Its execution role; grant table access to this. */
+  readonly role: Role;
+  /** Its log group. */
+  readonly logGroup: LogGroup;
+  /** The entry file, relative to the repository root. */
+  readonly entry: string;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+    this.entry = props.entry;
+
+    // Retained (the LogGroup default): the authorizer's decisions are an audit trail that outlives a
+    // stack delete, until retention expires them.
+    this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
+
+    // An own role instead of the default one, whose AWS managed policy may write to every log group.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${props.entry}`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.lambdaFunction = new NodejsFunction(this, 'Function', {
+      entry: path.join(PROJECT_ROOT, props.entry),
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      tracing: Tracing.ACTIVE,
+      timeout: props.timeout ?? Duration.seconds(10),
+      memorySize: props.memorySize ?? 256,
+      role: this.role,
+      logGroup: this.logGroup,
+      environment: { ...DEFAULT_ENVIRONMENT, ...props.environment },
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      bundling: {
+        forceDockerBundling: false,
+        minify: true,
+        sourceMap: true,
+        // The map only needs to translate positions; the sources would double the bundle for nothing.
+        sourcesContent: false,
+        target: 'node22',
+        format: OutputFormat.CJS,
+        // esbuild reads `paths` from here, so `@lib/*` and `@lambdas/*` resolve as they do in tests.
+        tsconfig: path.join(PROJECT_ROOT, 'tsconfig.json'),
+        // Ship the SDK version the tests ran against instead of whatever the runtime carries.
+        bundleAwsSDK: true,
+        logLevel: LogLevel.WARNING,
+      },
+    });
+
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support only Resource "*".',
+    });
+    Validations.of(this.lambdaFunction).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Node.js 22 is the LTS line the handlers are built (esbuild target node22) and tested for; moving to a newer runtime is a deliberate upgrade with its own test run.',
+    });
+  }
+}

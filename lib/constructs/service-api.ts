@@ -1,0 +1,227 @@
+import type { ServiceConfig } from '@lib/config';
+import { gatewayResponses } from '@lib/gateway-responses';
+import { authorizerTableAccess, type RouteDefinition, routes, type TableAccess } from '@lib/routes';
+import { listIndexName } from '@lib/table-schema';
+import { Duration, Validations } from 'aws-cdk-lib';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  AuthorizationType,
+  EndpointType,
+  IdentitySource,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  RequestAuthorizer,
+  ResponseType,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ApiFunction } from './api-function';
+
+/** The session issuer the authorizer trusts, as resolved values (tokens allowed). */
+export interface SessionIssuerSettings {
+  /** Expected `iss`. */
+  readonly issuer: string;
+  /** Expected `aud`. */
+  readonly audience: string;
+  /** JWKS URL; omitted means `<issuer>/.well-known/jwks.json`. */
+  readonly jwksUrl?: string;
+}
+
+/** Properties of the {@link ServiceApi}. */
+export interface ServiceApiProps {
+  /** The validated app configuration. */
+  readonly config: ServiceConfig;
+  /** The service's table. */
+  readonly table: ITable;
+  /** Whom the authorizer trusts for session JWTs. */
+  readonly session: SessionIssuerSettings;
+}
+
+/** Entry file of a route's handler module. */
+export const routeEntry = (route: RouteDefinition): string => `lambdas/handlers/${route.handler}.ts`;
+
+/** Entry file of the authorizer. */
+export const AUTHORIZER_ENTRY = 'lambdas/authorizer/handler.ts';
+
+/** `create-token` → `CreateToken`: construct ids are PascalCase. */
+const pascalCase = (name: string): string =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+
+/** API Gateway takes static header values as quoted literals. */
+const quotedHeaders = (headers: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => {
+      if (value.includes("'")) throw new Error(`Gateway response header ${name} must not contain a single quote`);
+      return [name, `'${value}'`];
+    }),
+  );
+
+/** Grants exactly the declared actions on the table and on the list index (no wildcard, no Scan). */
+const grantTableAccess = (role: IRole, table: ITable, access: TableAccess): void => {
+  if (access.table.length > 0) {
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: [...access.table], resources: [table.tableArn] }));
+  }
+  if (access.listIndex.length > 0) {
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: [...access.listIndex], resources: [`${table.tableArn}/index/${listIndexName}`] }),
+    );
+  }
+};
+
+/**
+ * The stateless half: the REST API, one function per route of the route table, the REQUEST
+ * authorizer in front of every method, the gateway's own error answers, and the stage with access
+ * logs, tracing, metrics and throttling.
+ */
+export class ServiceApi extends Construct {
+  /** The REST API. */
+  readonly api: RestApi;
+  /** The authorizer's function. */
+  readonly authorizerFunction: ApiFunction;
+  /** The function of each route, keyed by its handler name. */
+  readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
+  /** The stage's access log group. */
+  readonly accessLogs: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceApiProps) {
+    super(scope, id);
+    const { config, table, session } = props;
+    const baseEnvironment = { TABLE_NAME: table.tableName, LOG_LEVEL: config.logLevel };
+
+    this.authorizerFunction = new ApiFunction(this, 'AuthorizerFunction', {
+      entry: AUTHORIZER_ENTRY,
+      description: 'REQUEST authorizer: judges the API token or session of every request',
+      logRetention: config.logRetention,
+      environment: {
+        ...baseEnvironment,
+        SESSION_ISSUER: session.issuer,
+        SESSION_AUDIENCE: session.audience,
+        ...(session.jwksUrl !== undefined && { SESSION_JWKS_URL: session.jwksUrl }),
+      },
+    });
+    grantTableAccess(this.authorizerFunction.role, table, authorizerTableAccess);
+
+    const authorizer = new RequestAuthorizer(this, 'Authorizer', {
+      handler: this.authorizerFunction.lambdaFunction,
+      // The source IP is part of the identity so that a cached decision could never serve another
+      // address; the TTL of 0 disables caching, so a revoked or expired token fails at once and
+      // one route's policy never answers another route.
+      identitySources: [IdentitySource.header('Authorization'), IdentitySource.context('identity.sourceIp')],
+      resultsCacheTtl: Duration.seconds(0),
+    });
+
+    // Retained (the LogGroup default): who called what outlives a stack delete, until retention expires it.
+    this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: config.logRetention });
+
+    this.api = new RestApi(this, 'Api', {
+      description: 'Secrets Service: API tokens, sessions and project members',
+      // Regional: clients and a later WAF attach to the API directly, with no CloudFront in between.
+      endpointTypes: [EndpointType.REGIONAL],
+      failOnWarnings: true,
+      // Access and execution logging need the account's API Gateway CloudWatch role.
+      cloudWatchRole: config.apiGatewayCloudWatchRole,
+      deployOptions: {
+        stageName: config.stageName,
+        tracingEnabled: true,
+        metricsEnabled: true,
+        throttlingRateLimit: config.throttlingRateLimit,
+        throttlingBurstLimit: config.throttlingBurstLimit,
+        loggingLevel: MethodLoggingLevel.ERROR,
+        // Data tracing would log request headers and bodies, i.e. credentials and raw tokens.
+        dataTraceEnabled: false,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: AccessLogFormat.custom(
+          // Every value quoted: API Gateway writes `-` for a missing one, which would break bare JSON numbers.
+          JSON.stringify({
+            requestId: AccessLogField.contextRequestId(),
+            requestTime: AccessLogField.contextRequestTime(),
+            sourceIp: AccessLogField.contextIdentitySourceIp(),
+            userAgent: AccessLogField.contextIdentityUserAgent(),
+            httpMethod: AccessLogField.contextHttpMethod(),
+            resourcePath: AccessLogField.contextResourcePath(),
+            status: AccessLogField.contextStatus(),
+            responseLength: AccessLogField.contextResponseLength(),
+            responseLatency: AccessLogField.contextResponseLatency(),
+            integrationLatency: AccessLogField.contextIntegrationLatency(),
+            authorizeStatus: AccessLogField.contextAuthorizeStatus(),
+            authorizerLatency: AccessLogField.contextAuthorizerIntegrationLatency(),
+            principalId: AccessLogField.contextAuthorizerPrincipalId(),
+            errorType: AccessLogField.contextErrorResponseType(),
+            errorMessage: AccessLogField.contextErrorMessage(),
+            xrayTraceId: AccessLogField.contextXrayTraceId(),
+          }),
+        ),
+      },
+    });
+
+    // RestApi adds an unnamed `Endpoint` output; the stack names its own `ApiUrl` instead of listing the URL twice.
+    this.api.node.tryRemoveChild('Endpoint');
+
+    for (const response of gatewayResponses) {
+      this.api.addGatewayResponse(pascalCase(response.type.toLowerCase()), {
+        type: ResponseType.of(response.type),
+        statusCode: response.statusCode?.toString(),
+        templates: { 'application/json': response.template },
+        responseHeaders: quotedHeaders(response.headers),
+      });
+    }
+
+    const routeFunctions = new Map<string, ApiFunction>();
+    for (const route of routes) {
+      if (routeFunctions.has(route.handler)) throw new Error(`Handler ${route.handler} serves two routes`);
+      const fn = new ApiFunction(this, `${pascalCase(route.handler)}Function`, {
+        entry: routeEntry(route),
+        description: `${route.method} ${route.path}: ${route.summary}`,
+        logRetention: config.logRetention,
+        environment: baseEnvironment,
+      });
+      grantTableAccess(fn.role, table, route.tableAccess);
+      this.api.root
+        .resourceForPath(route.path)
+        .addMethod(route.method, new LambdaIntegration(fn.lambdaFunction, { allowTestInvoke: false }), {
+          authorizer,
+          authorizationType: AuthorizationType.CUSTOM,
+        });
+      routeFunctions.set(route.handler, fn);
+    }
+    this.routeFunctions = routeFunctions;
+
+    this.acknowledgeFindings();
+  }
+
+  /** The AwsSolutions findings this API accepts, each with its reason. */
+  private acknowledgeFindings(): void {
+    Validations.of(this.api).acknowledge(
+      {
+        id: 'AwsSolutions-APIG2',
+        reason:
+          'Requests are validated in each Lambda with zod, which gives the contract\'s "Validation failed" body with details; an API Gateway validator would answer with its own body first.',
+      },
+      {
+        id: 'AwsSolutions-APIG3',
+        reason: 'No WAF web ACL by default: a later change adds WAF; the stage has throttling meanwhile.',
+      },
+      {
+        id: 'AwsSolutions-COG4',
+        reason:
+          'Every method uses the Lambda REQUEST authorizer, which verifies both API tokens and Cognito/OIDC session JWTs; a Cognito authorizer cannot check API tokens.',
+      },
+    );
+    const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
+    if (cloudWatchRole) {
+      Validations.of(cloudWatchRole).acknowledge({
+        id: `AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]`,
+        reason:
+          "API Gateway's account-wide logging role; AWS's managed policy is the documented one and covers every API's log groups in the account.",
+      });
+    }
+  }
+}

@@ -1,0 +1,137 @@
+import { ConfigError, loadConfig } from '@lib/config';
+import { type Synthesized, synthesize } from '@test/infra/synth';
+import { App } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+
+const configFrom = (context: Record<string, unknown>) => loadConfig(new App({ context }));
+
+describe('loadConfig', () => {
+  it('documents a default for every key', () => {
+    expect(configFrom({})).toEqual({
+      sessionIssuer: { kind: 'cognito' },
+      logLevel: 'info',
+      stageName: 'prod',
+      throttlingRateLimit: 50,
+      throttlingBurstLimit: 100,
+      logRetention: 30,
+      apiGatewayCloudWatchRole: true,
+    });
+  });
+
+  it('accepts the strings that `-c key=value` passes', () => {
+    expect(
+      configFrom({
+        throttlingRateLimit: '20',
+        throttlingBurstLimit: '40',
+        logRetentionDays: '90',
+        apiGatewayCloudWatchRole: 'false',
+        logLevel: 'debug',
+        stageName: 'staging_2',
+      }),
+    ).toMatchObject({
+      throttlingRateLimit: 20,
+      throttlingBurstLimit: 40,
+      logRetention: 90,
+      apiGatewayCloudWatchRole: false,
+      logLevel: 'debug',
+      stageName: 'staging_2',
+    });
+  });
+
+  it('reads an external issuer with its audience and JWKS URL', () => {
+    expect(
+      configFrom({
+        sessionIssuer: 'https://idp.example.com',
+        sessionAudience: 'dashboard',
+        sessionJwksUrl: 'https://idp.example.com/keys',
+      }).sessionIssuer,
+    ).toEqual({
+      kind: 'external',
+      issuer: 'https://idp.example.com',
+      audience: 'dashboard',
+      jwksUrl: 'https://idp.example.com/keys',
+    });
+  });
+
+  it.each([
+    ['throttlingRateLimit', { throttlingRateLimit: 'fast' }],
+    ['throttlingRateLimit', { throttlingRateLimit: -1 }],
+    ['throttlingBurstLimit', { throttlingBurstLimit: '1.5' }],
+    ['throttlingBurstLimit', { throttlingRateLimit: 200 }],
+    ['logLevel', { logLevel: 'verbose' }],
+    ['stageName', { stageName: 'my stage' }],
+    ['logRetentionDays', { logRetentionDays: 42 }],
+    ['apiGatewayCloudWatchRole', { apiGatewayCloudWatchRole: 'yes' }],
+    ['sessionIssuer', { sessionIssuer: 'http://idp.example.com', sessionAudience: 'dashboard' }],
+    ['sessionIssuer', { sessionAudience: 'dashboard' }],
+    ['sessionIssuer', { sessionJwksUrl: 'https://idp.example.com/keys' }],
+    ['sessionAudience', { sessionIssuer: 'https://idp.example.com' }],
+    ['sessionAudience', { sessionIssuer: 'https://idp.example.com', sessionAudience: ' ' }],
+    ['sessionJwksUrl', { sessionIssuer: 'https://idp.example.com', sessionAudience: 'a', sessionJwksUrl: 'keys' }],
+  ])('rejects a wrong %s with a sentence naming the key', (key, context) => {
+    expect(() => configFrom(context)).toThrow(ConfigError);
+    expect(() => configFrom(context)).toThrow(new RegExp(`^Invalid CDK context "${key}": .+\\.`));
+  });
+
+  it('stops synthesis of the app on a wrong value', () => {
+    expect(() => synthesize({ context: { logLevel: 'loud' } })).toThrow(/"logLevel"/);
+  });
+});
+
+describe('with an external session issuer', () => {
+  let synthesized: Synthesized;
+
+  beforeAll(() => {
+    synthesized = synthesize({
+      context: {
+        sessionIssuer: 'https://idp.example.com',
+        sessionAudience: 'dashboard',
+        sessionJwksUrl: 'https://idp.example.com/.well-known/jwks.json',
+        apiGatewayCloudWatchRole: 'false',
+      },
+    });
+  });
+
+  it('creates no user pool', () => {
+    synthesized.template.resourceCountIs('AWS::Cognito::UserPool', 0);
+    synthesized.template.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
+    expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(['ApiUrl', 'SessionIssuer', 'TableName']);
+  });
+
+  it("passes the issuer, audience and JWKS URL into the authorizer's environment", () => {
+    synthesized.template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('authorizer'),
+      Environment: {
+        Variables: Match.objectLike({
+          SESSION_ISSUER: 'https://idp.example.com',
+          SESSION_AUDIENCE: 'dashboard',
+          SESSION_JWKS_URL: 'https://idp.example.com/.well-known/jwks.json',
+        }),
+      },
+    });
+  });
+
+  it('leaves the account-wide API Gateway CloudWatch role alone when told to', () => {
+    synthesized.template.resourceCountIs('AWS::ApiGateway::Account', 0);
+  });
+
+  it('reports no unacknowledged cdk-nag finding either', () => {
+    expect(synthesized.findings).toEqual([]);
+  });
+});
+
+describe('the cdk-nag check', () => {
+  it('catches a resource that breaks an AwsSolutions rule without an acknowledgement', () => {
+    const { findings } = synthesize({ extend: (stack) => new Queue(stack, 'Unacknowledged') });
+    expect(findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          plugin: 'AwsSolutions',
+          rule: 'AwsSolutions-SQS4',
+          constructPath: 'SecretsService/Unacknowledged/Resource',
+        }),
+      ]),
+    );
+  });
+});

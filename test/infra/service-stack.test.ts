@@ -1,0 +1,385 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PROJECT_ROOT } from '@lib/constructs/api-function';
+import { AUTHORIZER_ENTRY, routeEntry } from '@lib/constructs/service-api';
+import { gatewayResponses } from '@lib/gateway-responses';
+import { routes } from '@lib/routes';
+import { listIndexName, tableSchema } from '@lib/table-schema';
+import { type Synthesized, synthesize } from '@test/infra/synth';
+import type { CfnResource } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+
+const AUTHORIZER = 'authorizer';
+
+type Json = Record<string, unknown>;
+interface CfnStatement {
+  readonly Effect: string;
+  readonly Action: string | string[];
+  readonly Resource: unknown;
+}
+
+let synthesized: Synthesized;
+
+// Bundling all functions with esbuild is the slow part: do it once for the whole file.
+beforeAll(() => {
+  synthesized = synthesize({ bundle: true });
+});
+
+const resourcesOf = (type: string): Record<string, Json> =>
+  synthesized.template.findResources(type) as Record<string, Json>;
+const propertiesOf = (resource: Json): Json => resource.Properties as Json;
+const logicalId = (construct: { node: { defaultChild?: unknown } }): string =>
+  synthesized.stack.getLogicalId(construct.node.defaultChild as CfnResource);
+
+const routeFunction = (handler: string) => {
+  const fn = synthesized.stack.serviceApi.routeFunctions.get(handler);
+  if (!fn) throw new Error(`No function for ${handler}`);
+  return fn;
+};
+const tableLogicalId = () => logicalId(synthesized.stack.dataStore.table);
+
+/** Full API Gateway path of each AWS::ApiGateway::Resource, from its PathPart and ParentId chain. */
+const resourcePaths = (): Map<string, string> => {
+  const resources = resourcesOf('AWS::ApiGateway::Resource');
+  const pathOf = (id: string): string => {
+    const properties = propertiesOf(resources[id] as Json);
+    const parent = properties.ParentId as { Ref?: string };
+    const prefix = parent.Ref ? pathOf(parent.Ref) : '';
+    return `${prefix}/${properties.PathPart as string}`;
+  };
+  return new Map(Object.keys(resources).map((id) => [id, pathOf(id)]));
+};
+
+/** Every statement of every policy attached to the role. */
+const statementsOfRole = (roleLogicalId: string): CfnStatement[] =>
+  Object.values(resourcesOf('AWS::IAM::Policy'))
+    .map(propertiesOf)
+    .filter((properties) => (properties.Roles as unknown[]).some((role) => (role as Json).Ref === roleLogicalId))
+    .flatMap((properties) => (properties.PolicyDocument as { Statement: CfnStatement[] }).Statement);
+
+const actionsOf = (statement: CfnStatement): string[] =>
+  Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+
+/** The role's DynamoDB actions, split by the resource they apply to. */
+const dynamoActions = (roleLogicalId: string) => {
+  const tableArn = { 'Fn::GetAtt': [tableLogicalId(), 'Arn'] };
+  const indexArn = { 'Fn::Join': ['', [tableArn, `/index/${listIndexName}`]] };
+  const table: string[] = [];
+  const listIndex: string[] = [];
+  for (const statement of statementsOfRole(roleLogicalId)) {
+    const actions = actionsOf(statement).filter((action) => action.startsWith('dynamodb:'));
+    if (actions.length === 0) continue;
+    expect(statement.Effect).toBe('Allow');
+    if (JSON.stringify(statement.Resource) === JSON.stringify(tableArn)) table.push(...actions);
+    else if (JSON.stringify(statement.Resource) === JSON.stringify(indexArn)) listIndex.push(...actions);
+    else throw new Error(`Unexpected DynamoDB resource ${JSON.stringify(statement.Resource)}`);
+  }
+  return { table: table.sort(), listIndex: listIndex.sort() };
+};
+
+describe('API routes', () => {
+  it('has exactly one method per route of the route table', () => {
+    expect(Object.keys(resourcesOf('AWS::ApiGateway::Method'))).toHaveLength(routes.length);
+  });
+
+  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    'serves %s with its own function behind the REQUEST authorizer',
+    (_name, route) => {
+      const paths = resourcePaths();
+      const resourceId = [...paths].find(([, fullPath]) => fullPath === route.path)?.[0];
+      expect(resourceId).toBeDefined();
+      const functionId = logicalId(routeFunction(route.handler).lambdaFunction);
+
+      synthesized.template.hasResourceProperties('AWS::ApiGateway::Method', {
+        HttpMethod: route.method,
+        ResourceId: { Ref: resourceId },
+        AuthorizationType: 'CUSTOM',
+        AuthorizerId: { Ref: logicalId(synthesized.stack.serviceApi.node.findChild('Authorizer')) },
+        Integration: {
+          Type: 'AWS_PROXY',
+          IntegrationHttpMethod: 'POST',
+          Uri: { 'Fn::Join': ['', Match.arrayWith([{ 'Fn::GetAtt': [functionId, 'Arn'] }])] },
+        },
+      });
+    },
+  );
+});
+
+describe('REQUEST authorizer', () => {
+  it('identifies callers by Authorization header and source IP and never caches a decision', () => {
+    const authorizerFunctionId = logicalId(synthesized.stack.serviceApi.authorizerFunction.lambdaFunction);
+    synthesized.template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    synthesized.template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.Authorization,context.identity.sourceIp',
+      AuthorizerResultTtlInSeconds: 0,
+      AuthorizerUri: {
+        'Fn::Join': ['', Match.arrayWith([{ 'Fn::GetAtt': [authorizerFunctionId, 'Arn'] }])],
+      },
+    });
+  });
+
+  it('trusts the Cognito pool and app client by default', () => {
+    const { users } = synthesized.stack.dataStore;
+    if (!users) throw new Error('expected a user pool');
+    synthesized.template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('authorizer'),
+      Environment: {
+        Variables: Match.objectLike({
+          SESSION_ISSUER: {
+            'Fn::Join': [
+              '',
+              [
+                'https://cognito-idp.',
+                { Ref: 'AWS::Region' },
+                '.',
+                { Ref: 'AWS::URLSuffix' },
+                '/',
+                { Ref: logicalId(users.userPool) },
+              ],
+            ],
+          },
+          SESSION_AUDIENCE: { Ref: logicalId(users.client) },
+          SESSION_JWKS_URL: Match.absent(),
+        }),
+      },
+    });
+  });
+});
+
+describe('gateway responses', () => {
+  it('defines exactly the responses of lib/gateway-responses.ts', () => {
+    synthesized.template.resourceCountIs('AWS::ApiGateway::GatewayResponse', gatewayResponses.length);
+  });
+
+  it.each(gatewayResponses.map((response) => [response.type, response] as const))(
+    'answers %s with its status, JSON body and headers',
+    (_type, response) => {
+      synthesized.template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: response.type,
+        StatusCode: response.statusCode === undefined ? Match.absent() : String(response.statusCode),
+        ResponseTemplates: Match.objectEquals({ 'application/json': response.template }),
+        ResponseParameters: Match.objectEquals(
+          Object.fromEntries(
+            Object.entries(response.headers).map(([name, value]) => [`gatewayresponse.header.${name}`, `'${value}'`]),
+          ),
+        ),
+      });
+    },
+  );
+});
+
+describe('table', () => {
+  it('is one on-demand table with the schema of lib/table-schema.ts', () => {
+    synthesized.template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    synthesized.template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: tableSchema.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableSchema.sortKey, KeyType: 'RANGE' },
+      ],
+      TimeToLiveSpecification: { AttributeName: tableSchema.timeToLiveAttribute, Enabled: true },
+      GlobalSecondaryIndexes: tableSchema.globalSecondaryIndexes.map((index) => ({
+        IndexName: index.indexName,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    });
+  });
+
+  it('keeps its data: point-in-time recovery, deletion protection, retained on delete and replace', () => {
+    synthesized.template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+      }),
+    });
+  });
+});
+
+describe('least privilege', () => {
+  it('grants the authorizer only GetItem, PutItem and UpdateItem on the table', () => {
+    const roleId = logicalId(synthesized.stack.serviceApi.authorizerFunction.role);
+    expect(dynamoActions(roleId)).toEqual({
+      table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      listIndex: [],
+    });
+  });
+
+  it.each(routes.map((route) => [route.handler, route] as const))(
+    'grants %s exactly its declared actions',
+    (handler, route) => {
+      const fn = routeFunction(handler);
+      expect(dynamoActions(logicalId(fn.role))).toEqual({
+        table: [...route.tableAccess.table].sort(),
+        listIndex: [...route.tableAccess.listIndex].sort(),
+      });
+    },
+  );
+
+  it('gives each function role only its DynamoDB actions, its own log group and X-Ray', () => {
+    const functions = [
+      synthesized.stack.serviceApi.authorizerFunction,
+      ...synthesized.stack.serviceApi.routeFunctions.values(),
+    ];
+    for (const fn of functions) {
+      const logGroupArn = { 'Fn::GetAtt': [logicalId(fn.logGroup), 'Arn'] };
+      const others = statementsOfRole(logicalId(fn.role)).filter(
+        (statement) => !actionsOf(statement).every((action) => action.startsWith('dynamodb:')),
+      );
+      expect(others).toEqual([
+        { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: logGroupArn },
+        { Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: '*' },
+      ]);
+      const role = propertiesOf(resourcesOf('AWS::IAM::Role')[logicalId(fn.role)] as Json);
+      expect(role.ManagedPolicyArns).toBeUndefined();
+      expect(role.Policies).toBeUndefined();
+    }
+  });
+
+  it('never grants dynamodb:*, Scan or a wildcard action', () => {
+    const actions = Object.values(resourcesOf('AWS::IAM::Policy')).flatMap((policy) =>
+      (propertiesOf(policy).PolicyDocument as { Statement: CfnStatement[] }).Statement.flatMap(actionsOf),
+    );
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.filter((action) => action.includes('*') || /scan/i.test(action))).toEqual([]);
+  });
+});
+
+describe('functions', () => {
+  it('creates one function per route plus the authorizer', () => {
+    synthesized.template.resourceCountIs('AWS::Lambda::Function', routes.length + 1);
+    expect([...synthesized.stack.serviceApi.routeFunctions.keys()]).toEqual(routes.map((route) => route.handler));
+  });
+
+  it('runs every function on Node.js 22, arm64, with tracing, its log group and the shared environment', () => {
+    const tableRef = { Ref: tableLogicalId() };
+    for (const [id, resource] of Object.entries(resourcesOf('AWS::Lambda::Function'))) {
+      const properties = propertiesOf(resource);
+      expect({ id, runtime: properties.Runtime, architectures: properties.Architectures }).toEqual({
+        id,
+        runtime: 'nodejs22.x',
+        architectures: ['arm64'],
+      });
+      expect(properties).toMatchObject({
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        MemorySize: 256,
+        Timeout: 10,
+        LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+        Environment: {
+          Variables: expect.objectContaining({
+            TABLE_NAME: tableRef,
+            LOG_LEVEL: 'info',
+            NODE_OPTIONS: '--enable-source-maps',
+          }),
+        },
+      });
+    }
+  });
+
+  it('keeps function and access logs for the configured 30 days', () => {
+    const retentions = Object.values(resourcesOf('AWS::Logs::LogGroup')).map(
+      (group) => propertiesOf(group).RetentionInDays,
+    );
+    expect(retentions).toHaveLength(routes.length + 2);
+    expect(new Set(retentions)).toEqual(new Set([30]));
+  });
+
+  it.each([
+    ...routes.map((route) => [route.handler, routeEntry(route)] as const),
+    [AUTHORIZER, AUTHORIZER_ENTRY] as const,
+  ])('bundles %s from an entry that exports `handler`', (name, entry) => {
+    const fn = name === AUTHORIZER ? synthesized.stack.serviceApi.authorizerFunction : routeFunction(name);
+    expect(fn.entry).toBe(entry);
+    // Read, not imported: importing a handler module would parse its environment at module scope.
+    const source = fs.readFileSync(path.join(PROJECT_ROOT, entry), 'utf8');
+    expect(source).toMatch(/^export const handler\b/m);
+  });
+});
+
+describe('stage', () => {
+  it('logs access as JSON, traces, records metrics and throttles as configured', () => {
+    const accessLogsId = logicalId(synthesized.stack.serviceApi.accessLogs);
+    synthesized.template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'prod',
+      TracingEnabled: true,
+      AccessLogSetting: {
+        DestinationArn: { 'Fn::Join': ['', Match.arrayWith([{ Ref: accessLogsId }])] },
+        Format: Match.stringLikeRegexp('^\\{"requestId":"\\$context.requestId".*\\}$'),
+      },
+      MethodSettings: [
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          MetricsEnabled: true,
+          DataTraceEnabled: false,
+          ThrottlingRateLimit: 50,
+          ThrottlingBurstLimit: 100,
+        }),
+      ],
+    });
+    const format = (
+      propertiesOf(Object.values(resourcesOf('AWS::ApiGateway::Stage'))[0] as Json).AccessLogSetting as Json
+    ).Format as string;
+    expect(() => JSON.parse(format)).not.toThrow();
+  });
+
+  it('sets the account CloudWatch role that access logging needs', () => {
+    synthesized.template.resourceCountIs('AWS::ApiGateway::Account', 1);
+  });
+});
+
+describe('user pool', () => {
+  it('is invitation-only, signs in by e-mail, offers TOTP MFA and enforces a strong password', () => {
+    synthesized.template.hasResource('AWS::Cognito::UserPool', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+        UsernameAttributes: ['email'],
+        AutoVerifiedAttributes: ['email'],
+        MfaConfiguration: 'OPTIONAL',
+        EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+        DeletionProtection: 'ACTIVE',
+        Policies: {
+          PasswordPolicy: Match.objectLike({
+            MinimumLength: 12,
+            RequireLowercase: true,
+            RequireUppercase: true,
+            RequireNumbers: true,
+            RequireSymbols: true,
+          }),
+        },
+      }),
+    });
+    synthesized.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: false,
+      PreventUserExistenceErrors: 'ENABLED',
+      WriteAttributes: ['name'],
+    });
+  });
+});
+
+describe('outputs', () => {
+  it('exports the API URL, table name, session issuer and the Cognito ids', () => {
+    expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
+      ['ApiUrl', 'SessionIssuer', 'TableName', 'UserPoolClientId', 'UserPoolId'].sort(),
+    );
+  });
+});
+
+describe('cdk-nag', () => {
+  it('reports no unacknowledged AwsSolutions finding', () => {
+    expect(synthesized.findings.filter((finding) => finding.plugin === 'AwsSolutions')).toEqual([]);
+  });
+
+  it('reports no other validation finding (CDK warnings, template rules)', () => {
+    expect(synthesized.findings).toEqual([]);
+  });
+});

@@ -1,0 +1,85 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadConfig } from '@lib/config';
+import { PROJECT_ROOT } from '@lib/constructs/api-function';
+import { ServiceStack } from '@lib/service-stack';
+import { App, Validations } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT, VALIDATION_REPORT_FILE } from 'aws-cdk-lib/cx-api';
+import { AwsSolutionsChecks } from 'cdk-nag';
+
+/** One unacknowledged finding of a validation plugin (cdk-nag, CDK's own annotations or template rules). */
+export interface Finding {
+  readonly plugin: string;
+  readonly rule: string;
+  readonly severity: string;
+  readonly constructPath: string;
+}
+
+/** A synthesized app as bin/app.ts builds it. */
+export interface Synthesized {
+  readonly stack: ServiceStack;
+  readonly template: Template;
+  /** Every finding of the validation report; empty when the app is clean. */
+  readonly findings: readonly Finding[];
+}
+
+/** Options of {@link synthesize}. */
+export interface SynthesizeOptions {
+  /** Context on top of cdk.json's, like `-c key=value`. */
+  readonly context?: Record<string, unknown>;
+  /** Bundle the functions with esbuild (slow); otherwise bundling is skipped as `cdk synth --exclusively` would. */
+  readonly bundle?: boolean;
+  /** Called with the stack before synthesis, e.g. to add a resource. */
+  readonly extend?: (stack: ServiceStack) => void;
+}
+
+interface ValidationReport {
+  readonly pluginReports: readonly {
+    readonly pluginName: string;
+    readonly violations: readonly {
+      readonly ruleName: string;
+      readonly severity: string;
+      readonly violatingConstructs: readonly { readonly constructPath: string }[];
+    }[];
+  }[];
+}
+
+/** cdk.json's context (feature flags), so the tests synthesize what `cdk synth` synthesizes. */
+const cdkJsonContext = (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: object })
+  .context;
+
+/**
+ * Builds the app the way bin/app.ts does (cdk.json's context, cdk-nag's AwsSolutions pack as a
+ * validation plugin) and synthesizes it once. Synthesis is told not to throw on findings so that
+ * the tests can read the validation report and list every finding in their failure message.
+ */
+export const synthesize = (options: SynthesizeOptions = {}): Synthesized => {
+  const app = new App({
+    context: {
+      ...cdkJsonContext,
+      ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
+      [FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT]: false,
+      ...options.context,
+    },
+  });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  const stack = new ServiceStack(app, 'SecretsService', { config: loadConfig(app) });
+  options.extend?.(stack);
+
+  const assembly = app.synth();
+  const report = JSON.parse(
+    fs.readFileSync(path.join(assembly.directory, VALIDATION_REPORT_FILE), 'utf8'),
+  ) as ValidationReport;
+  const findings = report.pluginReports.flatMap((plugin) =>
+    plugin.violations.flatMap((violation) =>
+      violation.violatingConstructs.map((construct) => ({
+        plugin: plugin.pluginName,
+        rule: violation.ruleName,
+        severity: violation.severity,
+        constructPath: construct.constructPath,
+      })),
+    ),
+  );
+  return { stack, template: Template.fromStack(stack), findings };
+};
