@@ -31,12 +31,15 @@ export const freePort = async (): Promise<number> => {
 };
 
 const checkJava = async (): Promise<void> => {
-  const probe = spawnChild('java', ['-version'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let output = '';
-  probe.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
+  const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
+    const probe = spawnChild('java', ['-version'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let text = '';
+    probe.stderr?.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    probe.on('error', () => resolve({ code: -1, output: text }));
+    probe.on('close', (exitCode) => resolve({ code: exitCode ?? -1, output: text }));
   });
-  const [code] = (await Promise.race([once(probe, 'exit'), once(probe, 'error').then(() => [-1])])) as [number];
   const major = Number(/version "(\d+)/.exec(output)?.[1] ?? 0);
   if (code !== 0 || major < 17) throw new JavaMissingError(JAVA_HINT);
 };
