@@ -1,5 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
 import { z } from 'zod';
 
@@ -83,4 +89,16 @@ export const transactWrite = async (items: TransactWriteCommandInput['TransactIt
       await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt));
     }
   }
+};
+
+/** Every item of a query, following the pages to the end (lists are bounded: 100 live tokens, one item per membership). */
+export const queryAll = async <T>(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<T[]> => {
+  const items: T[] = [];
+  let cursor: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await dynamo.send(new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: cursor }));
+    items.push(...((page.Items ?? []) as T[]));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return items;
 };

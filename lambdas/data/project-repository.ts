@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ErrorText, NotFoundError } from '@lambdas/domain/errors';
 import type { ProjectRole } from '@lambdas/domain/roles';
 import { listIndexName } from '@lib/table-schema';
-import { conditionFailedAt, dynamo, isConditionFailed, tableName, transactWrite } from './client';
+import { conditionFailedAt, dynamo, isConditionFailed, queryAll, tableName, transactWrite } from './client';
 import { MEMBER_PREFIX, memberKey, memberProjectListKeys, memberProjectListPartition, projectKey } from './keys';
 
 /** A project. */
@@ -59,24 +59,12 @@ export const createProjectWithOwner = async (project: ProjectRecord, owner: { em
 };
 
 /** The memberships of an e-mail, one per project (list index). */
-export const listMembershipsByEmail = async (email: string): Promise<MemberRecord[]> => {
-  const members: MemberRecord[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: listIndexName,
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': memberProjectListPartition(email) },
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    members.push(...((page.Items ?? []) as MemberRecord[]));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return members;
-};
+export const listMembershipsByEmail = (email: string): Promise<MemberRecord[]> =>
+  queryAll<MemberRecord>({
+    IndexName: listIndexName,
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': memberProjectListPartition(email) },
+  });
 
 /** One membership, read consistently (it decides access). */
 export const getMember = async (projectId: string, email: string): Promise<MemberRecord | undefined> => {
@@ -87,24 +75,12 @@ export const getMember = async (projectId: string, email: string): Promise<Membe
 };
 
 /** Every member of a project, read consistently from the project's partition. */
-export const listMembers = async (projectId: string): Promise<MemberRecord[]> => {
-  const members: MemberRecord[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :member)',
-        ExpressionAttributeValues: { ':pk': projectKey(projectId).PK, ':member': MEMBER_PREFIX },
-        ConsistentRead: true,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    members.push(...((page.Items ?? []) as MemberRecord[]));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return members;
-};
+export const listMembers = (projectId: string): Promise<MemberRecord[]> =>
+  queryAll<MemberRecord>({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :member)',
+    ExpressionAttributeValues: { ':pk': projectKey(projectId).PK, ':member': MEMBER_PREFIX },
+    ConsistentRead: true,
+  });
 
 /** Transaction item that holds only while the acting manager still has a managing role. */
 const managerCheck = (manager: MemberRecord) => ({

@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ErrorText, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import type { Scope } from '@lambdas/domain/scopes';
 import { listIndexName, tableSchema } from '@lib/table-schema';
-import { conditionFailedAt, dynamo, isConditionFailed, tableName, transactWrite } from './client';
+import { conditionFailedAt, dynamo, isConditionFailed, queryAll, tableName, transactWrite } from './client';
 import { tokenKey, tokenListKeys, tokenListPartition, tokenSlotsKey } from './keys';
 
 /** A stored API token. Only the hash of the raw token is ever stored. */
@@ -92,25 +92,13 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Pro
 };
 
 /** The user's tokens, newest first (list index; a just-created token may take a moment to show). */
-export const listTokensByUser = async (userId: string): Promise<TokenRecord[]> => {
-  const tokens: TokenRecord[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: listIndexName,
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': tokenListPartition(userId) },
-        ScanIndexForward: false,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    tokens.push(...((page.Items ?? []) as TokenRecord[]));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return tokens;
-};
+export const listTokensByUser = (userId: string): Promise<TokenRecord[]> =>
+  queryAll<TokenRecord>({
+    IndexName: listIndexName,
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': tokenListPartition(userId) },
+    ScanIndexForward: false,
+  });
 
 /** Deletes one of the user's tokens and frees its slot; 404 when it is not the user's live token. */
 export const revokeToken = async (userId: string, tokenId: string): Promise<void> => {

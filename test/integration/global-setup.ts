@@ -6,6 +6,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.AWS_ACCESS_KEY_ID = 'local';
   process.env.AWS_SECRET_ACCESS_KEY = 'local';
   process.env.AWS_REGION = 'us-east-1';
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dynamo = await startDynamoDbLocal();
   const tableName = 'secrets-service-test';
   await createTable(dynamo.endpoint, tableName);
