@@ -24,7 +24,7 @@ const statusOf = (error: ApiError): number => {
   if (error instanceof BadRequestError) return 400;
   if (error instanceof PayloadTooLargeError) return 413;
   if (error instanceof UnsupportedMediaTypeError) return 415;
-  return 503;
+  return 500;
 };
 
 /** The one mapping from an error to the HTTP answer. Unknown errors are logged and answered without detail. */
