@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import { loadConfig } from '@lib/config';
+import { addNagPacks } from '@lib/nag-packs';
 import { ServiceStack } from '@lib/service-stack';
-import { App, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { App } from 'aws-cdk-lib';
 
 const app = new App();
-// cdk-nag 3 runs as a policy validation plugin: an unacknowledged finding fails `cdk synth`.
-Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+// cdk-nag 3 runs as policy validation plugins: an unacknowledged finding fails `cdk synth`.
+addNagPacks(app);
 new ServiceStack(app, 'SecretsService', {
   description: 'Secrets Service auth and membership API',
   config: loadConfig(app),

@@ -42,11 +42,11 @@ export interface RouteDefinition {
 }
 
 /**
- * The authorizer's table access: the token by primary key (strongly consistent), the session
- * profile's put, and the throttled `lastUsedAt` update.
+ * The authorizer's table access: reads by primary key (the token, strongly consistent; the session's
+ * profile), and updates of `lastUsedAt` and of the session's profile, each at most once a minute or day.
  */
 export const authorizerTableAccess: TableAccess = {
-  table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  table: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
   listIndex: [],
 };
 

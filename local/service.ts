@@ -22,6 +22,8 @@ export interface LocalServiceOptions {
   readonly host: string;
   /** Keeps the development identity provider's key between runs. */
   readonly dataDir?: string;
+  /** Where the authorizer fetches session keys; default: the development identity provider's JWKS. */
+  readonly sessionJwksUrl?: string;
 }
 
 /** The running local service. */
@@ -88,7 +90,7 @@ export const startLocalService = async (options: LocalServiceOptions): Promise<L
     DYNAMODB_ENDPOINT: options.dynamoEndpoint,
     SESSION_ISSUER: issuer,
     SESSION_AUDIENCE: DEV_AUDIENCE,
-    SESSION_JWKS_URL: `${issuer}/.well-known/jwks.json`,
+    SESSION_JWKS_URL: options.sessionJwksUrl ?? `${issuer}/.well-known/jwks.json`,
     AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
     // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
     AWS_ACCESS_KEY_ID: 'local',

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
 import { profileKey } from './keys';
 
@@ -17,9 +17,22 @@ export const getProfileByEmail = async (email: string, consistent = false): Prom
   return Item as ProfileRecord | undefined;
 };
 
-/** Records (or refreshes) the profile a session presented. */
+/**
+ * Records (or refreshes) the profile a session presented. An UpdateItem rather than a Put, so the
+ * authorizer's role needs no write action beyond UpdateItem.
+ */
 export const putProfile = async (profile: ProfileRecord): Promise<void> => {
   await dynamo.send(
-    new PutCommand({ TableName: tableName, Item: { ...profileKey(profile.email), entity: 'Profile', ...profile } }),
+    new UpdateCommand({
+      TableName: tableName,
+      Key: profileKey(profile.email),
+      UpdateExpression: 'SET entity = :entity, email = :email, userId = :userId, lastSeenAt = :lastSeenAt',
+      ExpressionAttributeValues: {
+        ':entity': 'Profile',
+        ':email': profile.email,
+        ':userId': profile.userId,
+        ':lastSeenAt': profile.lastSeenAt,
+      },
+    }),
   );
 };

@@ -41,6 +41,9 @@ const checksumOf = (text: string): string => {
   return out;
 };
 
+/** `body` with its checksum appended: the last step of minting a token. */
+export const withChecksum = (body: string): string => `${body}${checksumOf(body)}`;
+
 /** A freshly minted token: the raw text goes to the caller once; only `hash` is stored. */
 export interface MintedToken {
   readonly tokenId: string;
@@ -56,7 +59,7 @@ export const hashToken = (rawToken: string): string => createHash('sha256').upda
 export const mintToken = (): MintedToken => {
   const tokenId = randomBase62(ID_LENGTH);
   const body = `${TOKEN_PREFIX}${tokenId}${randomBase62(SECRET_LENGTH)}`;
-  const rawToken = `${body}${checksumOf(body)}`;
+  const rawToken = withChecksum(body);
   return { tokenId, rawToken, hash: hashToken(rawToken), displayPrefix: rawToken.slice(0, DISPLAY_PREFIX_LENGTH) };
 };
 

@@ -31,10 +31,17 @@ const DEFAULT_ENVIRONMENT: Readonly<Record<string, string>> = {
   NODE_OPTIONS: '--enable-source-maps',
 };
 
+/** Why the functions stay on Node.js 22 although cdk-nag knows a newer runtime (AwsSolutions-L1, Serverless-LambdaLatestVersion). */
+const RUNTIME_REASON =
+  'Node.js 22 is the LTS line the handlers are built (esbuild target node22) and tested for; moving to a newer runtime is a deliberate upgrade with its own test run.';
+
 /**
  * A Node.js Lambda with the service's fixed defaults: Node 22 on arm64, X-Ray tracing, its own log
  * group with retention, a role that may write only to that log group, and an esbuild bundle built
  * from the local devDependencies (no Docker) that resolves the tsconfig path aliases.
+ *
+ * Only for functions that API Gateway invokes synchronously (a route's proxy integration or the
+ * REQUEST authorizer): its acknowledgement of the dead-letter-queue rule rests on that.
  */
 export class ApiFunction extends Construct {
   /** The function. */
@@ -72,6 +79,11 @@ export class ApiFunction extends Construct {
       memorySize: props.memorySize ?? 256,
       role: this.role,
       logGroup: this.logGroup,
+      // The log format stays TEXT on purpose. The logger already writes one JSON object per line
+      // through console.log/console.error; with LoggingFormat.JSON the Node.js runtime would wrap each
+      // call as {timestamp, level, requestId, message: "<our line as an escaped string>"}, and an
+      // application log level would filter by the console method rather than by our `level`.
+      // LOG_LEVEL alone decides what is logged.
       environment: { ...DEFAULT_ENVIRONMENT, ...props.environment },
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
@@ -95,10 +107,14 @@ export class ApiFunction extends Construct {
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support only Resource "*".',
     });
-    Validations.of(this.lambdaFunction).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason:
-        'Node.js 22 is the LTS line the handlers are built (esbuild target node22) and tested for; moving to a newer runtime is a deliberate upgrade with its own test run.',
-    });
+    Validations.of(this.lambdaFunction).acknowledge(
+      { id: 'AwsSolutions-L1', reason: RUNTIME_REASON },
+      { id: 'Serverless-LambdaLatestVersion', reason: RUNTIME_REASON },
+      {
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          'API Gateway invokes the function synchronously (Lambda proxy integration or REQUEST authorizer); a dead-letter queue only ever receives failed asynchronous events, so it would stay empty. A failed invocation is answered to the client as an error and logged (a failed authorizer refuses the request), and the client may retry.',
+      },
+    );
   }
 }

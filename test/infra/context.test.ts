@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from '@lib/config';
 import { type Synthesized, synthesize } from '@test/infra/synth';
 import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 
 const configFrom = (context: Record<string, unknown>) => loadConfig(new App({ context }));
@@ -122,7 +123,7 @@ describe('with an external session issuer', () => {
 });
 
 describe('the cdk-nag check', () => {
-  it('catches a resource that breaks an AwsSolutions rule without an acknowledgement', () => {
+  it('catches a resource that breaks an AwsSolutions and a Serverless rule without an acknowledgement', () => {
     const { findings } = synthesize({ extend: (stack) => new Queue(stack, 'Unacknowledged') });
     expect(findings).toEqual(
       expect.arrayContaining([
@@ -131,6 +132,34 @@ describe('the cdk-nag check', () => {
           rule: 'AwsSolutions-SQS4',
           constructPath: 'SecretsService/Unacknowledged/Resource',
         }),
+        expect.objectContaining({
+          plugin: 'Serverless',
+          rule: 'Serverless-SQSRedrivePolicy',
+          constructPath: 'SecretsService/Unacknowledged/Resource',
+        }),
+      ]),
+    );
+  });
+
+  it("reports Serverless errors and warnings of a function outside ApiFunction, whose acknowledgements don't reach it", () => {
+    const { findings } = synthesize({
+      extend: (stack) =>
+        new LambdaFunction(stack, 'Unacknowledged', {
+          runtime: Runtime.NODEJS_22_X,
+          handler: 'index.handler',
+          code: Code.fromInline('exports.handler = async () => ({ statusCode: 200 });'),
+        }),
+    });
+    const serverless = findings.filter(
+      (finding) =>
+        finding.plugin === 'Serverless' && finding.constructPath === 'SecretsService/Unacknowledged/Resource',
+    );
+    expect(serverless).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ rule: 'Serverless-LambdaDLQ', severity: 'error' }),
+        expect.objectContaining({ rule: 'Serverless-LambdaLatestVersion', severity: 'error' }),
+        expect.objectContaining({ rule: 'Serverless-LambdaDefaultMemorySize', severity: 'error' }),
+        expect.objectContaining({ rule: 'Serverless-LambdaTracing', severity: 'warning' }),
       ]),
     );
   });

@@ -203,10 +203,10 @@ describe('table', () => {
 });
 
 describe('least privilege', () => {
-  it('grants the authorizer only GetItem, PutItem and UpdateItem on the table', () => {
+  it('grants the authorizer only GetItem and UpdateItem on the table', () => {
     const roleId = logicalId(synthesized.stack.serviceApi.authorizerFunction.role);
     expect(dynamoActions(roleId)).toEqual({
-      table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      table: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
       listIndex: [],
     });
   });
@@ -279,6 +279,17 @@ describe('functions', () => {
             NODE_OPTIONS: '--enable-source-maps',
           }),
         },
+      });
+    }
+  });
+
+  it('leaves the log format and levels at their defaults, so Lambda neither wraps nor filters our JSON lines', () => {
+    // LoggingFormat.JSON would re-wrap each console line as an escaped string in `message` and filter by
+    // console method (see ApiFunction); LOG_LEVEL alone decides what is logged.
+    for (const [id, resource] of Object.entries(resourcesOf('AWS::Lambda::Function'))) {
+      expect({ id, loggingConfig: propertiesOf(resource).LoggingConfig }).toEqual({
+        id,
+        loggingConfig: { LogGroup: { Ref: expect.any(String) } },
       });
     }
   });
@@ -375,11 +386,49 @@ describe('outputs', () => {
 });
 
 describe('cdk-nag', () => {
-  it('reports no unacknowledged AwsSolutions finding', () => {
-    expect(synthesized.findings.filter((finding) => finding.plugin === 'AwsSolutions')).toEqual([]);
+  const NAG_PACKS = ['AwsSolutions', 'Serverless'];
+
+  it('checks the app with the AwsSolutions and Serverless packs (context.test.ts shows each one catches a finding)', () => {
+    expect(synthesized.nagPacks).toEqual(NAG_PACKS);
+  });
+
+  it.each(NAG_PACKS)('reports no unacknowledged %s finding, error or warning', (pack) => {
+    expect(synthesized.findings.filter((finding) => finding.plugin === pack)).toEqual([]);
   });
 
   it('reports no other validation finding (CDK warnings, template rules)', () => {
     expect(synthesized.findings).toEqual([]);
+  });
+
+  it('acknowledges exactly these rules, each with a reason', () => {
+    const { acknowledgements } = synthesized;
+    expect([...new Set(acknowledgements.map((acknowledgement) => acknowledgement.id))].sort()).toEqual(
+      [
+        'AwsSolutions-APIG2',
+        'AwsSolutions-APIG3',
+        'AwsSolutions-COG2',
+        'AwsSolutions-COG4',
+        'AwsSolutions-COG8',
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        'AwsSolutions-IAM5[Resource::*]',
+        'AwsSolutions-L1',
+        'Serverless-LambdaDLQ',
+        'Serverless-LambdaLatestVersion',
+      ].sort(),
+    );
+    // A stated reason, not a placeholder such as "n/a" or "ok".
+    expect(acknowledgements.filter((acknowledgement) => acknowledgement.reason.trim().length < 40)).toEqual([]);
+  });
+
+  it('keeps the premise of the dead-letter acknowledgement: only API Gateway invokes the functions, synchronously', () => {
+    // A DLQ or on-failure destination only matters for asynchronous invocations and event source mappings.
+    synthesized.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
+    synthesized.template.resourceCountIs('AWS::Lambda::EventInvokeConfig', 0);
+    synthesized.template.resourceCountIs('AWS::Lambda::Url', 0);
+    const permissions = Object.values(resourcesOf('AWS::Lambda::Permission')).map(propertiesOf);
+    expect(permissions.length).toBeGreaterThanOrEqual(routes.length + 1);
+    expect(new Set(permissions.map((permission) => permission.Principal))).toEqual(
+      new Set(['apigateway.amazonaws.com']),
+    );
   });
 });

@@ -2,11 +2,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadConfig } from '@lib/config';
 import { PROJECT_ROOT } from '@lib/constructs/api-function';
+import { addNagPacks } from '@lib/nag-packs';
 import { ServiceStack } from '@lib/service-stack';
 import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT, VALIDATION_REPORT_FILE } from 'aws-cdk-lib/cx-api';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
 
 /** One unacknowledged finding of a validation plugin (cdk-nag, CDK's own annotations or template rules). */
 export interface Finding {
@@ -16,12 +17,26 @@ export interface Finding {
   readonly constructPath: string;
 }
 
+/** One `Validations.of(construct).acknowledge({ id, reason })` in the construct tree. */
+export interface Acknowledgement {
+  readonly constructPath: string;
+  readonly id: string;
+  readonly reason: string;
+}
+
 /** A synthesized app as bin/app.ts builds it. */
 export interface Synthesized {
   readonly stack: ServiceStack;
   readonly template: Template;
   /** Every finding of the validation report; empty when the app is clean. */
   readonly findings: readonly Finding[];
+  /**
+   * The cdk-nag packs added to the app (`addNagPacks`). The report lists only plugins with findings, so
+   * the canaries of context.test.ts are what show each pack really runs.
+   */
+  readonly nagPacks: readonly string[];
+  /** Every acknowledged rule of the app, with the construct it was recorded on. */
+  readonly acknowledgements: readonly Acknowledgement[];
 }
 
 /** Options of {@link synthesize}. */
@@ -49,9 +64,23 @@ interface ValidationReport {
 const cdkJsonContext = (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: object })
   .context;
 
+/** Every acknowledgement recorded in the tree under `root` (aws-cdk-lib prefixes ids with `Annotation::` or not, by version). */
+const acknowledgementsUnder = (root: IConstruct): Acknowledgement[] =>
+  root.node.findAll().flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) =>
+        Object.entries(entry.data as Record<string, string>).map(([key, reason]) => ({
+          constructPath: construct.node.path,
+          id: key.replace(/^annotation::/i, ''),
+          reason,
+        })),
+      ),
+  );
+
 /**
- * Builds the app the way bin/app.ts does (cdk.json's context, cdk-nag's AwsSolutions pack as a
- * validation plugin) and synthesizes it once. Synthesis is told not to throw on findings so that
+ * Builds the app the way bin/app.ts does (cdk.json's context, the cdk-nag packs of `addNagPacks` as
+ * validation plugins) and synthesizes it once. Synthesis is told not to throw on findings so that
  * the tests can read the validation report and list every finding in their failure message.
  */
 export const synthesize = (options: SynthesizeOptions = {}): Synthesized => {
@@ -63,7 +92,7 @@ export const synthesize = (options: SynthesizeOptions = {}): Synthesized => {
       ...options.context,
     },
   });
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  const nagPacks = addNagPacks(app);
   const stack = new ServiceStack(app, 'SecretsService', { config: loadConfig(app) });
   options.extend?.(stack);
 
@@ -81,5 +110,11 @@ export const synthesize = (options: SynthesizeOptions = {}): Synthesized => {
       })),
     ),
   );
-  return { stack, template: Template.fromStack(stack), findings };
+  return {
+    stack,
+    template: Template.fromStack(stack),
+    findings,
+    nagPacks,
+    acknowledgements: acknowledgementsUnder(app),
+  };
 };

@@ -3,9 +3,11 @@ import { request as httpRequest } from 'node:http';
 import { type LocalService, startLocalService } from '../../local/service';
 
 /** A started local service for one test file: DynamoDB Local of the global setup, gateway on a free port. */
-export const startService = async (): Promise<LocalService> => {
-  const dynamoEndpoint = process.env.TEST_DYNAMODB_ENDPOINT;
-  const tableName = process.env.TEST_TABLE_NAME;
+export const startService = async (
+  overrides: { dynamoEndpoint?: string; tableName?: string } = {},
+): Promise<LocalService> => {
+  const dynamoEndpoint = overrides.dynamoEndpoint ?? process.env.TEST_DYNAMODB_ENDPOINT;
+  const tableName = overrides.tableName ?? process.env.TEST_TABLE_NAME;
   if (!dynamoEndpoint || !tableName) throw new Error('integration tests need the global setup');
   return startLocalService({ dynamoEndpoint, tableName, port: 0, host: '::' });
 };

@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { setClock } from '@lambdas/domain/clock';
+import { ErrorText } from '@lambdas/domain/errors';
+import { type RouteDefinition, routes } from '@lib/routes';
+import fc from 'fast-check';
+import { createTable } from '../../local/create-table';
+import type { LocalService } from '../../local/service';
+import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+
+/**
+ * Property: whatever arrives (any JSON or non-JSON body, any content type, odd path parameters and
+ * headers), every answer is a documented status with the documented JSON error body, never a 5xx,
+ * and a rejected request changes no record. Runs on a table of its own so the before/after
+ * comparison sees only this file's requests.
+ */
+
+const RUNS_PER_ROUTE = 60;
+const endpoint = process.env.TEST_DYNAMODB_ENDPOINT ?? '';
+const tableName = `bad-input-${randomUUID().slice(0, 8)}`;
+const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
+const ERROR_TEXTS = new Set<string>(Object.values(ErrorText));
+const STATUSES = new Set([200, 201, 400, 401, 403, 404, 409, 413, 415]);
+
+let service: LocalService;
+const credentials: Record<string, string> = {};
+let projectId = '';
+let memberEmail = '';
+const counts = { runs: 0, rejected: 0 };
+
+const dumpTable = async (): Promise<string> => {
+  const items: Record<string, unknown>[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new ScanCommand({ TableName: tableName, ExclusiveStartKey: cursor, ConsistentRead: true }),
+    );
+    items.push(...(page.Items ?? []));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return JSON.stringify(items.map((item) => JSON.stringify(item, Object.keys(item).sort())).sort());
+};
+
+beforeAll(async () => {
+  await createTable(endpoint, tableName);
+  service = await startService({ tableName });
+  const email = uniqueEmail('fuzz');
+  credentials.session = await sessionFor(service, email);
+  credentials.admin = (await createToken(service, credentials.session, { name: 'fuzz', scopes: ['admin'] })).rawToken;
+  projectId = await createProject(service, credentials.session);
+  memberEmail = uniqueEmail('member');
+  await call(service, 'GET', '/api/v1/projects', { token: await sessionFor(service, memberEmail) });
+  await call(service, 'POST', `/api/v1/projects/${projectId}/members`, {
+    token: credentials.session,
+    json: { email: memberEmail, role: 'member' },
+  });
+  // Warm-up use of both credentials records lastUsedAt and the profile; with the clock held still,
+  // the authorizer has no further reason to write, so any change below comes from the request.
+  await call(service, 'GET', '/api/v1/tokens', { token: credentials.admin });
+  const frozen = new Date();
+  setClock({ now: () => frozen });
+});
+afterAll(async () => {
+  setClock();
+  await service.close();
+  documentClient.destroy();
+  console.info(`bad-input: ${counts.runs} requests, ${counts.rejected} rejected`);
+});
+
+const oddSegments = fc.oneof(
+  fc.string({ maxLength: 40 }).map(encodeURIComponent),
+  fc.string({ unit: 'grapheme', maxLength: 20 }).map(encodeURIComponent),
+  fc.constantFrom(
+    '%2F',
+    '..',
+    '%2e%2e',
+    '.',
+    '%00',
+    '%',
+    '%ZZ',
+    'a%2Fb',
+    'x'.repeat(2048),
+    encodeURIComponent('ünï@exämple.com'),
+    encodeURIComponent('a@b.c/../../tokens'),
+    'prj_AAAAAAAAAAAAAAAA',
+    'AAAAAAAAAAAA',
+  ),
+);
+
+const bodies = fc.oneof(
+  fc.jsonValue().map((value) => JSON.stringify(value)),
+  fc.string({ maxLength: 200 }),
+  fc
+    .record(
+      {
+        name: fc.oneof(fc.string(), fc.jsonValue()),
+        scopes: fc.oneof(
+          fc.array(fc.constantFrom('read:secrets', 'write:secrets', 'admin', 'root', '')),
+          fc.jsonValue(),
+        ),
+        ttlDays: fc.oneof(fc.integer({ min: -5, max: 4000 }), fc.double(), fc.constant(null), fc.string()),
+        email: fc.oneof(fc.emailAddress(), fc.string(), fc.jsonValue()),
+        role: fc.oneof(fc.constantFrom('member', 'admin', 'owner', 'MEMBER'), fc.jsonValue()),
+        extra: fc.jsonValue(),
+      },
+      { requiredKeys: [] },
+    )
+    .map((value) => JSON.stringify(value)),
+  fc.integer({ min: 15_000, max: 40_000 }).map((size) => JSON.stringify({ name: 'x'.repeat(size) })),
+  fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
+);
+
+const contentTypes = fc.constantFrom(
+  undefined,
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/jsonp',
+  '',
+);
+
+const oddHeaders = fc.array(
+  fc.tuple(
+    fc.constantFrom('X-Forwarded-For', 'X-Real-IP', 'X-Amz-Security-Token', 'Cookie', 'X-Custom', 'Accept', 'Origin'),
+    fc.string({ maxLength: 100 }).map((value) => value.replace(/[^\x20-\x7e]/g, '')),
+  ),
+  { maxLength: 3 },
+);
+
+const pathFor = (route: RouteDefinition, segments: string[]) => {
+  let index = 0;
+  return route.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const odd = segments[index++];
+    if (odd !== undefined && odd !== '') return odd;
+    return name === 'projectId' ? projectId : name === 'email' ? encodeURIComponent(memberEmail) : 'AAAAAAAAAAAA';
+  });
+};
+
+describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {
+  it('answers every odd request with a documented status and error body, and changes nothing when it refuses', async () => {
+    let snapshot = await dumpTable();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('session', 'admin'),
+        fc.array(oddSegments, { maxLength: 2 }),
+        bodies,
+        contentTypes,
+        oddHeaders,
+        async (credential, segments, body, contentType, headers) => {
+          const reply = await call(service, route.method, pathFor(route, segments), {
+            token: credentials[credential],
+            rawBody: body,
+            headers: [
+              ...(contentType === undefined ? [] : [['Content-Type', contentType] as [string, string]]),
+              ...headers,
+            ],
+          });
+          counts.runs += 1;
+          expect(STATUSES.has(reply.status)).toBe(true);
+          expect(reply.headers['content-type']).toBe('application/json');
+          const after = await dumpTable();
+          if (reply.status >= 400) {
+            counts.rejected += 1;
+            expect(reply.text).not.toMatch(/at \S+ \(|Error:|stack/i);
+            expect(reply.body.success).toBe(false);
+            expect(ERROR_TEXTS.has(reply.body.error)).toBe(true);
+            expect(Object.keys(reply.body).sort()).toEqual(
+              reply.body.details ? ['details', 'error', 'success'] : ['error', 'success'],
+            );
+            expect(after).toBe(snapshot);
+          } else {
+            expect(reply.body.success).toBe(true);
+          }
+          snapshot = after;
+        },
+      ),
+      { numRuns: RUNS_PER_ROUTE },
+    );
+  });
+});

@@ -1,0 +1,145 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ErrorText } from '@lambdas/domain/errors';
+import { mintToken } from '@lambdas/domain/token-format';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { createTable } from '../../local/create-table';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
+import { type LocalService, startLocalService } from '../../local/service';
+import { call, createToken, type Reply, sessionFor, uniqueEmail } from './harness';
+
+/**
+ * Faults fail closed: with DynamoDB paused (SIGSTOP) or stopped, or the identity provider's key set
+ * down or slow, nothing is allowed, answers are 503 with Retry-After within a bounded time, no raw
+ * error reaches the client, and the service recovers without a restart once the fault ends.
+ * This file runs its own DynamoDB Local so that pausing it stalls no other test file.
+ */
+
+const TABLE = 'faults';
+/** Three SDK attempts of one second each, plus back-off and the gateway's own work. */
+const BOUND_MS = 8_000;
+
+let dynamo: DynamoDbLocal;
+let service: LocalService;
+let jwksMode: 'up' | 'down' | 'slow' = 'up';
+let jwksServer: Server;
+
+const timed = async (request: () => Promise<Reply>) => {
+  const started = Date.now();
+  const reply = await request();
+  return { reply, ms: Date.now() - started };
+};
+
+const expectUnavailable = (reply: Reply) => {
+  expect(reply.status).toBe(503);
+  expect(reply.headers['retry-after']).toBe('1');
+  expect(reply.body).toEqual({ success: false, error: ErrorText.unavailable });
+};
+
+beforeAll(async () => {
+  dynamo = await startDynamoDbLocal();
+  await createTable(dynamo.endpoint, TABLE);
+  jwksServer = createServer((_req, res) => {
+    if (jwksMode === 'down') {
+      res.writeHead(500).end('down');
+      return;
+    }
+    const send = () => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(service.idp.jwks));
+    if (jwksMode === 'slow') setTimeout(send, 5_000);
+    else send();
+  });
+  jwksServer.listen(0, '127.0.0.1');
+  await once(jwksServer, 'listening');
+  const jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
+  service = await startLocalService({
+    dynamoEndpoint: dynamo.endpoint,
+    tableName: TABLE,
+    port: 0,
+    host: '::',
+    sessionJwksUrl: jwksUrl,
+  });
+}, 60_000);
+afterAll(async () => {
+  await service.close();
+  jwksServer.closeAllConnections();
+  jwksServer.close();
+  await dynamo.stop();
+});
+
+describe('the identity provider’s key set', () => {
+  // Runs first: the authorizer has not fetched the keys yet, so every session needs them.
+  it('answers 503 while the key set endpoint fails, and recovers when it is back', async () => {
+    const session = await sessionFor(service, uniqueEmail());
+    jwksMode = 'down';
+    expectUnavailable(await call(service, 'GET', '/api/v1/projects', { token: session }));
+    jwksMode = 'slow';
+    const { reply, ms } = await timed(() => call(service, 'GET', '/api/v1/projects', { token: session }));
+    expectUnavailable(reply);
+    expect(ms).toBeLessThan(BOUND_MS);
+    jwksMode = 'up';
+    expect((await call(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
+  }, 30_000);
+});
+
+describe('DynamoDB paused with SIGSTOP', () => {
+  it('answers 503 within a bounded time for tokens and sessions, and recovers after SIGCONT', async () => {
+    const session = await sessionFor(service, uniqueEmail());
+    const { rawToken } = await createToken(service, session);
+    dynamo.process.kill('SIGSTOP');
+    try {
+      for (const credential of [rawToken, session, mintToken().rawToken]) {
+        const { reply, ms } = await timed(() => call(service, 'GET', '/api/v1/tokens', { token: credential }));
+        expectUnavailable(reply);
+        expect(ms).toBeLessThan(BOUND_MS);
+      }
+    } finally {
+      dynamo.process.kill('SIGCONT');
+    }
+    expect((await call(service, 'GET', '/api/v1/tokens', { token: rawToken })).status).toBe(200);
+  }, 60_000);
+
+  it('answers 503 from a route handler whose own database call stalls', async () => {
+    const session = await sessionFor(service, uniqueEmail());
+    const { handler } = (await import('@lambdas/handlers/list-tokens')) as unknown as {
+      handler: (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult>;
+    };
+    const event = {
+      resource: '/api/v1/tokens',
+      path: '/api/v1/tokens',
+      httpMethod: 'GET',
+      headers: { Authorization: `Bearer ${session}` },
+      requestContext: {
+        identity: { sourceIp: '127.0.0.1' },
+        authorizer: { kind: 'session', userId: 'u-1', email: 'a@example.com', scopes: 'admin' },
+      },
+    } as unknown as APIGatewayProxyEvent;
+    dynamo.process.kill('SIGSTOP');
+    let result: APIGatewayProxyResult;
+    const started = Date.now();
+    try {
+      result = await handler(event, { getRemainingTimeInMillis: () => 10_000 });
+    } finally {
+      dynamo.process.kill('SIGCONT');
+    }
+    expect(Date.now() - started).toBeLessThan(BOUND_MS);
+    expect(result.statusCode).toBe(503);
+    expect(result.headers?.['Retry-After']).toBe('1');
+    expect(JSON.parse(result.body)).toEqual({ success: false, error: ErrorText.unavailable });
+  }, 30_000);
+});
+
+describe('DynamoDB stopped', () => {
+  it('answers 503 at once while it is down and recovers when it is back, without a restart', async () => {
+    const port = Number(new URL(dynamo.endpoint).port);
+    const session = await sessionFor(service, uniqueEmail());
+    await dynamo.stop();
+    const { reply, ms } = await timed(() => call(service, 'GET', '/api/v1/projects', { token: session }));
+    expectUnavailable(reply);
+    expect(ms).toBeLessThan(BOUND_MS);
+
+    dynamo = await startDynamoDbLocal({ port });
+    await createTable(dynamo.endpoint, TABLE);
+    expect((await call(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
+  }, 60_000);
+});
