@@ -95,7 +95,8 @@ export const createToken = async (
   body: Record<string, unknown> = { name: 'ci', scopes: ['admin'] },
   from?: string,
 ) => {
-  const reply = await call(service, 'POST', '/api/v1/tokens', { token: session, json: body, from });
+  const host = from?.includes(':') ? from : undefined;
+  const reply = await call(service, 'POST', '/api/v1/tokens', { token: session, json: body, from, host });
   if (reply.status !== 201) throw new Error(`token create failed: ${reply.status} ${reply.text}`);
   return reply.body.data as { id: string; rawToken: string; displayPrefix: string; expiresAt: string | null };
 };

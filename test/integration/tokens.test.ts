@@ -308,6 +308,23 @@ describe('IP binding', () => {
     expect(reply.status).toBe(403);
   });
 
+  it('binds a token created over IPv6 loopback to ::1', async () => {
+    const session = await sessionFor(service, uniqueEmail());
+    const token = await createToken(service, session, { name: 'v6', scopes: ['admin'] }, '::1');
+    expect((await call(service, 'GET', '/api/v1/tokens', { token: token.rawToken, host: '::1' })).status).toBe(200);
+    expect((await call(service, 'GET', '/api/v1/tokens', { token: token.rawToken, host: '127.0.0.1' })).status).toBe(
+      403,
+    );
+  });
+
+  it('compares IPv4 in its IPv4-mapped IPv6 spelling as the same address', async () => {
+    // The service listens on `::`, so an IPv4 client arrives as ::ffff:127.0.0.1.
+    const session = await sessionFor(service, uniqueEmail());
+    const token = await createToken(service, session, { name: 'mapped', scopes: ['admin'] }, '127.0.0.1');
+    const list = await call(service, 'GET', '/api/v1/tokens', { token: token.rawToken, from: '127.0.0.1' });
+    expect(list.status).toBe(200);
+  });
+
   it('does not bind sessions to an address', async () => {
     const session = await sessionFor(service, uniqueEmail());
     expect((await call(service, 'GET', '/api/v1/tokens', { token: session, from: '127.0.0.1' })).status).toBe(200);

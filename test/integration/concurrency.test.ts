@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ErrorText } from '@lambdas/domain/errors';
+import { createTable } from '../../local/create-table';
+import type { LocalService } from '../../local/service';
+import { call, createToken, sessionFor, startService, uniqueEmail } from './harness';
+
+/** Races that must end in the rules' verdicts. Own table, so a scan sees only this file's items. */
+
+const endpoint = process.env.TEST_DYNAMODB_ENDPOINT ?? '';
+const tableName = `concurrency-${randomUUID().slice(0, 8)}`;
+const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
+let service: LocalService;
+
+beforeAll(async () => {
+  await createTable(endpoint, tableName);
+  service = await startService({ tableName });
+});
+afterAll(async () => {
+  await service.close();
+  documentClient.destroy();
+});
+
+const scanAll = async (): Promise<Record<string, unknown>[]> => {
+  const items: Record<string, unknown>[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new ScanCommand({ TableName: tableName, ExclusiveStartKey: cursor, ConsistentRead: true }),
+    );
+    items.push(...(page.Items ?? []));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return items;
+};
+
+describe('revoke racing with use', () => {
+  it('refuses every request sent after the revoke response, while uses in flight end either way', async () => {
+    const session = await sessionFor(service, uniqueEmail());
+    for (let round = 0; round < 5; round += 1) {
+      const token = await createToken(service, session);
+      const inFlight = Array.from({ length: 10 }, () =>
+        call(service, 'GET', '/api/v1/tokens', { token: token.rawToken }),
+      );
+      const revoked = await call(service, 'DELETE', `/api/v1/tokens/${token.id}`, { token: session });
+      expect(revoked.status).toBe(200);
+      const after = await Promise.all(
+        Array.from({ length: 5 }, () => call(service, 'GET', '/api/v1/tokens', { token: token.rawToken })),
+      );
+      for (const reply of after) expect(reply.body).toEqual({ success: false, error: ErrorText.unauthorized });
+      for (const reply of await Promise.all(inFlight)) expect([200, 401]).toContain(reply.status);
+    }
+  });
+});
+
+describe('project creation', () => {
+  it('never leaves a project without its owner, under 20 parallel creates', async () => {
+    const sessions = await Promise.all(Array.from({ length: 4 }, () => sessionFor(service, uniqueEmail())));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(service, 'POST', '/api/v1/projects', { token: sessions[i % 4], json: { name: `p${i}` } }),
+      ),
+    );
+    expect(replies.every((reply) => reply.status === 201)).toBe(true);
+    const items = await scanAll();
+    const projects = items.filter((item) => item.entity === 'Project');
+    expect(projects).toHaveLength(20);
+    for (const project of projects) {
+      const owners = items.filter(
+        (item) => item.entity === 'Member' && item.projectId === project.projectId && item.role === 'owner',
+      );
+      expect(owners).toHaveLength(1);
+    }
+  });
+});
+
+describe('token limit under parallel creates', () => {
+  it('never holds more than 100 live tokens, however many creates race', async () => {
+    const email = uniqueEmail();
+    const session = await sessionFor(service, email);
+    const replies = await Promise.all(
+      Array.from({ length: 130 }, () =>
+        call(service, 'POST', '/api/v1/tokens', { token: session, json: { name: 'race', scopes: ['read:secrets'] } }),
+      ),
+    );
+    const created = replies.filter((reply) => reply.status === 201).length;
+    expect(created).toBeLessThanOrEqual(100);
+    // A create that loses the race ten times answers 503 with Retry-After rather than wait longer.
+    for (const reply of replies.filter((r) => r.status !== 201)) expect([409, 503]).toContain(reply.status);
+    const tokens = (await scanAll()).filter((item) => item.entity === 'Token' && item.email === email);
+    expect(tokens).toHaveLength(created);
+  }, 30_000);
+});

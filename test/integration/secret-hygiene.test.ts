@@ -1,0 +1,107 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { tokenKey } from '@lambdas/data/keys';
+import { setClock } from '@lambdas/domain/clock';
+import type { LocalService } from '../../local/service';
+import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { findSecrets, scanTable } from './secret-scan';
+
+// Everything this file's service logs, at the most verbose level.
+process.env.LOG_LEVEL = 'debug';
+
+const endpoint = process.env.TEST_DYNAMODB_ENDPOINT ?? '';
+const tableName = process.env.TEST_TABLE_NAME ?? '';
+const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
+const lines: string[] = [];
+const secrets: string[] = [];
+let service: LocalService;
+
+beforeAll(async () => {
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      lines.push(args.map(String).join(' '));
+    });
+  }
+  service = await startService();
+});
+afterAll(async () => {
+  setClock();
+  jest.restoreAllMocks();
+  await service.close();
+  documentClient.destroy();
+});
+
+const remember = (...values: string[]) => {
+  for (const value of values) secrets.push(value);
+};
+
+describe('no secret anywhere it should not be', () => {
+  it('logs structured JSON lines that name the denying rule and never a credential', async () => {
+    const email = uniqueEmail('hygiene');
+    const session = await sessionFor(service, email);
+    const reader = await createToken(service, session, { name: 'r', scopes: ['read:secrets'] });
+    const admin = await createToken(service, session, { name: 'a', scopes: ['admin'], ttlDays: 1 });
+    remember(session, reader.rawToken, admin.rawToken, reader.rawToken.slice(21, 45), admin.rawToken.slice(21, 45));
+    remember(`Bearer ${session}`, `Bearer ${reader.rawToken}`, session.split('.')[2] ?? session);
+
+    const projectId = await createProject(service, session);
+    await call(service, 'GET', '/api/v1/tokens', { token: admin.rawToken });
+    await call(service, 'GET', `/api/v1/projects/${projectId}/members`, { token: reader.rawToken });
+    await call(service, 'POST', `/api/v1/projects/${projectId}/members`, { token: reader.rawToken, json: {} });
+    await call(service, 'GET', '/api/v1/tokens', { token: admin.rawToken, from: '127.0.0.2' });
+    await call(service, 'GET', '/api/v1/tokens', { token: `${admin.rawToken.slice(0, -1)}x` });
+    await call(service, 'POST', '/api/v1/tokens', {
+      token: session,
+      rawBody: `{"name":"${admin.rawToken}"`,
+      headers: [['Content-Type', 'application/json']],
+    });
+    setClock({ now: () => new Date(Date.now() + 2 * 24 * 60 * 60 * 1000) });
+    await call(service, 'GET', '/api/v1/tokens', { token: admin.rawToken });
+    setClock();
+    await call(service, 'DELETE', `/api/v1/tokens/${reader.id}`, { token: session });
+    await call(service, 'GET', '/api/v1/tokens', { token: reader.rawToken });
+
+    expect(lines.length).toBeGreaterThan(5);
+    for (const line of lines) {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      expect(typeof entry.level).toBe('string');
+      expect(typeof entry.message).toBe('string');
+      for (const secret of secrets) expect(line).not.toContain(secret);
+    }
+    expect(findSecrets(lines.join('\n'))).toEqual([]);
+    const rules = lines.map((line) => JSON.parse(line) as { rule?: string }).map((entry) => entry.rule);
+    expect(rules).toEqual(
+      expect.arrayContaining(['token-scope', 'token-ip', 'malformed-token', 'token-expired', 'unknown-token']),
+    );
+  });
+
+  it('stores only the hash of a token, and a TTL only on tokens that expire', async () => {
+    const session = await sessionFor(service, uniqueEmail('hygiene'));
+    const expiring = await createToken(service, session, { name: 'e', scopes: ['admin'], ttlDays: 5 });
+    const forever = await createToken(service, session, { name: 'f', scopes: ['admin'], ttlDays: null });
+    const read = async (id: string) =>
+      (await documentClient.send(new GetCommand({ TableName: tableName, Key: tokenKey(id), ConsistentRead: true })))
+        .Item ?? {};
+
+    const expiringItem = await read(expiring.id);
+    const foreverItem = await read(forever.id);
+    for (const [item, raw] of [
+      [expiringItem, expiring.rawToken],
+      [foreverItem, forever.rawToken],
+    ] as const) {
+      expect(JSON.stringify(item)).not.toContain(raw);
+      expect(JSON.stringify(item)).not.toContain(raw.slice(21, 45));
+      expect(item.secretHash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(item.rawToken).toBeUndefined();
+    }
+    expect(typeof expiringItem.ttl).toBe('number');
+    expect(expiringItem.ttl).toBeGreaterThan(Date.parse(expiring.expiresAt ?? '') / 1000);
+    expect('ttl' in foreverItem).toBe(false);
+  });
+
+  it('holds no raw token or session JWT anywhere in the table', async () => {
+    const found = findSecrets(JSON.stringify(await scanTable(endpoint, tableName)));
+    expect(found).toEqual([]);
+    for (const secret of secrets) expect(JSON.stringify(await scanTable(endpoint, tableName))).not.toContain(secret);
+  });
+});
