@@ -8,6 +8,7 @@ import { createTable } from '../../local/create-table';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
 import { type LocalService, startLocalService } from '../../local/service';
 import { call, createToken, type Reply, sessionFor, uniqueEmail } from './harness';
+import { scanTable } from './secret-scan';
 
 /**
  * Faults fail closed: with DynamoDB paused (SIGSTOP) or stopped, or the identity provider's key set
@@ -126,6 +127,33 @@ describe('DynamoDB paused with SIGSTOP', () => {
     expect(result.statusCode).toBe(503);
     expect(result.headers?.['Retry-After']).toBe('1');
     expect(JSON.parse(result.body)).toEqual({ success: false, error: ErrorText.unavailable });
+  }, 30_000);
+});
+
+describe('a project create cut off midway', () => {
+  it('leaves no project without its owner when DynamoDB stalls during the create', async () => {
+    const session = await sessionFor(service, uniqueEmail());
+    expect((await call(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
+    const pending = Array.from({ length: 5 }, (_, i) =>
+      call(service, 'POST', '/api/v1/projects', { token: session, json: { name: `cut-${i}` } }),
+    );
+    // Pause while the creates are on their way, so some are cut off before, during or after the write.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    dynamo.process.kill('SIGSTOP');
+    let replies: Reply[];
+    try {
+      replies = await Promise.all(pending);
+    } finally {
+      dynamo.process.kill('SIGCONT');
+    }
+    for (const reply of replies) expect([201, 503]).toContain(reply.status);
+    const items = await scanTable(dynamo.endpoint, TABLE);
+    for (const project of items.filter((item) => item.entity === 'Project')) {
+      const owner = items.find(
+        (item) => item.entity === 'Member' && item.projectId === project.projectId && item.role === 'owner',
+      );
+      expect(owner).toBeDefined();
+    }
   }, 30_000);
 });
 
