@@ -1,5 +1,5 @@
 /** Jest projects per test tier; `npm test` runs them all. */
-const esmPackages = ['@middy', 'jose'].join('|');
+const esmPackages = ['@middy', 'jose', 'zod'].join('|');
 
 const base = {
   testEnvironment: 'node',

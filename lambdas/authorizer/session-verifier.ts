@@ -1,15 +1,11 @@
+import { optionalUrlEnv, requiredEnv, requiredUrlEnv } from '@lambdas/env';
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyOptions, jwtVerify } from 'jose';
-import { z } from 'zod';
 import { SessionExpiredError, SessionInvalidError, SessionKeysUnavailableError } from './session-errors';
 
-const env = z
-  .object({
-    SESSION_ISSUER: z.url(),
-    SESSION_AUDIENCE: z.string().min(1),
-    /** Defaults to the issuer's `/.well-known/jwks.json`, where Cognito and the dev IdP publish keys. */
-    SESSION_JWKS_URL: z.url().optional(),
-  })
-  .parse(process.env);
+const issuer = requiredUrlEnv('SESSION_ISSUER');
+const audience = requiredEnv('SESSION_AUDIENCE');
+/** Defaults to the issuer's `/.well-known/jwks.json`, where Cognito and the dev IdP publish keys. */
+const jwksUrl = optionalUrlEnv('SESSION_JWKS_URL') ?? `${issuer.replace(/\/+$/, '')}/.well-known/jwks.json`;
 
 /** The identity a verified session carries. */
 export interface SessionIdentity {
@@ -18,19 +14,16 @@ export interface SessionIdentity {
 }
 
 // Created once per container: jose caches the keys and refetches on an unknown `kid` (with a cooldown).
-const keySet = createRemoteJWKSet(
-  new URL(env.SESSION_JWKS_URL ?? `${env.SESSION_ISSUER.replace(/\/+$/, '')}/.well-known/jwks.json`),
-  {
-    timeoutDuration: 2_000,
-    cooldownDuration: 30_000,
-    cacheMaxAge: 10 * 60_000,
-  },
-);
+const keySet = createRemoteJWKSet(new URL(jwksUrl), {
+  timeoutDuration: 2_000,
+  cooldownDuration: 30_000,
+  cacheMaxAge: 10 * 60_000,
+});
 
 const baseOptions: JWTVerifyOptions = {
   algorithms: ['RS256', 'ES256'],
-  issuer: env.SESSION_ISSUER,
-  audience: env.SESSION_AUDIENCE,
+  issuer,
+  audience,
   requiredClaims: ['sub', 'exp'],
 };
 

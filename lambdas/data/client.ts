@@ -7,18 +7,12 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
-import { z } from 'zod';
-
-const env = z
-  .object({
-    TABLE_NAME: z.string().min(1),
-    /** Set only for DynamoDB Local. */
-    DYNAMODB_ENDPOINT: z.url().optional(),
-  })
-  .parse(process.env);
+import { optionalUrlEnv, requiredEnv } from '@lambdas/env';
 
 /** Name of the service's one table. */
-export const tableName = env.TABLE_NAME;
+export const tableName = requiredEnv('TABLE_NAME');
+/** Set only for DynamoDB Local. */
+const endpoint = optionalUrlEnv('DYNAMODB_ENDPOINT');
 
 /**
  * One client per container, reused across invocations (keep-alive is the SDK default). A call that
@@ -27,7 +21,7 @@ export const tableName = env.TABLE_NAME;
  */
 export const dynamo = DynamoDBDocumentClient.from(
   new DynamoDBClient({
-    endpoint: env.DYNAMODB_ENDPOINT,
+    endpoint,
     maxAttempts: 3,
     requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_000, throwOnRequestTimeout: true },
   }),

@@ -1,8 +1,9 @@
 import { clock } from '@lambdas/domain/clock';
 import { ErrorText, ForbiddenError } from '@lambdas/domain/errors';
 import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { DEFAULT_TTL_DAYS } from '@lambdas/http/limits';
 import { json } from '@lambdas/http/responses';
-import { type CreateTokenBody, createTokenBody, DEFAULT_TTL_DAYS } from '@lambdas/http/schemas';
+import { type CreateTokenBody, createTokenBody } from '@lambdas/http/schemas';
 import { createToken } from '@lambdas/use-cases/tokens';
 import middy from '@middy/core';
 

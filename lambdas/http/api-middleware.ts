@@ -2,9 +2,9 @@ import { BadRequestError, ErrorText, PayloadTooLargeError, UnsupportedMediaTypeE
 import { type Principal, principalFromContext } from '@lambdas/domain/principal';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { errorResponse } from './errors';
-import { MAX_BODY_BYTES } from './schemas';
+import { MAX_BODY_BYTES } from './limits';
 
 /** The event a route handler receives: the principal, its validated path parameters and body. */
 export interface ApiEvent<TBody = undefined, TParams = Record<string, never>> extends APIGatewayProxyEvent {
@@ -19,7 +19,7 @@ const header = (event: APIGatewayProxyEvent, name: string): string | undefined =
   return key === undefined ? undefined : event.headers[key];
 };
 
-const validationError = (error: z.ZodError): BadRequestError =>
+const validationError = (error: z.core.$ZodError): BadRequestError =>
   new BadRequestError(
     ErrorText.validation,
     error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
@@ -41,7 +41,7 @@ const readJsonBody = (event: APIGatewayProxyEvent): unknown => {
 /** What a route declares about its input. */
 export interface ApiInput<TBody, TParams> {
   /** Schema of the JSON body; routes without one ignore any body. */
-  readonly body?: z.ZodType<TBody>;
+  readonly body?: z.ZodMiniType<TBody>;
   /**
    * Path parameters: the raw (still percent-encoded, as API Gateway passes them) values are decoded
    * and handed to this function, which validates them and throws the route's own not-found error.

@@ -1,5 +1,5 @@
 import { ErrorText } from '@lambdas/domain/errors';
-import { MAX_BODY_BYTES } from '@lambdas/http/schemas';
+import { MAX_BODY_BYTES } from '@lambdas/http/limits';
 import { routes } from '@lib/routes';
 import type { LocalService } from '../../local/service';
 import { call, samplePath, sessionFor, startService, uniqueEmail } from './harness';
