@@ -15,6 +15,10 @@ const RETENTION_DAYS = Object.values(RetentionDays).filter((value): value is num
 const booleanValue = (error: string) =>
   z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')], { error });
 
+/** The range AWS WAF accepts for a rate-based rule's limit (requests per evaluation window). */
+const WAF_RATE_LIMIT_MIN = 10;
+const WAF_RATE_LIMIT_MAX = 2_000_000_000;
+
 const httpsUrl = (error: string) => z.url({ protocol: /^https$/, error });
 
 /**
@@ -69,6 +73,26 @@ const contextSchema = z.object({
    * Default: `true`.
    */
   apiGatewayCloudWatchRole: booleanValue('must be true or false').default(true),
+  /**
+   * E-mail address subscribed to the alarm topic (AWS sends it a confirmation first). Default: none, so
+   * the alarms notify the topic only and other subscriptions are added outside the stack.
+   */
+  alarmEmail: z.email({ error: 'must be an e-mail address, e.g. ops@example.com' }).optional(),
+  /**
+   * Whether an AWS WAF web ACL (AWS managed common and IP-reputation rule groups, a per-IP rate rule)
+   * guards the API stage. WAF is billed per web ACL, rule and request. Default: `false`.
+   */
+  waf: booleanValue('must be true or false').default(false),
+  /**
+   * Requests one source IP may send in 5 minutes before the web ACL answers it 429; only used with
+   * `waf=true`. AWS WAF accepts 10 to 2,000,000,000. Default: 1000.
+   */
+  wafRateLimit: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(WAF_RATE_LIMIT_MIN, { error: `must be at least ${WAF_RATE_LIMIT_MIN} (the lowest limit AWS WAF accepts)` })
+    .max(WAF_RATE_LIMIT_MAX, { error: `must be at most ${WAF_RATE_LIMIT_MAX} (the highest limit AWS WAF accepts)` })
+    .default(1000),
 });
 
 /** The context keys the app reads. */
@@ -97,6 +121,12 @@ export interface ServiceConfig {
   readonly logRetention: RetentionDays;
   /** Whether the stack sets the account's API Gateway CloudWatch Logs role. */
   readonly apiGatewayCloudWatchRole: boolean;
+  /** E-mail address subscribed to the alarm topic, if any. */
+  readonly alarmEmail: string | undefined;
+  /** Whether a WAF web ACL guards the API stage. */
+  readonly waf: boolean;
+  /** The web ACL's per-IP limit, requests per 5 minutes (used only when `waf` is true). */
+  readonly wafRateLimit: number;
 }
 
 /** Thrown when a context value is wrong; the message names the key, so synth stops with one clear sentence. */
@@ -157,5 +187,8 @@ export const loadConfig = (scope: Construct): ServiceConfig => {
     throttlingBurstLimit: context.throttlingBurstLimit,
     logRetention: context.logRetentionDays as RetentionDays,
     apiGatewayCloudWatchRole: context.apiGatewayCloudWatchRole,
+    alarmEmail: context.alarmEmail,
+    waf: context.waf,
+    wafRateLimit: context.wafRateLimit,
   };
 };

@@ -1,6 +1,9 @@
 import type { ServiceConfig } from '@lib/config';
 import { DataStore } from '@lib/constructs/data-store';
+import { Observability } from '@lib/constructs/observability';
 import { ServiceApi, type SessionIssuerSettings } from '@lib/constructs/service-api';
+import { WebAcl } from '@lib/constructs/web-acl';
+import { tableSchema } from '@lib/table-schema';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 
@@ -20,6 +23,10 @@ export class ServiceStack extends Stack {
   readonly dataStore: DataStore;
   /** API, authorizer and route functions. */
   readonly serviceApi: ServiceApi;
+  /** Alarms, their topic and the dashboard. */
+  readonly observability: Observability;
+  /** The WAF web ACL in front of the stage, with `waf=true`. */
+  readonly webAcl: WebAcl | undefined;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -38,10 +45,41 @@ export class ServiceStack extends Stack {
     }
 
     this.serviceApi = new ServiceApi(this, 'ServiceApi', { config, table: this.dataStore.table, session });
+    const stage = this.serviceApi.api.deploymentStage;
+
+    this.webAcl = config.waf ? new WebAcl(this, 'WebAcl', { stage, rateLimit: config.wafRateLimit }) : undefined;
+
+    this.observability = new Observability(this, 'Observability', {
+      stage,
+      accessLogs: this.serviceApi.accessLogs,
+      authorizer: { name: 'authorizer', lambdaFunction: this.serviceApi.authorizerFunction.lambdaFunction },
+      routeFunctions: [...this.serviceApi.routeFunctions].map(([name, fn]) => ({
+        name,
+        lambdaFunction: fn.lambdaFunction,
+      })),
+      table: this.dataStore.table,
+      indexNames: tableSchema.globalSecondaryIndexes.map((index) => index.indexName),
+      alarmEmail: config.alarmEmail,
+      webAcl: this.webAcl,
+    });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API', value: this.serviceApi.api.url });
     new CfnOutput(this, 'TableName', { description: 'The DynamoDB table', value: this.dataStore.table.tableName });
     new CfnOutput(this, 'SessionIssuer', { description: 'Issuer of accepted session JWTs', value: session.issuer });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'SNS topic every alarm notifies (subscribe on-call here)',
+      value: this.observability.topic.topicArn,
+    });
+    new CfnOutput(this, 'DashboardName', {
+      description: 'CloudWatch dashboard of the API, authorizer, functions and table',
+      value: this.observability.dashboard.dashboardName,
+    });
+    if (this.webAcl) {
+      new CfnOutput(this, 'WebAclArn', {
+        description: 'WAF web ACL of the API stage',
+        value: this.webAcl.webAcl.attrArn,
+      });
+    }
     if (users) {
       new CfnOutput(this, 'UserPoolId', { description: 'Cognito user pool', value: users.userPool.userPoolId });
       new CfnOutput(this, 'UserPoolClientId', {

@@ -17,6 +17,9 @@ describe('loadConfig', () => {
       throttlingBurstLimit: 100,
       logRetention: 30,
       apiGatewayCloudWatchRole: true,
+      alarmEmail: undefined,
+      waf: false,
+      wafRateLimit: 1000,
     });
   });
 
@@ -29,6 +32,9 @@ describe('loadConfig', () => {
         apiGatewayCloudWatchRole: 'false',
         logLevel: 'debug',
         stageName: 'staging_2',
+        alarmEmail: 'ops@example.com',
+        waf: 'true',
+        wafRateLimit: '2000',
       }),
     ).toMatchObject({
       throttlingRateLimit: 20,
@@ -37,7 +43,11 @@ describe('loadConfig', () => {
       apiGatewayCloudWatchRole: false,
       logLevel: 'debug',
       stageName: 'staging_2',
+      alarmEmail: 'ops@example.com',
+      waf: true,
+      wafRateLimit: 2000,
     });
+    expect(configFrom({ waf: false, wafRateLimit: 10 })).toMatchObject({ waf: false, wafRateLimit: 10 });
   });
 
   it('reads an external issuer with its audience and JWKS URL', () => {
@@ -70,13 +80,27 @@ describe('loadConfig', () => {
     ['sessionAudience', { sessionIssuer: 'https://idp.example.com' }],
     ['sessionAudience', { sessionIssuer: 'https://idp.example.com', sessionAudience: ' ' }],
     ['sessionJwksUrl', { sessionIssuer: 'https://idp.example.com', sessionAudience: 'a', sessionJwksUrl: 'keys' }],
+    ['alarmEmail', { alarmEmail: 'ops' }],
+    ['alarmEmail', { alarmEmail: 'ops@example.com,dev@example.com' }],
+    ['alarmEmail', { alarmEmail: true }],
+    ['waf', { waf: 'yes' }],
+    ['waf', { waf: 1 }],
+    ['wafRateLimit', { wafRateLimit: 'many' }],
+    ['wafRateLimit', { wafRateLimit: '1.5' }],
+    ['wafRateLimit', { wafRateLimit: 9 }],
+    ['wafRateLimit', { wafRateLimit: '3000000000' }],
   ])('rejects a wrong %s with a sentence naming the key', (key, context) => {
     expect(() => configFrom(context)).toThrow(ConfigError);
     expect(() => configFrom(context)).toThrow(new RegExp(`^Invalid CDK context "${key}": .+\\.`));
   });
 
-  it('stops synthesis of the app on a wrong value', () => {
-    expect(() => synthesize({ context: { logLevel: 'loud' } })).toThrow(/"logLevel"/);
+  it.each([
+    ['logLevel', 'loud'],
+    ['alarmEmail', 'not-an-address'],
+    ['waf', 'on'],
+    ['wafRateLimit', '0'],
+  ])('stops synthesis of the app on a wrong %s', (key, value) => {
+    expect(() => synthesize({ context: { [key]: value } })).toThrow(new RegExp(`Invalid CDK context "${key}"`));
   });
 });
 
@@ -97,7 +121,9 @@ describe('with an external session issuer', () => {
   it('creates no user pool', () => {
     synthesized.template.resourceCountIs('AWS::Cognito::UserPool', 0);
     synthesized.template.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
-    expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(['ApiUrl', 'SessionIssuer', 'TableName']);
+    expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
+      ['AlarmTopicArn', 'ApiUrl', 'DashboardName', 'SessionIssuer', 'TableName'].sort(),
+    );
   });
 
   it("passes the issuer, audience and JWKS URL into the authorizer's environment", () => {

@@ -378,9 +378,17 @@ describe('user pool', () => {
 });
 
 describe('outputs', () => {
-  it('exports the API URL, table name, session issuer and the Cognito ids', () => {
+  it('exports the API URL, table name, session issuer, alarm topic, dashboard and the Cognito ids', () => {
     expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
-      ['ApiUrl', 'SessionIssuer', 'TableName', 'UserPoolClientId', 'UserPoolId'].sort(),
+      [
+        'AlarmTopicArn',
+        'ApiUrl',
+        'DashboardName',
+        'SessionIssuer',
+        'TableName',
+        'UserPoolClientId',
+        'UserPoolId',
+      ].sort(),
     );
   });
 });

@@ -1,0 +1,31 @@
+/**
+ * Names of the service's own CloudWatch metrics, shared by the stack (dashboard, alarms) and the code
+ * that publishes them. Plain constants with no CDK import, so a Lambda may import them too.
+ */
+
+/** Namespace of every custom metric of the service. */
+export const METRICS_NAMESPACE = 'SecretsService';
+
+/**
+ * One count per authorizer decision, published by the authorizer (embedded metric format) with the
+ * single dimension {@link AUTHORIZER_DECISION_DIMENSION}. A metric is identified by its whole dimension
+ * set: one published with extra dimensions (such as a default `service` dimension) is another metric,
+ * which the dashboard would not show.
+ */
+export const AUTHORIZER_DECISION_METRIC = 'AuthorizerDecision';
+
+/** The dimension of {@link AUTHORIZER_DECISION_METRIC}. */
+export const AUTHORIZER_DECISION_DIMENSION = 'outcome';
+
+/** The values of {@link AUTHORIZER_DECISION_DIMENSION}. */
+export const AUTHORIZER_DECISION_OUTCOMES = ['allowed', 'invalid', 'expired', 'wrong_ip', 'scope'] as const;
+
+/** An authorizer decision's outcome, as a metric dimension value. */
+export type AuthorizerDecisionOutcome = (typeof AUTHORIZER_DECISION_OUTCOMES)[number];
+
+/**
+ * Requests API Gateway answered with AUTHORIZER_FAILURE or AUTHORIZER_CONFIGURATION_ERROR (the
+ * authorizer crashed, timed out or could not reach DynamoDB or the JWKS), counted by a metric filter on
+ * the stage's access log. No dimension.
+ */
+export const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';

@@ -1,0 +1,602 @@
+import { routes } from '@lib/routes';
+import { tableSchema } from '@lib/table-schema';
+import { type Synthesized, synthesize } from '@test/infra/synth';
+import type { CfnResource } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+
+// Stack tests of the guard rails: stage access log and throttling, alarms and their topic, the
+// dashboard, and the optional WAF web ACL. Synthesized without bundling (the functions' code does not
+// matter here), once per context variant.
+
+type Json = Record<string, unknown>;
+
+const ALARM_EMAIL = 'ops@example.com';
+const OPERATIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'TransactWriteItems'];
+const INDEX = tableSchema.globalSecondaryIndexes[0].indexName;
+const OUTCOMES = ['allowed', 'invalid', 'expired', 'wrong_ip', 'scope'];
+
+const pascalCase = (name: string): string =>
+  name
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+
+let plain: Synthesized;
+let guarded: Synthesized;
+
+beforeAll(() => {
+  plain = synthesize();
+  guarded = synthesize({
+    context: {
+      waf: 'true',
+      wafRateLimit: '500',
+      alarmEmail: ALARM_EMAIL,
+      throttlingRateLimit: '20',
+      throttlingBurstLimit: '40',
+    },
+  });
+});
+
+const logicalId = (synthesized: Synthesized, construct: IConstruct): string =>
+  synthesized.stack.getLogicalId((construct.node.defaultChild ?? construct) as CfnResource);
+const resourcesOf = (synthesized: Synthesized, type: string): Record<string, Json> =>
+  synthesized.template.findResources(type) as Record<string, Json>;
+const propertiesOf = (synthesized: Synthesized, type: string, id: string): Json => {
+  const resource = resourcesOf(synthesized, type)[id];
+  if (!resource) throw new Error(`No ${type} ${id}`);
+  return resource.Properties as Json;
+};
+const onlyResource = (synthesized: Synthesized, type: string): Json => {
+  const all = Object.values(resourcesOf(synthesized, type));
+  expect(all).toHaveLength(1);
+  return (all[0] as Json).Properties as Json;
+};
+
+/** A CloudFormation Fn::Join as one string, each token replaced by `TOKEN`. */
+const joined = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  const [separator, parts] = (value as { 'Fn::Join': [string, unknown[]] })['Fn::Join'];
+  return parts.map((part) => (typeof part === 'string' ? part : 'TOKEN')).join(separator);
+};
+
+/** One metric an alarm reads: namespace, name, dimensions (tokens as JSON), statistic, period. */
+interface WatchedMetric {
+  readonly namespace: string;
+  readonly metricName: string;
+  readonly dimensions: Record<string, unknown>;
+  readonly stat: string;
+  readonly period: number;
+}
+
+interface CfnDimension {
+  readonly Name: string;
+  readonly Value: unknown;
+}
+const dimensionsOf = (dimensions: CfnDimension[] | undefined) =>
+  Object.fromEntries((dimensions ?? []).map((dimension) => [dimension.Name, dimension.Value]));
+
+/** The alarm's properties and the metrics it reads, whether it watches one metric or a math expression. */
+const alarmOf = (synthesized: Synthesized, id: string) => {
+  const construct = synthesized.stack.observability.node.findChild(`${id}Alarm`);
+  const properties = propertiesOf(synthesized, 'AWS::CloudWatch::Alarm', logicalId(synthesized, construct));
+  const queries = (properties.Metrics ?? []) as {
+    Id: string;
+    Expression?: string;
+    MetricStat?: {
+      Metric: { Namespace: string; MetricName: string; Dimensions: CfnDimension[] };
+      Stat: string;
+      Period: number;
+    };
+  }[];
+  const metrics: WatchedMetric[] = queries.length
+    ? queries.flatMap((query) =>
+        query.MetricStat
+          ? [
+              {
+                namespace: query.MetricStat.Metric.Namespace,
+                metricName: query.MetricStat.Metric.MetricName,
+                dimensions: dimensionsOf(query.MetricStat.Metric.Dimensions),
+                stat: query.MetricStat.Stat,
+                period: query.MetricStat.Period,
+              },
+            ]
+          : [],
+      )
+    : [
+        {
+          namespace: properties.Namespace as string,
+          metricName: properties.MetricName as string,
+          dimensions: dimensionsOf(properties.Dimensions as CfnDimension[]),
+          stat: properties.Statistic as string,
+          period: properties.Period as number,
+        },
+      ];
+  const expression = queries.find((query) => query.Expression !== undefined)?.Expression;
+  return { properties, metrics, expression };
+};
+
+const ref = (synthesized: Synthesized, construct: IConstruct) => ({ Ref: logicalId(synthesized, construct) });
+const authorizerFunction = (synthesized: Synthesized) => synthesized.stack.serviceApi.authorizerFunction.lambdaFunction;
+const routeFunction = (synthesized: Synthesized, handler: string) => {
+  const fn = synthesized.stack.serviceApi.routeFunctions.get(handler);
+  if (!fn) throw new Error(`No function for ${handler}`);
+  return fn.lambdaFunction;
+};
+
+describe('stage', () => {
+  it('writes a JSON access log with source IP, status, integration and authorizer latency and the error type', () => {
+    const stage = onlyResource(plain, 'AWS::ApiGateway::Stage');
+    const format = JSON.parse((stage.AccessLogSetting as Json).Format as string) as Record<string, string>;
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      sourceIp: '$context.identity.sourceIp',
+      status: '$context.status',
+      integrationLatency: '$context.integrationLatency',
+      authorizerLatency: '$context.authorizer.latency',
+      authorizerIntegrationLatency: '$context.authorizer.integrationLatency',
+      authorizerStatus: '$context.authorizer.status',
+      errorType: '$context.error.responseType',
+      wafResponseCode: '$context.wafResponseCode',
+    });
+    // Quoted, so a `-` for a missing value keeps every line valid JSON.
+    for (const value of Object.values(format)) expect(value).toMatch(/^\$context\.[A-Za-z.]+$/);
+  });
+
+  it('throttles with the configured rate and burst', () => {
+    const stage = onlyResource(guarded, 'AWS::ApiGateway::Stage');
+    expect(stage.MethodSettings).toEqual([
+      expect.objectContaining({
+        HttpMethod: '*',
+        ResourcePath: '/*',
+        ThrottlingRateLimit: 20,
+        ThrottlingBurstLimit: 40,
+      }),
+    ]);
+  });
+
+  it('names the API after the stack, since API Gateway keys its metrics by that name', () => {
+    expect(onlyResource(plain, 'AWS::ApiGateway::RestApi').Name).toBe('SecretsService');
+  });
+});
+
+describe('alarms', () => {
+  const FUNCTION_ALARMS = routes.flatMap((route) => [
+    `${pascalCase(route.handler)}Errors`,
+    `${pascalCase(route.handler)}Throttles`,
+  ]);
+  const ALARMS = [
+    'Api5xxRate',
+    'AuthorizerFailures',
+    'AuthorizerErrorRate',
+    'AuthorizerThrottles',
+    ...FUNCTION_ALARMS,
+    'TableThrottledRequests',
+    'TableThrottleEvents',
+    'TableSystemErrors',
+  ];
+
+  it('has exactly the expected alarms', () => {
+    plain.template.resourceCountIs('AWS::CloudWatch::Alarm', ALARMS.length);
+    expect(plain.stack.observability.alarms.map((alarm) => alarm.node.id).sort()).toEqual(
+      ALARMS.map((id) => `${id}Alarm`).sort(),
+    );
+  });
+
+  it.each(ALARMS)('%s notifies the topic on ALARM and OK, treats missing data as fine and says what it means', (id) => {
+    const { properties, metrics } = alarmOf(plain, id);
+    const topic = ref(plain, plain.stack.observability.topic);
+    expect(properties).toMatchObject({
+      AlarmActions: [topic],
+      OKActions: [topic],
+      TreatMissingData: 'notBreaching',
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect((properties.AlarmDescription as string).length).toBeGreaterThan(60);
+    // CloudWatch's hard limit for a metric math alarm.
+    expect(metrics.length).toBeLessThanOrEqual(10);
+    for (const metric of metrics) expect(metric.period).toBe(300);
+  });
+
+  it("alarms on the API's 5XX rate: 5% of at least 10 requests, in 2 of 3 five-minute periods", () => {
+    const { properties, metrics, expression } = alarmOf(plain, 'Api5xxRate');
+    expect(properties).toMatchObject({ Threshold: 5, EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+    expect(expression).toBe('IF(requests >= 10, 100 * errors / requests, 0)');
+    const dimensions = { ApiName: 'SecretsService', Stage: ref(plain, plain.stack.serviceApi.api.deploymentStage) };
+    expect(metrics).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ namespace: 'AWS/ApiGateway', metricName: '5XXError', stat: 'Sum', dimensions }),
+        expect.objectContaining({ namespace: 'AWS/ApiGateway', metricName: 'Count', stat: 'Sum', dimensions }),
+      ]),
+    );
+  });
+
+  it('alarms on 5 authorizer failures in 5 minutes, counted from the access log', () => {
+    const { properties, metrics } = alarmOf(plain, 'AuthorizerFailures');
+    expect(properties).toMatchObject({ Threshold: 5, EvaluationPeriods: 1 });
+    expect(metrics).toEqual([
+      { namespace: 'SecretsService', metricName: 'AuthorizerFailures', dimensions: {}, stat: 'Sum', period: 300 },
+    ]);
+    const filter = onlyResource(plain, 'AWS::Logs::MetricFilter');
+    expect(filter).toEqual({
+      LogGroupName: ref(plain, plain.stack.serviceApi.accessLogs),
+      FilterPattern: '{ ($.errorType = "AUTHORIZER_FAILURE") || ($.errorType = "AUTHORIZER_CONFIGURATION_ERROR") }',
+      MetricTransformations: [
+        { MetricNamespace: 'SecretsService', MetricName: 'AuthorizerFailures', MetricValue: '1' },
+      ],
+    });
+  });
+
+  it('alarms when most authorizer invocations are errors (each generic 401 is one), not on a single one', () => {
+    const { properties, metrics, expression } = alarmOf(plain, 'AuthorizerErrorRate');
+    expect(properties).toMatchObject({ Threshold: 50, EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+    expect(expression).toBe('IF(invocations >= 20, 100 * errors / invocations, 0)');
+    const dimensions = { FunctionName: ref(plain, authorizerFunction(plain)) };
+    expect(metrics.map((metric) => [metric.namespace, metric.metricName, metric.stat, metric.dimensions])).toEqual(
+      expect.arrayContaining([
+        ['AWS/Lambda', 'Errors', 'Sum', dimensions],
+        ['AWS/Lambda', 'Invocations', 'Sum', dimensions],
+      ]),
+    );
+  });
+
+  it.each(['authorizer', ...routes.map((route) => route.handler)])(
+    'alarms on any throttle of the %s function',
+    (name) => {
+      const id = name === 'authorizer' ? 'AuthorizerThrottles' : `${pascalCase(name)}Throttles`;
+      const fn = name === 'authorizer' ? authorizerFunction(plain) : routeFunction(plain, name);
+      const { properties, metrics } = alarmOf(plain, id);
+      expect(properties).toMatchObject({ Threshold: 1, EvaluationPeriods: 1 });
+      expect(metrics).toEqual([
+        {
+          namespace: 'AWS/Lambda',
+          metricName: 'Throttles',
+          dimensions: { FunctionName: ref(plain, fn) },
+          stat: 'Sum',
+          period: 300,
+        },
+      ]);
+    },
+  );
+
+  it.each(routes.map((route) => route.handler))('alarms on any unhandled error of the %s function', (handler) => {
+    const { properties, metrics } = alarmOf(plain, `${pascalCase(handler)}Errors`);
+    expect(properties).toMatchObject({ Threshold: 1, EvaluationPeriods: 1 });
+    expect(metrics).toEqual([
+      {
+        namespace: 'AWS/Lambda',
+        metricName: 'Errors',
+        dimensions: { FunctionName: ref(plain, routeFunction(plain, handler)) },
+        stat: 'Sum',
+        period: 300,
+      },
+    ]);
+  });
+
+  it.each([
+    ['TableThrottledRequests', 'ThrottledRequests'],
+    ['TableSystemErrors', 'SystemErrors'],
+  ])('%s sums %s over every operation the service calls, filling gaps with 0, at 5 in 5 minutes', (id, metricName) => {
+    const { properties, metrics, expression } = alarmOf(plain, id);
+    expect(properties).toMatchObject({ Threshold: 5, EvaluationPeriods: 1 });
+    const table = ref(plain, plain.stack.dataStore.table);
+    expect(metrics).toEqual(
+      OPERATIONS.map((operation) => ({
+        namespace: 'AWS/DynamoDB',
+        metricName,
+        dimensions: { TableName: table, Operation: operation },
+        stat: 'Sum',
+        period: 300,
+      })),
+    );
+    expect(expression?.match(/FILL\(\w+, 0\)/g)).toHaveLength(OPERATIONS.length);
+  });
+
+  it('alarms on 5 read or write throttle events on the table or its index in 5 minutes (on-demand limits)', () => {
+    const { properties, metrics, expression } = alarmOf(plain, 'TableThrottleEvents');
+    expect(properties).toMatchObject({ Threshold: 5, EvaluationPeriods: 1 });
+    const table = ref(plain, plain.stack.dataStore.table);
+    expect(metrics.map((metric) => [metric.metricName, metric.dimensions])).toEqual([
+      ['ReadThrottleEvents', { TableName: table }],
+      ['WriteThrottleEvents', { TableName: table }],
+      ['ReadThrottleEvents', { TableName: table, GlobalSecondaryIndexName: INDEX }],
+      ['WriteThrottleEvents', { TableName: table, GlobalSecondaryIndexName: INDEX }],
+    ]);
+    expect(expression?.match(/FILL\(\w+, 0\)/g)).toHaveLength(4);
+  });
+});
+
+describe('alarm topic', () => {
+  it('is encrypted with a rotated customer managed key that CloudWatch may use', () => {
+    const topic = onlyResource(plain, 'AWS::SNS::Topic');
+    const keyId = logicalId(plain, plain.stack.observability.node.findChild('AlarmTopicKey'));
+    expect(topic.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    const key = propertiesOf(plain, 'AWS::KMS::Key', keyId);
+    expect(key.EnableKeyRotation).toBe(true);
+    expect((key.KeyPolicy as { Statement: unknown[] }).Statement).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Allow',
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      }),
+    );
+  });
+
+  it("accepts only TLS publishing, and publishing by this account's CloudWatch alarms", () => {
+    const policy = onlyResource(plain, 'AWS::SNS::TopicPolicy');
+    const topic = ref(plain, plain.stack.observability.topic);
+    expect(policy.Topics).toEqual([topic]);
+    expect((policy.PolicyDocument as { Statement: unknown[] }).Statement).toEqual([
+      expect.objectContaining({
+        Effect: 'Deny',
+        Principal: '*',
+        Action: 'sns:Publish',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
+      expect.objectContaining({
+        Effect: 'Allow',
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Action: 'sns:Publish',
+        Resource: topic,
+        Condition: {
+          ArnLike: { 'aws:SourceArn': expect.anything() },
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+        },
+      }),
+    ]);
+  });
+
+  it('lets in alarms of this account and region only', () => {
+    const policy = onlyResource(plain, 'AWS::SNS::TopicPolicy');
+    const [, allow] = (policy.PolicyDocument as { Statement: { Condition: { ArnLike: Json } }[] }).Statement;
+    expect(joined(allow?.Condition.ArnLike['aws:SourceArn'])).toBe('arn:TOKEN:cloudwatch:TOKEN:TOKEN:alarm:*');
+  });
+
+  it('has no subscription unless alarmEmail is set', () => {
+    plain.template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('subscribes the alarmEmail address', () => {
+    guarded.template.resourceCountIs('AWS::SNS::Subscription', 1);
+    guarded.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: ALARM_EMAIL,
+      TopicArn: ref(guarded, guarded.stack.observability.topic),
+    });
+  });
+
+  it('is an output', () => {
+    expect(plain.template.findOutputs('AlarmTopicArn').AlarmTopicArn?.Value).toEqual(
+      ref(plain, plain.stack.observability.topic),
+    );
+  });
+});
+
+/** The dashboard's widgets, parsed from its body with every token as `TOKEN`. */
+interface Widget {
+  readonly type: string;
+  readonly properties: { readonly title?: string; readonly metrics?: unknown[][] };
+}
+const widgetsOf = (synthesized: Synthesized): Widget[] => {
+  const dashboard = onlyResource(synthesized, 'AWS::CloudWatch::Dashboard');
+  return (JSON.parse(joined(dashboard.DashboardBody)) as { widgets: Widget[] }).widgets;
+};
+/** Each graph's metrics as `namespace/name` (plus `dimension=value` of literal dimensions), by title. */
+const graphsOf = (synthesized: Synthesized): Map<string, string[]> =>
+  new Map(
+    widgetsOf(synthesized)
+      .filter((widget) => widget.type === 'metric')
+      .map((widget) => [
+        widget.properties.title ?? '',
+        (widget.properties.metrics ?? []).map((metric) => {
+          const [namespace, metricName, ...rest] = metric.filter((part) => typeof part === 'string') as string[];
+          const dimensions: string[] = [];
+          for (let i = 0; i + 1 < rest.length; i += 2) {
+            if (rest[i + 1] !== 'TOKEN') dimensions.push(`${rest[i]}=${rest[i + 1]}`);
+          }
+          return [`${namespace}/${metricName}`, ...dimensions].join(' ');
+        }),
+      ]),
+  );
+
+describe('dashboard', () => {
+  it('is one dashboard, named after the stack and region, and an output', () => {
+    const dashboard = onlyResource(plain, 'AWS::CloudWatch::Dashboard');
+    expect(joined(dashboard.DashboardName)).toBe('SecretsService-TOKEN');
+    expect(plain.template.findOutputs('DashboardName').DashboardName?.Value).toEqual(
+      ref(plain, plain.stack.observability.dashboard),
+    );
+  });
+
+  it('shows the state of every alarm', () => {
+    const alarms = widgetsOf(plain).filter((widget) => widget.type === 'alarm');
+    expect(alarms.map((widget) => (widget.properties as { alarms: string[] }).alarms.length)).toEqual([
+      plain.stack.observability.alarms.length,
+    ]);
+  });
+
+  it('graphs the API: requests, 4XX/5XX, latency p50/p99 and integration latency', () => {
+    const graphs = graphsOf(plain);
+    expect(graphs.get('Requests')).toEqual(['AWS/ApiGateway/Count ApiName=SecretsService']);
+    expect(graphs.get('4XX and 5XX')).toEqual([
+      'AWS/ApiGateway/4XXError ApiName=SecretsService',
+      'AWS/ApiGateway/5XXError ApiName=SecretsService',
+    ]);
+    expect(graphs.get('Latency')).toEqual([
+      'AWS/ApiGateway/Latency ApiName=SecretsService',
+      'AWS/ApiGateway/Latency ApiName=SecretsService',
+    ]);
+    expect(graphs.get('Integration latency')).toHaveLength(2);
+    const body = joined(onlyResource(plain, 'AWS::CloudWatch::Dashboard').DashboardBody);
+    expect(body).toContain('"stat":"p50"');
+    expect(body).toContain('"stat":"p99"');
+  });
+
+  it("graphs the authorizer's decisions by outcome, its invocations, errors, duration and failures", () => {
+    const graphs = graphsOf(plain);
+    expect(graphs.get('Authorizer decisions')).toEqual(
+      OUTCOMES.map((outcome) => `SecretsService/AuthorizerDecision outcome=${outcome}`),
+    );
+    expect(graphs.get('Authorizer invocations and errors')).toEqual([
+      'AWS/Lambda/Invocations',
+      'AWS/Lambda/Errors',
+      'AWS/Lambda/Throttles',
+    ]);
+    expect(graphs.get('Authorizer duration')).toEqual(['AWS/Lambda/Duration', 'AWS/Lambda/Duration']);
+    expect(graphs.get('Authorizer failures (503)')).toEqual(['SecretsService/AuthorizerFailures']);
+  });
+
+  it('graphs every route function', () => {
+    const graphs = graphsOf(plain);
+    for (const title of ['Invocations', 'Unhandled errors', 'Duration p99', 'Throttles']) {
+      expect(graphs.get(title)).toHaveLength(routes.length);
+    }
+  });
+
+  it('graphs the table: consumed RCU/WCU, throttles and system errors, latency per operation', () => {
+    const graphs = graphsOf(plain);
+    expect(graphs.get('Consumed capacity')).toEqual([
+      'AWS/DynamoDB/ConsumedReadCapacityUnits',
+      'AWS/DynamoDB/ConsumedWriteCapacityUnits',
+      `AWS/DynamoDB/ConsumedReadCapacityUnits GlobalSecondaryIndexName=${INDEX}`,
+      `AWS/DynamoDB/ConsumedWriteCapacityUnits GlobalSecondaryIndexName=${INDEX}`,
+    ]);
+    expect(graphs.get('Throttles and system errors')).toEqual(
+      expect.arrayContaining([
+        'AWS/DynamoDB/ThrottledRequests Operation=GetItem',
+        'AWS/DynamoDB/ReadThrottleEvents',
+        'AWS/DynamoDB/WriteThrottleEvents',
+        'AWS/DynamoDB/SystemErrors Operation=GetItem',
+      ]),
+    );
+    expect(graphs.get('Request latency (average)')).toEqual(
+      OPERATIONS.map((operation) => `AWS/DynamoDB/SuccessfulRequestLatency Operation=${operation}`),
+    );
+  });
+
+  it('graphs the web ACL only when there is one', () => {
+    expect(graphsOf(plain).has('Web ACL')).toBe(false);
+    const graphs = graphsOf(guarded);
+    expect(graphs.get('Web ACL')).toEqual([
+      'AWS/WAFV2/AllowedRequests Rule=ALL WebACL=SecretsService-Api',
+      'AWS/WAFV2/BlockedRequests Rule=ALL WebACL=SecretsService-Api',
+    ]);
+    expect(graphs.get('Blocked by rule')).toHaveLength(3);
+  });
+});
+
+describe('WAF', () => {
+  it('is off by default: no web ACL, and the stage acknowledges AwsSolutions-APIG3 with a reason', () => {
+    plain.template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    plain.template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+    expect(plain.template.findOutputs('WebAclArn')).toEqual({});
+    expect(plain.acknowledgements).toContainEqual(
+      expect.objectContaining({ id: 'AwsSolutions-APIG3', reason: expect.stringContaining('waf=true') }),
+    );
+  });
+
+  it('with waf=true, guards the stage with a regional web ACL that allows what no rule blocks', () => {
+    const acl = onlyResource(guarded, 'AWS::WAFv2::WebACL');
+    expect(acl).toMatchObject({
+      Scope: 'REGIONAL',
+      DefaultAction: { Allow: {} },
+      VisibilityConfig: {
+        CloudWatchMetricsEnabled: true,
+        SampledRequestsEnabled: true,
+        MetricName: 'SecretsService-Api',
+      },
+    });
+    const association = onlyResource(guarded, 'AWS::WAFv2::WebACLAssociation');
+    const webAcl = guarded.stack.webAcl;
+    if (!webAcl) throw new Error('expected a web ACL');
+    expect(association.WebACLArn).toEqual({ 'Fn::GetAtt': [logicalId(guarded, webAcl.webAcl), 'Arn'] });
+    const resourceArn = JSON.stringify(association.ResourceArn);
+    expect(resourceArn).toContain(JSON.stringify(ref(guarded, guarded.stack.serviceApi.api)));
+    expect(resourceArn).toContain(JSON.stringify(ref(guarded, guarded.stack.serviceApi.api.deploymentStage)));
+    expect(resourceArn).toMatch(/:apigateway:.*::\/restapis\/.*\/stages\//);
+    expect(guarded.template.findOutputs('WebAclArn').WebAclArn).toBeDefined();
+  });
+
+  it('runs the IP-reputation list, a per-IP rate rule and the common rule set, in that order', () => {
+    const rules = onlyResource(guarded, 'AWS::WAFv2::WebACL').Rules as Json[];
+    expect(rules.map((rule) => [rule.Priority, rule.Name])).toEqual([
+      [0, 'AWS-AWSManagedRulesAmazonIpReputationList'],
+      [1, 'PerIpRateLimit'],
+      [2, 'AWS-AWSManagedRulesCommonRuleSet'],
+    ]);
+    for (const rule of rules) {
+      expect(rule.VisibilityConfig).toEqual({
+        CloudWatchMetricsEnabled: true,
+        SampledRequestsEnabled: true,
+        MetricName: rule.Name,
+      });
+    }
+    expect(rules[0]).toMatchObject({
+      Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesAmazonIpReputationList' } },
+      OverrideAction: { None: {} },
+    });
+    expect(rules[2]).toMatchObject({
+      Statement: {
+        ManagedRuleGroupStatement: {
+          VendorName: 'AWS',
+          Name: 'AWSManagedRulesCommonRuleSet',
+          // The API answers bodies over 16 KiB with its own 413; WAF's 8 KB body rule only counts.
+          RuleActionOverrides: [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }],
+        },
+      },
+      OverrideAction: { None: {} },
+    });
+  });
+
+  it("limits each source IP to wafRateLimit requests per 5 minutes and answers the contract's 429", () => {
+    const acl = onlyResource(guarded, 'AWS::WAFv2::WebACL');
+    const rate = (acl.Rules as Json[])[1] as Json;
+    expect(rate.Statement).toEqual({
+      RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP', EvaluationWindowSec: 300 },
+    });
+    expect(rate.Action).toEqual({
+      Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'TooManyRequests' } },
+    });
+    expect(acl.CustomResponseBodies).toEqual({
+      TooManyRequests: {
+        ContentType: 'APPLICATION_JSON',
+        Content: JSON.stringify({ success: false, error: 'Too many requests' }),
+      },
+    });
+  });
+
+  it('defaults the rate limit to 1000', () => {
+    const synthesized = synthesize({ context: { waf: true } });
+    const rate = (onlyResource(synthesized, 'AWS::WAFv2::WebACL').Rules as Json[])[1] as Json;
+    expect((rate.Statement as Json).RateBasedStatement).toMatchObject({ Limit: 1000 });
+    expect(synthesized.findings).toEqual([]);
+  });
+
+  it('needs no AwsSolutions-APIG3 acknowledgement when on', () => {
+    expect(guarded.acknowledgements.map((acknowledgement) => acknowledgement.id)).not.toContain('AwsSolutions-APIG3');
+  });
+});
+
+describe('cdk-nag on every variant', () => {
+  it.each([
+    ['WAF off, no alarm e-mail', () => plain],
+    ['WAF on, alarm e-mail', () => guarded],
+    ['WAF off, alarm e-mail', () => synthesize({ context: { alarmEmail: ALARM_EMAIL } })],
+  ])('%s: no unacknowledged AwsSolutions or Serverless finding', (_name, variant) => {
+    const synthesized = variant();
+    expect(synthesized.nagPacks).toEqual(['AwsSolutions', 'Serverless']);
+    expect(synthesized.findings).toEqual([]);
+  });
+
+  it("acknowledges the e-mail subscription's missing dead-letter queue with a reason, only on the subscription", () => {
+    const acknowledgements = guarded.acknowledgements.filter(
+      (acknowledgement) => acknowledgement.id === 'Serverless-SNSRedrivePolicy',
+    );
+    expect(acknowledgements).toEqual([
+      expect.objectContaining({ constructPath: `SecretsService/Observability/AlarmTopic/${ALARM_EMAIL}` }),
+    ]);
+    expect(acknowledgements[0]?.reason.length).toBeGreaterThan(40);
+    expect(plain.acknowledgements.map((acknowledgement) => acknowledgement.id)).not.toContain(
+      'Serverless-SNSRedrivePolicy',
+    );
+  });
+});
