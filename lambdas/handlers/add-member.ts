@@ -1,5 +1,5 @@
 import { clock } from '@lambdas/domain/clock';
-import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { projectParams } from '@lambdas/http/params';
 import { json } from '@lambdas/http/responses';
 import { type AddMemberBody, addMemberBody } from '@lambdas/http/schemas';
@@ -12,4 +12,6 @@ export const addMemberHandler = async (event: ApiEvent<AddMemberBody, { projectI
   return json(200, { success: true, message: 'Member added successfully' });
 };
 
-export const handler = middy(addMemberHandler).use(apiMiddleware({ body: addMemberBody, params: projectParams }));
+export const handler = middy(addMemberHandler, MIDDY_OPTIONS).use(
+  apiMiddleware({ body: addMemberBody, params: projectParams }),
+);

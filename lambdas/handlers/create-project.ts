@@ -1,5 +1,5 @@
 import { clock } from '@lambdas/domain/clock';
-import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { json } from '@lambdas/http/responses';
 import { type CreateProjectBody, createProjectBody } from '@lambdas/http/schemas';
 import { createProject } from '@lambdas/use-cases/projects';
@@ -9,4 +9,4 @@ import middy from '@middy/core';
 export const createProjectHandler = async (event: ApiEvent<CreateProjectBody>) =>
   json(201, { success: true, data: await createProject(event.principal, event.input.name, clock.now()) });
 
-export const handler = middy(createProjectHandler).use(apiMiddleware({ body: createProjectBody }));
+export const handler = middy(createProjectHandler, MIDDY_OPTIONS).use(apiMiddleware({ body: createProjectBody }));

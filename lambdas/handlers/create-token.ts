@@ -1,6 +1,6 @@
 import { clock } from '@lambdas/domain/clock';
 import { ErrorText, ForbiddenError } from '@lambdas/domain/errors';
-import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { DEFAULT_TTL_DAYS } from '@lambdas/http/limits';
 import { json } from '@lambdas/http/responses';
 import { type CreateTokenBody, createTokenBody } from '@lambdas/http/schemas';
@@ -20,4 +20,4 @@ export const createTokenHandler = async (event: ApiEvent<CreateTokenBody>) => {
   return json(201, { success: true, data: token });
 };
 
-export const handler = middy(createTokenHandler).use(apiMiddleware({ body: createTokenBody }));
+export const handler = middy(createTokenHandler, MIDDY_OPTIONS).use(apiMiddleware({ body: createTokenBody }));

@@ -1,4 +1,4 @@
-import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { projectParams } from '@lambdas/http/params';
 import { json } from '@lambdas/http/responses';
 import { listMembers } from '@lambdas/use-cases/projects';
@@ -8,4 +8,4 @@ import middy from '@middy/core';
 export const listMembersHandler = async (event: ApiEvent<undefined, { projectId: string }>) =>
   json(200, { success: true, data: await listMembers(event.principal, event.params.projectId) });
 
-export const handler = middy(listMembersHandler).use(apiMiddleware({ params: projectParams }));
+export const handler = middy(listMembersHandler, MIDDY_OPTIONS).use(apiMiddleware({ params: projectParams }));

@@ -1,4 +1,4 @@
-import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { json } from '@lambdas/http/responses';
 import { listProjects } from '@lambdas/use-cases/projects';
 import middy from '@middy/core';
@@ -7,4 +7,4 @@ import middy from '@middy/core';
 export const listProjectsHandler = async (event: ApiEvent) =>
   json(200, { success: true, data: await listProjects(event.principal) });
 
-export const handler = middy(listProjectsHandler).use(apiMiddleware());
+export const handler = middy(listProjectsHandler, MIDDY_OPTIONS).use(apiMiddleware());

@@ -1,4 +1,4 @@
-import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { json } from '@lambdas/http/responses';
 import { listTokens } from '@lambdas/use-cases/tokens';
 import middy from '@middy/core';
@@ -7,4 +7,4 @@ import middy from '@middy/core';
 export const listTokensHandler = async (event: ApiEvent) =>
   json(200, { success: true, data: await listTokens(event.principal) });
 
-export const handler = middy(listTokensHandler).use(apiMiddleware());
+export const handler = middy(listTokensHandler, MIDDY_OPTIONS).use(apiMiddleware());

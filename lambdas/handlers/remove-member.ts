@@ -1,4 +1,4 @@
-import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { json } from '@lambdas/http/responses';
 import { memberParams } from '@lambdas/http/schemas';
 import { removeMember } from '@lambdas/use-cases/projects';
@@ -10,4 +10,4 @@ export const removeMemberHandler = async (event: ApiEvent<undefined, { projectId
   return json(200, { success: true, message: 'Member removed successfully' });
 };
 
-export const handler = middy(removeMemberHandler).use(apiMiddleware({ params: memberParams }));
+export const handler = middy(removeMemberHandler, MIDDY_OPTIONS).use(apiMiddleware({ params: memberParams }));

@@ -1,4 +1,4 @@
-import { type ApiEvent, apiMiddleware } from '@lambdas/http/api-middleware';
+import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { tokenParams } from '@lambdas/http/params';
 import { json } from '@lambdas/http/responses';
 import { revokeToken } from '@lambdas/use-cases/tokens';
@@ -10,4 +10,4 @@ export const revokeTokenHandler = async (event: ApiEvent<undefined, { id: string
   return json(200, { success: true });
 };
 
-export const handler = middy(revokeTokenHandler).use(apiMiddleware({ params: tokenParams }));
+export const handler = middy(revokeTokenHandler, MIDDY_OPTIONS).use(apiMiddleware({ params: tokenParams }));

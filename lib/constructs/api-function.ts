@@ -5,9 +5,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-
-/** The repository root: entries, the lock file and tsconfig.json are resolved from here. */
-export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+import { bundlingSettings, PROJECT_ROOT, runtimeNodeOptions } from '../bundling';
 
 /** Properties of an {@link ApiFunction}. */
 export interface ApiFunctionProps {
@@ -26,10 +24,9 @@ export interface ApiFunctionProps {
 }
 
 /** Environment every function gets; `ApiFunctionProps.environment` is merged over it. */
-const DEFAULT_ENVIRONMENT: Readonly<Record<string, string>> = {
-  // Stack traces point at the TypeScript source through the bundled source map.
-  NODE_OPTIONS: '--enable-source-maps',
-};
+const DEFAULT_ENVIRONMENT: Readonly<Record<string, string>> = runtimeNodeOptions
+  ? { NODE_OPTIONS: runtimeNodeOptions }
+  : {};
 
 /** Why the functions stay on Node.js 22 although cdk-nag knows a newer runtime (AwsSolutions-L1, Serverless-LambdaLatestVersion). */
 const RUNTIME_REASON =
@@ -89,14 +86,14 @@ export class ApiFunction extends Construct {
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       bundling: {
         forceDockerBundling: false,
-        minify: true,
-        sourceMap: true,
-        // The map only needs to translate positions; the sources would double the bundle for nothing.
-        sourcesContent: false,
-        target: 'node22',
+        minify: bundlingSettings.minify,
+        sourceMap: bundlingSettings.sourceMap,
+        sourcesContent: bundlingSettings.sourcesContent,
+        keepNames: bundlingSettings.keepNames,
+        target: bundlingSettings.target,
+        mainFields: [...bundlingSettings.mainFields],
+        tsconfig: bundlingSettings.tsconfig,
         format: OutputFormat.CJS,
-        // esbuild reads `paths` from here, so `@lib/*` and `@lambdas/*` resolve as they do in tests.
-        tsconfig: path.join(PROJECT_ROOT, 'tsconfig.json'),
         // Ship the SDK version the tests ran against instead of whatever the runtime carries.
         bundleAwsSDK: true,
         logLevel: LogLevel.WARNING,

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PROJECT_ROOT } from '@lib/constructs/api-function';
+import { PROJECT_ROOT } from '@lib/bundling';
 import { AUTHORIZER_ENTRY, routeEntry } from '@lib/constructs/service-api';
 import { gatewayResponses } from '@lib/gateway-responses';
 import { routes } from '@lib/routes';
@@ -276,7 +276,6 @@ describe('functions', () => {
           Variables: expect.objectContaining({
             TABLE_NAME: tableRef,
             LOG_LEVEL: 'info',
-            NODE_OPTIONS: '--enable-source-maps',
           }),
         },
       });

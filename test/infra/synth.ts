@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { PROJECT_ROOT } from '@lib/bundling';
 import { loadConfig } from '@lib/config';
-import { PROJECT_ROOT } from '@lib/constructs/api-function';
 import { addNagPacks } from '@lib/nag-packs';
 import { ServiceStack } from '@lib/service-stack';
 import { App, Validations } from 'aws-cdk-lib';
