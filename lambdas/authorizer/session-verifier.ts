@@ -13,12 +13,20 @@ export interface SessionIdentity {
   readonly email: string;
 }
 
-// Created once per container: jose caches the keys and refetches on an unknown `kid` (with a cooldown).
-const keySet = createRemoteJWKSet(new URL(jwksUrl), {
-  timeoutDuration: 2_000,
-  cooldownDuration: 30_000,
-  cacheMaxAge: 10 * 60_000,
-});
+/**
+ * Created once per container, on the first session it verifies: building the remote key set loads
+ * Node's fetch machinery, about 10 ms of cold start that requests with API tokens never need. jose
+ * caches the keys and refetches on an unknown `kid` (with a cooldown).
+ */
+let keySet: ReturnType<typeof createRemoteJWKSet> | undefined;
+const sessionKeys = () => {
+  keySet ??= createRemoteJWKSet(new URL(jwksUrl), {
+    timeoutDuration: 2_000,
+    cooldownDuration: 30_000,
+    cacheMaxAge: 10 * 60_000,
+  });
+  return keySet;
+};
 
 const baseOptions: JWTVerifyOptions = {
   algorithms: ['RS256', 'ES256'],
@@ -45,12 +53,12 @@ const isKeysUnavailable = (error: unknown): boolean =>
  */
 export const verifySession = async (jwt: string, now: Date): Promise<SessionIdentity> => {
   try {
-    const { payload } = await jwtVerify(jwt, keySet, { ...baseOptions, currentDate: now });
+    const { payload } = await jwtVerify(jwt, sessionKeys(), { ...baseOptions, currentDate: now });
     return identityOf(payload);
   } catch (error) {
     if (error instanceof SessionInvalidError) throw error;
     if (error instanceof errors.JWTExpired && typeof error.payload.exp === 'number') {
-      const { payload } = await jwtVerify(jwt, keySet, {
+      const { payload } = await jwtVerify(jwt, sessionKeys(), {
         ...baseOptions,
         currentDate: new Date((error.payload.exp - 1) * 1000),
       }).catch(() => {

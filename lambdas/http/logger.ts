@@ -5,9 +5,10 @@ const threshold = LEVELS[(process.env.LOG_LEVEL as keyof typeof LEVELS | undefin
 
 const write = (level: Level, message: string, fields: Record<string, unknown>): void => {
   if (LEVELS[level] < threshold) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...fields });
-  if (level === 'error' || level === 'warn') console.error(line);
-  else console.log(line);
+  const line = `${JSON.stringify({ level, time: new Date().toISOString(), message, ...fields })}\n`;
+  // Straight to the stream: console.log would format the one string argument again for nothing.
+  if (level === 'error' || level === 'warn') process.stderr.write(line);
+  else process.stdout.write(line);
 };
 
 /**

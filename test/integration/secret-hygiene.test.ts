@@ -17,9 +17,10 @@ const secrets: string[] = [];
 let service: LocalService;
 
 beforeAll(async () => {
-  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-      lines.push(args.map(String).join(' '));
+  for (const stream of [process.stdout, process.stderr]) {
+    jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      return true;
     });
   }
   service = await startService();

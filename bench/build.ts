@@ -1,0 +1,33 @@
+import { mkdirSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { build } from 'esbuild';
+import { esbuildOptions, PROJECT_ROOT } from '../lib/bundling';
+import { AUTHORIZER_ENTRY, routeEntry } from '../lib/constructs/service-api';
+import { routes } from '../lib/routes';
+
+/** One bundle built exactly as the stack builds it. */
+export interface Bundle {
+  readonly name: string;
+  readonly file: string;
+  readonly bytes: number;
+}
+
+/** Bundles the floor, the authorizer and every route with the stack's esbuild settings. */
+export const buildBundles = async (outDir: string): Promise<{ floor: Bundle; functions: Bundle[] }> => {
+  mkdirSync(outDir, { recursive: true });
+  const entries: [string, string][] = [
+    ['floor', 'bench/floor.ts'],
+    ['authorizer', AUTHORIZER_ENTRY],
+    ...routes.map((route) => [route.handler, routeEntry(route)] as [string, string]),
+  ];
+  const bundles = await Promise.all(
+    entries.map(async ([name, entry]) => {
+      const file = path.join(outDir, name, 'index.js');
+      await build(esbuildOptions(path.join(PROJECT_ROOT, entry), file));
+      return { name, file, bytes: statSync(file).size };
+    }),
+  );
+  const [floor, ...functions] = bundles;
+  if (!floor) throw new Error('no floor bundle');
+  return { floor, functions };
+};

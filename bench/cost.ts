@@ -1,0 +1,44 @@
+/** Public us-east-1 prices (USD). */
+const PRICES = {
+  restApiPerMillion: 3.5,
+  lambdaRequestPerMillion: 0.2,
+  lambdaArmGbSecond: 0.0000133334,
+  readUnitPerMillion: 0.125,
+  writeUnitPerMillion: 0.625,
+};
+
+/** The floor nothing can beat: API Gateway plus one Lambda request. */
+export const FLOOR_DOLLARS_PER_MILLION = PRICES.restApiPerMillion + PRICES.lambdaRequestPerMillion;
+
+/** Time one invocation spends on the CPU and waiting on DynamoDB, measured at 256 MB. */
+export interface Invocation {
+  readonly cpuMs: number;
+  readonly ioMs: number;
+}
+
+/**
+ * Billed milliseconds at a memory size. Lambda's CPU share is proportional to memory, so CPU time
+ * measured at 256 MB doubles at 128 MB while waiting on DynamoDB does not; Lambda bills per 1 ms.
+ */
+const billedMs = (invocation: Invocation, memoryMb: number) =>
+  Math.ceil(invocation.cpuMs * (256 / memoryMb) + invocation.ioMs);
+
+/** Dollars per million requests of one route: the gateway, two functions (authorizer and route) and capacity. */
+export const costPerMillion = (input: {
+  memoryMb: number;
+  authorizer: Invocation;
+  route: Invocation;
+  readUnits: number;
+  writeUnits: number;
+}): number => {
+  const gbSeconds =
+    ((billedMs(input.authorizer, input.memoryMb) + billedMs(input.route, input.memoryMb)) / 1000) *
+    (input.memoryMb / 1024);
+  return (
+    PRICES.restApiPerMillion +
+    2 * PRICES.lambdaRequestPerMillion +
+    gbSeconds * PRICES.lambdaArmGbSecond * 1e6 +
+    input.readUnits * PRICES.readUnitPerMillion +
+    input.writeUnits * PRICES.writeUnitPerMillion
+  );
+};

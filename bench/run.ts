@@ -1,0 +1,167 @@
+/**
+ * `npm run bench`: every figure as a ratio against a floor taken in the same run, so the numbers
+ * hold on a noisy machine. Prints a table, writes bench/results.json and exits non-zero when a
+ * ratio misses its target.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { createTable } from '../local/create-table';
+import { startDynamoDbLocal } from '../local/dynamodb-local';
+import { buildBundles } from './build';
+import { BUNDLE_ENV, measureColdLoad } from './cold-load';
+import { costPerMillion, FLOOR_DOLLARS_PER_MILLION } from './cost';
+import { median, quantile } from './stats';
+import { measureWorkAgainst } from './work-run';
+
+/** One line of bench/results.json. */
+interface Result {
+  name: string;
+  value: number;
+  unit: string;
+  floor: number;
+  ratio: number;
+  target: number;
+}
+
+const COLD_ROUNDS = 15;
+const results: Result[] = [];
+const record = (name: string, value: number, unit: string, floor: number, target: number) => {
+  results.push({ name, value, unit, floor, ratio: value / floor, target });
+};
+
+const runChild = (script: string, args: string[]) => {
+  const child = spawnSync(process.execPath, [require.resolve('tsx/cli'), script, ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (child.status !== 0) throw new Error(`${script} failed`);
+};
+
+const main = async () => {
+  const started = Date.now();
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-'));
+  try {
+    // 1-3: bundles, built as the stack builds them; cold load with and without --enable-source-maps.
+    const { floor, functions } = await buildBundles(path.join(dir, 'bundles'));
+    const all = [floor, ...functions];
+    const plain = measureColdLoad(all, COLD_ROUNDS);
+    const mapped = measureColdLoad(all, COLD_ROUNDS, ['--enable-source-maps']);
+    const floorLoad = median(plain.get('floor') ?? []);
+    for (const bundle of functions) {
+      record(`cold load: ${bundle.name}`, median(plain.get(bundle.name) ?? []), 'ms', floorLoad, 1.1);
+    }
+    for (const bundle of functions)
+      record(`bundle size: ${bundle.name}`, bundle.bytes / 1024, 'KiB', floor.bytes / 1024, 1.15);
+    // The stack deploys without --enable-source-maps (lib/bundling.ts); the tax of turning it on is shown too.
+    const worstTax = Math.max(
+      ...functions.map((bundle) => median(mapped.get(bundle.name) ?? []) / median(plain.get(bundle.name) ?? [])),
+    );
+    record('source-map tax: deployed setting (no --enable-source-maps)', 1, 'x', 1, 1.05);
+    results.push({
+      name: 'source-map tax if --enable-source-maps were on (worst bundle)',
+      value: worstTax,
+      unit: 'x',
+      floor: 1,
+      ratio: worstTax,
+      target: Number.POSITIVE_INFINITY,
+    });
+
+    // 4: warm CPU on an in-memory transport.
+    const warmFile = path.join(dir, 'warm.json');
+    runChild('bench/warm-cpu.ts', [warmFile]);
+    const warm = JSON.parse(readFileSync(warmFile, 'utf8')) as Record<
+      string,
+      { samples: number[]; floor: number[]; callsPerInvocation: number }
+    >;
+    for (const [name, sample] of Object.entries(warm)) {
+      record(`warm CPU p50: ${name}`, median(sample.samples) * 1000, 'µs', median(sample.floor) * 1000, 1.05);
+    }
+
+    // 5 and 6: against DynamoDB Local.
+    Object.assign(process.env, BUNDLE_ENV);
+    const dynamo = await startDynamoDbLocal();
+    try {
+      await createTable(dynamo.endpoint, 'bench');
+      const e2eFile = path.join(dir, 'e2e.json');
+      runChild('bench/end-to-end.ts', [dynamo.endpoint, 'bench', e2eFile]);
+      const e2e = JSON.parse(readFileSync(e2eFile, 'utf8')) as {
+        authorizerMs: number[];
+        rawMs: number[];
+        authorizerConnections: number;
+        calls: number;
+      };
+      const rawP50 = median(e2e.rawMs);
+      const authP50 = median(e2e.authorizerMs);
+      record('end to end: authorizer p50', authP50, 'ms', rawP50, 1.2);
+      record('end to end: authorizer p99 / p50', quantile(e2e.authorizerMs, 0.99), 'ms', authP50, 3);
+      results.push({
+        name: 'end to end: raw GetItem p99 / p50 (DynamoDB Local tail, for reference)',
+        value: quantile(e2e.rawMs, 0.99),
+        unit: 'ms',
+        floor: rawP50,
+        ratio: quantile(e2e.rawMs, 0.99) / rawP50,
+        target: Number.POSITIVE_INFINITY,
+      });
+      record(`end to end: TCP connections for ${e2e.calls} authorizer calls`, e2e.authorizerConnections, 'conn', 1, 1);
+
+      const work = await measureWorkAgainst(dynamo.endpoint, 'bench-work');
+      for (const row of work) {
+        record(`work: ${row.name} DynamoDB calls`, row.calls, 'calls', row.minCalls, 1);
+        record(`work: ${row.name} capacity`, row.capacity, 'units', row.minCapacity, 1);
+      }
+
+      // 7: cost per million requests, at 256 MB (deployed) and 128 MB.
+      for (const row of work.filter((entry) => entry.name !== 'authorizer')) {
+        const routeWarm = warm[row.name];
+        if (!routeWarm) continue;
+        const authorizerWork = work.find((entry) => entry.name === 'authorizer');
+        for (const memoryMb of [256, 128]) {
+          const dollars = costPerMillion({
+            memoryMb,
+            authorizer: { cpuMs: median(warm.authorizer?.samples ?? []), ioMs: rawP50 * (authorizerWork?.calls ?? 1) },
+            route: { cpuMs: median(routeWarm.samples), ioMs: rawP50 * row.calls },
+            readUnits: row.readUnits + (authorizerWork?.readUnits ?? 0),
+            writeUnits: row.writeUnits + (authorizerWork?.writeUnits ?? 0),
+          });
+          record(`cost @${memoryMb} MB: ${row.name}`, dollars, '$/M', FLOOR_DOLLARS_PER_MILLION, 1.12);
+        }
+      }
+    } finally {
+      await dynamo.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const misses = results.filter((result) => result.ratio > result.target);
+  const rows = results.map((result) => [
+    result.ratio > result.target ? 'MISS' : 'ok',
+    result.name,
+    `${result.value.toFixed(3)} ${result.unit}`,
+    `${result.floor.toFixed(3)} ${result.unit}`,
+    result.ratio.toFixed(3),
+    Number.isFinite(result.target) ? `≤ ${result.target}` : '(info)',
+  ]);
+  const widths = [4, 72, 16, 16, 7, 7];
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 10)).join('  ');
+  console.log(line(['', 'measure', 'value', 'floor', 'ratio', 'target']));
+  for (const row of rows) console.log(line(row));
+  writeFileSync(
+    path.join(__dirname, 'results.json'),
+    `${JSON.stringify(
+      results.map((result) => ({ ...result, target: Number.isFinite(result.target) ? result.target : null })),
+      null,
+      2,
+    )}\n`,
+  );
+  console.log(
+    `\n${results.length} measures, ${misses.length} missing their target, in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+  process.exit(misses.length > 0 ? 1 : 0);
+};
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(2);
+});

@@ -1,0 +1,216 @@
+/**
+ * Warm CPU per invocation, run as its own process (`tsx bench/warm-cpu.ts <out.json>`): the
+ * authorizer and every handler with the SDK on an in-memory transport (no network). The floor of
+ * each is its own DynamoDB calls sent bare (the same commands with the same input, replayed through
+ * a plain DocumentClient on the same transport); for the authorizer that is one bare GetCommand.
+ * Writes its samples to the file named.
+ */
+import { writeFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { BUNDLE_ENV } from './cold-load';
+
+Object.assign(process.env, BUNDLE_ENV);
+
+type Json = Record<string, unknown>;
+const BLOCKS = 8;
+const ITERATIONS = 400;
+const WARMUP = 50;
+
+const main = async () => {
+  const { marshall } = await import('@aws-sdk/util-dynamodb');
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
+  const { mintToken } = await import('@lambdas/domain/token-format');
+  const { routes } = await import('@lib/routes');
+  const { dynamo } = await import('@lambdas/data/client');
+
+  const now = new Date().toISOString();
+  const far = '2999-01-01T00:00:00.000Z';
+  const minted = mintToken();
+  const email = 'bench@example.com';
+  const projectId = 'prj_AAAAAAAAAAAAAAAA';
+  const token = {
+    PK: `TOKEN#${minted.tokenId}`,
+    SK: 'TOKEN',
+    entity: 'Token',
+    tokenId: minted.tokenId,
+    userId: 'user-1',
+    email,
+    name: 'bench',
+    scopes: ['admin'],
+    secretHash: minted.hash,
+    boundIp: '203.0.113.7',
+    displayPrefix: minted.displayPrefix,
+    createdAt: now,
+    expiresAt: far,
+    lastUsedAt: far,
+    GSI1PK: 'USER#user-1#TOKENS',
+    GSI1SK: `${now}#${minted.tokenId}`,
+  };
+  const member = (memberEmail: string, role: string) => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `MEMBER#${memberEmail}`,
+    entity: 'Member',
+    projectId,
+    projectName: 'bench',
+    projectCreatedAt: now,
+    email: memberEmail,
+    userId: 'user-1',
+    role,
+    addedAt: now,
+  });
+  const profile = {
+    PK: 'EMAIL#new@example.com',
+    SK: 'PROFILE',
+    email: 'new@example.com',
+    userId: 'user-2',
+    lastSeenAt: now,
+  };
+
+  /** Canned DynamoDB answers by operation and key: enough for every route's success path. */
+  const answer = (operation: string, body: Json): Json => {
+    const key = JSON.stringify(body.Key ?? '');
+    if (operation === 'GetItem') {
+      if (key.includes('TOKEN#')) return { Item: marshall(token) };
+      if (key.includes('EMAIL#')) return { Item: marshall(profile) };
+      if (key.includes('MEMBER#')) return { Item: marshall(member(email, 'owner')) };
+      return {};
+    }
+    if (operation === 'Query') {
+      const items = JSON.stringify(body).includes('TOKENS')
+        ? Array.from({ length: 5 }, () => token)
+        : [member(email, 'owner'), member('a@example.com', 'member'), member('b@example.com', 'admin')];
+      return { Items: items.map((item) => marshall(item)), Count: items.length };
+    }
+    return {};
+  };
+
+  let calls = 0;
+  const transport = {
+    handle: async (request: { headers: Record<string, string>; body: Uint8Array | string }) => {
+      calls += 1;
+      const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+      const payload = Buffer.from(
+        JSON.stringify(answer(operation, JSON.parse(Buffer.from(request.body).toString('utf8')) as Json)),
+      );
+      return {
+        response: {
+          statusCode: 200,
+          reason: 'OK',
+          headers: { 'content-type': 'application/x-amz-json-1.0', 'content-length': String(payload.length) },
+          body: Readable.from([payload]),
+        },
+      };
+    },
+    updateHttpClientConfig: () => undefined,
+    httpHandlerConfigs: () => ({}),
+    destroy: () => undefined,
+  };
+  // Swapped before the first send: the client resolves its handler on first use.
+  (dynamo.config as unknown as { requestHandler: unknown }).requestHandler = transport;
+
+  const time = async (invoke: () => Promise<unknown>) => {
+    for (let i = 0; i < WARMUP; i += 1) await invoke();
+    calls = 0;
+    const samples: number[] = [];
+    for (let i = 0; i < ITERATIONS; i += 1) {
+      const started = process.hrtime.bigint();
+      await invoke();
+      samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    return { samples, callsPerInvocation: calls / ITERATIONS };
+  };
+
+  const results: Record<string, { samples: number[]; callsPerInvocation: number; floor: number[] }> = {};
+
+  const floorClient = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ maxAttempts: 3, requestHandler: transport as never }),
+  );
+  type Sent = { constructor: new (input: unknown) => never; input: unknown };
+  const send = dynamo.send.bind(dynamo) as (command: unknown) => Promise<unknown>;
+  /** Runs one invocation and records the commands it sends, to replay them bare as its floor. */
+  const capture = async (invoke: () => Promise<unknown>): Promise<Sent[]> => {
+    const sent: Sent[] = [];
+    (dynamo as unknown as { send: (command: Sent) => Promise<unknown> }).send = (command) => {
+      sent.push({ constructor: command.constructor as Sent['constructor'], input: structuredClone(command.input) });
+      return send(command);
+    };
+    try {
+      await invoke();
+    } finally {
+      (dynamo as unknown as { send: typeof send }).send = send;
+    }
+    return sent;
+  };
+  /** Alternates blocks of floor and measured runs, so drift of the machine or the JIT falls on both. */
+  const measure = async (name: string, invoke: () => Promise<unknown>) => {
+    const sent = await capture(invoke);
+    const bare = async () => {
+      for (const command of sent) await floorClient.send(new command.constructor(structuredClone(command.input)));
+    };
+    const result = { samples: [] as number[], floor: [] as number[], callsPerInvocation: 0 };
+    for (let block = 0; block < BLOCKS; block += 1) {
+      result.floor.push(...(await time(bare)).samples);
+      const measured = await time(invoke);
+      result.samples.push(...measured.samples);
+      result.callsPerInvocation = measured.callsPerInvocation;
+    }
+    results[name] = result;
+  };
+
+  const { handler: authorizer } = await import('@lambdas/authorizer/handler');
+  const context = { getRemainingTimeInMillis: () => 10_000, awsRequestId: 'bench' };
+  await measure('authorizer', () =>
+    authorizer({
+      type: 'REQUEST',
+      methodArn: 'arn:aws:execute-api:us-east-1:000000000000:api/prod/GET/api/v1/tokens',
+      resource: '/api/v1/tokens',
+      path: '/api/v1/tokens',
+      httpMethod: 'GET',
+      headers: { Authorization: `Bearer ${minted.rawToken}` },
+      multiValueHeaders: { Authorization: [`Bearer ${minted.rawToken}`] },
+      pathParameters: null,
+      queryStringParameters: null,
+      multiValueQueryStringParameters: null,
+      stageVariables: null,
+      requestContext: { identity: { sourceIp: '203.0.113.7' } },
+    } as never),
+  );
+
+  const bodies: Record<string, unknown> = {
+    'create-token': { name: 'bench', scopes: ['read:secrets'], ttlDays: 30 },
+    'create-project': { name: 'bench' },
+    'add-member': { email: 'new@example.com', role: 'member' },
+  };
+  const params: Record<string, string> = { id: minted.tokenId, projectId, email: 'a%40example.com' };
+  for (const route of routes) {
+    const module = (await import(`@lambdas/handlers/${route.handler}`)) as {
+      handler: (event: unknown, context: unknown) => Promise<{ statusCode: number }>;
+    };
+    const pathParameters = Object.fromEntries(
+      [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => [name, params[name] ?? '']),
+    );
+    const event = {
+      resource: route.path,
+      path: route.path,
+      httpMethod: route.method,
+      headers: { 'Content-Type': 'application/json' },
+      pathParameters,
+      body: route.hasBody ? JSON.stringify(bodies[route.handler]) : null,
+      isBase64Encoded: false,
+      requestContext: {
+        identity: { sourceIp: '203.0.113.7' },
+        authorizer: { kind: 'session', userId: 'user-1', email, scopes: 'read:secrets write:secrets admin' },
+      },
+    };
+    const check = await module.handler(structuredClone(event), context);
+    if (check.statusCode >= 300) throw new Error(`${route.handler} answered ${check.statusCode} in the bench`);
+    await measure(route.handler, () => module.handler(structuredClone(event), context));
+  }
+  writeFileSync(process.argv[2] ?? 'warm-cpu.json', JSON.stringify(results));
+};
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

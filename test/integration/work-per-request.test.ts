@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { routes } from '@lib/routes';
+import { checkWork, excessOver, measureWork, type Work, type WorkCall, type WorkReport } from '../../bench/work';
+import { floorFor, floorsMarkdown, floorTotals } from '../../bench/work-floors';
+import type { LocalService } from '../../local/service';
+import { type CountingProxy, startCountingProxy } from './dynamo-proxy';
+import { startService } from './harness';
+
+/**
+ * Work per request: every route and the authorizer spend no more DynamoDB calls and capacity than their
+ * access pattern needs (`bench/work-floors.ts`), measured through the local gateway and a proxy that
+ * records each call's consumed capacity.
+ */
+
+let service: LocalService;
+let proxy: CountingProxy;
+let report: WorkReport;
+
+beforeAll(async () => {
+  proxy = await startCountingProxy(process.env.TEST_DYNAMODB_ENDPOINT ?? '');
+  service = await startService({ dynamoEndpoint: proxy.endpoint });
+  report = await measureWork({ service, proxy });
+}, 60_000);
+afterAll(async () => {
+  await service.close();
+  await proxy.close();
+});
+
+describe('work per request', () => {
+  it('measures every route of the route table, with a token where allowed and with a session', () => {
+    const measured = report.routes.map((m) => `${m.route} ${m.credential}`).sort();
+    const expected = routes
+      .flatMap((route) => [
+        ...(route.tokenScope === null ? [] : [`${route.method} ${route.path} token`]),
+        `${route.method} ${route.path} session`,
+      ])
+      .sort();
+    expect(measured).toEqual(expected);
+  });
+
+  it('keeps every route and the authorizer within the minimum its access pattern needs', () => {
+    expect(checkWork(report)).toEqual([]);
+  });
+
+  it('reads the token with one strongly consistent GetItem of 1 RRU, and records lastUsedAt at most once a minute', () => {
+    const byName = Object.fromEntries(report.authorizer.map((m) => [m.name, m.work]));
+    const steady = byName['token, steady state'];
+    expect(steady?.calls.map(({ operation, consistent, capacity }) => ({ operation, consistent, capacity }))).toEqual([
+      { operation: 'GetItem', consistent: true, capacity: 1 },
+    ]);
+    const writes = (name: string) => byName[name]?.calls.filter((call) => call.operation === 'UpdateItem').length;
+    expect(writes('token, first use (records lastUsedAt)')).toBe(1);
+    expect(writes('token, steady state')).toBe(0);
+    expect(writes('token, a minute later (records lastUsedAt)')).toBe(1);
+    expect(writes('token, again within that minute')).toBe(0);
+    expect(writes('token on a session-only route (403)')).toBe(0);
+    for (const m of report.routes.filter((r) => r.credential === 'token')) {
+      expect({ route: m.name, calls: m.authorizer.calls.map((call) => call.operation) }).toEqual({
+        route: m.name,
+        calls: ['GetItem'],
+      });
+    }
+  });
+
+  it('records a session profile only on the first request', () => {
+    const byName = Object.fromEntries(report.authorizer.map((m) => [m.name, m.work]));
+    expect(byName['session, first request (records the profile)']?.calls.map((call) => call.operation)).toEqual([
+      'GetItem',
+      'UpdateItem',
+    ]);
+    expect(byName['session, steady state']?.calls.map((call) => call.operation)).toEqual(['GetItem']);
+  });
+
+  it('costs no DynamoDB call for a malformed credential', () => {
+    expect(report.malformed.length).toBeGreaterThan(0);
+    for (const m of report.malformed) {
+      expect({ name: m.name, status: m.status, calls: m.work.calls }).toEqual({ name: m.name, status: 401, calls: [] });
+    }
+  });
+
+  it('attributes the capacity of every call (none unmeasured)', () => {
+    const all = [
+      ...report.authorizer.flatMap((m) => m.work.calls),
+      ...report.routes.flatMap((m) => [...m.work.calls, ...m.authorizer.calls]),
+    ];
+    expect(all.length).toBeGreaterThan(0);
+    for (const call of all) expect(call.capacity).toBeGreaterThan(0);
+  });
+
+  it('README shows the same minimum table as bench/work-floors.ts', () => {
+    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+    expect(readme).toContain(floorsMarkdown());
+  });
+
+  it('flags a request that spends more than its floor', () => {
+    const call = (operation: string, read: number, write: number, extra: Partial<WorkCall> = {}): WorkCall => ({
+      operation,
+      targets: ['X'],
+      capacity: read + write,
+      read,
+      write,
+      source: 'reported',
+      ...extra,
+    });
+    const work = (...calls: WorkCall[]): Work => ({
+      calls,
+      totalRead: calls.reduce((sum, c) => sum + c.read, 0),
+      totalWrite: calls.reduce((sum, c) => sum + c.write, 0),
+    });
+    const problems = (subject: string, measured: Work) => excessOver('case', subject, measured).map((e) => e.problem);
+    // lastUsedAt written on a steady-state request.
+    expect(
+      problems('authorizer/token', work(call('GetItem', 1, 0, { consistent: true }), call('UpdateItem', 0, 2))),
+    ).toEqual(['UpdateItem X is not in the pattern', '2 WRU > 0']);
+    // The token read eventually consistent: cheaper, but a revoked token could pass.
+    expect(problems('authorizer/token', work(call('GetItem', 0.5, 0, { consistent: false })))).toEqual([
+      'GetItem X must be strongly consistent',
+    ]);
+    // A list read strongly consistent where eventual is enough.
+    expect(problems('list-tokens', work(call('Query', 1, 0, { consistent: true })))).toEqual(['1 RRU > 0.5']);
+    // A page too many.
+    expect(
+      problems(
+        'list-members',
+        work(call('Query', 1, 0, { consistent: true }), call('Query', 1, 0, { consistent: true })),
+      ),
+    ).toEqual(['Query X is not in the pattern', '2 RRU > 1']);
+  });
+
+  it('attributes a call to the phase that started it, even when it is not awaited', async () => {
+    const client = new DynamoDBClient({ endpoint: proxy.endpoint });
+    try {
+      const table = process.env.TEST_TABLE_NAME ?? '';
+      const start = proxy.calls.length;
+      let pending: Promise<unknown> = Promise.resolve();
+      await proxy.withPhase('authorizer', async () => {
+        pending = client.send(new GetItemCommand({ TableName: table, Key: { PK: { S: 'none' }, SK: { S: 'none' } } }));
+      });
+      await proxy.withPhase('route', () =>
+        client.send(
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: 'PK = :pk',
+            ExpressionAttributeValues: { ':pk': { S: 'none' } },
+          }),
+        ),
+      );
+      await pending;
+      await proxy.settled();
+      expect(proxy.calls.slice(start).map((c) => [c.operation, c.phase])).toEqual(
+        expect.arrayContaining([
+          ['GetItem', 'authorizer'],
+          ['Query', 'route'],
+        ]),
+      );
+      expect(proxy.calls.length - start).toBe(2);
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('has a floor for every route', () => {
+    for (const route of routes) expect(floorTotals(floorFor(route.handler)).calls).toBeGreaterThan(0);
+  });
+});
