@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { setClock } from '@lambdas/domain/clock';
 import { ErrorText } from '@lambdas/domain/errors';
 import { type RouteDefinition, routes } from '@lib/routes';
@@ -8,6 +6,7 @@ import fc from 'fast-check';
 import { createTable } from '../../local/create-table';
 import type { LocalService } from '../../local/service';
 import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { scanTable } from './secret-scan';
 
 /**
  * Property: whatever arrives (any JSON or non-JSON body, any content type, odd path parameters and
@@ -19,7 +18,6 @@ import { call, createProject, createToken, sessionFor, startService, uniqueEmail
 const RUNS_PER_ROUTE = 60;
 const endpoint = process.env.TEST_DYNAMODB_ENDPOINT ?? '';
 const tableName = `bad-input-${randomUUID().slice(0, 8)}`;
-const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
 const ERROR_TEXTS = new Set<string>(Object.values(ErrorText));
 const STATUSES = new Set([200, 201, 400, 401, 403, 404, 409, 413, 415]);
 
@@ -29,18 +27,10 @@ let projectId = '';
 let memberEmail = '';
 const counts = { runs: 0, rejected: 0 };
 
-const dumpTable = async (): Promise<string> => {
-  const items: Record<string, unknown>[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({ TableName: tableName, ExclusiveStartKey: cursor, ConsistentRead: true }),
-    );
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return JSON.stringify(items.map((item) => JSON.stringify(item, Object.keys(item).sort())).sort());
-};
+const dumpTable = async (): Promise<string> =>
+  JSON.stringify(
+    (await scanTable(endpoint, tableName)).map((item) => JSON.stringify(item, Object.keys(item).sort())).sort(),
+  );
 
 beforeAll(async () => {
   await createTable(endpoint, tableName);
@@ -64,7 +54,6 @@ beforeAll(async () => {
 afterAll(async () => {
   setClock();
   await service.close();
-  documentClient.destroy();
   console.info(`bad-input: ${counts.runs} requests, ${counts.rejected} rejected`);
 });
 

@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ErrorText } from '@lambdas/domain/errors';
 import { createTable } from '../../local/create-table';
 import type { LocalService } from '../../local/service';
 import { call, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { scanTable } from './secret-scan';
 
 /** Races that must end in the rules' verdicts. Own table, so a scan sees only this file's items. */
 
 const endpoint = process.env.TEST_DYNAMODB_ENDPOINT ?? '';
 const tableName = `concurrency-${randomUUID().slice(0, 8)}`;
-const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
 let service: LocalService;
 
 beforeAll(async () => {
@@ -19,21 +17,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await service.close();
-  documentClient.destroy();
 });
 
-const scanAll = async (): Promise<Record<string, unknown>[]> => {
-  const items: Record<string, unknown>[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({ TableName: tableName, ExclusiveStartKey: cursor, ConsistentRead: true }),
-    );
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return items;
-};
+const scanAll = () => scanTable(endpoint, tableName);
 
 describe('revoke racing with use', () => {
   it('refuses every request sent after the revoke response, while uses in flight end either way', async () => {
