@@ -32,6 +32,12 @@ const timed = async (request: () => Promise<Reply>) => {
   return { reply, ms: Date.now() - started };
 };
 
+/** Stops DynamoDB Local and waits until the signal has surely taken hold of all its threads. */
+const pause = async () => {
+  dynamo.process.kill('SIGSTOP');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+};
+
 const expectUnavailable = (reply: Reply) => {
   expect(reply.status).toBe(503);
   expect(reply.headers['retry-after']).toBe('1');
@@ -87,7 +93,7 @@ describe('DynamoDB paused with SIGSTOP', () => {
   it('answers 503 within a bounded time for tokens and sessions, and recovers after SIGCONT', async () => {
     const session = await sessionFor(service, uniqueEmail());
     const { rawToken } = await createToken(service, session);
-    dynamo.process.kill('SIGSTOP');
+    await pause();
     try {
       for (const credential of [rawToken, session, mintToken().rawToken]) {
         const { reply, ms } = await timed(() => call(service, 'GET', '/api/v1/tokens', { token: credential }));
@@ -115,7 +121,7 @@ describe('DynamoDB paused with SIGSTOP', () => {
         authorizer: { kind: 'session', userId: 'u-1', email: 'a@example.com', scopes: 'admin' },
       },
     } as unknown as APIGatewayProxyEvent;
-    dynamo.process.kill('SIGSTOP');
+    await pause();
     let result: APIGatewayProxyResult;
     const started = Date.now();
     try {

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTable } from '../../local/create-table';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
 
@@ -12,5 +15,6 @@ export default async function globalSetup(): Promise<void> {
   await createTable(dynamo.endpoint, tableName);
   process.env.TEST_DYNAMODB_ENDPOINT = dynamo.endpoint;
   process.env.TEST_TABLE_NAME = tableName;
+  process.env.TEST_LOG_DIR = mkdtempSync(join(tmpdir(), 'integration-logs-'));
   (globalThis as { __dynamo?: typeof dynamo }).__dynamo = dynamo;
 }

@@ -6,9 +6,6 @@ import type { LocalService } from '../../local/service';
 import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
 import { findSecrets, scanTable } from './secret-scan';
 
-// Everything this file's service logs, at the most verbose level.
-process.env.LOG_LEVEL = 'debug';
-
 const endpoint = process.env.TEST_DYNAMODB_ENDPOINT ?? '';
 const tableName = process.env.TEST_TABLE_NAME ?? '';
 const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
