@@ -53,8 +53,11 @@ export const addMember = async (
   request: { email: string; role: 'member' | 'admin' },
   now: Date,
 ): Promise<void> => {
-  const manager = await requireManager(caller, projectId);
-  const profile = await getProfileByEmail(request.email, true);
+  // Independent reads, side by side: one round trip instead of two before the write.
+  const [manager, profile] = await Promise.all([
+    requireManager(caller, projectId),
+    getProfileByEmail(request.email, true),
+  ]);
   if (!profile) throw new NotFoundError(ErrorText.userNotFound);
   await putMemberIfAbsent(manager, {
     projectId,
