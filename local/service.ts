@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import { createDevIdp, DEV_AUDIENCE, DEV_IDP_PATH, type DevIdp } from './dev-idp';
 import {
   type GatewayHandlers,
@@ -40,6 +41,12 @@ const jsonResult = (statusCode: number, body: unknown): GatewayResult => ({
   body: JSON.stringify(body),
 });
 
+/** `GET /api/v1/openapi.json`, unauthenticated: the same bytes the stack's mock integration answers with. */
+const apiDocumentRoute = (method: string, path: string): GatewayResult | undefined =>
+  method === 'GET' && path === API_DOCUMENT_PATH
+    ? { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: apiDocumentBody() }
+    : undefined;
+
 const devIdpRoute = async (req: IncomingMessage, path: string, body: Buffer, idp: DevIdp) => {
   if (req.method === 'GET' && path === `${DEV_IDP_PATH}/.well-known/jwks.json`) return jsonResult(200, idp.jwks);
   if (req.method === 'POST' && path === `${DEV_IDP_PATH}/token`) {
@@ -70,6 +77,7 @@ export const startLocalService = async (options: LocalServiceOptions): Promise<L
       try {
         const request = await readRequest(req);
         const result =
+          apiDocumentRoute(request.method, request.path) ??
           (idp && (await devIdpRoute(req, request.path, request.body, idp))) ??
           (handlers ? await handleRequest(request, handlers) : jsonResult(503, { success: false }));
         writeResult(res, result);

@@ -1,3 +1,4 @@
+import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import type { ServiceConfig } from '@lib/config';
 import { gatewayResponses } from '@lib/gateway-responses';
 import { authorizerTableAccess, type RouteDefinition, routes, type TableAccess } from '@lib/routes';
@@ -11,7 +12,10 @@ import {
   IdentitySource,
   LambdaIntegration,
   LogGroupLogDestination,
+  type Method,
   MethodLoggingLevel,
+  MockIntegration,
+  PassthroughBehavior,
   RequestAuthorizer,
   ResponseType,
   RestApi,
@@ -90,6 +94,8 @@ export class ServiceApi extends Construct {
   readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
   /** The stage's access log group. */
   readonly accessLogs: LogGroup;
+  /** `GET /api/v1/openapi.json`: the API document, unauthenticated, from a mock integration. */
+  readonly apiDocumentMethod: Method;
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
@@ -199,7 +205,42 @@ export class ServiceApi extends Construct {
     }
     this.routeFunctions = routeFunctions;
 
+    this.apiDocumentMethod = this.addApiDocument();
+
     this.acknowledgeFindings(config.waf);
+  }
+
+  /**
+   * Serves the generated OpenAPI document with no Lambda: a mock integration whose integration
+   * response template is the document (written without `$` and `#`, which VTL would interpret).
+   */
+  private addApiDocument(): Method {
+    const method = this.api.root.resourceForPath(API_DOCUMENT_PATH).addMethod(
+      'GET',
+      new MockIntegration({
+        passthroughBehavior: PassthroughBehavior.NEVER,
+        requestTemplates: { 'application/json': '{"statusCode": 200}' },
+        integrationResponses: [
+          {
+            statusCode: '200',
+            responseTemplates: { 'application/json': apiDocumentBody() },
+            responseParameters: { 'method.response.header.Content-Type': "'application/json'" },
+          },
+        ],
+      }),
+      {
+        authorizationType: AuthorizationType.NONE,
+        methodResponses: [{ statusCode: '200', responseParameters: { 'method.response.header.Content-Type': true } }],
+      },
+    );
+    const reason =
+      'The API document is public by design (like any published API reference): a static body from a mock integration, with no data, no Lambda and no table behind it; every other method uses the REQUEST authorizer.';
+    Validations.of(method).acknowledge(
+      { id: 'AwsSolutions-APIG4', reason },
+      // Also acknowledged API-wide (below), whose reason does not hold for this one public method.
+      { id: 'AwsSolutions-COG4', reason },
+    );
+    return method;
   }
 
   /** The AwsSolutions findings this API accepts, each with its reason. */
@@ -221,7 +262,7 @@ export class ServiceApi extends Construct {
       {
         id: 'AwsSolutions-COG4',
         reason:
-          'Every method uses the Lambda REQUEST authorizer, which verifies both API tokens and Cognito/OIDC session JWTs; a Cognito authorizer cannot check API tokens.',
+          'Every method but the public API document uses the Lambda REQUEST authorizer, which verifies both API tokens and Cognito/OIDC session JWTs; a Cognito authorizer cannot check API tokens.',
       },
     );
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');

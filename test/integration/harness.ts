@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { type LocalService, startLocalService } from '../../local/service';
+import { assertDocumentedReply } from './api-contract';
 
 /** A started local service for one test file: DynamoDB Local of the global setup, gateway on a free port. */
 export const startService = async (
@@ -36,7 +37,10 @@ export interface CallOptions {
   readonly host?: string;
 }
 
-/** Sends one real HTTP request to the service. */
+/**
+ * Sends one real HTTP request to the service. A reply to a documented route must match the API
+ * document (status, required headers, body schema), else the call fails (api-contract.ts).
+ */
 export const call = (service: LocalService, method: string, path: string, options: CallOptions = {}): Promise<Reply> =>
   new Promise((resolve, reject) => {
     // Node sends one header line per array element, so a name may repeat.
@@ -74,7 +78,14 @@ export const call = (service: LocalService, method: string, path: string, option
           } catch {
             body = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+          const reply = { status: res.statusCode ?? 0, headers: res.headers, text, body };
+          try {
+            assertDocumentedReply(method, path, reply);
+          } catch (error) {
+            reject(error);
+            return;
+          }
+          resolve(reply);
         });
       },
     );

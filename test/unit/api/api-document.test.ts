@@ -1,0 +1,149 @@
+import { execFileSync } from 'node:child_process';
+import { ErrorText } from '@lambdas/domain/errors';
+import { mintToken } from '@lambdas/domain/token-format';
+import { API_DOCUMENT_PATH, apiDocument, apiDocumentBody, routeStatuses } from '@lib/api-document';
+import { PROJECT_ROOT } from '@lib/bundling';
+import { routes } from '@lib/routes';
+
+// biome-ignore lint/suspicious/noExplicitAny: tests walk the generated JSON document and template
+type Json = Record<string, any>;
+
+const document = apiDocument() as Json;
+const operationOf = (method: string, path: string): Json => document.paths[path][method.toLowerCase()];
+const errorTexts = (response: Json): string[] => {
+  const error = response.content['application/json'].schema.properties.error;
+  return error.enum ?? [error.const];
+};
+
+/**
+ * What DESIGN.md says each route's use case can answer besides the authorizer's and the body's
+ * errors, written out independently of lib/api-document.ts.
+ */
+const domainErrors: Record<string, { 403?: string[]; 404?: string[]; 409?: string[] }> = {
+  'POST /api/v1/tokens': { 409: [ErrorText.tokenLimit] },
+  'GET /api/v1/tokens': {},
+  'DELETE /api/v1/tokens/{id}': { 404: [ErrorText.tokenNotFound] },
+  'POST /api/v1/projects': {},
+  'GET /api/v1/projects': {},
+  'GET /api/v1/projects/{projectId}/members': { 404: [ErrorText.projectNotFound] },
+  'POST /api/v1/projects/{projectId}/members': {
+    403: [ErrorText.projectRole],
+    404: [ErrorText.projectNotFound, ErrorText.userNotFound],
+    409: [ErrorText.alreadyMember],
+  },
+  'DELETE /api/v1/projects/{projectId}/members/{email}': {
+    403: [ErrorText.projectRole],
+    404: [ErrorText.projectNotFound, ErrorText.memberNotFound],
+    409: [ErrorText.ownerRemoval],
+  },
+};
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1 by @seriousme/openapi-schema-validator', () => {
+    // The validator is ESM only (and reads its schemas via import.meta.url): run it in plain Node.
+    const script = `
+      import { Validator } from '@seriousme/openapi-schema-validator';
+      const validator = new Validator();
+      const result = await validator.validate(JSON.parse(process.argv[1]));
+      console.log(JSON.stringify({ valid: result.valid, errors: result.errors, version: validator.version }));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(document)], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(output)).toEqual({ valid: true, version: '3.1' });
+  });
+
+  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    'documents %s with every status it can return',
+    (key, route) => {
+      const operation = operationOf(route.method, route.path);
+      expect(operation).toBeDefined();
+      expect(operation.summary).toBe(route.summary);
+      const extra = domainErrors[key];
+      if (!extra) throw new Error(`no expectation for ${key}: add the route to this test`);
+      const success = route.method === 'POST' && !route.path.endsWith('/members') ? 201 : 200;
+      const expected = [success, 401, 403, 429, 500, 503, ...(route.hasBody ? [400, 413, 415] : [])];
+      if (extra[404]) expected.push(404);
+      if (extra[409]) expected.push(409);
+      expected.sort((a, b) => a - b);
+      expect(Object.keys(operation.responses).map(Number)).toEqual(expected);
+      expect(routeStatuses(route)).toEqual(expected);
+
+      const responses = operation.responses;
+      expect(errorTexts(responses[401])).toEqual([ErrorText.unauthorized, ErrorText.expired]);
+      expect(errorTexts(responses[403])).toEqual([
+        ErrorText.wrongIp,
+        route.tokenScope === null ? ErrorText.sessionRequired : ErrorText.scope,
+        ...(extra[403] ?? []),
+      ]);
+      if (extra[404]) expect(errorTexts(responses[404])).toEqual(extra[404]);
+      if (extra[409]) expect(errorTexts(responses[409])).toEqual(extra[409]);
+      expect(errorTexts(responses[429])).toEqual([ErrorText.tooManyRequests]);
+      expect(errorTexts(responses[500])).toEqual([ErrorText.internal]);
+      expect(errorTexts(responses[503])).toEqual([ErrorText.unavailable]);
+      expect(responses[503].headers['Retry-After'].required).toBe(true);
+      if (route.hasBody) {
+        expect(errorTexts(responses[400])).toEqual([ErrorText.malformedJson, ErrorText.validation]);
+        expect(responses[400].content['application/json'].schema.properties.details).toBeDefined();
+        expect(errorTexts(responses[413])).toEqual([ErrorText.tooLarge]);
+        expect(errorTexts(responses[415])).toEqual([ErrorText.contentType]);
+        expect(operation.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
+      } else {
+        expect(operation.requestBody).toBeUndefined();
+      }
+      const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      expect((operation.parameters ?? []).map((parameter: Json) => [parameter.in, parameter.name])).toEqual(
+        parameters.map((name) => ['path', name]),
+      );
+    },
+  );
+
+  it('lists every route of the route table and nothing else but itself', () => {
+    const documented = Object.entries(document.paths as Json).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(documented.sort()).toEqual(
+      [...routes.map((route) => `${route.method} ${route.path}`), `GET ${API_DOCUMENT_PATH}`].sort(),
+    );
+    expect(operationOf('GET', API_DOCUMENT_PATH).security).toEqual([]);
+  });
+
+  it('names the credentials each route accepts', () => {
+    const { apiToken, session } = document.components.securitySchemes;
+    expect(apiToken).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'svc_live_…' });
+    expect(session).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    for (const route of routes) {
+      const operation = operationOf(route.method, route.path);
+      expect(operation.security).toEqual(
+        route.tokenScope === null ? [{ session: [] }] : [{ apiToken: [] }, { session: [] }],
+      );
+      if (route.tokenScope) expect(operation.description).toContain(`\`${route.tokenScope}\``);
+    }
+  });
+
+  it('gives the svc_live_ token format as a pattern that real tokens match', () => {
+    const pattern = new RegExp(document.components.schemas.ApiToken.pattern);
+    for (let i = 0; i < 20; i += 1) expect(mintToken().rawToken).toMatch(pattern);
+    expect('svc_live_short').not.toMatch(pattern);
+    expect(`svc_test_${mintToken().rawToken.slice(9)}`).not.toMatch(pattern);
+    const created = operationOf('POST', '/api/v1/tokens').responses[201].content['application/json'].schema;
+    expect(created.properties.data.properties.rawToken).toEqual({ $ref: '#/components/schemas/ApiToken' });
+  });
+
+  it('carries every error text of the contract that a route can answer', () => {
+    const body = JSON.stringify(document.paths);
+    for (const text of Object.values(ErrorText)) {
+      // `Not found` is the gateway's answer to an unknown path, which no route of the document is.
+      if (text === ErrorText.notFound) continue;
+      expect(body).toContain(JSON.stringify(text));
+    }
+  });
+
+  it('is served as JSON without `$` or `#`, which API Gateway templates (VTL) would interpret', () => {
+    const body = apiDocumentBody();
+    expect(body).not.toMatch(/[$#]/);
+    expect(JSON.parse(body)).toEqual(document);
+    // API Gateway's limit for a mapping template is 300 KB.
+    expect(Buffer.byteLength(body)).toBeLessThan(300 * 1024);
+  });
+});
