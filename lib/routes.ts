@@ -1,4 +1,10 @@
 import type { Scope } from '@lambdas/domain/scopes';
+import {
+  MEMBERS_ADDED_METRIC,
+  MEMBERS_REMOVED_METRIC,
+  TOKENS_CREATED_METRIC,
+  TOKENS_REVOKED_METRIC,
+} from './service-metrics';
 
 /** A DynamoDB action one of our functions may perform. Scan is deliberately not one of them. */
 export type TableAction =
@@ -39,6 +45,8 @@ export interface RouteDefinition {
   readonly summary: string;
   /** Least-privilege table access of the route's function. */
   readonly tableAccess: TableAccess;
+  /** Metric counted once per successful request, for routes that change state worth counting. */
+  readonly successMetric?: string;
 }
 
 /**
@@ -61,6 +69,7 @@ export const routes: readonly RouteDefinition[] = [
     summary: 'Create an API token (dashboard session only)',
     // Reads the user's token slots, then puts token + slots in one transaction.
     tableAccess: { table: ['dynamodb:GetItem', 'dynamodb:PutItem'], listIndex: [] },
+    successMetric: TOKENS_CREATED_METRIC,
   },
   {
     method: 'GET',
@@ -80,6 +89,7 @@ export const routes: readonly RouteDefinition[] = [
     summary: 'Revoke one of the caller’s tokens',
     // Deletes the token and frees its slot in one transaction.
     tableAccess: { table: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'], listIndex: [] },
+    successMetric: TOKENS_REVOKED_METRIC,
   },
   {
     method: 'POST',
@@ -119,6 +129,7 @@ export const routes: readonly RouteDefinition[] = [
     summary: 'Add a member to a project',
     // Caller's membership and the profile, then a condition check on the caller + put of the member.
     tableAccess: { table: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:PutItem'], listIndex: [] },
+    successMetric: MEMBERS_ADDED_METRIC,
   },
   {
     method: 'DELETE',
@@ -129,6 +140,7 @@ export const routes: readonly RouteDefinition[] = [
     summary: 'Remove a member from a project',
     // Caller's membership, then a condition check on the caller + delete of the member.
     tableAccess: { table: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem'], listIndex: [] },
+    successMetric: MEMBERS_REMOVED_METRIC,
   },
 ];
 

@@ -29,3 +29,12 @@ export type AuthorizerDecisionOutcome = (typeof AUTHORIZER_DECISION_OUTCOMES)[nu
  * the stage's access log. No dimension.
  */
 export const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';
+
+/** Counts of successful state changes, one per route that makes one (no dimension). */
+export const TOKENS_CREATED_METRIC = 'TokensCreated';
+export const TOKENS_REVOKED_METRIC = 'TokensRevoked';
+export const MEMBERS_ADDED_METRIC = 'MembersAdded';
+export const MEMBERS_REMOVED_METRIC = 'MembersRemoved';
+
+/** One count per cold start of any function, with the dimension `function` (the route's handler name or `authorizer`). */
+export const COLD_START_METRIC = 'ColdStart';

@@ -3,7 +3,13 @@ import { getTokenById, touchTokenLastUsed } from '@lambdas/data/token-repository
 import { clock, toIso } from '@lambdas/domain/clock';
 import { expiredContext, toAuthorizerContext } from '@lambdas/domain/principal';
 import { describeError, logger } from '@lambdas/http/logger';
+import { metricFields } from '@lambdas/http/metrics';
 import { findRoute } from '@lib/routes';
+import {
+  AUTHORIZER_DECISION_DIMENSION,
+  AUTHORIZER_DECISION_METRIC,
+  type AuthorizerDecisionOutcome,
+} from '@lib/service-metrics';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { type AuthorizerDeps, authorize, type Decision } from './authorize';
 import { verifySession } from './session-verifier';
@@ -71,6 +77,7 @@ export const toAuthorizerResult = (decision: Decision, methodArn: string): APIGa
 export const authorizerHandler = async (
   event: APIGatewayRequestAuthorizerEvent,
 ): Promise<APIGatewayAuthorizerResult> => {
+  const started = performance.now();
   const now = clock.now();
   const route = findRoute(event.httpMethod, event.resource);
   let decision: Decision;
@@ -80,21 +87,40 @@ export const authorizerHandler = async (
       deps,
     );
   } catch (error) {
-    logger.warn('authorizer dependency unavailable', { route: route?.handler, ...describeError(error) });
+    logger.warn('authorizer dependency unavailable', {
+      requestId: event.requestContext.requestId,
+      route: route?.handler,
+      ...describeError(error),
+    });
     throw new Error('Service unavailable');
   }
   const principal = decision.outcome === 'allow' ? decision.principal : undefined;
   logger.info('authorizer decision', {
+    requestId: event.requestContext.requestId,
+    traceId: process.env._X_AMZN_TRACE_ID,
     route: route?.handler,
-    outcome: decision.outcome,
+    // `outcome` (allowed, invalid, expired, wrong_ip, scope) is the metric's dimension below.
     rule: decision.outcome === 'allow' ? undefined : decision.rule,
+    principal: principal?.kind,
     userId: principal?.userId,
     tokenId: principal?.tokenId,
+    latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
+    ...metricFields('authorizer', [{ name: AUTHORIZER_DECISION_METRIC }], {
+      [AUTHORIZER_DECISION_DIMENSION]: decisionOutcome(decision),
+    }),
   });
   if (decision.outcome === 'allow' && decision.principal.tokenId && isUseDue(decision.tokenLastUsedAt, now)) {
     await recordTokenUse(decision.principal.tokenId, now);
   }
   return toAuthorizerResult(decision, event.methodArn);
+};
+
+/** The decision as the dashboard's `outcome` dimension. */
+const decisionOutcome = (decision: Decision): AuthorizerDecisionOutcome => {
+  if (decision.outcome === 'allow') return 'allowed';
+  if (decision.outcome === 'unauthorized') return 'invalid';
+  if (decision.outcome === 'expired') return 'expired';
+  return decision.rule === 'token-ip' ? 'wrong_ip' : 'scope';
 };
 
 const isUseDue = (lastUsedAt: string | null | undefined, now: Date): boolean =>

@@ -1,10 +1,19 @@
-import { BadRequestError, ErrorText, PayloadTooLargeError, UnsupportedMediaTypeError } from '@lambdas/domain/errors';
+import {
+  ApiError,
+  BadRequestError,
+  ErrorText,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+} from '@lambdas/domain/errors';
 import { type Principal, principalFromContext } from '@lambdas/domain/principal';
+import { findRoute } from '@lib/routes';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { errorResponse } from './errors';
 import { MAX_BODY_BYTES } from './limits';
+import { logger } from './logger';
+import { metricFields } from './metrics';
 
 /** The event a route handler receives: the principal, its validated path parameters and body. */
 export interface ApiEvent<TBody = undefined, TParams = Record<string, never>> extends APIGatewayProxyEvent {
@@ -64,6 +73,7 @@ export const apiMiddleware = <TBody, TParams>(
   input: ApiInput<TBody, TParams> = {},
 ): MiddlewareObj<ApiEvent<TBody, TParams>, APIGatewayProxyResult> => ({
   before: (request) => {
+    (request.internal as Record<string, unknown>).startedAt = performance.now();
     const event = request.event;
     event.principal = principalFromContext(event.requestContext?.authorizer);
     if (input.params) {
@@ -83,7 +93,45 @@ export const apiMiddleware = <TBody, TParams>(
       event.input = parsed.data;
     }
   },
+  after: (request) => {
+    logSummary(request.event, request.response, undefined, request.internal);
+  },
   onError: (request) => {
     request.response = errorResponse(request.error);
+    logSummary(request.event, request.response, request.error, request.internal);
   },
 });
+
+/**
+ * The one summary line per request: who (user and token id, never the credential), what (route and
+ * status), why it was refused (the contract's error text), how long it took, and the request id API
+ * Gateway also gave the authorizer, so the two lines of a request can be joined. Successful state
+ * changes and a container's first request are counted as metrics in the same line.
+ */
+const logSummary = (
+  event: Partial<ApiEvent<unknown, unknown>>,
+  response: APIGatewayProxyResult | null | undefined,
+  error: unknown,
+  internal: object,
+): void => {
+  const status = response?.statusCode ?? 500;
+  const route = findRoute(event.httpMethod ?? '', event.resource ?? '');
+  const { startedAt } = internal as { startedAt?: number };
+  logger.info('request', {
+    requestId: event.requestContext?.requestId,
+    traceId: process.env._X_AMZN_TRACE_ID,
+    route: route?.handler,
+    method: event.httpMethod,
+    status,
+    outcome: status < 400 ? 'ok' : status < 500 ? 'rejected' : 'failed',
+    reason: error instanceof ApiError ? error.message : undefined,
+    principal: event.principal?.kind,
+    userId: event.principal?.userId,
+    tokenId: event.principal?.tokenId,
+    latencyMs: startedAt === undefined ? undefined : Math.round((performance.now() - startedAt) * 1000) / 1000,
+    ...metricFields(
+      route?.handler ?? 'unknown',
+      status < 300 && route?.successMetric ? [{ name: route.successMetric }] : [],
+    ),
+  });
+};
