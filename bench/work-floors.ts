@@ -86,9 +86,9 @@ export const workFloors: readonly WorkFloor[] = [
   },
   {
     subject: 'authorizer/session',
-    pattern: 'record a session’s profile (read)',
-    calls: [profileRead],
-    why: 'Whether the profile is due a refresh; a stale read only costs an early refresh, so eventually consistent.',
+    pattern: 'record a session’s profile (remembered)',
+    calls: [],
+    why: 'A warm container remembers the profiles it saw recorded today, so a session’s steady state needs no call; a cold container reads the profile once (eventually consistent: a stale read only costs an early refresh).',
   },
   {
     subject: 'authorizer/session-record-profile',

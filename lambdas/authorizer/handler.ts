@@ -19,16 +19,34 @@ const LAST_USED_INTERVAL_MS = 60_000;
 /** A session's profile is refreshed at most this often. */
 const PROFILE_REFRESH_MS = 24 * 60 * 60_000;
 
+/** Most profiles a container remembers as recorded; the oldest is forgotten first. */
+const REMEMBERED_PROFILES = 10_000;
+/** Profiles this container has seen recorded: e-mail → user id and when it was recorded. */
+const recordedProfiles = new Map<string, { userId: string; seenAt: number }>();
+
+const remember = (email: string, userId: string, seenAt: number): void => {
+  recordedProfiles.delete(email);
+  recordedProfiles.set(email, { userId, seenAt });
+  if (recordedProfiles.size > REMEMBERED_PROFILES) recordedProfiles.delete(recordedProfiles.keys().next().value ?? '');
+};
+
 const deps: AuthorizerDeps = {
   getToken: getTokenById,
   verifySession,
+  // A warm container skips even the read for a profile it saw recorded today: a session's steady
+  // state costs no DynamoDB call (the profile only serves adding members by e-mail).
   recordProfile: async (identity, now) => {
+    const isFresh = (userId: string, seenAt: number) =>
+      userId === identity.userId && now.getTime() - seenAt < PROFILE_REFRESH_MS;
+    const known = recordedProfiles.get(identity.email);
+    if (known && isFresh(known.userId, known.seenAt)) return;
     const profile = await getProfileByEmail(identity.email);
-    const fresh =
-      profile &&
-      profile.userId === identity.userId &&
-      now.getTime() - Date.parse(profile.lastSeenAt) < PROFILE_REFRESH_MS;
-    if (!fresh) await putProfile({ ...identity, lastSeenAt: toIso(now) });
+    if (profile && isFresh(profile.userId, Date.parse(profile.lastSeenAt))) {
+      remember(identity.email, profile.userId, Date.parse(profile.lastSeenAt));
+      return;
+    }
+    await putProfile({ ...identity, lastSeenAt: toIso(now) });
+    remember(identity.email, identity.userId, now.getTime());
   },
 };
 
