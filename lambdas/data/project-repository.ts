@@ -83,10 +83,10 @@ export const listMembers = (projectId: string): Promise<MemberRecord[]> =>
   });
 
 /** Transaction item that holds only while the acting manager still has a managing role. */
-const managerCheck = (manager: MemberRecord) => ({
+const managerCheck = (projectId: string, managerEmail: string) => ({
   ConditionCheck: {
     TableName: tableName,
-    Key: memberKey(manager.projectId, manager.email),
+    Key: memberKey(projectId, managerEmail),
     ConditionExpression: '#role IN (:owner, :admin)',
     ExpressionAttributeNames: { '#role': 'role' },
     ExpressionAttributeValues: { ':owner': 'owner', ':admin': 'admin' },
@@ -100,7 +100,7 @@ const managerCheck = (manager: MemberRecord) => ({
 export const putMemberIfAbsent = async (manager: MemberRecord, member: MemberRecord): Promise<void> => {
   try {
     await transactWrite([
-      managerCheck(manager),
+      managerCheck(manager.projectId, manager.email),
       { Put: { TableName: tableName, Item: memberItem(member), ConditionExpression: 'attribute_not_exists(PK)' } },
     ]);
   } catch (error) {
@@ -111,29 +111,44 @@ export const putMemberIfAbsent = async (manager: MemberRecord, member: MemberRec
 };
 
 /**
- * Removes a member who is not the owner, in one transaction with a check that the acting manager
- * still holds a managing role. A manager removing themselves needs no such check.
+ * Removes a member who is not the owner, if the caller may: one transaction that checks the caller's
+ * managing role and deletes the member unless it is the owner, or, when callers remove themselves,
+ * one delete that holds only for an admin (an owner cannot leave, a plain member may not manage).
+ * Answers whether it removed; on `false` nothing changed and the caller explains why.
  */
-export const deleteNonOwnerMember = async (manager: MemberRecord, projectId: string, email: string): Promise<void> => {
-  const deleteMember = {
-    TableName: tableName,
-    Key: memberKey(projectId, email),
-    ConditionExpression: 'attribute_exists(PK) AND #role <> :owner',
-    ExpressionAttributeNames: { '#role': 'role' },
-    ExpressionAttributeValues: { ':owner': 'owner' },
-  };
+export const deleteMemberIfAllowed = async (
+  projectId: string,
+  callerEmail: string,
+  email: string,
+): Promise<boolean> => {
   try {
-    if (manager.email === email) {
-      await dynamo.send(new DeleteCommand(deleteMember));
-      return;
+    if (callerEmail === email) {
+      await dynamo.send(
+        new DeleteCommand({
+          TableName: tableName,
+          Key: memberKey(projectId, email),
+          ConditionExpression: '#role = :admin',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':admin': 'admin' },
+        }),
+      );
+      return true;
     }
-    await transactWrite([managerCheck(manager), { Delete: deleteMember }]);
+    await transactWrite([
+      managerCheck(projectId, callerEmail),
+      {
+        Delete: {
+          TableName: tableName,
+          Key: memberKey(projectId, email),
+          ConditionExpression: 'attribute_exists(PK) AND #role <> :owner',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':owner': 'owner' },
+        },
+      },
+    ]);
+    return true;
   } catch (error) {
-    if (isConditionFailed(error) || conditionFailedAt(error, 1)) {
-      const current = await getMember(projectId, email);
-      throw current ? new ConflictError(ErrorText.ownerRemoval) : new NotFoundError(ErrorText.memberNotFound);
-    }
-    if (conditionFailedAt(error, 0)) throw new NotFoundError(ErrorText.projectNotFound);
+    if (isConditionFailed(error) || conditionFailedAt(error, 0) || conditionFailedAt(error, 1)) return false;
     throw error;
   }
 };

@@ -1,7 +1,7 @@
 import { getProfileByEmail } from '@lambdas/data/profile-repository';
 import {
   createProjectWithOwner,
-  deleteNonOwnerMember,
+  deleteMemberIfAllowed,
   getMember,
   listMembershipsByEmail,
   listMembers as listStoredMembers,
@@ -9,7 +9,7 @@ import {
   putMemberIfAbsent,
 } from '@lambdas/data/project-repository';
 import { toIso } from '@lambdas/domain/clock';
-import { ErrorText, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
+import { ConflictError, ErrorText, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
 import { newProjectId } from '@lambdas/domain/ids';
 import type { Principal } from '@lambdas/domain/principal';
 import { canManageMembers, compareMembers } from '@lambdas/domain/roles';
@@ -72,6 +72,11 @@ export const addMember = async (
 
 /** Removes a member other than the owner from a project the caller manages. */
 export const removeMember = async (caller: Principal, projectId: string, email: string): Promise<void> => {
-  const manager = await requireManager(caller, projectId);
-  await deleteNonOwnerMember(manager, projectId, email);
+  // The write checks the caller's role itself; the reads only run to explain a refusal.
+  if (await deleteMemberIfAllowed(projectId, caller.email, email)) return;
+  await requireManager(caller, projectId);
+  const target = await getMember(projectId, email);
+  throw target?.role === 'owner'
+    ? new ConflictError(ErrorText.ownerRemoval)
+    : new NotFoundError(ErrorText.memberNotFound);
 };
