@@ -34,3 +34,20 @@ export const measureColdLoad = (bundles: readonly Bundle[], rounds: number, node
   }
   return samples;
 };
+
+/** The REQUEST authorizer event of `GET /api/v1/tokens` with an API token, from the address it is bound to. */
+export const benchAuthorizerEvent = (rawToken: string, sourceIp = '203.0.113.7') =>
+  ({
+    type: 'REQUEST',
+    methodArn: 'arn:aws:execute-api:us-east-1:000000000000:api/prod/GET/api/v1/tokens',
+    resource: '/api/v1/tokens',
+    path: '/api/v1/tokens',
+    httpMethod: 'GET',
+    headers: { Authorization: `Bearer ${rawToken}` },
+    multiValueHeaders: { Authorization: [`Bearer ${rawToken}`] },
+    pathParameters: null,
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    stageVariables: null,
+    requestContext: { requestId: 'bench', identity: { sourceIp } },
+  }) as never;

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
-import { BUNDLE_ENV } from './cold-load';
+import { BUNDLE_ENV, benchAuthorizerEvent } from './cold-load';
 
 const CALLS = 1000;
 const WARMUP = 1000;
@@ -55,16 +55,7 @@ const main = async () => {
     },
     now,
   );
-  const event = {
-    type: 'REQUEST',
-    methodArn: 'arn:aws:execute-api:us-east-1:000000000000:api/prod/GET/api/v1/tokens',
-    resource: '/api/v1/tokens',
-    path: '/api/v1/tokens',
-    httpMethod: 'GET',
-    headers: { Authorization: `Bearer ${minted.rawToken}` },
-    multiValueHeaders: { Authorization: [`Bearer ${minted.rawToken}`] },
-    requestContext: { identity: { sourceIp: '203.0.113.7' } },
-  } as never;
+  const event = benchAuthorizerEvent(minted.rawToken);
   // The same client settings as lambdas/data/client.ts.
   const raw = new DynamoDBClient({
     endpoint: rawProxy.endpoint,

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { BUNDLE_ENV } from './cold-load';
+import { BUNDLE_ENV, benchAuthorizerEvent } from './cold-load';
 
 Object.assign(process.env, BUNDLE_ENV);
 
@@ -160,22 +160,7 @@ const main = async () => {
 
   const { handler: authorizer } = await import('@lambdas/authorizer/handler');
   const context = { getRemainingTimeInMillis: () => 10_000, awsRequestId: 'bench' };
-  await measure('authorizer', () =>
-    authorizer({
-      type: 'REQUEST',
-      methodArn: 'arn:aws:execute-api:us-east-1:000000000000:api/prod/GET/api/v1/tokens',
-      resource: '/api/v1/tokens',
-      path: '/api/v1/tokens',
-      httpMethod: 'GET',
-      headers: { Authorization: `Bearer ${minted.rawToken}` },
-      multiValueHeaders: { Authorization: [`Bearer ${minted.rawToken}`] },
-      pathParameters: null,
-      queryStringParameters: null,
-      multiValueQueryStringParameters: null,
-      stageVariables: null,
-      requestContext: { identity: { sourceIp: '203.0.113.7' } },
-    } as never),
-  );
+  await measure('authorizer', () => authorizer(benchAuthorizerEvent(minted.rawToken)));
 
   const bodies: Record<string, unknown> = {
     'create-token': { name: 'bench', scopes: ['read:secrets'], ttlDays: 30 },

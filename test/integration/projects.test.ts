@@ -19,6 +19,9 @@ const signedInUser = async (label = 'user') => {
 };
 
 const members = (projectId: string) => `/api/v1/projects/${projectId}/members`;
+/** Adds a member as `actor` and returns the reply. */
+const addMember = (actor: { session: string }, projectId: string, email: string, role = 'member') =>
+  call(service, 'POST', members(projectId), { token: actor.session, json: { email, role } });
 const member = (projectId: string, email: string) => `${members(projectId)}/${encodeURIComponent(email)}`;
 
 describe('POST /api/v1/projects', () => {
@@ -55,7 +58,7 @@ describe('GET /api/v1/projects', () => {
     const first = await createProject(service, owner.session, 'First');
     const second = await createProject(service, owner.session, 'Second');
     await createProject(service, guest.session, 'Guest own');
-    await call(service, 'POST', members(second), { token: owner.session, json: { email: guest.email, role: 'admin' } });
+    await addMember(owner, second, guest.email, 'admin');
 
     const ownerList = await call(service, 'GET', '/api/v1/projects', { token: owner.session });
     expect(ownerList.body.data.map((p: { projectId: string; role: string }) => [p.projectId, p.role])).toEqual([
@@ -80,10 +83,7 @@ describe('GET /api/v1/projects/:projectId/members', () => {
     const a = await signedInUser('alpha');
     const projectId = await createProject(service, owner.session);
     for (const user of [b, a]) {
-      const added = await call(service, 'POST', members(projectId), {
-        token: owner.session,
-        json: { email: user.email, role: 'member' },
-      });
+      const added = await addMember(owner, projectId, user.email, 'member');
       expect(added.status).toBe(200);
     }
     const reply = await call(service, 'GET', members(projectId), { token: owner.session });
@@ -143,10 +143,7 @@ describe('POST /api/v1/projects/:projectId/members', () => {
     const owner = await signedInUser();
     const newcomer = await signedInUser();
     const projectId = await createProject(service, owner.session);
-    await call(service, 'POST', members(projectId), {
-      token: owner.session,
-      json: { email: newcomer.email, role: 'member' },
-    });
+    await addMember(owner, projectId, newcomer.email, 'member');
     for (const email of [newcomer.email, owner.email]) {
       const reply = await call(service, 'POST', members(projectId), {
         token: owner.session,
@@ -163,25 +160,13 @@ describe('POST /api/v1/projects/:projectId/members', () => {
     const admin = await signedInUser();
     const newcomer = await signedInUser();
     const projectId = await createProject(service, owner.session);
-    await call(service, 'POST', members(projectId), {
-      token: owner.session,
-      json: { email: plain.email, role: 'member' },
-    });
-    await call(service, 'POST', members(projectId), {
-      token: owner.session,
-      json: { email: admin.email, role: 'admin' },
-    });
+    await addMember(owner, projectId, plain.email, 'member');
+    await addMember(owner, projectId, admin.email, 'admin');
 
-    const denied = await call(service, 'POST', members(projectId), {
-      token: plain.session,
-      json: { email: newcomer.email, role: 'member' },
-    });
+    const denied = await addMember(plain, projectId, newcomer.email, 'member');
     expect(denied.status).toBe(403);
     expect(denied.body).toEqual({ success: false, error: ErrorText.projectRole });
-    const allowed = await call(service, 'POST', members(projectId), {
-      token: admin.session,
-      json: { email: newcomer.email, role: 'member' },
-    });
+    const allowed = await addMember(admin, projectId, newcomer.email, 'member');
     expect(allowed.status).toBe(200);
   });
 
@@ -189,10 +174,7 @@ describe('POST /api/v1/projects/:projectId/members', () => {
     const owner = await signedInUser();
     const stranger = await signedInUser();
     const projectId = await createProject(service, owner.session);
-    const reply = await call(service, 'POST', members(projectId), {
-      token: stranger.session,
-      json: { email: stranger.email, role: 'admin' },
-    });
+    const reply = await addMember(stranger, projectId, stranger.email, 'admin');
     expect(reply.status).toBe(404);
     expect(reply.body).toEqual({ success: false, error: ErrorText.projectNotFound });
   });
@@ -218,12 +200,7 @@ describe('POST /api/v1/projects/:projectId/members', () => {
     const newcomer = await signedInUser();
     const projectId = await createProject(service, owner.session);
     const replies = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        call(service, 'POST', members(projectId), {
-          token: owner.session,
-          json: { email: newcomer.email, role: 'member' },
-        }),
-      ),
+      Array.from({ length: 20 }, () => addMember(owner, projectId, newcomer.email, 'member')),
     );
     const statuses = replies.map((reply) => reply.status).sort();
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
@@ -238,10 +215,7 @@ describe('DELETE /api/v1/projects/:projectId/members/:email', () => {
     const owner = await signedInUser();
     const leaving = await signedInUser();
     const projectId = await createProject(service, owner.session);
-    await call(service, 'POST', members(projectId), {
-      token: owner.session,
-      json: { email: leaving.email, role: 'member' },
-    });
+    await addMember(owner, projectId, leaving.email, 'member');
     const reply = await call(service, 'DELETE', member(projectId, leaving.email), { token: owner.session });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ success: true, message: 'Member removed successfully' });
@@ -254,10 +228,7 @@ describe('DELETE /api/v1/projects/:projectId/members/:email', () => {
     const owner = await signedInUser();
     const admin = await signedInUser();
     const projectId = await createProject(service, owner.session);
-    await call(service, 'POST', members(projectId), {
-      token: owner.session,
-      json: { email: admin.email, role: 'admin' },
-    });
+    await addMember(owner, projectId, admin.email, 'admin');
 
     const missing = await call(service, 'DELETE', member(projectId, uniqueEmail()), { token: owner.session });
     expect(missing.status).toBe(404);
@@ -274,10 +245,7 @@ describe('DELETE /api/v1/projects/:projectId/members/:email', () => {
     const plain = await signedInUser();
     const stranger = await signedInUser();
     const projectId = await createProject(service, owner.session);
-    await call(service, 'POST', members(projectId), {
-      token: owner.session,
-      json: { email: plain.email, role: 'member' },
-    });
+    await addMember(owner, projectId, plain.email, 'member');
     const denied = await call(service, 'DELETE', member(projectId, plain.email), { token: plain.session });
     expect(denied.status).toBe(403);
     expect(denied.body).toEqual({ success: false, error: ErrorText.projectRole });
@@ -290,10 +258,7 @@ describe('DELETE /api/v1/projects/:projectId/members/:email', () => {
     const owner = await signedInUser();
     const leaving = await signedInUser();
     const projectId = await createProject(service, owner.session);
-    await call(service, 'POST', members(projectId), {
-      token: owner.session,
-      json: { email: leaving.email, role: 'member' },
-    });
+    await addMember(owner, projectId, leaving.email, 'member');
     const replies = await Promise.all(
       Array.from({ length: 10 }, () =>
         call(service, 'DELETE', member(projectId, leaving.email), { token: owner.session }),
@@ -308,10 +273,7 @@ describe('DELETE /api/v1/projects/:projectId/members/:email', () => {
     const owner = await signedInUser();
     const leaving = await signedInUser();
     const projectId = await createProject(service, owner.session);
-    await call(service, 'POST', members(projectId), {
-      token: owner.session,
-      json: { email: leaving.email, role: 'member' },
-    });
+    await addMember(owner, projectId, leaving.email, 'member');
     const reader = await createToken(service, owner.session, { name: 'r', scopes: ['read:secrets'] });
     const admin = await createToken(service, owner.session, { name: 'a', scopes: ['admin'] });
     const denied = await call(service, 'DELETE', member(projectId, leaving.email), { token: reader.rawToken });
