@@ -1,8 +1,10 @@
+import { routes } from '@lib/routes';
 import {
   AUTHORIZER_DECISION_DIMENSION,
   AUTHORIZER_DECISION_METRIC,
   AUTHORIZER_DECISION_OUTCOMES,
   AUTHORIZER_FAILURES_METRIC,
+  COLD_START_METRIC,
   METRICS_NAMESPACE,
 } from '@lib/service-metrics';
 import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
@@ -455,6 +457,38 @@ export class Observability extends Construct {
       graph(
         'Throttles',
         routeFunctions.map((route) => route.lambdaFunction.metricThrottles({ ...sum, label: route.name })),
+      ),
+    );
+    dashboard.addWidgets(
+      graph(
+        'State changes',
+        routes.flatMap((route) =>
+          route.successMetric
+            ? [
+                new Metric({
+                  namespace: METRICS_NAMESPACE,
+                  metricName: route.successMetric,
+                  ...sum,
+                  label: route.successMetric,
+                }),
+              ]
+            : [],
+        ),
+        12,
+      ),
+      graph(
+        'Cold starts',
+        [authorizer, ...routeFunctions].map(
+          (fn) =>
+            new Metric({
+              namespace: METRICS_NAMESPACE,
+              metricName: COLD_START_METRIC,
+              dimensionsMap: { function: fn.name },
+              ...sum,
+              label: fn.name,
+            }),
+        ),
+        12,
       ),
     );
 

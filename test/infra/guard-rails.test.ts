@@ -452,6 +452,21 @@ describe('dashboard', () => {
     }
   });
 
+  it('graphs the state changes the routes count and every function’s cold starts', () => {
+    const graphs = graphsOf(plain);
+    expect(graphs.get('State changes')).toEqual([
+      'SecretsService/TokensCreated',
+      'SecretsService/TokensRevoked',
+      'SecretsService/MembersAdded',
+      'SecretsService/MembersRemoved',
+    ]);
+    expect(graphs.get('Cold starts')).toEqual(
+      ['authorizer', ...routes.map((route) => route.handler)].map(
+        (name) => `SecretsService/ColdStart function=${name}`,
+      ),
+    );
+  });
+
   it('graphs the table: consumed RCU/WCU, throttles and system errors, latency per operation', () => {
     const graphs = graphsOf(plain);
     expect(graphs.get('Consumed capacity')).toEqual([
