@@ -1,20 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import type { Bundle } from './build';
+import { BUNDLE_ENV } from './fixtures';
 
 const LOAD_SCRIPT =
   'const t=process.hrtime.bigint();require(process.argv[1]);process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))';
-
-/** Environment a bundle reads at load; no value reaches AWS (nothing is called). */
-export const BUNDLE_ENV = {
-  TABLE_NAME: 'bench',
-  SESSION_ISSUER: 'https://issuer.example.com',
-  SESSION_AUDIENCE: 'bench',
-  AWS_REGION: 'us-east-1',
-  AWS_ACCESS_KEY_ID: 'bench',
-  AWS_SECRET_ACCESS_KEY: 'bench',
-  LOG_LEVEL: 'info',
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-};
 
 /**
  * Milliseconds to `require()` each bundle in a fresh Node process, `rounds` times. Rounds visit the
@@ -34,20 +23,3 @@ export const measureColdLoad = (bundles: readonly Bundle[], rounds: number, node
   }
   return samples;
 };
-
-/** The REQUEST authorizer event of `GET /api/v1/tokens` with an API token, from the address it is bound to. */
-export const benchAuthorizerEvent = (rawToken: string, sourceIp = '203.0.113.7') =>
-  ({
-    type: 'REQUEST',
-    methodArn: 'arn:aws:execute-api:us-east-1:000000000000:api/prod/GET/api/v1/tokens',
-    resource: '/api/v1/tokens',
-    path: '/api/v1/tokens',
-    httpMethod: 'GET',
-    headers: { Authorization: `Bearer ${rawToken}` },
-    multiValueHeaders: { Authorization: [`Bearer ${rawToken}`] },
-    pathParameters: null,
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    stageVariables: null,
-    requestContext: { requestId: 'bench', identity: { sourceIp } },
-  }) as never;

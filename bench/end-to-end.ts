@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
-import { BUNDLE_ENV, benchAuthorizerEvent } from './cold-load';
+import { BUNDLE_ENV, benchAuthorizerEvent } from './fixtures';
 
 const CALLS = 1000;
 const WARMUP = 1000;
@@ -36,6 +36,7 @@ const main = async () => {
   const { mintToken } = await import('@lambdas/domain/token-format');
   const { createTokenWithinLimit } = await import('@lambdas/data/token-repository');
   const { handler: authorizer } = await import('@lambdas/authorizer/handler');
+  const { clientSettings } = await import('@lambdas/data/client');
 
   const minted = mintToken();
   const now = new Date();
@@ -56,12 +57,7 @@ const main = async () => {
     now,
   );
   const event = benchAuthorizerEvent(minted.rawToken);
-  // The same client settings as lambdas/data/client.ts.
-  const raw = new DynamoDBClient({
-    endpoint: rawProxy.endpoint,
-    maxAttempts: 3,
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_000, throwOnRequestTimeout: true },
-  });
+  const raw = new DynamoDBClient({ ...clientSettings, endpoint: rawProxy.endpoint });
   const get = new GetItemCommand({
     TableName: tableName,
     Key: { PK: { S: `TOKEN#${minted.tokenId}` }, SK: { S: 'TOKEN' } },

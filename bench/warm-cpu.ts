@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { BUNDLE_ENV, benchAuthorizerEvent } from './cold-load';
+import { BUNDLE_ENV, benchAuthorizerEvent } from './fixtures';
 
 Object.assign(process.env, BUNDLE_ENV);
 
@@ -22,7 +22,7 @@ const main = async () => {
   const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
   const { mintToken } = await import('@lambdas/domain/token-format');
   const { routes } = await import('@lib/routes');
-  const { dynamo } = await import('@lambdas/data/client');
+  const { clientSettings, dynamo } = await import('@lambdas/data/client');
 
   const now = new Date().toISOString();
   const far = '2999-01-01T00:00:00.000Z';
@@ -124,7 +124,7 @@ const main = async () => {
   const results: Record<string, { samples: number[]; callsPerInvocation: number; floor: number[] }> = {};
 
   const floorClient = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ maxAttempts: 3, requestHandler: transport as never }),
+    new DynamoDBClient({ ...clientSettings, requestHandler: transport as never }),
   );
   type Sent = { constructor: new (input: unknown) => never; input: unknown };
   const send = dynamo.send.bind(dynamo) as (command: unknown) => Promise<unknown>;

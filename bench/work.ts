@@ -216,7 +216,7 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
     authorizer.push({ name, subject, credential, status: sent.status, work: sent.authorizer });
   };
 
-  // The session's first request records the profile; the next one only reads it.
+  // The session's first request records the profile; the warm authorizer remembers it for the next.
   authorizerCase(
     'session, first request (records the profile)',
     'authorizer/session-record-profile',

@@ -25,9 +25,9 @@ export const bundlingSettings = {
 } as const;
 
 /**
- * `NODE_OPTIONS` of every function. `--enable-source-maps` would map stack traces at run time, but it
- * parses every map on load: measured here it adds about a quarter to the cold start (`npm run bench`,
- * "source-map tax"), so traces keep their names (`keepNames`) and are mapped offline instead.
+ * `NODE_OPTIONS` of every function; the bench loads the bundles with it too. `--enable-source-maps`
+ * would map stack traces at run time, but it parses every map on load: about a fifth more cold start
+ * (`npm run bench`, "source-map tax"), so traces keep their names (`keepNames`) and are mapped offline.
  */
 export const runtimeNodeOptions = '';
 

@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBDocumentClient,
   QueryCommand,
@@ -15,18 +15,20 @@ export const tableName = requiredEnv('TABLE_NAME');
 const endpoint = optionalUrlEnv('DYNAMODB_ENDPOINT');
 
 /**
- * One client per container, reused across invocations (keep-alive is the SDK default). A call that
- * stalls gives up after three attempts of one second each (about 3.3 s with back-off), so even the
- * authorizer's two calls end well inside the 10 s Lambda timeout and API Gateway's 29 s.
+ * Retries and timeouts of the service's DynamoDB client: a call that stalls gives up after three
+ * attempts of one second each (about 3.3 s with back-off), so even the authorizer's two calls end
+ * well inside the 10 s Lambda timeout and API Gateway's 29 s. Without `throwOnRequestTimeout` the SDK
+ * only logs an overdue request and keeps waiting.
  */
-export const dynamo = DynamoDBDocumentClient.from(
-  new DynamoDBClient({
-    endpoint,
-    maxAttempts: 3,
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_000, throwOnRequestTimeout: true },
-  }),
-  { marshallOptions: { removeUndefinedValues: true } },
-);
+export const clientSettings = {
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_000, throwOnRequestTimeout: true },
+} satisfies DynamoDBClientConfig;
+
+/** One client per container, reused across invocations (keep-alive is the SDK default). */
+export const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ ...clientSettings, endpoint }), {
+  marshallOptions: { removeUndefinedValues: true },
+});
 
 const UNAVAILABLE_ERRORS = new Set([
   'ProvisionedThroughputExceededException',

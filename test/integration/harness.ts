@@ -33,7 +33,7 @@ export interface CallOptions {
   readonly headers?: readonly [string, string][];
   /** Local address to connect from (127.0.0.2 is another client IP than 127.0.0.1). */
   readonly from?: string;
-  /** Address of the service (default 127.0.0.1). */
+  /** Address of the service (default: ::1 when `from` is IPv6, else 127.0.0.1). */
   readonly host?: string;
 }
 
@@ -59,7 +59,8 @@ export const call = (service: LocalService, method: string, path: string, option
     if (payload) add('Content-Length', String(payload.length));
     const req = httpRequest(
       {
-        host: options.host ?? '127.0.0.1',
+        // A client on an IPv6 address reaches the service over IPv6 loopback.
+        host: options.host ?? (options.from?.includes(':') ? '::1' : '127.0.0.1'),
         port: service.port,
         method,
         path,
@@ -96,7 +97,7 @@ export const call = (service: LocalService, method: string, path: string, option
 /** A unique e-mail, so test files never see each other's data. */
 export const uniqueEmail = (label = 'user'): string => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 
-/** A session for an e-mail from the development identity provider, after its first use records the profile. */
+/** A session for an e-mail from the development identity provider (its first request records the profile). */
 export const sessionFor = async (service: LocalService, email: string): Promise<string> => service.idp.issue(email);
 
 /** Creates an API token through the API and returns its create response data. */
@@ -106,8 +107,7 @@ export const createToken = async (
   body: Record<string, unknown> = { name: 'ci', scopes: ['admin'] },
   from?: string,
 ) => {
-  const host = from?.includes(':') ? from : undefined;
-  const reply = await call(service, 'POST', '/api/v1/tokens', { token: session, json: body, from, host });
+  const reply = await call(service, 'POST', '/api/v1/tokens', { token: session, json: body, from });
   if (reply.status !== 201) throw new Error(`token create failed: ${reply.status} ${reply.text}`);
   return reply.body.data as { id: string; rawToken: string; displayPrefix: string; expiresAt: string | null };
 };
