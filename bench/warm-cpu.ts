@@ -1,9 +1,9 @@
 /**
  * Warm CPU per invocation, run as its own process (`tsx bench/warm-cpu.ts <out.json>`): the
  * authorizer and every handler with the SDK on an in-memory transport (no network). The floor of
- * each is its own DynamoDB calls sent bare (the same commands with the same input, replayed through
- * a plain DocumentClient on the same transport); for the authorizer that is one bare GetCommand.
- * Writes its samples to the file named.
+ * the authorizer is one bare `GetCommand` of the same key through a plain DocumentClient; the floor
+ * of a handler is its own DynamoDB calls sent bare (the same commands with the same input, replayed
+ * through a plain client on the same transport). Writes its samples to the file named.
  */
 import { writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -17,9 +17,10 @@ const ITERATIONS = 400;
 const WARMUP = 50;
 
 const main = async () => {
-  const { marshall } = await import('@aws-sdk/util-dynamodb');
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-  const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
+  const { DynamoDBDocumentClient, GetCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { toAttributes } = await import('@lambdas/data/attributes');
+  const { tokenKey } = await import('@lambdas/data/keys');
   const { mintToken } = await import('@lambdas/domain/token-format');
   const { routes } = await import('@lib/routes');
   const { clientSettings, dynamo } = await import('@lambdas/data/client');
@@ -71,16 +72,16 @@ const main = async () => {
   const answer = (operation: string, body: Json): Json => {
     const key = JSON.stringify(body.Key ?? '');
     if (operation === 'GetItem') {
-      if (key.includes('TOKEN#')) return { Item: marshall(token) };
-      if (key.includes('EMAIL#')) return { Item: marshall(profile) };
-      if (key.includes('MEMBER#')) return { Item: marshall(member(email, 'owner')) };
+      if (key.includes('TOKEN#')) return { Item: toAttributes(token) };
+      if (key.includes('EMAIL#')) return { Item: toAttributes(profile) };
+      if (key.includes('MEMBER#')) return { Item: toAttributes(member(email, 'owner')) };
       return {};
     }
     if (operation === 'Query') {
       const items = JSON.stringify(body).includes('TOKENS')
         ? Array.from({ length: 5 }, () => token)
         : [member(email, 'owner'), member('a@example.com', 'member'), member('b@example.com', 'admin')];
-      return { Items: items.map((item) => marshall(item)), Count: items.length };
+      return { Items: items.map((item) => toAttributes(item)), Count: items.length };
     }
     return {};
   };
@@ -142,12 +143,15 @@ const main = async () => {
     }
     return sent;
   };
-  /** Alternates blocks of floor and measured runs, so drift of the machine or the JIT falls on both. */
-  const measure = async (name: string, invoke: () => Promise<unknown>) => {
+  /** Its own DynamoDB calls, replayed bare: the floor of a handler. */
+  const replayOf = async (invoke: () => Promise<unknown>) => {
     const sent = await capture(invoke);
-    const bare = async () => {
+    return async () => {
       for (const command of sent) await floorClient.send(new command.constructor(structuredClone(command.input)));
     };
+  };
+  /** Alternates blocks of floor and measured runs, so drift of the machine or the JIT falls on both. */
+  const measure = async (name: string, invoke: () => Promise<unknown>, bare: () => Promise<unknown>) => {
     const result = { samples: [] as number[], floor: [] as number[], callsPerInvocation: 0 };
     for (let block = 0; block < BLOCKS; block += 1) {
       result.floor.push(...(await time(bare)).samples);
@@ -160,7 +164,16 @@ const main = async () => {
 
   const { handler: authorizer } = await import('@lambdas/authorizer/handler');
   const context = { getRemainingTimeInMillis: () => 10_000, awsRequestId: 'bench' };
-  await measure('authorizer', () => authorizer(benchAuthorizerEvent(minted.rawToken)));
+  const bareGet = new GetCommand({
+    TableName: BUNDLE_ENV.TABLE_NAME,
+    Key: tokenKey(minted.tokenId),
+    ConsistentRead: true,
+  });
+  await measure(
+    'authorizer',
+    () => authorizer(benchAuthorizerEvent(minted.rawToken)),
+    () => floorClient.send(new GetCommand(structuredClone(bareGet.input))),
+  );
 
   const bodies: Record<string, unknown> = {
     'create-token': { name: 'bench', scopes: ['read:secrets'], ttlDays: 30 },
@@ -190,7 +203,8 @@ const main = async () => {
     };
     const check = await module.handler(structuredClone(event), context);
     if (check.statusCode >= 300) throw new Error(`${route.handler} answered ${check.statusCode} in the bench`);
-    await measure(route.handler, () => module.handler(structuredClone(event), context));
+    const invoke = () => module.handler(structuredClone(event), context);
+    await measure(route.handler, invoke, await replayOf(invoke));
   }
   writeFileSync(process.argv[2] ?? 'warm-cpu.json', JSON.stringify(results));
 };

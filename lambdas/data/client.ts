@@ -1,13 +1,14 @@
-import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import {
-  DynamoDBDocumentClient,
+  DynamoDBClient,
+  type DynamoDBClientConfig,
   QueryCommand,
   type QueryCommandInput,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+  type TransactWriteItem,
+  TransactWriteItemsCommand,
+} from '@aws-sdk/client-dynamodb';
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
 import { optionalUrlEnv, requiredEnv } from '@lambdas/env';
+import { fromAttributes, type Value } from './attributes';
 
 /** Name of the service's one table. */
 export const tableName = requiredEnv('TABLE_NAME');
@@ -26,9 +27,7 @@ export const clientSettings = {
 } satisfies DynamoDBClientConfig;
 
 /** One client per container, reused across invocations (keep-alive is the SDK default). */
-export const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ ...clientSettings, endpoint }), {
-  marshallOptions: { removeUndefinedValues: true },
-});
+export const dynamo = new DynamoDBClient({ ...clientSettings, endpoint });
 
 const UNAVAILABLE_ERRORS = new Set([
   'ProvisionedThroughputExceededException',
@@ -74,10 +73,10 @@ const TRANSACTION_ATTEMPTS = 5;
  * (`TransactionConflict`) without judging its conditions; those are run again after a short jittered
  * pause, so that concurrent requests end in their conditions' verdicts (409, 404) rather than errors.
  */
-export const transactWrite = async (items: TransactWriteCommandInput['TransactItems']): Promise<void> => {
+export const transactWrite = async (items: TransactWriteItem[]): Promise<void> => {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await dynamo.send(new TransactWriteCommand({ TransactItems: items }));
+      await dynamo.send(new TransactWriteItemsCommand({ TransactItems: items }));
       return;
     } catch (error) {
       const codes = cancellationCodes(error);
@@ -89,12 +88,14 @@ export const transactWrite = async (items: TransactWriteCommandInput['TransactIt
 };
 
 /** Every item of a query, following the pages to the end (lists are bounded: 100 live tokens, one item per membership). */
-export const queryAll = async <T>(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<T[]> => {
-  const items: T[] = [];
+export const queryAll = async (
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): Promise<Record<string, Value>[]> => {
+  const items: Record<string, Value>[] = [];
   let cursor: QueryCommandInput['ExclusiveStartKey'];
   do {
     const page = await dynamo.send(new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: cursor }));
-    items.push(...((page.Items ?? []) as T[]));
+    for (const item of page.Items ?? []) items.push(fromAttributes(item));
     cursor = page.LastEvaluatedKey;
   } while (cursor);
   return items;

@@ -1,4 +1,5 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { fromAttributes, toAttributes } from './attributes';
 import { dynamo, tableName } from './client';
 import { profileKey } from './keys';
 
@@ -12,9 +13,9 @@ export interface ProfileRecord {
 /** The profile of the user who owns this e-mail, if they have ever signed in. */
 export const getProfileByEmail = async (email: string, consistent = false): Promise<ProfileRecord | undefined> => {
   const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: profileKey(email), ConsistentRead: consistent }),
+    new GetItemCommand({ TableName: tableName, Key: toAttributes(profileKey(email)), ConsistentRead: consistent }),
   );
-  return Item as ProfileRecord | undefined;
+  return Item && (fromAttributes(Item) as unknown as ProfileRecord);
 };
 
 /**
@@ -23,16 +24,16 @@ export const getProfileByEmail = async (email: string, consistent = false): Prom
  */
 export const putProfile = async (profile: ProfileRecord): Promise<void> => {
   await dynamo.send(
-    new UpdateCommand({
+    new UpdateItemCommand({
       TableName: tableName,
-      Key: profileKey(profile.email),
+      Key: toAttributes(profileKey(profile.email)),
       UpdateExpression: 'SET entity = :entity, email = :email, userId = :userId, lastSeenAt = :lastSeenAt',
-      ExpressionAttributeValues: {
+      ExpressionAttributeValues: toAttributes({
         ':entity': 'Profile',
         ':email': profile.email,
         ':userId': profile.userId,
         ':lastSeenAt': profile.lastSeenAt,
-      },
+      }),
     }),
   );
 };

@@ -1,7 +1,8 @@
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteItemCommand, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { ConflictError, ErrorText, NotFoundError } from '@lambdas/domain/errors';
 import type { ProjectRole } from '@lambdas/domain/roles';
 import { listIndexName } from '@lib/table-schema';
+import { fromAttributes, toAttributes } from './attributes';
 import { conditionFailedAt, dynamo, isConditionFailed, queryAll, tableName, transactWrite } from './client';
 import { MEMBER_PREFIX, memberKey, memberProjectListKeys, memberProjectListPartition, projectKey } from './keys';
 
@@ -23,12 +24,13 @@ export interface MemberRecord {
   readonly addedAt: string;
 }
 
-const memberItem = (member: MemberRecord) => ({
-  ...memberKey(member.projectId, member.email),
-  ...memberProjectListKeys(member.email, member.projectId),
-  entity: 'Member',
-  ...member,
-});
+const memberItem = (member: MemberRecord) =>
+  toAttributes({
+    ...memberKey(member.projectId, member.email),
+    ...memberProjectListKeys(member.email, member.projectId),
+    entity: 'Member',
+    ...member,
+  });
 
 /** Creates a project and its owner's membership atomically: never a project without its owner. */
 export const createProjectWithOwner = async (project: ProjectRecord, owner: { email: string; userId: string }) => {
@@ -36,7 +38,12 @@ export const createProjectWithOwner = async (project: ProjectRecord, owner: { em
     {
       Put: {
         TableName: tableName,
-        Item: { ...projectKey(project.projectId), entity: 'Project', ...project, ownerEmail: owner.email },
+        Item: toAttributes({
+          ...projectKey(project.projectId),
+          entity: 'Project',
+          ...project,
+          ownerEmail: owner.email,
+        }),
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
@@ -59,37 +66,37 @@ export const createProjectWithOwner = async (project: ProjectRecord, owner: { em
 };
 
 /** The memberships of an e-mail, one per project (list index). */
-export const listMembershipsByEmail = (email: string): Promise<MemberRecord[]> =>
-  queryAll<MemberRecord>({
+export const listMembershipsByEmail = async (email: string): Promise<MemberRecord[]> =>
+  (await queryAll({
     IndexName: listIndexName,
     KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': memberProjectListPartition(email) },
-  });
+    ExpressionAttributeValues: toAttributes({ ':pk': memberProjectListPartition(email) }),
+  })) as unknown as MemberRecord[];
 
 /** One membership, read consistently (it decides access). */
 export const getMember = async (projectId: string, email: string): Promise<MemberRecord | undefined> => {
   const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: memberKey(projectId, email), ConsistentRead: true }),
+    new GetItemCommand({ TableName: tableName, Key: toAttributes(memberKey(projectId, email)), ConsistentRead: true }),
   );
-  return Item as MemberRecord | undefined;
+  return Item && (fromAttributes(Item) as unknown as MemberRecord);
 };
 
 /** Every member of a project, read consistently from the project's partition. */
-export const listMembers = (projectId: string): Promise<MemberRecord[]> =>
-  queryAll<MemberRecord>({
+export const listMembers = async (projectId: string): Promise<MemberRecord[]> =>
+  (await queryAll({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :member)',
-    ExpressionAttributeValues: { ':pk': projectKey(projectId).PK, ':member': MEMBER_PREFIX },
+    ExpressionAttributeValues: toAttributes({ ':pk': projectKey(projectId).PK, ':member': MEMBER_PREFIX }),
     ConsistentRead: true,
-  });
+  })) as unknown as MemberRecord[];
 
 /** Transaction item that holds only while the acting manager still has a managing role. */
 const managerCheck = (projectId: string, managerEmail: string) => ({
   ConditionCheck: {
     TableName: tableName,
-    Key: memberKey(projectId, managerEmail),
+    Key: toAttributes(memberKey(projectId, managerEmail)),
     ConditionExpression: '#role IN (:owner, :admin)',
     ExpressionAttributeNames: { '#role': 'role' },
-    ExpressionAttributeValues: { ':owner': 'owner', ':admin': 'admin' },
+    ExpressionAttributeValues: toAttributes({ ':owner': 'owner', ':admin': 'admin' }),
   },
 });
 
@@ -124,12 +131,12 @@ export const deleteMemberIfAllowed = async (
   try {
     if (callerEmail === email) {
       await dynamo.send(
-        new DeleteCommand({
+        new DeleteItemCommand({
           TableName: tableName,
-          Key: memberKey(projectId, email),
+          Key: toAttributes(memberKey(projectId, email)),
           ConditionExpression: '#role = :admin',
           ExpressionAttributeNames: { '#role': 'role' },
-          ExpressionAttributeValues: { ':admin': 'admin' },
+          ExpressionAttributeValues: toAttributes({ ':admin': 'admin' }),
         }),
       );
       return true;
@@ -139,10 +146,10 @@ export const deleteMemberIfAllowed = async (
       {
         Delete: {
           TableName: tableName,
-          Key: memberKey(projectId, email),
+          Key: toAttributes(memberKey(projectId, email)),
           ConditionExpression: 'attribute_exists(PK) AND #role <> :owner',
           ExpressionAttributeNames: { '#role': 'role' },
-          ExpressionAttributeValues: { ':owner': 'owner' },
+          ExpressionAttributeValues: toAttributes({ ':owner': 'owner' }),
         },
       },
     ]);

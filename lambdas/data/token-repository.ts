@@ -1,7 +1,8 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { ConflictError, ErrorText, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import type { Scope } from '@lambdas/domain/scopes';
 import { listIndexName, tableSchema } from '@lib/table-schema';
+import { fromAttributes, toAttributes } from './attributes';
 import { conditionFailedAt, dynamo, isConditionFailed, queryAll, tableName, transactWrite } from './client';
 import { tokenKey, tokenListKeys, tokenListPartition, tokenSlotsKey } from './keys';
 
@@ -30,9 +31,9 @@ const MAX_ATTEMPTS = 10;
 /** Reads one token by id with a strongly consistent read (the authorizer's one read). */
 export const getTokenById = async (tokenId: string): Promise<TokenRecord | undefined> => {
   const { Item } = await dynamo.send(
-    new GetCommand({ TableName: tableName, Key: tokenKey(tokenId), ConsistentRead: true }),
+    new GetItemCommand({ TableName: tableName, Key: toAttributes(tokenKey(tokenId)), ConsistentRead: true }),
   );
-  return Item as TokenRecord | undefined;
+  return Item && (fromAttributes(Item) as unknown as TokenRecord);
 };
 
 type Slots = Record<string, number>;
@@ -45,10 +46,15 @@ type Slots = Record<string, number>;
 export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Promise<void> => {
   for (let attempt = 1; ; attempt += 1) {
     const { Item } = await dynamo.send(
-      new GetCommand({ TableName: tableName, Key: tokenSlotsKey(token.userId), ConsistentRead: true }),
+      new GetItemCommand({
+        TableName: tableName,
+        Key: toAttributes(tokenSlotsKey(token.userId)),
+        ConsistentRead: true,
+      }),
     );
-    const version = (Item?.version as number | undefined) ?? 0;
-    const live = Object.entries((Item?.slots as Slots | undefined) ?? {}).filter(
+    const stored = Item && fromAttributes(Item);
+    const version = (stored?.version as number | undefined) ?? 0;
+    const live = Object.entries((stored?.slots as Slots | undefined) ?? {}).filter(
       ([, expiry]) => expiry === 0 || expiry > now.getTime(),
     );
     if (live.length >= TOKEN_LIMIT) throw new ConflictError(ErrorText.tokenLimit);
@@ -59,7 +65,7 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Pro
         {
           Put: {
             TableName: tableName,
-            Item: {
+            Item: toAttributes({
               ...tokenKey(token.tokenId),
               ...tokenListKeys(token.userId, token.createdAt, token.tokenId),
               entity: 'Token',
@@ -69,16 +75,16 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Pro
                   (Date.parse(token.expiresAt) + EXPIRED_RETENTION_MS) / 1000,
                 ),
               }),
-            },
+            }),
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
         {
           Put: {
             TableName: tableName,
-            Item: { ...tokenSlotsKey(token.userId), entity: 'TokenSlots', slots, version: version + 1 },
-            ConditionExpression: Item ? 'version = :version' : 'attribute_not_exists(PK)',
-            ExpressionAttributeValues: Item ? { ':version': version } : undefined,
+            Item: toAttributes({ ...tokenSlotsKey(token.userId), entity: 'TokenSlots', slots, version: version + 1 }),
+            ConditionExpression: stored ? 'version = :version' : 'attribute_not_exists(PK)',
+            ExpressionAttributeValues: stored ? toAttributes({ ':version': version }) : undefined,
           },
         },
       ]);
@@ -92,13 +98,13 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Pro
 };
 
 /** The user's tokens, newest first (list index; a just-created token may take a moment to show). */
-export const listTokensByUser = (userId: string): Promise<TokenRecord[]> =>
-  queryAll<TokenRecord>({
+export const listTokensByUser = async (userId: string): Promise<TokenRecord[]> =>
+  (await queryAll({
     IndexName: listIndexName,
     KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': tokenListPartition(userId) },
+    ExpressionAttributeValues: toAttributes({ ':pk': tokenListPartition(userId) }),
     ScanIndexForward: false,
-  });
+  })) as unknown as TokenRecord[];
 
 /** Deletes one of the user's tokens and frees its slot; 404 when it is not the user's live token. */
 export const revokeToken = async (userId: string, tokenId: string): Promise<void> => {
@@ -107,19 +113,19 @@ export const revokeToken = async (userId: string, tokenId: string): Promise<void
       {
         Delete: {
           TableName: tableName,
-          Key: tokenKey(tokenId),
+          Key: toAttributes(tokenKey(tokenId)),
           ConditionExpression: 'userId = :userId',
-          ExpressionAttributeValues: { ':userId': userId },
+          ExpressionAttributeValues: toAttributes({ ':userId': userId }),
         },
       },
       {
         Update: {
           TableName: tableName,
-          Key: tokenSlotsKey(userId),
+          Key: toAttributes(tokenSlotsKey(userId)),
           UpdateExpression: 'REMOVE slots.#tokenId SET version = version + :one',
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeNames: { '#tokenId': tokenId },
-          ExpressionAttributeValues: { ':one': 1 },
+          ExpressionAttributeValues: toAttributes({ ':one': 1 }),
         },
       },
     ]);
@@ -133,16 +139,16 @@ export const revokeToken = async (userId: string, tokenId: string): Promise<void
 export const touchTokenLastUsed = async (tokenId: string, now: Date, intervalMs: number): Promise<void> => {
   try {
     await dynamo.send(
-      new UpdateCommand({
+      new UpdateItemCommand({
         TableName: tableName,
-        Key: tokenKey(tokenId),
+        Key: toAttributes(tokenKey(tokenId)),
         UpdateExpression: 'SET lastUsedAt = :now',
         ConditionExpression: 'attribute_exists(PK) AND (lastUsedAt = :null OR lastUsedAt < :threshold)',
-        ExpressionAttributeValues: {
+        ExpressionAttributeValues: toAttributes({
           ':now': now.toISOString(),
           ':null': null,
           ':threshold': new Date(now.getTime() - intervalMs).toISOString(),
-        },
+        }),
       }),
     );
   } catch (error) {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -53,7 +53,7 @@ export interface MintedToken {
 }
 
 /** Hash stored for a raw token (SHA-256; the secret's entropy makes a slow hash unnecessary). */
-export const hashToken = (rawToken: string): string => createHash('sha256').update(rawToken).digest('base64url');
+export const hashToken = (rawToken: string): string => hash('sha256', rawToken, 'base64url');
 
 /** Mints a new token. */
 export const mintToken = (): MintedToken => {
@@ -76,7 +76,7 @@ export const isTokenId = (candidate: string): boolean => TOKEN_ID_PATTERN.test(c
 
 /** Constant-time comparison of a presented token with a stored hash. */
 export const tokenMatchesHash = (rawToken: string, storedHash: string): boolean => {
-  const presented = Buffer.from(hashToken(rawToken), 'base64url');
+  const presented = hash('sha256', rawToken, 'buffer');
   const stored = Buffer.from(storedHash, 'base64url');
   return presented.length === stored.length && timingSafeEqual(presented, stored);
 };
