@@ -7,8 +7,19 @@ const PRICES = {
   writeUnitPerMillion: 0.625,
 };
 
-/** The floor nothing can beat: API Gateway plus one Lambda request. */
+/** The floor the issue names: API Gateway plus one Lambda request. */
 export const FLOOR_DOLLARS_PER_MILLION = PRICES.restApiPerMillion + PRICES.lambdaRequestPerMillion;
+
+/**
+ * The floor nothing can beat for one route: API Gateway, one Lambda request, and the capacity its
+ * access pattern needs at the least (`bench/work-floors.ts`). A write costs $0.625/M per unit, a
+ * sixth of API Gateway plus Lambda, so against $3.70 alone no route that writes could ever come
+ * within 12%; the capacity a route spends beyond its pattern is held to the floor by the work rows.
+ */
+export const routeFloorPerMillion = (minimum: { readUnits: number; writeUnits: number }): number =>
+  FLOOR_DOLLARS_PER_MILLION +
+  minimum.readUnits * PRICES.readUnitPerMillion +
+  minimum.writeUnits * PRICES.writeUnitPerMillion;
 
 /** Time one invocation spends on the CPU and waiting on DynamoDB, measured at 256 MB. */
 export interface Invocation {

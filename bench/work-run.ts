@@ -22,6 +22,9 @@ export interface WorkRow {
   readonly minCapacity: number;
   readonly readUnits: number;
   readonly writeUnits: number;
+  /** The least read and write units its access pattern needs. */
+  readonly minReadUnits: number;
+  readonly minWriteUnits: number;
 }
 
 const row = (name: string, m: Measurement): WorkRow => {
@@ -34,6 +37,8 @@ const row = (name: string, m: Measurement): WorkRow => {
     minCapacity: floor.read + floor.write,
     readUnits: m.work.totalRead,
     writeUnits: m.work.totalWrite,
+    minReadUnits: floor.read,
+    minWriteUnits: floor.write,
   };
 };
 
