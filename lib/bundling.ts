@@ -22,6 +22,8 @@ export const bundlingSettings = {
   mainFields: ['module', 'main'],
   /** esbuild reads `paths` from here, so `@lib/*` and `@lambdas/*` resolve as they do in tests. */
   tsconfig: path.join(PROJECT_ROOT, 'tsconfig.json'),
+  /** Web streams load on first use rather than with the bundle (see the module itself). */
+  alias: { 'node:stream/web': path.join(PROJECT_ROOT, 'lib/lazy-web-streams.cjs') },
 } as const;
 
 /**
@@ -45,5 +47,6 @@ export const esbuildOptions = (entry: string, outfile: string): BuildOptions => 
   keepNames: bundlingSettings.keepNames,
   mainFields: [...bundlingSettings.mainFields],
   tsconfig: bundlingSettings.tsconfig,
+  alias: { ...bundlingSettings.alias },
   logLevel: 'warning',
 });

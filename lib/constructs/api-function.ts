@@ -93,6 +93,10 @@ export class ApiFunction extends Construct {
         target: bundlingSettings.target,
         mainFields: [...bundlingSettings.mainFields],
         tsconfig: bundlingSettings.tsconfig,
+        // NodejsFunction has no `alias` property; esbuild's own flag carries it.
+        esbuildArgs: Object.fromEntries(
+          Object.entries(bundlingSettings.alias).map(([name, target]) => [`--alias:${name}`, target]),
+        ),
         format: OutputFormat.CJS,
         // Ship the SDK version the tests ran against instead of whatever the runtime carries.
         bundleAwsSDK: true,

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { PROJECT_ROOT } from '@lib/bundling';
+import { esbuildOptions, PROJECT_ROOT } from '@lib/bundling';
 import { AUTHORIZER_ENTRY, routeEntry } from '@lib/constructs/service-api';
 import { gatewayResponses } from '@lib/gateway-responses';
 import { routes } from '@lib/routes';
@@ -8,6 +9,7 @@ import { listIndexName, tableSchema } from '@lib/table-schema';
 import { type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import { build } from 'esbuild';
 
 const AUTHORIZER = 'authorizer';
 
@@ -310,6 +312,23 @@ describe('functions', () => {
     // Read, not imported: importing a handler module would parse its environment at module scope.
     const source = fs.readFileSync(path.join(PROJECT_ROOT, entry), 'utf8');
     expect(source).toMatch(/^export const handler\b/m);
+  });
+
+  it.each([
+    ...routes.map((route) => [route.handler, routeEntry(route)] as const),
+    [AUTHORIZER, AUTHORIZER_ENTRY] as const,
+  ])('ships for %s byte for byte the bundle `npm run bench` measures', async (name, entry) => {
+    const fn = name === AUTHORIZER ? synthesized.stack.serviceApi.authorizerFunction : routeFunction(name);
+    const code = propertiesOf(resourcesOf('AWS::Lambda::Function')[logicalId(fn.lambdaFunction)] as Json).Code as Json;
+    const assetHash = (code.S3Key as string).replace(/\.zip$/, '');
+    const shipped = fs.readFileSync(path.join(synthesized.assemblyDirectory, `asset.${assetHash}`, 'index.js'));
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bundle-'));
+    try {
+      await build(esbuildOptions(path.join(PROJECT_ROOT, entry), path.join(outDir, 'index.js')));
+      expect(shipped.equals(fs.readFileSync(path.join(outDir, 'index.js')))).toBe(true);
+    } finally {
+      fs.rmSync(outDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -28,6 +28,8 @@ export interface Acknowledgement {
 export interface Synthesized {
   readonly stack: ServiceStack;
   readonly template: Template;
+  /** Where the cloud assembly was written: the bundled functions are its `asset.<hash>` folders. */
+  readonly assemblyDirectory: string;
   /** Every finding of the validation report; empty when the app is clean. */
   readonly findings: readonly Finding[];
   /**
@@ -113,6 +115,7 @@ export const synthesize = (options: SynthesizeOptions = {}): Synthesized => {
   return {
     stack,
     template: Template.fromStack(stack),
+    assemblyDirectory: assembly.directory,
     findings,
     nagPacks,
     acknowledgements: acknowledgementsUnder(app),
