@@ -2,7 +2,9 @@ import { ErrorText } from '@lambdas/domain/errors';
 import { TOKEN_PREFIX } from '@lambdas/domain/token-format';
 import { MAX_BODY_BYTES } from '@lambdas/http/limits';
 import { RETRY_AFTER_SECONDS } from '@lambdas/http/responses';
-import { addMemberBody, createProjectBody, createTokenBody } from '@lambdas/http/schemas';
+import { addMemberBody } from '@lambdas/http/schemas/add-member';
+import { createProjectBody } from '@lambdas/http/schemas/create-project';
+import { createTokenBody } from '@lambdas/http/schemas/create-token';
 import * as z from 'zod/mini';
 import {
   createDocument,

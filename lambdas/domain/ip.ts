@@ -47,5 +47,6 @@ export const canonicalIp = (address: string): string | null => {
 /** Whether two addresses are the same address; anything unparsable matches nothing. */
 export const sameIp = (a: string, b: string): boolean => {
   const left = canonicalIp(a);
-  return left !== null && left === canonicalIp(b);
+  // The same text is the same address (the authorizer's usual case: a bound IP is stored canonical).
+  return left !== null && (a === b || left === canonicalIp(b));
 };

@@ -2,7 +2,7 @@ import { clock } from '@lambdas/domain/clock';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { projectParams } from '@lambdas/http/params';
 import { json } from '@lambdas/http/responses';
-import { type AddMemberBody, addMemberBody } from '@lambdas/http/schemas';
+import { type AddMemberBody, addMemberBody } from '@lambdas/http/schemas/add-member';
 import { addMember } from '@lambdas/use-cases/projects';
 import middy from '@middy/core';
 

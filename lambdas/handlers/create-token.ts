@@ -3,7 +3,7 @@ import { ErrorText, ForbiddenError } from '@lambdas/domain/errors';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { DEFAULT_TTL_DAYS } from '@lambdas/http/limits';
 import { json } from '@lambdas/http/responses';
-import { type CreateTokenBody, createTokenBody } from '@lambdas/http/schemas';
+import { type CreateTokenBody, createTokenBody } from '@lambdas/http/schemas/create-token';
 import { createToken } from '@lambdas/use-cases/tokens';
 import middy from '@middy/core';
 

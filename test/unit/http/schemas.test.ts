@@ -1,4 +1,6 @@
-import { addMemberBody, createProjectBody, createTokenBody } from '@lambdas/http/schemas';
+import { addMemberBody } from '@lambdas/http/schemas/add-member';
+import { createProjectBody } from '@lambdas/http/schemas/create-project';
+import { createTokenBody } from '@lambdas/http/schemas/create-token';
 
 describe('createTokenBody', () => {
   it('trims the name and leaves ttlDays out when omitted', () => {
