@@ -9,6 +9,7 @@ import {
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
 import { optionalUrlEnv, requiredEnv } from '@lambdas/env';
 import { fromAttributes, type Value } from './attributes';
+import { traceCalls } from './tracing';
 
 /** Name of the service's one table. */
 export const tableName = requiredEnv('TABLE_NAME');
@@ -26,8 +27,12 @@ export const clientSettings = {
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_000, throwOnRequestTimeout: true },
 } satisfies DynamoDBClientConfig;
 
-/** One client per container, reused across invocations (keep-alive is the SDK default). */
+/**
+ * One client per container, reused across invocations (keep-alive is the SDK default); each of its
+ * calls in a sampled invocation is an X-Ray subsegment.
+ */
 export const dynamo = new DynamoDBClient({ ...clientSettings, endpoint });
+traceCalls(dynamo);
 
 const UNAVAILABLE_ERRORS = new Set([
   'ProvisionedThroughputExceededException',

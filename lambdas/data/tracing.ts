@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:dgram';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+/** The current invocation's trace, when X-Ray samples it: Lambda sets `_X_AMZN_TRACE_ID` per invocation. */
+const sampledTrace = (): { root: string; parent: string } | undefined => {
+  const fields = new Map<string, string>();
+  for (const part of (process.env._X_AMZN_TRACE_ID ?? '').split(';')) {
+    const [name = '', value = ''] = part.split('=');
+    fields.set(name.trim(), value.trim());
+  }
+  const root = fields.get('Root');
+  const parent = fields.get('Parent');
+  return fields.get('Sampled') === '1' && root && parent ? { root, parent } : undefined;
+};
+
+/** Where the X-Ray daemon listens for segments: `host:port`, or its `udp:host:port` part. */
+const daemonAddress = (): { host: string; port: number } | undefined => {
+  const setting = process.env.AWS_XRAY_DAEMON_ADDRESS ?? '';
+  const udp =
+    setting
+      .split(/\s+/)
+      .find((part) => part.startsWith('udp:'))
+      ?.slice(4) ?? setting;
+  const separator = udp.lastIndexOf(':');
+  const port = Number(udp.slice(separator + 1));
+  return separator > 0 && Number.isInteger(port) && port > 0 ? { host: udp.slice(0, separator), port } : undefined;
+};
+
+const DAEMON_HEADER = '{"format":"json","version":1}\n';
+const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded']);
+
+let socket: Socket | undefined;
+
+const send = (document: Record<string, unknown>, daemon: { host: string; port: number }): void => {
+  // Loaded on the first sampled call only: the socket module is no part of a cold start.
+  socket ??= (require('node:dgram') as typeof import('node:dgram')).createSocket('udp4').unref();
+  socket.send(`${DAEMON_HEADER}${JSON.stringify(document)}`, daemon.port, daemon.host);
+};
+
+/** What a call's result or error says of it, as the SDK reports it. */
+interface CallMetadata {
+  readonly $metadata?: { httpStatusCode?: number; requestId?: string; attempts?: number };
+  readonly $fault?: 'client' | 'server';
+  readonly name?: string;
+}
+
+/**
+ * Records every DynamoDB call of a sampled invocation as an X-Ray subsegment of the function's
+ * segment: operation, table, status, request id and retries, never a key, item or expression value.
+ * Written here rather than with Powertools Tracer or the X-Ray SDK, whose load costs 16-20 ms of cold
+ * start against a 24 ms floor (`npm run bench`); the subsegment goes over UDP to the daemon Lambda
+ * runs beside the function, as the X-Ray SDK's would, and costs nothing when X-Ray does not sample.
+ */
+export const traceCalls = (client: DynamoDBClient): void => {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const trace = sampledTrace();
+      const daemon = trace && daemonAddress();
+      if (!trace || !daemon) return next(args);
+      const startTime = Date.now() / 1000;
+      const record = (outcome: CallMetadata, failed: boolean) => {
+        const status = outcome.$metadata?.httpStatusCode;
+        send(
+          {
+            name: 'DynamoDB',
+            namespace: 'aws',
+            type: 'subsegment',
+            id: randomBytes(8).toString('hex'),
+            trace_id: trace.root,
+            parent_id: trace.parent,
+            start_time: startTime,
+            end_time: Date.now() / 1000,
+            aws: {
+              operation: context.commandName?.replace(/Command$/, ''),
+              region: process.env.AWS_REGION,
+              table_name: (args.input as { TableName?: string }).TableName,
+              request_id: outcome.$metadata?.requestId,
+              retries: Math.max(0, (outcome.$metadata?.attempts ?? 1) - 1),
+            },
+            ...(status !== undefined && { http: { response: { status } } }),
+            ...(failed && {
+              throttle: THROTTLING.has(outcome.name ?? ''),
+              error: outcome.$fault === 'client',
+              fault: outcome.$fault !== 'client',
+            }),
+          },
+          daemon,
+        );
+      };
+      try {
+        const output = await next(args);
+        record(output.output as CallMetadata, false);
+        return output;
+      } catch (error) {
+        record((error ?? {}) as CallMetadata, true);
+        throw error;
+      }
+    },
+    { step: 'initialize', name: 'xraySubsegment' },
+  );
+};
