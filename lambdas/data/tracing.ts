@@ -32,10 +32,13 @@ const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceede
 
 let socket: Socket | undefined;
 
+/** Tracing is best effort: a datagram that cannot be sent is dropped, never a request. */
+const ignore = (): void => undefined;
+
 const send = (document: Record<string, unknown>, daemon: { host: string; port: number }): void => {
   // Loaded on the first sampled call only: the socket module is no part of a cold start.
-  socket ??= (require('node:dgram') as typeof import('node:dgram')).createSocket('udp4').unref();
-  socket.send(`${DAEMON_HEADER}${JSON.stringify(document)}`, daemon.port, daemon.host);
+  socket ??= (require('node:dgram') as typeof import('node:dgram')).createSocket('udp4').on('error', ignore).unref();
+  socket.send(`${DAEMON_HEADER}${JSON.stringify(document)}`, daemon.port, daemon.host, ignore);
 };
 
 /** What a call's result or error says of it, as the SDK reports it. */

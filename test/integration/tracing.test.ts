@@ -113,6 +113,18 @@ describe('X-Ray subsegments of DynamoDB calls', () => {
     ]);
   });
 
+  it('answers as usual when the daemon cannot be reached', async () => {
+    const session = await sessionFor(service, uniqueEmail('undelivered'));
+    const reachable = process.env.AWS_XRAY_DAEMON_ADDRESS;
+    process.env.AWS_XRAY_DAEMON_ADDRESS = 'no-such-daemon.invalid:2000';
+    try {
+      const subsegments = await traced(true, () => createToken(service, session));
+      expect(subsegments).toEqual([]);
+    } finally {
+      process.env.AWS_XRAY_DAEMON_ADDRESS = reachable;
+    }
+  });
+
   it('sends nothing for an invocation X-Ray does not sample', async () => {
     const session = await sessionFor(service, uniqueEmail('unsampled'));
     const subsegments = await traced(false, () => createToken(service, session));
