@@ -28,5 +28,6 @@ const EXPORTS = [
 ];
 
 for (const name of EXPORTS) {
+  // biome-ignore lint/style/useNodejsImportProtocol: `node:stream/web` would be this very module again.
   Object.defineProperty(exports, name, { enumerable: true, get: () => require('stream/web')[name] });
 }

@@ -4,8 +4,11 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 /** The current invocation's trace, when X-Ray samples it: Lambda sets `_X_AMZN_TRACE_ID` per invocation. */
 const sampledTrace = (): { root: string; parent: string } | undefined => {
+  const header = process.env._X_AMZN_TRACE_ID;
+  // Every call asks; most are not sampled, and answer here.
+  if (!header?.includes('Sampled=1')) return undefined;
   const fields = new Map<string, string>();
-  for (const part of (process.env._X_AMZN_TRACE_ID ?? '').split(';')) {
+  for (const part of header.split(';')) {
     const [name = '', value = ''] = part.split('=');
     fields.set(name.trim(), value.trim());
   }
