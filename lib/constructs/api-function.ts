@@ -5,7 +5,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { bundlingSettings, PROJECT_ROOT, runtimeNodeOptions } from '../bundling';
+import { bundlingSettings, esbuildFlags, PROJECT_ROOT, runtimeNodeOptions } from '../bundling';
 
 /** Properties of an {@link ApiFunction}. */
 export interface ApiFunctionProps {
@@ -86,17 +86,13 @@ export class ApiFunction extends Construct {
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       bundling: {
         forceDockerBundling: false,
-        minify: bundlingSettings.minify,
+        minify: false,
         sourceMap: bundlingSettings.sourceMap,
         sourcesContent: bundlingSettings.sourcesContent,
-        keepNames: bundlingSettings.keepNames,
         target: bundlingSettings.target,
         mainFields: [...bundlingSettings.mainFields],
         tsconfig: bundlingSettings.tsconfig,
-        // NodejsFunction has no `alias` property; esbuild's own flag carries it.
-        esbuildArgs: Object.fromEntries(
-          Object.entries(bundlingSettings.alias).map(([name, target]) => [`--alias:${name}`, target]),
-        ),
+        esbuildArgs: esbuildFlags,
         format: OutputFormat.CJS,
         // Ship the SDK version the tests ran against instead of whatever the runtime carries.
         bundleAwsSDK: true,
