@@ -5,20 +5,33 @@ import { BUNDLE_ENV } from './fixtures';
 const LOAD_SCRIPT =
   'const t=process.hrtime.bigint();require(process.argv[1]);process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))';
 
+/** Samples of one way of starting Node: bundle name → milliseconds. */
+export type LoadSamples = Map<string, number[]>;
+
 /**
- * Milliseconds to `require()` each bundle in a fresh Node process, `rounds` times. Rounds visit the
- * bundles in turn, so a noisy moment of the machine falls on all of them alike.
+ * Milliseconds to `require()` each bundle in a fresh Node process, `rounds` times for each way of
+ * starting Node (`variants`: name → Node arguments). Each round visits every bundle under every
+ * variant in turn, so a noisy moment of the machine falls on all of them alike.
  */
-export const measureColdLoad = (bundles: readonly Bundle[], rounds: number, nodeArgs: string[] = []) => {
-  const samples = new Map<string, number[]>(bundles.map((bundle) => [bundle.name, []]));
+export const measureColdLoad = <V extends string>(
+  bundles: readonly Bundle[],
+  rounds: number,
+  variants: Readonly<Record<V, readonly string[]>>,
+): Record<V, LoadSamples> => {
+  const names = Object.keys(variants) as V[];
+  const samples = Object.fromEntries(
+    names.map((variant) => [variant, new Map(bundles.map((bundle) => [bundle.name, [] as number[]]))]),
+  ) as Record<V, LoadSamples>;
   for (let round = 0; round < rounds; round += 1) {
     for (const bundle of bundles) {
-      const child = spawnSync(process.execPath, [...nodeArgs, '-e', LOAD_SCRIPT, bundle.file], {
-        env: { PATH: process.env.PATH, ...BUNDLE_ENV },
-        encoding: 'utf8',
-      });
-      if (child.status !== 0) throw new Error(`${bundle.name} failed to load: ${child.stderr}`);
-      samples.get(bundle.name)?.push(Number(child.stdout));
+      for (const variant of names) {
+        const child = spawnSync(process.execPath, [...variants[variant], '-e', LOAD_SCRIPT, bundle.file], {
+          env: { PATH: process.env.PATH, ...BUNDLE_ENV },
+          encoding: 'utf8',
+        });
+        if (child.status !== 0) throw new Error(`${bundle.name} failed to load: ${child.stderr}`);
+        samples[variant].get(bundle.name)?.push(Number(child.stdout));
+      }
     }
   }
   return samples;

@@ -27,7 +27,7 @@ interface Result {
   target: number;
 }
 
-const COLD_ROUNDS = 15;
+const COLD_ROUNDS = 21;
 const results: Result[] = [];
 const record = (name: string, value: number, unit: string, floor: number, target: number) => {
   results.push({ name, value, unit, floor, ratio: value / floor, target });
@@ -52,9 +52,11 @@ const main = async () => {
     const all = [floor, ...functions];
     // Cold load runs with the NODE_OPTIONS the stack deploys; the source-map tax compares that with
     // no options at all, and shows what --enable-source-maps would cost.
-    const deployed = measureColdLoad(all, COLD_ROUNDS, runtimeNodeOptions.split(' ').filter(Boolean));
-    const bare = measureColdLoad(all, COLD_ROUNDS);
-    const mapped = measureColdLoad(all, COLD_ROUNDS, ['--enable-source-maps']);
+    const { deployed, bare, mapped } = measureColdLoad(all, COLD_ROUNDS, {
+      deployed: runtimeNodeOptions.split(' ').filter(Boolean),
+      bare: [],
+      mapped: ['--enable-source-maps'],
+    });
     const load = (samples: Map<string, number[]>, name: string) => median(samples.get(name) ?? []);
     for (const bundle of functions) {
       record(`cold load: ${bundle.name}`, load(deployed, bundle.name), 'ms', load(deployed, 'floor'), 1.1);
