@@ -44,6 +44,7 @@ const main = async (): Promise<void> => {
     port: PORT,
     host: process.env.HOST ?? '::',
     dataDir,
+    dashboardOrigin: process.env.DASHBOARD_ORIGIN || undefined,
   });
 
   const storage = dataDir ? `data in ${dataDir}` : 'in memory';

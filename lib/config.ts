@@ -21,6 +21,22 @@ const WAF_RATE_LIMIT_MAX = 2_000_000_000;
 
 const httpsUrl = (error: string) => z.url({ protocol: /^https$/, error });
 
+const ORIGIN_ERROR =
+  'must be an origin: https://, a host and an optional port, no path, e.g. https://dashboard.example.com (http:// only for localhost)';
+
+/** An https origin exactly as a browser sends it (or http on localhost, for a dashboard in development). */
+const isDashboardOrigin = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
+    // Letters, digits and the punctuation of a host and port only: the value becomes a quoted header.
+    const plain = /^[\w.:/[\]-]+$/.test(value);
+    return plain && url.origin === value && (url.protocol === 'https:' || (url.protocol === 'http:' && local));
+  } catch {
+    return false;
+  }
+};
+
 /**
  * Every CDK context key the app reads, with its default. Set a key in cdk.json's `context` or with
  * `npx cdk synth -c key=value`.
@@ -79,6 +95,12 @@ const contextSchema = z.object({
    */
   alarmEmail: z.email({ error: 'must be an e-mail address, e.g. ops@example.com' }).optional(),
   /**
+   * Origin of the web dashboard when it is served from another origin than the API, e.g.
+   * `https://dashboard.example.com`: the API then answers its CORS preflights and lets it read every
+   * answer. Default: none (no cross-origin access).
+   */
+  dashboardOrigin: z.string({ error: ORIGIN_ERROR }).refine(isDashboardOrigin, { error: ORIGIN_ERROR }).optional(),
+  /**
    * Whether an AWS WAF web ACL (AWS managed common and IP-reputation rule groups, a per-IP rate rule)
    * guards the API stage. WAF is billed per web ACL, rule and request. Default: `false`.
    */
@@ -123,6 +145,8 @@ export interface ServiceConfig {
   readonly apiGatewayCloudWatchRole: boolean;
   /** E-mail address subscribed to the alarm topic, if any. */
   readonly alarmEmail: string | undefined;
+  /** The dashboard's origin, when it may call the API from another origin. */
+  readonly dashboardOrigin: string | undefined;
   /** Whether a WAF web ACL guards the API stage. */
   readonly waf: boolean;
   /** The web ACL's per-IP limit, requests per 5 minutes (used only when `waf` is true). */
@@ -188,6 +212,7 @@ export const loadConfig = (scope: Construct): ServiceConfig => {
     logRetention: context.logRetentionDays as RetentionDays,
     apiGatewayCloudWatchRole: context.apiGatewayCloudWatchRole,
     alarmEmail: context.alarmEmail,
+    dashboardOrigin: context.dashboardOrigin,
     waf: context.waf,
     wafRateLimit: context.wafRateLimit,
   };

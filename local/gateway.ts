@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { corsHeaders, methodsByPath, preflightHeaders } from '@lib/cors';
 import { DENIAL_TEXT_VARIABLE, type GatewayResponseType, gatewayResponse } from '@lib/gateway-responses';
 import { type RouteDefinition, routes } from '@lib/routes';
 import type {
@@ -55,22 +56,28 @@ export interface GatewayResult {
   readonly body: string;
 }
 
-const matchRoute = (method: string, path: string) => {
+/** The path parameters of `path` under a route's path template, or undefined when it does not fit. */
+const matchTemplate = (template: string, path: string): Record<string, string> | undefined => {
   const segments = path.split('/');
+  const parts = template.split('/');
+  if (parts.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  const matches = parts.every((part, index) => {
+    const actual = segments[index] ?? '';
+    if (part.startsWith('{') && part.endsWith('}')) {
+      params[part.slice(1, -1)] = actual;
+      return actual.length > 0;
+    }
+    return part === actual;
+  });
+  return matches ? params : undefined;
+};
+
+const matchRoute = (method: string, path: string) => {
   let pathMatched = false;
   for (const route of routes) {
-    const template = route.path.split('/');
-    if (template.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    const matches = template.every((part, index) => {
-      const actual = segments[index] ?? '';
-      if (part.startsWith('{') && part.endsWith('}')) {
-        params[part.slice(1, -1)] = actual;
-        return actual.length > 0;
-      }
-      return part === actual;
-    });
-    if (!matches) continue;
+    const params = matchTemplate(route.path, path);
+    if (!params) continue;
     pathMatched = true;
     if (route.method === method) return { route, params };
   }
@@ -139,10 +146,34 @@ const lambdaContext = (functionName: string): Context =>
  * method → MISSING_AUTHENTICATION_TOKEN), identity sources (no Authorization → UNAUTHORIZED without
  * calling the authorizer), the REQUEST authorizer and its policy, then the route's proxy integration.
  */
-export const handleRequest = async (request: RawRequest, handlers: GatewayHandlers): Promise<GatewayResult> => {
-  if (request.body.length > MAX_PAYLOAD_BYTES) return render('REQUEST_TOO_LARGE');
+/** How the emulated API is configured, as the stack would be. */
+export interface GatewayOptions {
+  /** The dashboard origin allowed to call across origins (`dashboardOrigin`). */
+  readonly dashboardOrigin?: string;
+}
+
+/**
+ * One request through the emulated API Gateway: the gateway's own answers (with the CORS headers
+ * when a dashboard origin is configured, as the stack's gateway responses carry them), the dashboard's
+ * preflights, the authorizer, then the route's handler.
+ */
+export const handleRequest = async (
+  request: RawRequest,
+  handlers: GatewayHandlers,
+  options: GatewayOptions = {},
+): Promise<GatewayResult> => {
+  const { dashboardOrigin } = options;
+  const answer = (type: GatewayResponseType, context?: Record<string, unknown>, message?: string): GatewayResult => {
+    const result = render(type, context, message);
+    return dashboardOrigin ? { ...result, headers: { ...result.headers, ...corsHeaders(dashboardOrigin) } } : result;
+  };
+  if (request.body.length > MAX_PAYLOAD_BYTES) return answer('REQUEST_TOO_LARGE');
+  if (dashboardOrigin && request.method === 'OPTIONS') {
+    const methods = [...methodsByPath].find(([path]) => matchTemplate(path, request.path))?.[1];
+    if (methods) return { statusCode: 204, headers: preflightHeaders(dashboardOrigin, methods), body: '' };
+  }
   const matched = matchRoute(request.method, request.path);
-  if (!matched || matched === 'method-not-allowed') return render('MISSING_AUTHENTICATION_TOKEN');
+  if (!matched || matched === 'method-not-allowed') return answer('MISSING_AUTHENTICATION_TOKEN');
   const { route, params } = matched;
   const requestId = randomUUID();
   const methodArn = `arn:aws:execute-api:local:${ACCOUNT}:${API_ID}/${STAGE}/${request.method}${request.path}`;
@@ -165,7 +196,7 @@ export const handleRequest = async (request: RawRequest, handlers: GatewayHandle
     identity,
   };
   const authorization = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'authorization');
-  if (!authorization?.[1]) return render('UNAUTHORIZED');
+  if (!authorization?.[1]) return answer('UNAUTHORIZED');
 
   let result: APIGatewayAuthorizerResult;
   try {
@@ -184,16 +215,16 @@ export const handleRequest = async (request: RawRequest, handlers: GatewayHandle
       requestContext,
     } as unknown as APIGatewayRequestAuthorizerEvent);
   } catch (error) {
-    return render(error instanceof Error && error.message === 'Unauthorized' ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE');
+    return answer(error instanceof Error && error.message === 'Unauthorized' ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE');
   }
   if (!result?.principalId || !result.policyDocument || !isValidContext(result.context)) {
-    return render('AUTHORIZER_CONFIGURATION_ERROR');
+    return answer('AUTHORIZER_CONFIGURATION_ERROR');
   }
   const context = { ...result.context, principalId: result.principalId };
-  if (!isAllowed(result, methodArn)) return render('ACCESS_DENIED', context);
+  if (!isAllowed(result, methodArn)) return answer('ACCESS_DENIED', context);
 
   const handler = handlers.routes.get(route);
-  if (!handler) return render('DEFAULT_5XX');
+  if (!handler) return answer('DEFAULT_5XX');
   const event: APIGatewayProxyEvent = {
     resource: route.path,
     path: request.path,
@@ -210,13 +241,13 @@ export const handleRequest = async (request: RawRequest, handlers: GatewayHandle
   };
   try {
     const response = await handler(event, lambdaContext(route.handler));
-    if (typeof response?.statusCode !== 'number') return render('DEFAULT_5XX');
+    if (typeof response?.statusCode !== 'number') return answer('DEFAULT_5XX');
     const headers = Object.fromEntries(
       Object.entries(response.headers ?? {}).map(([name, value]) => [name, String(value)]),
     );
     return { statusCode: response.statusCode, headers, body: response.body ?? '' };
   } catch {
-    return render('DEFAULT_5XX');
+    return answer('DEFAULT_5XX');
   }
 };
 

@@ -25,6 +25,8 @@ export interface LocalServiceOptions {
   readonly dataDir?: string;
   /** Where the authorizer fetches session keys; default: the development identity provider's JWKS. */
   readonly sessionJwksUrl?: string;
+  /** A dashboard origin allowed to call across origins, as the stack's `dashboardOrigin`; default: none. */
+  readonly dashboardOrigin?: string;
 }
 
 /** The running local service. */
@@ -79,7 +81,9 @@ export const startLocalService = async (options: LocalServiceOptions): Promise<L
         const result =
           apiDocumentRoute(request.method, request.path) ??
           (idp && (await devIdpRoute(req, request.path, request.body, idp))) ??
-          (handlers ? await handleRequest(request, handlers) : jsonResult(503, { success: false }));
+          (handlers
+            ? await handleRequest(request, handlers, { dashboardOrigin: options.dashboardOrigin })
+            : jsonResult(503, { success: false }));
         writeResult(res, result);
       } catch {
         writeResult(res, jsonResult(500, { success: false, error: 'Internal server error' }));
@@ -106,6 +110,8 @@ export const startLocalService = async (options: LocalServiceOptions): Promise<L
   });
   delete process.env.AWS_SESSION_TOKEN;
   delete process.env.AWS_PROFILE;
+  if (options.dashboardOrigin) process.env.DASHBOARD_ORIGIN = options.dashboardOrigin;
+  else delete process.env.DASHBOARD_ORIGIN;
   idp = await createDevIdp(issuer, options.dataDir);
   handlers = await loadHandlers();
 

@@ -6,6 +6,8 @@ import {
   UnsupportedMediaTypeError,
 } from '@lambdas/domain/errors';
 import { type Principal, principalFromContext } from '@lambdas/domain/principal';
+import { optionalUrlEnv } from '@lambdas/env';
+import { corsHeaders } from '@lib/cors';
 import { findRoute } from '@lib/routes';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
@@ -14,6 +16,14 @@ import { errorResponse } from './errors';
 import { MAX_BODY_BYTES } from './limits';
 import { logger } from './logger';
 import { metricFields } from './metrics';
+
+/** Headers that let the configured dashboard origin read every answer (none when there is none). */
+const dashboardOrigin = optionalUrlEnv('DASHBOARD_ORIGIN');
+const crossOriginHeaders = dashboardOrigin ? corsHeaders(dashboardOrigin) : undefined;
+
+/** The response with the cross-origin headers, when a dashboard origin is configured. */
+const withCrossOrigin = (response: APIGatewayProxyResult): APIGatewayProxyResult =>
+  crossOriginHeaders ? { ...response, headers: { ...response.headers, ...crossOriginHeaders } } : response;
 
 /** The event a route handler receives: the principal, its validated path parameters and body. */
 export interface ApiEvent<TBody = undefined, TParams = Record<string, never>> extends APIGatewayProxyEvent {
@@ -94,10 +104,11 @@ export const apiMiddleware = <TBody, TParams>(
     }
   },
   after: (request) => {
+    if (request.response) request.response = withCrossOrigin(request.response);
     logSummary(request.event, request.response, undefined, request.internal);
   },
   onError: (request) => {
-    request.response = errorResponse(request.error);
+    request.response = withCrossOrigin(errorResponse(request.error));
     logSummary(request.event, request.response, request.error, request.internal);
   },
 });

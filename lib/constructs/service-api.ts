@@ -1,5 +1,6 @@
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import type { ServiceConfig } from '@lib/config';
+import { corsHeaders, methodsByPath, preflightHeaders } from '@lib/cors';
 import { gatewayResponses } from '@lib/gateway-responses';
 import { authorizerTableAccess, type RouteDefinition, routes, type TableAccess } from '@lib/routes';
 import { listIndexName } from '@lib/table-schema';
@@ -96,6 +97,8 @@ export class ServiceApi extends Construct {
   readonly accessLogs: LogGroup;
   /** `GET /api/v1/openapi.json`: the API document, unauthenticated, from a mock integration. */
   readonly apiDocumentMethod: Method;
+  /** `OPTIONS` of every route path when a dashboard origin is configured (CORS preflights). */
+  readonly preflightMethods: readonly Method[];
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
@@ -176,12 +179,13 @@ export class ServiceApi extends Construct {
     // RestApi adds an unnamed `Endpoint` output; the stack names its own `ApiUrl` instead of listing the URL twice.
     this.api.node.tryRemoveChild('Endpoint');
 
+    const { dashboardOrigin } = config;
     for (const response of gatewayResponses) {
       this.api.addGatewayResponse(pascalCase(response.type.toLowerCase()), {
         type: ResponseType.of(response.type),
         statusCode: response.statusCode?.toString(),
         templates: { 'application/json': response.template },
-        responseHeaders: quotedHeaders(response.headers),
+        responseHeaders: quotedHeaders({ ...response.headers, ...(dashboardOrigin && corsHeaders(dashboardOrigin)) }),
       });
     }
 
@@ -192,7 +196,7 @@ export class ServiceApi extends Construct {
         entry: routeEntry(route),
         description: `${route.method} ${route.path}: ${route.summary}`,
         logRetention: config.logRetention,
-        environment: baseEnvironment,
+        environment: { ...baseEnvironment, ...(dashboardOrigin && { DASHBOARD_ORIGIN: dashboardOrigin }) },
       });
       grantTableAccess(fn.role, table, route.tableAccess);
       this.api.root
@@ -206,6 +210,7 @@ export class ServiceApi extends Construct {
     this.routeFunctions = routeFunctions;
 
     this.apiDocumentMethod = this.addApiDocument();
+    this.preflightMethods = dashboardOrigin ? this.addPreflights(dashboardOrigin) : [];
 
     this.acknowledgeFindings(config.waf);
   }
@@ -243,6 +248,44 @@ export class ServiceApi extends Construct {
     return method;
   }
 
+  /**
+   * Answers the dashboard's CORS preflights: an `OPTIONS` method on every route path, from a mock
+   * integration with no authorizer, since browsers send preflights without credentials.
+   */
+  private addPreflights(origin: string): Method[] {
+    return [...methodsByPath].map(([path, methods]) => {
+      const headers = Object.entries(quotedHeaders(preflightHeaders(origin, methods)));
+      const method = this.api.root.resourceForPath(path).addMethod(
+        'OPTIONS',
+        new MockIntegration({
+          passthroughBehavior: PassthroughBehavior.NEVER,
+          requestTemplates: { 'application/json': '{"statusCode": 204}' },
+          integrationResponses: [
+            {
+              statusCode: '204',
+              responseParameters: Object.fromEntries(
+                headers.map(([name, value]) => [`method.response.header.${name}`, value]),
+              ),
+            },
+          ],
+        }),
+        {
+          authorizationType: AuthorizationType.NONE,
+          methodResponses: [
+            {
+              statusCode: '204',
+              responseParameters: Object.fromEntries(headers.map(([name]) => [`method.response.header.${name}`, true])),
+            },
+          ],
+        },
+      );
+      const reason =
+        'A CORS preflight: browsers send it without credentials, so it cannot be authorized; it answers fixed headers from a mock integration, with no data, no Lambda and no table behind it.';
+      Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason }, { id: 'AwsSolutions-COG4', reason });
+      return method;
+    });
+  }
+
   /** The AwsSolutions findings this API accepts, each with its reason. */
   private acknowledgeFindings(waf: boolean): void {
     if (!waf) {
@@ -262,7 +305,7 @@ export class ServiceApi extends Construct {
       {
         id: 'AwsSolutions-COG4',
         reason:
-          'Every method but the public API document uses the Lambda REQUEST authorizer, which verifies both API tokens and Cognito/OIDC session JWTs; a Cognito authorizer cannot check API tokens.',
+          'Every method but the public API document and the CORS preflights uses the Lambda REQUEST authorizer, which verifies both API tokens and Cognito/OIDC session JWTs; a Cognito authorizer cannot check API tokens.',
       },
     );
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       logRetention: 30,
       apiGatewayCloudWatchRole: true,
       alarmEmail: undefined,
+      dashboardOrigin: undefined,
       waf: false,
       wafRateLimit: 1000,
     });
@@ -33,6 +34,7 @@ describe('loadConfig', () => {
         logLevel: 'debug',
         stageName: 'staging_2',
         alarmEmail: 'ops@example.com',
+        dashboardOrigin: 'https://dashboard.example.com',
         waf: 'true',
         wafRateLimit: '2000',
       }),
@@ -44,9 +46,11 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       stageName: 'staging_2',
       alarmEmail: 'ops@example.com',
+      dashboardOrigin: 'https://dashboard.example.com',
       waf: true,
       wafRateLimit: 2000,
     });
+    expect(configFrom({ dashboardOrigin: 'http://localhost:5173' }).dashboardOrigin).toBe('http://localhost:5173');
     expect(configFrom({ waf: false, wafRateLimit: 10 })).toMatchObject({ waf: false, wafRateLimit: 10 });
   });
 
@@ -83,6 +87,12 @@ describe('loadConfig', () => {
     ['alarmEmail', { alarmEmail: 'ops' }],
     ['alarmEmail', { alarmEmail: 'ops@example.com,dev@example.com' }],
     ['alarmEmail', { alarmEmail: true }],
+    ['dashboardOrigin', { dashboardOrigin: 'https://dashboard.example.com/' }],
+    ['dashboardOrigin', { dashboardOrigin: 'https://dashboard.example.com/app' }],
+    ['dashboardOrigin', { dashboardOrigin: 'http://dashboard.example.com' }],
+    ['dashboardOrigin', { dashboardOrigin: 'dashboard.example.com' }],
+    ['dashboardOrigin', { dashboardOrigin: 'https://a.example.com,https://b.example.com' }],
+    ['dashboardOrigin', { dashboardOrigin: "https://dash'board.example.com" }],
     ['waf', { waf: 'yes' }],
     ['waf', { waf: 1 }],
     ['wafRateLimit', { wafRateLimit: 'many' }],
@@ -97,6 +107,7 @@ describe('loadConfig', () => {
   it.each([
     ['logLevel', 'loud'],
     ['alarmEmail', 'not-an-address'],
+    ['dashboardOrigin', '*'],
     ['waf', 'on'],
     ['wafRateLimit', '0'],
   ])('stops synthesis of the app on a wrong %s', (key, value) => {

@@ -5,12 +5,18 @@ import { assertDocumentedReply } from './api-contract';
 
 /** A started local service for one test file: DynamoDB Local of the global setup, gateway on a free port. */
 export const startService = async (
-  overrides: { dynamoEndpoint?: string; tableName?: string } = {},
+  overrides: { dynamoEndpoint?: string; tableName?: string; dashboardOrigin?: string } = {},
 ): Promise<LocalService> => {
   const dynamoEndpoint = overrides.dynamoEndpoint ?? process.env.TEST_DYNAMODB_ENDPOINT;
   const tableName = overrides.tableName ?? process.env.TEST_TABLE_NAME;
   if (!dynamoEndpoint || !tableName) throw new Error('integration tests need the global setup');
-  return startLocalService({ dynamoEndpoint, tableName, port: 0, host: '::' });
+  return startLocalService({
+    dynamoEndpoint,
+    tableName,
+    port: 0,
+    host: '::',
+    dashboardOrigin: overrides.dashboardOrigin,
+  });
 };
 
 /** An HTTP answer with its body parsed. */
