@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
+import { corsHeaders } from '@lib/cors';
 import { createDevIdp, DEV_AUDIENCE, DEV_IDP_PATH, type DevIdp } from './dev-idp';
 import {
   type GatewayHandlers,
@@ -44,9 +45,13 @@ const jsonResult = (statusCode: number, body: unknown): GatewayResult => ({
 });
 
 /** `GET /api/v1/openapi.json`, unauthenticated: the same bytes the stack's mock integration answers with. */
-const apiDocumentRoute = (method: string, path: string): GatewayResult | undefined =>
+const apiDocumentRoute = (method: string, path: string, dashboardOrigin?: string): GatewayResult | undefined =>
   method === 'GET' && path === API_DOCUMENT_PATH
-    ? { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: apiDocumentBody() }
+    ? {
+        statusCode: 200,
+        headers: { 'Content-Type': 'application/json', ...(dashboardOrigin && corsHeaders(dashboardOrigin)) },
+        body: apiDocumentBody(),
+      }
     : undefined;
 
 const devIdpRoute = async (req: IncomingMessage, path: string, body: Buffer, idp: DevIdp) => {
@@ -79,7 +84,7 @@ export const startLocalService = async (options: LocalServiceOptions): Promise<L
       try {
         const request = await readRequest(req);
         const result =
-          apiDocumentRoute(request.method, request.path) ??
+          apiDocumentRoute(request.method, request.path, options.dashboardOrigin) ??
           (idp && (await devIdpRoute(req, request.path, request.body, idp))) ??
           (handlers
             ? await handleRequest(request, handlers, { dashboardOrigin: options.dashboardOrigin })

@@ -209,7 +209,7 @@ export class ServiceApi extends Construct {
     }
     this.routeFunctions = routeFunctions;
 
-    this.apiDocumentMethod = this.addApiDocument();
+    this.apiDocumentMethod = this.addApiDocument(dashboardOrigin);
     this.preflightMethods = dashboardOrigin ? this.addPreflights(dashboardOrigin) : [];
 
     this.acknowledgeFindings(config.waf);
@@ -219,7 +219,10 @@ export class ServiceApi extends Construct {
    * Serves the generated OpenAPI document with no Lambda: a mock integration whose integration
    * response template is the document (written without `$` and `#`, which VTL would interpret).
    */
-  private addApiDocument(): Method {
+  private addApiDocument(dashboardOrigin: string | undefined): Method {
+    const headers = Object.entries(
+      quotedHeaders({ 'Content-Type': 'application/json', ...(dashboardOrigin && corsHeaders(dashboardOrigin)) }),
+    );
     const method = this.api.root.resourceForPath(API_DOCUMENT_PATH).addMethod(
       'GET',
       new MockIntegration({
@@ -229,13 +232,20 @@ export class ServiceApi extends Construct {
           {
             statusCode: '200',
             responseTemplates: { 'application/json': apiDocumentBody() },
-            responseParameters: { 'method.response.header.Content-Type': "'application/json'" },
+            responseParameters: Object.fromEntries(
+              headers.map(([name, value]) => [`method.response.header.${name}`, value]),
+            ),
           },
         ],
       }),
       {
         authorizationType: AuthorizationType.NONE,
-        methodResponses: [{ statusCode: '200', responseParameters: { 'method.response.header.Content-Type': true } }],
+        methodResponses: [
+          {
+            statusCode: '200',
+            responseParameters: Object.fromEntries(headers.map(([name]) => [`method.response.header.${name}`, true])),
+          },
+        ],
       },
     );
     const reason =

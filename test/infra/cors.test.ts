@@ -68,6 +68,15 @@ describe('with a dashboard origin', () => {
     }
   });
 
+  it('lets the dashboard read the API document', () => {
+    const documentMethod = resourcesOf(cors, 'AWS::ApiGateway::Method').find(
+      (method) => method.HttpMethod === 'GET' && (method.Integration as Json | undefined)?.Type === 'MOCK',
+    );
+    expect(documentMethod?.Integration).toMatchObject({
+      IntegrationResponses: [{ ResponseParameters: quoted(corsHeaders(ORIGIN)) }],
+    });
+  });
+
   it('tells every route function the origin, and the authorizer nothing', () => {
     const { stack } = cors;
     const environmentOf = (fn: { lambdaFunction: { node: { defaultChild?: unknown } } }) => {

@@ -56,6 +56,12 @@ describe('cross-origin access for the dashboard', () => {
     expectReadable(invalid);
   });
 
+  it('lets the dashboard read the API document', async () => {
+    const document = await call(service, 'GET', '/api/v1/openapi.json', { headers: fromDashboard });
+    expect(document.status).toBe(200);
+    expectReadable(document);
+  });
+
   it('lets the dashboard read the gateway’s own answers', async () => {
     const anonymous = await call(service, 'GET', '/api/v1/tokens', { headers: fromDashboard });
     expect(anonymous.status).toBe(401);
