@@ -141,11 +141,6 @@ const lambdaContext = (functionName: string): Context =>
     succeed: () => undefined,
   }) as Context;
 
-/**
- * One request through the gateway, as API Gateway's REST API does it: route match (unknown path or
- * method → MISSING_AUTHENTICATION_TOKEN), identity sources (no Authorization → UNAUTHORIZED without
- * calling the authorizer), the REQUEST authorizer and its policy, then the route's proxy integration.
- */
 /** How the emulated API is configured, as the stack would be. */
 export interface GatewayOptions {
   /** The dashboard origin allowed to call across origins (`dashboardOrigin`). */
@@ -153,9 +148,12 @@ export interface GatewayOptions {
 }
 
 /**
- * One request through the emulated API Gateway: the gateway's own answers (with the CORS headers
- * when a dashboard origin is configured, as the stack's gateway responses carry them), the dashboard's
- * preflights, the authorizer, then the route's handler.
+ * One request through the gateway, as API Gateway's REST API does it: the dashboard's preflights
+ * (when a dashboard origin is configured), route match (unknown path or method →
+ * MISSING_AUTHENTICATION_TOKEN), identity sources (no Authorization → UNAUTHORIZED without calling
+ * the authorizer), the REQUEST authorizer and its policy, then the route's proxy integration. The
+ * gateway's own answers carry the CORS headers when a dashboard origin is configured, as the stack's
+ * gateway responses do.
  */
 export const handleRequest = async (
   request: RawRequest,
