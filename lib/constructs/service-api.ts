@@ -220,42 +220,16 @@ export class ServiceApi extends Construct {
    * response template is the document (written without `$` and `#`, which VTL would interpret).
    */
   private addApiDocument(dashboardOrigin: string | undefined): Method {
-    const headers = Object.entries(
-      quotedHeaders({ 'Content-Type': 'application/json', ...(dashboardOrigin && corsHeaders(dashboardOrigin)) }),
-    );
-    const method = this.api.root.resourceForPath(API_DOCUMENT_PATH).addMethod(
+    return this.addStaticMethod(
+      API_DOCUMENT_PATH,
       'GET',
-      new MockIntegration({
-        passthroughBehavior: PassthroughBehavior.NEVER,
-        requestTemplates: { 'application/json': '{"statusCode": 200}' },
-        integrationResponses: [
-          {
-            statusCode: '200',
-            responseTemplates: { 'application/json': apiDocumentBody() },
-            responseParameters: Object.fromEntries(
-              headers.map(([name, value]) => [`method.response.header.${name}`, value]),
-            ),
-          },
-        ],
-      }),
       {
-        authorizationType: AuthorizationType.NONE,
-        methodResponses: [
-          {
-            statusCode: '200',
-            responseParameters: Object.fromEntries(headers.map(([name]) => [`method.response.header.${name}`, true])),
-          },
-        ],
+        statusCode: 200,
+        headers: { 'Content-Type': 'application/json', ...(dashboardOrigin && corsHeaders(dashboardOrigin)) },
+        body: apiDocumentBody(),
       },
+      'The API document is public by design (like any published API reference): a static body from a mock integration, with no data, no Lambda and no table behind it; every other method uses the REQUEST authorizer.',
     );
-    const reason =
-      'The API document is public by design (like any published API reference): a static body from a mock integration, with no data, no Lambda and no table behind it; every other method uses the REQUEST authorizer.';
-    Validations.of(method).acknowledge(
-      { id: 'AwsSolutions-APIG4', reason },
-      // Also acknowledged API-wide (below), whose reason does not hold for this one public method.
-      { id: 'AwsSolutions-COG4', reason },
-    );
-    return method;
   }
 
   /**
@@ -263,37 +237,52 @@ export class ServiceApi extends Construct {
    * integration with no authorizer, since browsers send preflights without credentials.
    */
   private addPreflights(origin: string): Method[] {
-    return [...methodsByPath].map(([path, methods]) => {
-      const headers = Object.entries(quotedHeaders(preflightHeaders(origin, methods)));
-      const method = this.api.root.resourceForPath(path).addMethod(
+    return [...methodsByPath].map(([path, methods]) =>
+      this.addStaticMethod(
+        path,
         'OPTIONS',
-        new MockIntegration({
-          passthroughBehavior: PassthroughBehavior.NEVER,
-          requestTemplates: { 'application/json': '{"statusCode": 204}' },
-          integrationResponses: [
-            {
-              statusCode: '204',
-              responseParameters: Object.fromEntries(
-                headers.map(([name, value]) => [`method.response.header.${name}`, value]),
-              ),
-            },
-          ],
-        }),
-        {
-          authorizationType: AuthorizationType.NONE,
-          methodResponses: [
-            {
-              statusCode: '204',
-              responseParameters: Object.fromEntries(headers.map(([name]) => [`method.response.header.${name}`, true])),
-            },
-          ],
-        },
-      );
-      const reason =
-        'A CORS preflight: browsers send it without credentials, so it cannot be authorized; it answers fixed headers from a mock integration, with no data, no Lambda and no table behind it.';
-      Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason }, { id: 'AwsSolutions-COG4', reason });
-      return method;
-    });
+        { statusCode: 204, headers: preflightHeaders(origin, methods) },
+        'A CORS preflight: browsers send it without credentials, so it cannot be authorized; it answers fixed headers from a mock integration, with no data, no Lambda and no table behind it.',
+      ),
+    );
+  }
+
+  /**
+   * A public method that API Gateway answers itself, from a mock integration with no authorizer:
+   * a fixed status, fixed headers and an optional fixed body. `reason` says why it needs no credential.
+   */
+  private addStaticMethod(
+    path: string,
+    httpMethod: string,
+    answer: { statusCode: number; headers: Record<string, string>; body?: string },
+    reason: string,
+  ): Method {
+    const statusCode = String(answer.statusCode);
+    const headers = Object.entries(quotedHeaders(answer.headers));
+    const parameters = <T>(value: (quoted: string) => T) =>
+      Object.fromEntries(headers.map(([name, quoted]) => [`method.response.header.${name}`, value(quoted)]));
+    const method = this.api.root.resourceForPath(path).addMethod(
+      httpMethod,
+      new MockIntegration({
+        passthroughBehavior: PassthroughBehavior.NEVER,
+        requestTemplates: { 'application/json': `{"statusCode": ${statusCode}}` },
+        integrationResponses: [
+          {
+            statusCode,
+            ...(answer.body !== undefined && { responseTemplates: { 'application/json': answer.body } }),
+            responseParameters: parameters((quoted) => quoted),
+          },
+        ],
+      }),
+      {
+        authorizationType: AuthorizationType.NONE,
+        methodResponses: [{ statusCode, responseParameters: parameters(() => true) }],
+      },
+    );
+    // AwsSolutions-COG4 is also acknowledged API-wide (below), for a reason that holds only for the
+    // methods behind the authorizer.
+    Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason }, { id: 'AwsSolutions-COG4', reason });
+    return method;
   }
 
   /** The AwsSolutions findings this API accepts, each with its reason. */
