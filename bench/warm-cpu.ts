@@ -91,9 +91,9 @@ const main = async () => {
     handle: async (request: { headers: Record<string, string>; body: Uint8Array | string }) => {
       calls += 1;
       const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
-      const payload = Buffer.from(
-        JSON.stringify(answer(operation, JSON.parse(Buffer.from(request.body).toString('utf8')) as Json)),
-      );
+      // Decoded as bytes: Buffer.from would take the SDK's body adapter by its valueOf, which it warns about.
+      const text = typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body);
+      const payload = Buffer.from(JSON.stringify(answer(operation, JSON.parse(text) as Json)));
       return {
         response: {
           statusCode: 200,
