@@ -154,21 +154,15 @@ const main = async () => {
     };
   };
   /** Alternates blocks of floor and measured runs, so drift of the machine or the JIT falls on both. */
-  const measure = async (
-    name: string,
-    invoke: () => Promise<unknown>,
-    bare: () => Promise<unknown>,
-    reference?: string,
-  ) => {
-    const result = { samples: [] as number[], floor: [] as number[], callsPerInvocation: 0 };
+  const measure = async (invoke: () => Promise<unknown>, bare: () => Promise<unknown>): Promise<Measured> => {
+    const result: Measured = { samples: [], floor: [], callsPerInvocation: 0 };
     for (let block = 0; block < BLOCKS; block += 1) {
       result.floor.push(...(await time(bare)).samples);
       const measured = await time(invoke);
       result.samples.push(...measured.samples);
       result.callsPerInvocation = measured.callsPerInvocation;
     }
-    if (reference) references[reference] = result;
-    else results[name] = result;
+    return result;
   };
 
   const { handler: authorizer } = await import('@lambdas/authorizer/handler');
@@ -179,19 +173,15 @@ const main = async () => {
     ConsistentRead: true,
   });
   const bareGetFloor = () => floorClient.send(new GetCommand(structuredClone(bareGet.input)));
-  await measure('authorizer', () => authorizer(benchAuthorizerEvent(minted.rawToken)), bareGetFloor);
+  const authorize = () => authorizer(benchAuthorizerEvent(minted.rawToken));
+  results.authorizer = await measure(authorize, bareGetFloor);
   // For reference: the same floor writing one log line as long as the authorizer's decision line,
   // the one write a request cannot do without (the line carries its metrics).
   const logLine = `${JSON.stringify({ message: 'x'.repeat(420) })}\n`;
-  await measure(
-    'authorizer',
-    () => authorizer(benchAuthorizerEvent(minted.rawToken)),
-    async () => {
-      await bareGetFloor();
-      process.stdout.write(logLine);
-    },
-    'authorizer against a bare GetCommand plus one log line',
-  );
+  references['authorizer against a bare GetCommand plus one log line'] = await measure(authorize, async () => {
+    await bareGetFloor();
+    process.stdout.write(logLine);
+  });
 
   const bodies: Record<string, unknown> = {
     'create-token': { name: 'bench', scopes: ['read:secrets'], ttlDays: 30 },
@@ -222,7 +212,7 @@ const main = async () => {
     const check = await module.handler(structuredClone(event), context);
     if (check.statusCode >= 300) throw new Error(`${route.handler} answered ${check.statusCode} in the bench`);
     const invoke = () => module.handler(structuredClone(event), context);
-    await measure(route.handler, invoke, await replayOf(invoke));
+    results[route.handler] = await measure(invoke, await replayOf(invoke));
   }
   writeFileSync(process.argv[2] ?? 'warm-cpu.json', JSON.stringify({ results, references }));
 };

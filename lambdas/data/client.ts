@@ -1,6 +1,7 @@
 import {
   DynamoDBClient,
   type DynamoDBClientConfig,
+  GetItemCommand,
   QueryCommand,
   type QueryCommandInput,
   type TransactWriteItem,
@@ -8,7 +9,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
 import { optionalUrlEnv, requiredEnv } from '@lambdas/env';
-import { fromAttributes, type Value } from './attributes';
+import { fromAttributes, toAttributes } from './attributes';
+import type { ItemKey } from './keys';
 import { traceCalls } from './tracing';
 
 /** Name of the service's one table. */
@@ -92,15 +94,21 @@ export const transactWrite = async (items: TransactWriteItem[]): Promise<void> =
   }
 };
 
+/** One item by key, as the repository's record type (the table holds only what the repositories write). */
+export const getItem = async <T>(key: ItemKey, consistent: boolean): Promise<T | undefined> => {
+  const { Item } = await dynamo.send(
+    new GetItemCommand({ TableName: tableName, Key: toAttributes(key), ConsistentRead: consistent }),
+  );
+  return Item && (fromAttributes(Item) as T);
+};
+
 /** Every item of a query, following the pages to the end (lists are bounded: 100 live tokens, one item per membership). */
-export const queryAll = async (
-  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
-): Promise<Record<string, Value>[]> => {
-  const items: Record<string, Value>[] = [];
+export const queryAll = async <T>(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<T[]> => {
+  const items: T[] = [];
   let cursor: QueryCommandInput['ExclusiveStartKey'];
   do {
     const page = await dynamo.send(new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: cursor }));
-    for (const item of page.Items ?? []) items.push(fromAttributes(item));
+    for (const item of page.Items ?? []) items.push(fromAttributes(item) as T);
     cursor = page.LastEvaluatedKey;
   } while (cursor);
   return items;

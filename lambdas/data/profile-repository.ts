@@ -1,6 +1,6 @@
-import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { fromAttributes, toAttributes } from './attributes';
-import { dynamo, tableName } from './client';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { toAttributes } from './attributes';
+import { dynamo, getItem, tableName } from './client';
 import { profileKey } from './keys';
 
 /** A user as last seen through a dashboard session. */
@@ -11,12 +11,8 @@ export interface ProfileRecord {
 }
 
 /** The profile of the user who owns this e-mail, if they have ever signed in. */
-export const getProfileByEmail = async (email: string, consistent = false): Promise<ProfileRecord | undefined> => {
-  const { Item } = await dynamo.send(
-    new GetItemCommand({ TableName: tableName, Key: toAttributes(profileKey(email)), ConsistentRead: consistent }),
-  );
-  return Item && (fromAttributes(Item) as unknown as ProfileRecord);
-};
+export const getProfileByEmail = (email: string, consistent = false): Promise<ProfileRecord | undefined> =>
+  getItem<ProfileRecord>(profileKey(email), consistent);
 
 /**
  * Records (or refreshes) the profile a session presented. An UpdateItem rather than a Put, so the

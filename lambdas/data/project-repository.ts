@@ -1,9 +1,9 @@
-import { DeleteItemCommand, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { ConflictError, ErrorText, NotFoundError } from '@lambdas/domain/errors';
 import type { ProjectRole } from '@lambdas/domain/roles';
 import { listIndexName } from '@lib/table-schema';
-import { fromAttributes, toAttributes } from './attributes';
-import { conditionFailedAt, dynamo, isConditionFailed, queryAll, tableName, transactWrite } from './client';
+import { toAttributes } from './attributes';
+import { conditionFailedAt, dynamo, getItem, isConditionFailed, queryAll, tableName, transactWrite } from './client';
 import { MEMBER_PREFIX, memberKey, memberProjectListKeys, memberProjectListPartition, projectKey } from './keys';
 
 /** A project. */
@@ -66,28 +66,24 @@ export const createProjectWithOwner = async (project: ProjectRecord, owner: { em
 };
 
 /** The memberships of an e-mail, one per project (list index). */
-export const listMembershipsByEmail = async (email: string): Promise<MemberRecord[]> =>
-  (await queryAll({
+export const listMembershipsByEmail = (email: string): Promise<MemberRecord[]> =>
+  queryAll<MemberRecord>({
     IndexName: listIndexName,
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: toAttributes({ ':pk': memberProjectListPartition(email) }),
-  })) as unknown as MemberRecord[];
+  });
 
 /** One membership, read consistently (it decides access). */
-export const getMember = async (projectId: string, email: string): Promise<MemberRecord | undefined> => {
-  const { Item } = await dynamo.send(
-    new GetItemCommand({ TableName: tableName, Key: toAttributes(memberKey(projectId, email)), ConsistentRead: true }),
-  );
-  return Item && (fromAttributes(Item) as unknown as MemberRecord);
-};
+export const getMember = (projectId: string, email: string): Promise<MemberRecord | undefined> =>
+  getItem<MemberRecord>(memberKey(projectId, email), true);
 
 /** Every member of a project, read consistently from the project's partition. */
-export const listMembers = async (projectId: string): Promise<MemberRecord[]> =>
-  (await queryAll({
+export const listMembers = (projectId: string): Promise<MemberRecord[]> =>
+  queryAll<MemberRecord>({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :member)',
     ExpressionAttributeValues: toAttributes({ ':pk': projectKey(projectId).PK, ':member': MEMBER_PREFIX }),
     ConsistentRead: true,
-  })) as unknown as MemberRecord[];
+  });
 
 /** Transaction item that holds only while the acting manager still has a managing role. */
 const managerCheck = (projectId: string, managerEmail: string) => ({

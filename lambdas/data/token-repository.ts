@@ -1,9 +1,9 @@
-import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { ConflictError, ErrorText, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import type { Scope } from '@lambdas/domain/scopes';
 import { listIndexName, tableSchema } from '@lib/table-schema';
-import { fromAttributes, toAttributes } from './attributes';
-import { conditionFailedAt, dynamo, isConditionFailed, queryAll, tableName, transactWrite } from './client';
+import { toAttributes } from './attributes';
+import { conditionFailedAt, dynamo, getItem, isConditionFailed, queryAll, tableName, transactWrite } from './client';
 import { tokenKey, tokenListKeys, tokenListPartition, tokenSlotsKey } from './keys';
 
 /** A stored API token. Only the hash of the raw token is ever stored. */
@@ -29,12 +29,8 @@ const EXPIRED_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
 const MAX_ATTEMPTS = 10;
 
 /** Reads one token by id with a strongly consistent read (the authorizer's one read). */
-export const getTokenById = async (tokenId: string): Promise<TokenRecord | undefined> => {
-  const { Item } = await dynamo.send(
-    new GetItemCommand({ TableName: tableName, Key: toAttributes(tokenKey(tokenId)), ConsistentRead: true }),
-  );
-  return Item && (fromAttributes(Item) as unknown as TokenRecord);
-};
+export const getTokenById = (tokenId: string): Promise<TokenRecord | undefined> =>
+  getItem<TokenRecord>(tokenKey(tokenId), true);
 
 type Slots = Record<string, number>;
 
@@ -45,18 +41,9 @@ type Slots = Record<string, number>;
  */
 export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Promise<void> => {
   for (let attempt = 1; ; attempt += 1) {
-    const { Item } = await dynamo.send(
-      new GetItemCommand({
-        TableName: tableName,
-        Key: toAttributes(tokenSlotsKey(token.userId)),
-        ConsistentRead: true,
-      }),
-    );
-    const stored = Item && fromAttributes(Item);
-    const version = (stored?.version as number | undefined) ?? 0;
-    const live = Object.entries((stored?.slots as Slots | undefined) ?? {}).filter(
-      ([, expiry]) => expiry === 0 || expiry > now.getTime(),
-    );
+    const stored = await getItem<{ version: number; slots: Slots }>(tokenSlotsKey(token.userId), true);
+    const version = stored?.version ?? 0;
+    const live = Object.entries(stored?.slots ?? {}).filter(([, expiry]) => expiry === 0 || expiry > now.getTime());
     if (live.length >= TOKEN_LIMIT) throw new ConflictError(ErrorText.tokenLimit);
     const slots: Slots = Object.fromEntries(live);
     slots[token.tokenId] = token.expiresAt ? Date.parse(token.expiresAt) : 0;
@@ -98,13 +85,13 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Pro
 };
 
 /** The user's tokens, newest first (list index; a just-created token may take a moment to show). */
-export const listTokensByUser = async (userId: string): Promise<TokenRecord[]> =>
-  (await queryAll({
+export const listTokensByUser = (userId: string): Promise<TokenRecord[]> =>
+  queryAll<TokenRecord>({
     IndexName: listIndexName,
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: toAttributes({ ':pk': tokenListPartition(userId) }),
     ScanIndexForward: false,
-  })) as unknown as TokenRecord[];
+  });
 
 /** Deletes one of the user's tokens and frees its slot; 404 when it is not the user's live token. */
 export const revokeToken = async (userId: string, tokenId: string): Promise<void> => {

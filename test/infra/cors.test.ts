@@ -1,6 +1,6 @@
 import { corsHeaders, methodsByPath, preflightHeaders } from '@lib/cors';
 import { gatewayResponses } from '@lib/gateway-responses';
-import { type Synthesized, synthesize } from '@test/infra/synth';
+import { resourcePaths, type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
 
 // Stack tests of cross-origin access for a dashboard on another origin (`dashboardOrigin`).
@@ -21,17 +21,6 @@ beforeAll(() => {
 const resourcesOf = (synthesized: Synthesized, type: string): Json[] =>
   Object.values(synthesized.template.findResources(type)).map((resource) => (resource as Json).Properties as Json);
 
-/** Full path of each AWS::ApiGateway::Resource by logical id, from its PathPart and ParentId chain. */
-const resourcePaths = (synthesized: Synthesized): Map<string, string> => {
-  const resources = synthesized.template.findResources('AWS::ApiGateway::Resource');
-  const pathOf = (id: string): string => {
-    const properties = (resources[id] as Json).Properties as Json;
-    const parent = properties.ParentId as { Ref?: string };
-    return `${parent.Ref ? pathOf(parent.Ref) : ''}/${properties.PathPart as string}`;
-  };
-  return new Map(Object.keys(resources).map((id) => [id, pathOf(id)]));
-};
-
 const preflights = (synthesized: Synthesized) =>
   resourcesOf(synthesized, 'AWS::ApiGateway::Method').filter((method) => method.HttpMethod === 'OPTIONS');
 
@@ -40,7 +29,7 @@ const quoted = (headers: Record<string, string>) =>
 
 describe('with a dashboard origin', () => {
   it('answers a preflight on every route path, without the authorizer, from a mock integration', () => {
-    const paths = resourcePaths(cors);
+    const paths = resourcePaths(cors.template);
     const answered = new Map(
       preflights(cors).map((method) => [paths.get((method.ResourceId as { Ref: string }).Ref), method]),
     );

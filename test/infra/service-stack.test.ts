@@ -6,7 +6,7 @@ import { AUTHORIZER_ENTRY, routeEntry } from '@lib/constructs/service-api';
 import { gatewayResponses } from '@lib/gateway-responses';
 import { routes } from '@lib/routes';
 import { listIndexName, tableSchema } from '@lib/table-schema';
-import { type Synthesized, synthesize } from '@test/infra/synth';
+import { resourcePaths, type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
@@ -39,18 +39,6 @@ const routeFunction = (handler: string) => {
   return fn;
 };
 const tableLogicalId = () => logicalId(synthesized.stack.dataStore.table);
-
-/** Full API Gateway path of each AWS::ApiGateway::Resource, from its PathPart and ParentId chain. */
-const resourcePaths = (): Map<string, string> => {
-  const resources = resourcesOf('AWS::ApiGateway::Resource');
-  const pathOf = (id: string): string => {
-    const properties = propertiesOf(resources[id] as Json);
-    const parent = properties.ParentId as { Ref?: string };
-    const prefix = parent.Ref ? pathOf(parent.Ref) : '';
-    return `${prefix}/${properties.PathPart as string}`;
-  };
-  return new Map(Object.keys(resources).map((id) => [id, pathOf(id)]));
-};
 
 /** Every statement of every policy attached to the role. */
 const statementsOfRole = (roleLogicalId: string): CfnStatement[] =>
@@ -87,7 +75,7 @@ describe('API routes', () => {
   it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
     'serves %s with its own function behind the REQUEST authorizer',
     (_name, route) => {
-      const paths = resourcePaths();
+      const paths = resourcePaths(synthesized.template);
       const resourceId = [...paths].find(([, fullPath]) => fullPath === route.path)?.[0];
       expect(resourceId).toBeDefined();
       const functionId = logicalId(routeFunction(route.handler).lambdaFunction);

@@ -121,3 +121,13 @@ export const synthesize = (options: SynthesizeOptions = {}): Synthesized => {
     acknowledgements: acknowledgementsUnder(app),
   };
 };
+
+/** Full API Gateway path of each AWS::ApiGateway::Resource by logical id, from its PathPart and ParentId chain. */
+export const resourcePaths = (template: Template): Map<string, string> => {
+  const resources = template.findResources('AWS::ApiGateway::Resource');
+  const pathOf = (id: string): string => {
+    const properties = resources[id]?.Properties as { ParentId: { Ref?: string }; PathPart: string };
+    return `${properties.ParentId.Ref ? pathOf(properties.ParentId.Ref) : ''}/${properties.PathPart}`;
+  };
+  return new Map(Object.keys(resources).map((id) => [id, pathOf(id)]));
+};
