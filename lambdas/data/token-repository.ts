@@ -52,24 +52,25 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Pro
         {
           Put: {
             TableName: tableName,
-            Item: toAttributes({
-              ...tokenKey(token.tokenId),
-              ...tokenListKeys(token.userId, token.createdAt, token.tokenId),
-              entity: 'Token',
-              ...token,
-              ...(token.expiresAt && {
-                [tableSchema.timeToLiveAttribute]: Math.floor(
-                  (Date.parse(token.expiresAt) + EXPIRED_RETENTION_MS) / 1000,
-                ),
-              }),
-            }),
+            Item: toAttributes(
+              tokenKey(token.tokenId),
+              tokenListKeys(token.userId, token.createdAt, token.tokenId),
+              {
+                entity: 'Token',
+                [tableSchema.timeToLiveAttribute]:
+                  token.expiresAt === null
+                    ? undefined
+                    : Math.floor((Date.parse(token.expiresAt) + EXPIRED_RETENTION_MS) / 1000),
+              },
+              token,
+            ),
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
         {
           Put: {
             TableName: tableName,
-            Item: toAttributes({ ...tokenSlotsKey(token.userId), entity: 'TokenSlots', slots, version: version + 1 }),
+            Item: toAttributes(tokenSlotsKey(token.userId), { entity: 'TokenSlots', slots, version: version + 1 }),
             ConditionExpression: stored ? 'version = :version' : 'attribute_not_exists(PK)',
             ExpressionAttributeValues: stored ? toAttributes({ ':version': version }) : undefined,
           },

@@ -57,6 +57,15 @@ describe('attributes', () => {
     expect(toAttributes(record)).toEqual(attributes);
   });
 
+  it("writes the parts of an item as one, a later part's field over an earlier one's", () => {
+    expect(toAttributes({ PK: 'a', SK: 'b' }, { entity: 'Token', ttl: undefined }, { SK: 'c', n: 1 })).toEqual({
+      PK: { S: 'a' },
+      SK: { S: 'c' },
+      entity: { S: 'Token' },
+      n: { N: '1' },
+    });
+  });
+
   it('leaves out fields that are undefined', () => {
     expect(toAttributes({ kept: 'a', dropped: undefined })).toEqual({ kept: { S: 'a' } });
   });
