@@ -1,6 +1,6 @@
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
+import { memberParams } from '@lambdas/http/params';
 import { json } from '@lambdas/http/responses';
-import { memberParams } from '@lambdas/http/schemas/email';
 import { removeMember } from '@lambdas/use-cases/projects';
 import middy from '@middy/core';
 
