@@ -24,13 +24,11 @@ export interface MemberRecord {
   readonly addedAt: string;
 }
 
-const MEMBER_ENTITY = { entity: 'Member' } as const;
-
 const memberItem = (member: MemberRecord) =>
   toAttributes(
     memberKey(member.projectId, member.email),
     memberProjectListKeys(member.email, member.projectId),
-    MEMBER_ENTITY,
+    { entity: 'Member' },
     member,
   );
 
