@@ -4,7 +4,7 @@ import {
   ResourceInUseException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { tableSchema } from '../lib/table-schema';
+import { tableKeys, tableSchema } from '../lib/table-schema';
 
 /** Creates the service table from the shared key schema unless it exists already. */
 export const createTable = async (endpoint: string, tableName: string): Promise<void> => {
@@ -23,18 +23,7 @@ export const createTable = async (endpoint: string, tableName: string): Promise<
             stringAttribute(index.sortKey),
           ]),
         ],
-        KeySchema: [
-          { AttributeName: tableSchema.partitionKey, KeyType: 'HASH' },
-          { AttributeName: tableSchema.sortKey, KeyType: 'RANGE' },
-        ],
-        GlobalSecondaryIndexes: tableSchema.globalSecondaryIndexes.map((index) => ({
-          IndexName: index.indexName,
-          KeySchema: [
-            { AttributeName: index.partitionKey, KeyType: 'HASH' },
-            { AttributeName: index.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        })),
+        ...tableKeys,
       }),
     );
     await client.send(
