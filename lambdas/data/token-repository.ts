@@ -40,30 +40,31 @@ type Slots = Record<string, number>;
  * transaction guarded by the slot map's version, so concurrent creates can never exceed the limit.
  */
 export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Promise<void> => {
+  const expiresAt = token.expiresAt === null ? null : Date.parse(token.expiresAt);
+  // The token's item is the same in every round; only the slot map is read and written again.
+  const tokenItem = toAttributes(
+    tokenKey(token.tokenId),
+    tokenListKeys(token.userId, token.createdAt, token.tokenId),
+    {
+      entity: 'Token',
+      [tableSchema.timeToLiveAttribute]:
+        expiresAt === null ? undefined : Math.floor((expiresAt + EXPIRED_RETENTION_MS) / 1000),
+    },
+    token,
+  );
   for (let attempt = 1; ; attempt += 1) {
     const stored = await getItem<{ version: number; slots: Slots }>(tokenSlotsKey(token.userId), true);
     const version = stored?.version ?? 0;
     const live = Object.entries(stored?.slots ?? {}).filter(([, expiry]) => expiry === 0 || expiry > now.getTime());
     if (live.length >= TOKEN_LIMIT) throw new ConflictError(ErrorText.tokenLimit);
     const slots: Slots = Object.fromEntries(live);
-    slots[token.tokenId] = token.expiresAt ? Date.parse(token.expiresAt) : 0;
+    slots[token.tokenId] = expiresAt ?? 0;
     try {
       await transactWrite([
         {
           Put: {
             TableName: tableName,
-            Item: toAttributes(
-              tokenKey(token.tokenId),
-              tokenListKeys(token.userId, token.createdAt, token.tokenId),
-              {
-                entity: 'Token',
-                [tableSchema.timeToLiveAttribute]:
-                  token.expiresAt === null
-                    ? undefined
-                    : Math.floor((Date.parse(token.expiresAt) + EXPIRED_RETENTION_MS) / 1000),
-              },
-              token,
-            ),
+            Item: tokenItem,
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
