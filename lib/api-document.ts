@@ -2,9 +2,6 @@ import { ErrorText } from '@lambdas/domain/errors';
 import { TOKEN_PREFIX } from '@lambdas/domain/token-format';
 import { MAX_BODY_BYTES } from '@lambdas/http/limits';
 import { RETRY_AFTER_SECONDS } from '@lambdas/http/responses';
-import { addMemberBody } from '@lambdas/http/schemas/add-member';
-import { createProjectBody } from '@lambdas/http/schemas/create-project';
-import { createTokenBody } from '@lambdas/http/schemas/create-token';
 import * as z from 'zod/mini';
 import {
   createDocument,
@@ -16,9 +13,12 @@ import {
 import { version } from '../package.json';
 import {
   API_TOKEN_PATTERN,
+  addMemberBodySchema,
   apiToken,
   createdProject,
   createdToken,
+  createProjectBodySchema,
+  createTokenBodySchema,
   dataBody,
   type ErrorTextValue,
   errorBody,
@@ -53,7 +53,7 @@ interface OperationSpec {
 /** Per handler of the route table (lib/routes.ts). A route without an entry fails the generation. */
 const operations: Readonly<Record<string, OperationSpec>> = {
   'create-token': {
-    body: createTokenBody,
+    body: createTokenBodySchema,
     success: {
       status: 201,
       description: 'The new token; `rawToken` appears in this response only',
@@ -73,7 +73,7 @@ const operations: Readonly<Record<string, OperationSpec>> = {
     notFound: [ErrorText.tokenNotFound],
   },
   'create-project': {
-    body: createProjectBody,
+    body: createProjectBodySchema,
     success: { status: 201, description: 'The new project; the caller is its owner', schema: dataBody(createdProject) },
   },
   'list-projects': {
@@ -92,7 +92,7 @@ const operations: Readonly<Record<string, OperationSpec>> = {
     notFound: [ErrorText.projectNotFound],
   },
   'add-member': {
-    body: addMemberBody,
+    body: addMemberBodySchema,
     success: { status: 200, description: 'Added', schema: messageBody('Member added successfully') },
     forbidden: [ErrorText.projectRole],
     notFound: [ErrorText.projectNotFound, ErrorText.userNotFound],

@@ -1,15 +1,22 @@
+import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '@lambdas/domain/email';
 import type { ErrorText } from '@lambdas/domain/errors';
+import { grantableRoles } from '@lambdas/domain/roles';
 import { scopes } from '@lambdas/domain/scopes';
 import { TOKEN_LENGTH, TOKEN_PREFIX } from '@lambdas/domain/token-format';
+import type { AddMemberBody } from '@lambdas/http/bodies/add-member';
+import type { CreateProjectBody } from '@lambdas/http/bodies/create-project';
+import type { CreateTokenBody } from '@lambdas/http/bodies/create-token';
+import { MAX_NAME_LENGTH, MAX_TTL_DAYS } from '@lambdas/http/limits';
 import type { createProject, listMembers, listProjects } from '@lambdas/use-cases/projects';
 import type { createToken, listTokens } from '@lambdas/use-cases/tokens';
 import * as z from 'zod/mini';
 
 /**
- * Response bodies of the API as zod/mini schemas, for the API document only (the handlers build their
- * bodies from the use cases). The type checks at the end of this file fail `tsc` when a use case's
- * result and its schema drift apart; the integration suite validates every real response against
- * the document (test/integration/harness.ts).
+ * Request and response bodies of the API as zod/mini schemas, for the API document only. The
+ * handlers check their bodies with lambdas/http/bodies (test/unit/http/bodies.test.ts holds each to
+ * its schema here) and build their answers from the use cases. The type checks at the end of this
+ * file fail `tsc` when a body or a use case's result and its schema drift apart; the integration
+ * suite validates every real response against the document (test/integration/harness.ts).
  */
 
 const BASE62 = '[0-9A-Za-z]';
@@ -39,6 +46,31 @@ const scope = z.enum(scopes);
 const displayPrefix = z
   .string()
   .check(z.regex(new RegExp(`^${TOKEN_PREFIX}${BASE62}{3,7}$`)), z.describe('First characters of the raw token'));
+
+/** The name of a token or a project, trimmed. */
+const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_NAME_LENGTH));
+
+/** Body of `POST /api/v1/tokens`. */
+export const createTokenBodySchema = z.strictObject({
+  name,
+  scopes: z.array(z.enum(scopes)).check(
+    z.minLength(1),
+    z.refine((list) => new Set(list).size === list.length, 'Scopes must be unique'),
+  ),
+  ttlDays: z.optional(z.nullable(z.int().check(z.gte(1), z.lte(MAX_TTL_DAYS)))),
+});
+
+/** Body of `POST /api/v1/projects`. */
+export const createProjectBodySchema = z.strictObject({ name });
+
+/** Body of `POST /api/v1/projects/{projectId}/members`; the e-mail is trimmed and lower-cased. */
+export const addMemberBodySchema = z.strictObject({
+  email: z.pipe(
+    z.string().check(z.trim(), z.toLowerCase()),
+    z.email({ pattern: EMAIL_PATTERN }).check(z.maxLength(MAX_EMAIL_LENGTH)),
+  ),
+  role: z.enum(grantableRoles),
+});
 
 /** `data` of `POST /api/v1/tokens`. */
 export const createdToken = z.object({
@@ -103,7 +135,8 @@ export const errorBody = (texts: readonly [ErrorTextValue, ...ErrorTextValue[]],
     }),
   });
 
-// Compile-time drift checks: each schema's output type equals what its use case returns.
+// Compile-time drift checks: each body schema's output type equals its checked body's, and each
+// response schema's equals what its use case returns.
 type DeepWritable<T> = T extends readonly (infer U)[]
   ? DeepWritable<U>[]
   : T extends object
@@ -112,6 +145,12 @@ type DeepWritable<T> = T extends readonly (infer U)[]
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Result<F extends (...args: never[]) => Promise<unknown>> = DeepWritable<Awaited<ReturnType<F>>>;
 type Assert<T extends true> = T;
+
+export type SchemasMatchBodies = [
+  Assert<Equal<CreateTokenBody, z.output<typeof createTokenBodySchema>>>,
+  Assert<Equal<CreateProjectBody, z.output<typeof createProjectBodySchema>>>,
+  Assert<Equal<AddMemberBody, z.output<typeof addMemberBodySchema>>>,
+];
 
 export type SchemasMatchUseCases = [
   Assert<Equal<Result<typeof createToken>, z.output<typeof createdToken>>>,

@@ -1,8 +1,8 @@
 import { clock } from '@lambdas/domain/clock';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
+import { type AddMemberBody, addMemberBody } from '@lambdas/http/bodies/add-member';
 import { projectParams } from '@lambdas/http/params';
 import { json } from '@lambdas/http/responses';
-import { type AddMemberBody, addMemberBody } from '@lambdas/http/schemas/add-member';
 import { addMember } from '@lambdas/use-cases/projects';
 import middy from '@middy/core';
 

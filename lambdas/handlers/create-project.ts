@@ -1,7 +1,7 @@
 import { clock } from '@lambdas/domain/clock';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
+import { type CreateProjectBody, createProjectBody } from '@lambdas/http/bodies/create-project';
 import { json } from '@lambdas/http/responses';
-import { type CreateProjectBody, createProjectBody } from '@lambdas/http/schemas/create-project';
 import { createProject } from '@lambdas/use-cases/projects';
 import middy from '@middy/core';
 

@@ -1,9 +1,9 @@
 import { clock } from '@lambdas/domain/clock';
 import { ErrorText, ForbiddenError } from '@lambdas/domain/errors';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
+import { type CreateTokenBody, createTokenBody } from '@lambdas/http/bodies/create-token';
 import { DEFAULT_TTL_DAYS } from '@lambdas/http/limits';
 import { json } from '@lambdas/http/responses';
-import { type CreateTokenBody, createTokenBody } from '@lambdas/http/schemas/create-token';
 import { createToken } from '@lambdas/use-cases/tokens';
 import middy from '@middy/core';
 

@@ -11,7 +11,6 @@ import { corsHeaders } from '@lib/cors';
 import { findRoute } from '@lib/routes';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type * as z from 'zod/mini';
 import { errorResponse } from './errors';
 import { MAX_BODY_BYTES } from './limits';
 import { logger } from './logger';
@@ -38,12 +37,6 @@ const header = (event: APIGatewayProxyEvent, name: string): string | undefined =
   return key === undefined ? undefined : event.headers[key];
 };
 
-const validationError = (error: z.core.$ZodError): BadRequestError =>
-  new BadRequestError(
-    ErrorText.validation,
-    error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
-  );
-
 const readJsonBody = (event: APIGatewayProxyEvent): unknown => {
   const raw = event.body ?? '';
   const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
@@ -66,8 +59,11 @@ export const MIDDY_OPTIONS = { timeoutEarlyInMillis: 0 } as const;
 
 /** What a route declares about its input. */
 export interface ApiInput<TBody, TParams> {
-  /** Schema of the JSON body; routes without one ignore any body. */
-  readonly body?: z.ZodMiniType<TBody>;
+  /**
+   * Check of the parsed JSON body (lambdas/http/bodies), which returns the body the handler gets or
+   * throws `Validation failed` with its details; routes without one ignore any body.
+   */
+  readonly body?: (body: unknown) => TBody;
   /**
    * Path parameters: the raw (still percent-encoded, as API Gateway passes them) values are decoded
    * and handed to this function, which validates them and throws the route's own not-found error.
@@ -77,7 +73,7 @@ export interface ApiInput<TBody, TParams> {
 
 /**
  * The one middleware of every route: the principal first (fail closed), then path parameters, then
- * the body (size, content type, JSON, schema), and one mapping of every error to its response.
+ * the body (size, content type, JSON, its check), and one mapping of every error to its response.
  */
 export const apiMiddleware = <TBody, TParams>(
   input: ApiInput<TBody, TParams> = {},
@@ -97,11 +93,7 @@ export const apiMiddleware = <TBody, TParams>(
       }
       event.params = input.params(decoded);
     }
-    if (input.body) {
-      const parsed = input.body.safeParse(readJsonBody(event));
-      if (!parsed.success) throw validationError(parsed.error);
-      event.input = parsed.data;
-    }
+    if (input.body) event.input = input.body(readJsonBody(event));
   },
   after: (request) => {
     if (request.response) request.response = withCrossOrigin(request.response);
