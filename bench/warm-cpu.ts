@@ -3,7 +3,8 @@
  * authorizer and every handler with the SDK on an in-memory transport (no network). The floor of
  * the authorizer is one bare `GetCommand` of the same key through a plain DocumentClient; the floor
  * of a handler is its own DynamoDB calls sent bare (the same commands with the same input, replayed
- * through a plain client on the same transport). Writes its samples to the file named.
+ * through a plain client on the same transport). A handler's event is made before its time starts,
+ * as the Lambda runtime hands it over. Writes its samples to the file named.
  */
 import { writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -110,13 +111,21 @@ const main = async () => {
   // Swapped before the first send: the client resolves its handler on first use.
   (dynamo.config as unknown as { requestHandler: unknown }).requestHandler = transport;
 
-  const time = async (invoke: () => Promise<unknown>) => {
-    for (let i = 0; i < WARMUP; i += 1) await invoke();
+  /**
+   * A handler's invocation: `event` makes a fresh event, untimed (the Lambda runtime hands it over
+   * before the handler's time starts, and a floor gets none); `run` is the timed call.
+   */
+  type Invocation = { event: () => unknown; run: (event: unknown) => Promise<unknown> };
+  const noEvent = () => undefined;
+
+  const time = async ({ event, run }: Invocation) => {
+    for (let i = 0; i < WARMUP; i += 1) await run(event());
     calls = 0;
     const samples: number[] = [];
     for (let i = 0; i < ITERATIONS; i += 1) {
+      const input = event();
       const started = process.hrtime.bigint();
-      await invoke();
+      await run(input);
       samples.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
     return { samples, callsPerInvocation: calls / ITERATIONS };
@@ -133,28 +142,31 @@ const main = async () => {
   type Sent = { constructor: new (input: unknown) => never; input: unknown };
   const send = dynamo.send.bind(dynamo) as (command: unknown) => Promise<unknown>;
   /** Runs one invocation and records the commands it sends, to replay them bare as its floor. */
-  const capture = async (invoke: () => Promise<unknown>): Promise<Sent[]> => {
+  const capture = async (invoke: Invocation): Promise<Sent[]> => {
     const sent: Sent[] = [];
     (dynamo as unknown as { send: (command: Sent) => Promise<unknown> }).send = (command) => {
       sent.push({ constructor: command.constructor as Sent['constructor'], input: structuredClone(command.input) });
       return send(command);
     };
     try {
-      await invoke();
+      await invoke.run(invoke.event());
     } finally {
       (dynamo as unknown as { send: typeof send }).send = send;
     }
     return sent;
   };
   /** Its own DynamoDB calls, replayed bare: the floor of a handler. */
-  const replayOf = async (invoke: () => Promise<unknown>) => {
+  const replayOf = async (invoke: Invocation): Promise<Invocation> => {
     const sent = await capture(invoke);
-    return async () => {
-      for (const command of sent) await floorClient.send(new command.constructor(structuredClone(command.input)));
+    return {
+      event: noEvent,
+      run: async () => {
+        for (const command of sent) await floorClient.send(new command.constructor(structuredClone(command.input)));
+      },
     };
   };
   /** Alternates blocks of floor and measured runs, so drift of the machine or the JIT falls on both. */
-  const measure = async (invoke: () => Promise<unknown>, bare: () => Promise<unknown>): Promise<Measured> => {
+  const measure = async (invoke: Invocation, bare: Invocation): Promise<Measured> => {
     const result: Measured = { samples: [], floor: [], callsPerInvocation: 0 };
     for (let block = 0; block < BLOCKS; block += 1) {
       result.floor.push(...(await time(bare)).samples);
@@ -173,14 +185,20 @@ const main = async () => {
     ConsistentRead: true,
   });
   const bareGetFloor = () => floorClient.send(new GetCommand(structuredClone(bareGet.input)));
-  const authorize = () => authorizer(benchAuthorizerEvent(minted.rawToken));
-  results.authorizer = await measure(authorize, bareGetFloor);
+  const authorize: Invocation = {
+    event: () => benchAuthorizerEvent(minted.rawToken),
+    run: (event) => authorizer(event as never),
+  };
+  results.authorizer = await measure(authorize, { event: noEvent, run: bareGetFloor });
   // For reference: the same floor writing one log line as long as the authorizer's decision line,
   // the one write a request cannot do without (the line carries its metrics).
   const logLine = `${JSON.stringify({ message: 'x'.repeat(420) })}\n`;
-  references['authorizer against a bare GetCommand plus one log line'] = await measure(authorize, async () => {
-    await bareGetFloor();
-    process.stdout.write(logLine);
+  references['authorizer against a bare GetCommand plus one log line'] = await measure(authorize, {
+    event: noEvent,
+    run: async () => {
+      await bareGetFloor();
+      process.stdout.write(logLine);
+    },
   });
 
   const bodies: Record<string, unknown> = {
@@ -211,7 +229,7 @@ const main = async () => {
     };
     const check = await module.handler(structuredClone(event), context);
     if (check.statusCode >= 300) throw new Error(`${route.handler} answered ${check.statusCode} in the bench`);
-    const invoke = () => module.handler(structuredClone(event), context);
+    const invoke: Invocation = { event: () => structuredClone(event), run: (fresh) => module.handler(fresh, context) };
     results[route.handler] = await measure(invoke, await replayOf(invoke));
   }
   writeFileSync(process.argv[2] ?? 'warm-cpu.json', JSON.stringify({ results, references }));
