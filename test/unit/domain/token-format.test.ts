@@ -42,6 +42,27 @@ describe('randomBase62', () => {
       expect(count).toBeLessThan(1200);
     }
   });
+
+  it('draws from the RNG on first use, never at load, and then 2 KiB at a time', () => {
+    const crypto = jest.requireActual<typeof import('node:crypto')>('node:crypto');
+    const draws = jest.spyOn(crypto, 'randomFillSync');
+    try {
+      jest.isolateModules(() => {
+        const fresh = jest.requireActual<typeof import('@lambdas/domain/token-format')>('@lambdas/domain/token-format');
+        expect(draws).not.toHaveBeenCalled();
+        const first = fresh.randomBase62(36);
+        expect(draws).toHaveBeenCalledTimes(1);
+        const rest = Array.from({ length: 40 }, () => fresh.randomBase62(36));
+        expect(draws).toHaveBeenCalledTimes(1);
+        expect(new Set([first, ...rest]).size).toBe(41);
+        // About 37 bytes per 36 characters: 100 draws use more than 2 KiB and less than 4.
+        for (let i = 0; i < 59; i += 1) fresh.randomBase62(36);
+        expect(draws).toHaveBeenCalledTimes(2);
+      });
+    } finally {
+      draws.mockRestore();
+    }
+  });
 });
 
 describe('parseToken', () => {
