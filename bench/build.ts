@@ -31,3 +31,10 @@ export const buildBundles = async (outDir: string): Promise<{ floor: Bundle; fun
   if (!floor) throw new Error('no floor bundle');
   return { floor, functions };
 };
+
+/** A bench script bundled with the same settings, so that the code it runs is compiled as deployed. */
+export const buildScript = async (entry: string, outDir: string): Promise<string> => {
+  const file = path.join(outDir, 'index.js');
+  await build(esbuildOptions(path.join(PROJECT_ROOT, entry), file));
+  return file;
+};

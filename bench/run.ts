@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { runtimeNodeOptions } from '../lib/bundling';
 import { createTable } from '../local/create-table';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
-import { buildBundles } from './build';
+import { buildBundles, buildScript } from './build';
 import { measureColdLoad } from './cold-load';
 import { costPerMillion, FLOOR_DOLLARS_PER_MILLION, routeFloorPerMillion } from './cost';
 import { BUNDLE_ENV } from './fixtures';
@@ -36,8 +36,10 @@ const record = (name: string, value: number, unit: string, floor: number, target
 const info = (name: string, value: number, unit: string, floor: number) =>
   record(name, value, unit, floor, Number.POSITIVE_INFINITY);
 
+/** Runs a script in a Node process of its own: a bundle as it is, a TypeScript source through tsx. */
 const runChild = (script: string, args: string[]) => {
-  const child = spawnSync(process.execPath, [require.resolve('tsx/cli'), script, ...args], {
+  const runner = script.endsWith('.ts') ? [require.resolve('tsx/cli')] : [];
+  const child = spawnSync(process.execPath, [...runner, script, ...args], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   if (child.status !== 0) throw new Error(`${script} failed`);
@@ -77,7 +79,7 @@ const main = async () => {
 
     // 4: warm CPU on an in-memory transport.
     const warmFile = path.join(dir, 'warm.json');
-    runChild('bench/warm-cpu.ts', [warmFile]);
+    runChild(await buildScript('bench/warm-cpu.ts', path.join(dir, 'warm-cpu')), [warmFile]);
     type Warm = Record<string, { samples: number[]; floor: number[]; callsPerInvocation: number }>;
     const { results: warm, references } = JSON.parse(readFileSync(warmFile, 'utf8')) as {
       results: Warm;

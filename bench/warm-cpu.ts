@@ -1,5 +1,7 @@
 /**
- * Warm CPU per invocation, run as its own process (`tsx bench/warm-cpu.ts <out.json>`): the
+ * Warm CPU per invocation, run as its own process: bench/run.ts bundles this file with the stack's
+ * esbuild settings and runs the bundle, so the handlers, the SDK and the floor's client run compiled
+ * as deployed (`tsx bench/warm-cpu.ts <out.json>` runs it from source). It measures the
  * authorizer and every handler with the SDK on an in-memory transport (no network). The floor of
  * the authorizer is one bare `GetCommand` of the same key through a plain DocumentClient; the floor
  * of a handler is its own DynamoDB calls sent bare (the same commands with the same input, replayed
@@ -221,7 +223,8 @@ const main = async () => {
   };
   const params: Record<string, string> = { id: minted.tokenId, projectId, email: 'a%40example.com' };
   for (const route of routes) {
-    const module = (await import(`@lambdas/handlers/${route.handler}`)) as {
+    // Relative, so that esbuild bundles every handler this pattern matches.
+    const module = (await import(`../lambdas/handlers/${route.handler}.ts`)) as {
       handler: (event: unknown, context: unknown) => Promise<{ statusCode: number }>;
     };
     const pathParameters = Object.fromEntries(
