@@ -1,4 +1,4 @@
-import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '@lambdas/domain/email';
+import { MAX_EMAIL_LENGTH, readEmail } from '@lambdas/domain/email';
 import { BadRequestError, ErrorText, type ValidationDetail } from '@lambdas/domain/errors';
 
 /**
@@ -67,15 +67,15 @@ export const trimmedString =
     return text;
   };
 
-/** An e-mail address, trimmed and lower-cased: the rule of `normalizeEmail`, with a detail per failed part. */
+/** An e-mail address by the domain's rule (`readEmail`, as `normalizeEmail`), with a detail per rule it breaks. */
 export const email: FieldCheck<string> = (value, path, details) => {
   if (typeof value !== 'string') {
     details.push({ path, message: invalidType('string', value) });
     return '';
   }
-  const address = value.trim().toLowerCase();
-  if (!EMAIL_PATTERN.test(address)) details.push({ path, message: 'Invalid email address' });
-  if (address.length > MAX_EMAIL_LENGTH) {
+  const { email: address, wellFormed, withinLength } = readEmail(value);
+  if (!wellFormed) details.push({ path, message: 'Invalid email address' });
+  if (!withinLength) {
     details.push({ path, message: `Too big: expected string to have <=${MAX_EMAIL_LENGTH} characters` });
   }
   return address;

@@ -38,6 +38,8 @@ const schemaOutcome = (schema: z.ZodMiniType, body: unknown) => {
   };
 };
 
+z.config(en());
+
 const detailsOf = (check: (body: unknown) => unknown, body: unknown) => outcome(check, body).details;
 
 // Bodies as JSON text, parsed as the middleware parses them: so `__proto__` is an own key, and
@@ -112,8 +114,6 @@ const bodies = [
 ];
 
 describe.each(bodies)('the body of $route', ({ check, schema, text }) => {
-  beforeAll(() => z.config(en()));
-
   it('gives the data, or the details in their order, that its schema in the API document gives', () => {
     fc.assert(
       fc.property(text, (json) => {
