@@ -111,11 +111,11 @@ export const workFloors: readonly WorkFloor[] = [
         operation: 'TransactWriteItems',
         actions: [
           { action: 'Put', entity: 'Token' },
-          { action: 'Put', entity: 'TokenSlots' },
+          { action: 'Update', entity: 'TokenSlots' },
         ],
       },
     ],
-    why: 'The slots say which tokens are still live (expired ones free their slot), so they must be read; the version check makes a stale read safe, but it would cancel a 6-unit transaction and retry, so the read is strong (0.5 units more on a rare route). Token and slots in one transaction.',
+    why: 'The slots say which tokens are still live (expired ones free their slot), so they must be read; the version check makes a stale read safe, but it would cancel a 6-unit transaction and retry, so the read is strong (0.5 units more on a rare route). Token and slots in one transaction; the slots are updated (put for a user’s first token).',
   },
   {
     subject: 'list-tokens',

@@ -1,4 +1,4 @@
-import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { type TransactWriteItem, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { ConflictError, ErrorText, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import type { Scope } from '@lambdas/domain/scopes';
 import { listIndexName, tableSchema } from '@lib/table-schema';
@@ -32,7 +32,11 @@ const MAX_ATTEMPTS = 10;
 export const getTokenById = (tokenId: string): Promise<TokenRecord | undefined> =>
   getItem<TokenRecord>(tokenKey(tokenId), true);
 
-type Slots = Record<string, number>;
+/** A user's slot item as read: each unrevoked token's id and expiry in epoch ms (0: never). */
+interface StoredSlots {
+  readonly version: number;
+  readonly slots: Readonly<Record<string, number>>;
+}
 
 /**
  * Stores a new token unless the user already holds `TOKEN_LIMIT` live ones. The user's slot item
@@ -53,29 +57,11 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Pro
     token,
   );
   for (let attempt = 1; ; attempt += 1) {
-    const stored = await getItem<{ version: number; slots: Slots }>(tokenSlotsKey(token.userId), true);
-    const version = stored?.version ?? 0;
-    const live = Object.entries(stored?.slots ?? {}).filter(([, expiry]) => expiry === 0 || expiry > now.getTime());
-    if (live.length >= TOKEN_LIMIT) throw new ConflictError(ErrorText.tokenLimit);
-    const slots: Slots = Object.fromEntries(live);
-    slots[token.tokenId] = expiresAt ?? 0;
+    const stored = await getItem<StoredSlots>(tokenSlotsKey(token.userId), true);
     try {
       await transactWrite([
-        {
-          Put: {
-            TableName: tableName,
-            Item: tokenItem,
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-        {
-          Put: {
-            TableName: tableName,
-            Item: toAttributes(tokenSlotsKey(token.userId), { entity: 'TokenSlots', slots, version: version + 1 }),
-            ConditionExpression: stored ? 'version = :version' : 'attribute_not_exists(PK)',
-            ExpressionAttributeValues: stored ? toAttributes({ ':version': version }) : undefined,
-          },
-        },
+        { Put: { TableName: tableName, Item: tokenItem, ConditionExpression: 'attribute_not_exists(PK)' } },
+        stored ? takeSlot(token, expiresAt, stored, now) : firstSlot(token, expiresAt),
       ]);
       return;
     } catch (error) {
@@ -84,6 +70,49 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Pro
       if (attempt >= MAX_ATTEMPTS) throw new ServiceUnavailableError({ cause: error });
     }
   }
+};
+
+/** The slot item of a user's first token. */
+const firstSlot = (token: TokenRecord, expiresAt: number | null): TransactWriteItem => ({
+  Put: {
+    TableName: tableName,
+    Item: toAttributes(tokenSlotsKey(token.userId), {
+      entity: 'TokenSlots',
+      slots: { [token.tokenId]: expiresAt ?? 0 },
+      version: 1,
+    }),
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+/**
+ * Adds the token to the slots read and frees the expired ones in the same write, unless the user
+ * already holds `TOKEN_LIMIT` live tokens. The write names only the slots it changes, so it does
+ * not grow with the map; the version read guards it.
+ */
+const takeSlot = (token: TokenRecord, expiresAt: number | null, stored: StoredSlots, now: Date): TransactWriteItem => {
+  const expired = Object.entries(stored.slots)
+    .filter(([, expiry]) => expiry !== 0 && expiry <= now.getTime())
+    .map(([tokenId]) => tokenId);
+  if (Object.keys(stored.slots).length - expired.length >= TOKEN_LIMIT) throw new ConflictError(ErrorText.tokenLimit);
+  const freed = expired.map((_, index) => `slots.#expired${index}`);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: toAttributes(tokenSlotsKey(token.userId)),
+      UpdateExpression: `SET slots.#token = :expiry, version = :next${freed.length > 0 ? ` REMOVE ${freed.join(', ')}` : ''}`,
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeNames: {
+        '#token': token.tokenId,
+        ...Object.fromEntries(expired.map((tokenId, index) => [`#expired${index}`, tokenId])),
+      },
+      ExpressionAttributeValues: toAttributes({
+        ':expiry': expiresAt ?? 0,
+        ':next': stored.version + 1,
+        ':version': stored.version,
+      }),
+    },
+  };
 };
 
 /** The user's tokens, newest first (list index; a just-created token may take a moment to show). */

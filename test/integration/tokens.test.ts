@@ -2,6 +2,7 @@ import { setClock } from '@lambdas/domain/clock';
 import { ErrorText } from '@lambdas/domain/errors';
 import type { LocalService } from '../../local/service';
 import { call, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { scanTable } from './secret-scan';
 
 let service: LocalService;
 beforeAll(async () => {
@@ -158,7 +159,7 @@ describe('POST /api/v1/tokens', () => {
     ).toBe(201);
   });
 
-  it('does not count expired tokens against the limit', async () => {
+  it('does not count expired tokens against the limit, and frees their slots with the next create', async () => {
     const email = uniqueEmail();
     const session = await sessionFor(service, email);
     for (let i = 0; i < 100; i += 1) await createToken(service, session, { name: 't', scopes: ['admin'], ttlDays: 1 });
@@ -174,6 +175,12 @@ describe('POST /api/v1/tokens', () => {
       json: { name: 'x', scopes: ['admin'] },
     });
     expect(reply.status).toBe(201);
+    // The slot item keeps only live tokens, so it does not grow with every token a user ever made.
+    const tokenId: string = reply.body.data.id;
+    const slotItems = (
+      await scanTable(process.env.TEST_DYNAMODB_ENDPOINT ?? '', process.env.TEST_TABLE_NAME ?? '')
+    ).filter((item) => item.entity === 'TokenSlots' && Object.hasOwn(item.slots as object, tokenId));
+    expect(slotItems.map((item) => Object.keys(item.slots as object))).toEqual([[tokenId]]);
   });
 
   it('never lets parallel creates exceed the limit', async () => {
