@@ -19,13 +19,16 @@ export const tableName = requiredEnv('TABLE_NAME');
 const endpoint = optionalUrlEnv('DYNAMODB_ENDPOINT');
 
 /**
- * Retries and timeouts of the service's DynamoDB client: a call that stalls gives up after three
- * attempts of one second each (about 3.3 s with back-off), so even the authorizer's two calls end
- * well inside the 10 s Lambda timeout and API Gateway's 29 s. Without `throwOnRequestTimeout` the SDK
- * only logs an overdue request and keeps waiting.
+ * Settings of the service's DynamoDB client. Retries and timeouts: a call that stalls gives up after
+ * three attempts of one second each (about 3.3 s with back-off), so even the authorizer's two calls
+ * end well inside the 10 s Lambda timeout and API Gateway's 29 s. Without `throwOnRequestTimeout` the
+ * SDK only logs an overdue request and keeps waiting. `cacheMiddleware` resolves the middleware stack
+ * once per command class rather than on every call: about 30 µs of CPU and 28 KiB of garbage less
+ * per call (`npm run bench`), so the stack must be final before the first call, as it is below.
  */
 export const clientSettings = {
   maxAttempts: 3,
+  cacheMiddleware: true,
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_000, throwOnRequestTimeout: true },
 } satisfies DynamoDBClientConfig;
 
