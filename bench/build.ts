@@ -10,9 +10,11 @@ export interface Bundle {
   readonly name: string;
   readonly file: string;
   readonly bytes: number;
+  /** The same bundle built without a source map, for the source-map tax. */
+  readonly unmappedFile: string;
 }
 
-/** Bundles the floor, the authorizer and every route with the stack's esbuild settings. */
+/** Bundles the floor, the authorizer and every route with the stack's esbuild settings, and each again without a source map. */
 export const buildBundles = async (outDir: string): Promise<{ floor: Bundle; functions: Bundle[] }> => {
   mkdirSync(outDir, { recursive: true });
   const entries: [string, string][] = [
@@ -23,8 +25,10 @@ export const buildBundles = async (outDir: string): Promise<{ floor: Bundle; fun
   const bundles = await Promise.all(
     entries.map(async ([name, entry]) => {
       const file = path.join(outDir, name, 'index.js');
+      const unmappedFile = path.join(outDir, `${name}-unmapped`, 'index.js');
       await build(esbuildOptions(path.join(PROJECT_ROOT, entry), file));
-      return { name, file, bytes: statSync(file).size };
+      await build({ ...esbuildOptions(path.join(PROJECT_ROOT, entry), unmappedFile), sourcemap: false });
+      return { name, file, bytes: statSync(file).size, unmappedFile };
     }),
   );
   const [floor, ...functions] = bundles;
