@@ -58,10 +58,11 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Pro
   );
   for (let attempt = 1; ; attempt += 1) {
     const stored = await getItem<StoredSlots>(tokenSlotsKey(token.userId), true);
+    const slotWrite = stored ? takeSlot(token, expiresAt, stored, now) : firstSlot(token, expiresAt);
     try {
       await transactWrite([
         { Put: { TableName: tableName, Item: tokenItem, ConditionExpression: 'attribute_not_exists(PK)' } },
-        stored ? takeSlot(token, expiresAt, stored, now) : firstSlot(token, expiresAt),
+        slotWrite,
       ]);
       return;
     } catch (error) {
