@@ -56,9 +56,10 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Pro
     },
     token,
   );
+  const slot: Slot = { userId: token.userId, tokenId: token.tokenId, expiry: expiresAt ?? 0 };
   for (let attempt = 1; ; attempt += 1) {
     const stored = await getItem<StoredSlots>(tokenSlotsKey(token.userId), true);
-    const slotWrite = stored ? takeSlot(token, expiresAt, stored, now) : firstSlot(token, expiresAt);
+    const slotWrite = stored ? takeSlot(slot, stored, now) : firstSlot(slot);
     try {
       await transactWrite([
         { Put: { TableName: tableName, Item: tokenItem, ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -73,13 +74,20 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Pro
   }
 };
 
+/** The slot a new token takes in its owner's slot item: its id and expiry in epoch ms (0: never). */
+interface Slot {
+  readonly userId: string;
+  readonly tokenId: string;
+  readonly expiry: number;
+}
+
 /** The slot item of a user's first token. */
-const firstSlot = (token: TokenRecord, expiresAt: number | null): TransactWriteItem => ({
+const firstSlot = (slot: Slot): TransactWriteItem => ({
   Put: {
     TableName: tableName,
-    Item: toAttributes(tokenSlotsKey(token.userId), {
+    Item: toAttributes(tokenSlotsKey(slot.userId), {
       entity: 'TokenSlots',
-      slots: { [token.tokenId]: expiresAt ?? 0 },
+      slots: { [slot.tokenId]: slot.expiry },
       version: 1,
     }),
     ConditionExpression: 'attribute_not_exists(PK)',
@@ -91,7 +99,7 @@ const firstSlot = (token: TokenRecord, expiresAt: number | null): TransactWriteI
  * already holds `TOKEN_LIMIT` live tokens. The write names only the slots it changes, so it does
  * not grow with the map; the version read guards it.
  */
-const takeSlot = (token: TokenRecord, expiresAt: number | null, stored: StoredSlots, now: Date): TransactWriteItem => {
+const takeSlot = (slot: Slot, stored: StoredSlots, now: Date): TransactWriteItem => {
   const expired = Object.entries(stored.slots)
     .filter(([, expiry]) => expiry !== 0 && expiry <= now.getTime())
     .map(([tokenId]) => tokenId);
@@ -100,15 +108,15 @@ const takeSlot = (token: TokenRecord, expiresAt: number | null, stored: StoredSl
   return {
     Update: {
       TableName: tableName,
-      Key: toAttributes(tokenSlotsKey(token.userId)),
+      Key: toAttributes(tokenSlotsKey(slot.userId)),
       UpdateExpression: `SET slots.#token = :expiry, version = :next${freed.length > 0 ? ` REMOVE ${freed.join(', ')}` : ''}`,
       ConditionExpression: 'version = :version',
       ExpressionAttributeNames: {
-        '#token': token.tokenId,
+        '#token': slot.tokenId,
         ...Object.fromEntries(expired.map((tokenId, index) => [`#expired${index}`, tokenId])),
       },
       ExpressionAttributeValues: toAttributes({
-        ':expiry': expiresAt ?? 0,
+        ':expiry': slot.expiry,
         ':next': stored.version + 1,
         ':version': stored.version,
       }),
