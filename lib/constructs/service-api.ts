@@ -9,6 +9,8 @@ import {
   AccessLogField,
   AccessLogFormat,
   AuthorizationType,
+  type CfnRestApi,
+  EndpointAccessMode,
   EndpointType,
   IdentitySource,
   LambdaIntegration,
@@ -20,6 +22,7 @@ import {
   RequestAuthorizer,
   ResponseType,
   RestApi,
+  SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -178,6 +181,15 @@ export class ServiceApi extends Construct {
 
     // RestApi adds an unnamed `Endpoint` output; the stack names its own `ApiUrl` instead of listing the URL twice.
     this.api.node.tryRemoveChild('Endpoint');
+
+    // The L2 RestApi has no security policy prop, and a Regional API's default (TLS_1_0) still accepts
+    // TLS 1.0. This enhanced policy accepts TLS 1.3 and 1.2 only, with forward-secret TLS 1.2 ciphers (API
+    // Gateway Developer Guide, "Supported security policies"; aws-cdk-lib's SecurityPolicy enum). An
+    // enhanced policy requires an endpoint access mode ("Security policies for REST APIs", "Endpoint access
+    // mode"): STRICT, the recommended one, also rejects requests whose SNI does not match the API's host.
+    const cfnApi = this.api.node.defaultChild as CfnRestApi;
+    cfnApi.securityPolicy = SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09;
+    cfnApi.endpointAccessMode = EndpointAccessMode.STRICT;
 
     const { dashboardOrigin } = config;
     for (const response of gatewayResponses) {

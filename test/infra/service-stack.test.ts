@@ -339,6 +339,14 @@ describe('stage', () => {
   it('sets the account CloudWatch role that access logging needs', () => {
     synthesized.template.resourceCountIs('AWS::ApiGateway::Account', 1);
   });
+
+  it('accepts TLS 1.2 and 1.3 only, with the enhanced policy and the strict endpoint access mode it requires', () => {
+    synthesized.template.resourceCountIs('AWS::ApiGateway::RestApi', 1);
+    synthesized.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      SecurityPolicy: 'SecurityPolicy_TLS13_1_2_PFS_PQ_2025_09',
+      EndpointAccessMode: 'STRICT',
+    });
+  });
 });
 
 describe('user pool', () => {
