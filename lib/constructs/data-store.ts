@@ -106,6 +106,9 @@ export class DataStore extends Construct {
       generateSecret: false,
       authFlows: { userSrp: true },
       preventUserExistenceErrors: true,
+      // CDK's defaults would enable the implicit and code grants with an example.com callback; the dashboard
+      // signs in through the SRP flow above, and a grant it does not use is only a way in for someone else.
+      disableOAuth: true,
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
       // Users may change their display name, never their e-mail, through the dashboard.

@@ -378,6 +378,16 @@ describe('user pool', () => {
       WriteAttributes: ['name'],
     });
   });
+
+  it('gives the dashboard client no OAuth flow, scope or redirect URL it does not use', () => {
+    synthesized.template.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
+    const client = propertiesOf(Object.values(resourcesOf('AWS::Cognito::UserPoolClient'))[0] as Json);
+    expect(client.AllowedOAuthFlowsUserPoolClient ?? false).toBe(false);
+    expect(client).not.toHaveProperty('AllowedOAuthFlows');
+    expect(client).not.toHaveProperty('AllowedOAuthScopes');
+    expect(client).not.toHaveProperty('CallbackURLs');
+    expect(client).not.toHaveProperty('LogoutURLs');
+  });
 });
 
 describe('outputs', () => {
