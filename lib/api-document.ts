@@ -117,6 +117,8 @@ export const routeErrors = (route: RouteDefinition): ReadonlyMap<number, NonEmpt
     ErrorText.wrongIp,
     route.tokenScope === null ? ErrorText.sessionRequired : ErrorText.scope,
     ...(spec.forbidden ?? []),
+    // Only with `waf=true`: the web ACL's answer, before the authorizer runs.
+    ErrorText.firewallBlocked,
   ]);
   if (spec.notFound) errors.set(404, spec.notFound);
   if (spec.conflict) errors.set(409, spec.conflict);
@@ -147,7 +149,7 @@ export const routeStatuses = (route: RouteDefinition): number[] =>
 const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'The body is not JSON, or breaks a rule of the request schema (with `details`)',
   401: 'No, malformed, unknown, revoked or unverifiable credential; or an expired one',
-  403: 'The credential may not call this route',
+  403: 'The credential may not call this route, or the web ACL (`waf=true`) blocked the request',
   404: 'The addressed resource does not exist for this caller',
   409: 'The request conflicts with the stored state',
   413: `Body over ${MAX_BODY_BYTES / 1024} KiB`,

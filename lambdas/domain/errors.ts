@@ -19,6 +19,7 @@ export const ErrorText = {
   contentType: 'Content-Type must be application/json',
   notFound: 'Not found',
   tooManyRequests: 'Too many requests',
+  firewallBlocked: 'Forbidden: Request blocked by the firewall',
   internal: 'Internal server error',
   unavailable: 'Service temporarily unavailable',
 } as const;

@@ -43,7 +43,7 @@ export interface WatchedFunction {
 export interface WebAclMetrics {
   /** `WebACL` dimension: the web ACL's metric name. */
   readonly webAclMetricName: string;
-  /** `Rule` dimension of each rule: its metric name. */
+  /** `Rule` dimension of each rule that blocks (the "Blocked by rule" graph): its metric name. */
   readonly ruleMetricNames: readonly string[];
 }
 

@@ -16,13 +16,69 @@ export interface WebAclProps {
 /** The rate rule's evaluation window: the limit counts requests over the last 5 minutes. */
 export const WAF_RATE_WINDOW_SECONDS = 300;
 
-/** Key of the rate rule's custom response body. */
+/** Keys of the custom response bodies. */
 const TOO_MANY_REQUESTS_BODY = 'TooManyRequests';
+const FIREWALL_BLOCKED_BODY = 'FirewallBlocked';
+
+/*
+ * Labels of the two managed rule groups, from the AWS WAF Developer Guide, "AWS Managed Rules rule
+ * groups list" (https://docs.aws.amazon.com/waf/latest/developerguide/aws-managed-rule-groups-baseline.html
+ * and .../aws-managed-rule-groups-ip-rep.html): each rule adds `<namespace><label>` to what it matches.
+ */
+const CORE_RULE_SET = 'awswaf:managed:aws:core-rule-set:';
+const IP_REPUTATION = 'awswaf:managed:aws:amazon-ip-list:';
+
+/**
+ * Core rule set labels that only count: automation clients (curl, SDKs, CI jobs) often send no
+ * User-Agent, and the API accepts bodies up to 16 KiB (answering larger ones with the contract's 413)
+ * where the rule set stops at 8 KB.
+ */
+const CORE_RULE_SET_COUNT_ONLY = ['NoUserAgent_Header', 'SizeRestrictions_Body'];
+
+/**
+ * The rule set's other labels. A label match cannot say "a label of this namespace other than these",
+ * so a request that carries a count-only label as well is blocked by naming the others: without them,
+ * leaving out the User-Agent header would switch the whole rule set off.
+ */
+const CORE_RULE_SET_BLOCKING = [
+  'UserAgent_BadBots_Header',
+  'SizeRestrictions_QueryString',
+  'SizeRestrictions_Cookie_Header',
+  'SizeRestrictions_URIPath',
+  'EC2MetaDataSSRF_Body',
+  'EC2MetaDataSSRF_Cookie',
+  'EC2MetaDataSSRF_URIPath',
+  'EC2MetaDataSSRF_QueryArguments',
+  'GenericLFI_QueryArguments',
+  'GenericLFI_URIPath',
+  'GenericLFI_Body',
+  'RestrictedExtensions_URIPath',
+  'RestrictedExtensions_QueryArguments',
+  'GenericRFI_QueryArguments',
+  'GenericRFI_Body',
+  'GenericRFI_URIPath',
+  'CrossSiteScripting_Cookie',
+  'CrossSiteScripting_QueryArguments',
+  'CrossSiteScripting_Body',
+  'CrossSiteScripting_URIPath',
+];
+
+/** The IP reputation list's blocking rules; its AWSManagedIPDDoSList rule only counts, as AWS configures it. */
+const IP_REPUTATION_BLOCKING = ['AWSManagedIPReputationList', 'AWSManagedReconnaissanceList'];
+
+const label = (key: string): CfnWebACL.StatementProperty => ({ labelMatchStatement: { scope: 'LABEL', key } });
+const anyLabel = (namespace: string, names: readonly string[]): CfnWebACL.StatementProperty => ({
+  orStatement: { statements: names.map((name) => label(`${namespace}${name}`)) },
+});
 
 /**
  * An AWS WAF web ACL (REGIONAL) in front of the API stage: AWS's IP-reputation list, a per-IP rate
  * limit, and AWS's common rule set, each with CloudWatch metrics and sampled requests. Requests no rule
- * blocks are allowed.
+ * blocks are allowed, and every block answers with the contract's JSON error body.
+ *
+ * A managed rule group's own block answers WAF's bare 403, and only a per-rule override could give it
+ * a body. So each group runs in count mode, where it only labels requests, and a rule right after it
+ * blocks what the group's blocking rules labelled, with the contract's 403 body.
  *
  * The rate rule counts by the request's source IP as WAF sees it (the same address API Gateway passes
  * on as `sourceIp`), never a client header such as X-Forwarded-For, which a caller could set freely.
@@ -31,6 +87,7 @@ export class WebAcl extends Construct implements WebAclMetrics {
   /** The web ACL. */
   readonly webAcl: CfnWebACL;
   readonly webAclMetricName: string;
+  /** The rules that block: the managed rule groups in count mode block nothing, so their metrics are left out. */
   readonly ruleMetricNames: readonly string[];
 
   constructor(scope: Construct, id: string, props: WebAclProps) {
@@ -42,48 +99,79 @@ export class WebAcl extends Construct implements WebAclMetrics {
       cloudWatchMetricsEnabled: true,
       sampledRequestsEnabled: true,
     });
-    const managedRuleGroup = (
-      name: string,
-      priority: number,
-      ruleActionOverrides?: CfnWebACL.RuleActionOverrideProperty[],
-    ): CfnWebACL.RuleProperty => ({
+    const countingRuleGroup = (name: string, priority: number): CfnWebACL.RuleProperty => ({
       name: `AWS-${name}`,
       priority,
-      statement: { managedRuleGroupStatement: { vendorName: 'AWS', name, ruleActionOverrides } },
-      // Each rule of the group keeps the action AWS gives it (block), apart from the overrides.
-      overrideAction: { none: {} },
+      statement: { managedRuleGroupStatement: { vendorName: 'AWS', name } },
+      overrideAction: { count: {} },
       visibilityConfig: visibility(`AWS-${name}`),
+    });
+    const blockingRule = (
+      name: string,
+      priority: number,
+      statement: CfnWebACL.StatementProperty,
+      responseCode: number,
+      customResponseBodyKey: string,
+    ): CfnWebACL.RuleProperty => ({
+      name,
+      priority,
+      statement,
+      action: { block: { customResponse: { responseCode, customResponseBodyKey } } },
+      visibilityConfig: visibility(name),
     });
 
     const rules: CfnWebACL.RuleProperty[] = [
       // Cheapest first: known-bad addresses and floods are dropped before the common rule set inspects bodies.
-      managedRuleGroup('AWSManagedRulesAmazonIpReputationList', 0),
-      {
-        name: 'PerIpRateLimit',
-        priority: 1,
-        statement: {
+      countingRuleGroup('AWSManagedRulesAmazonIpReputationList', 0),
+      blockingRule('BlockIpReputation', 1, anyLabel(IP_REPUTATION, IP_REPUTATION_BLOCKING), 403, FIREWALL_BLOCKED_BODY),
+      blockingRule(
+        'PerIpRateLimit',
+        2,
+        {
           rateBasedStatement: {
             limit: props.rateLimit,
             aggregateKeyType: 'IP',
             evaluationWindowSec: WAF_RATE_WINDOW_SECONDS,
           },
         },
-        // The contract's 429 and body for too many requests, instead of WAF's bare 403.
-        action: {
-          block: { customResponse: { responseCode: 429, customResponseBodyKey: TOO_MANY_REQUESTS_BODY } },
+        429,
+        TOO_MANY_REQUESTS_BODY,
+      ),
+      countingRuleGroup('AWSManagedRulesCommonRuleSet', 3),
+      blockingRule(
+        'BlockCommonRuleSet',
+        4,
+        {
+          orStatement: {
+            statements: [
+              // Any label of the namespace, so that a rule AWS adds later blocks too ...
+              {
+                andStatement: {
+                  statements: [
+                    { labelMatchStatement: { scope: 'NAMESPACE', key: CORE_RULE_SET } },
+                    ...CORE_RULE_SET_COUNT_ONLY.map((name) => ({
+                      notStatement: { statement: label(`${CORE_RULE_SET}${name}`) },
+                    })),
+                  ],
+                },
+              },
+              // ... and each known blocking label, whatever count-only label comes with it.
+              anyLabel(CORE_RULE_SET, CORE_RULE_SET_BLOCKING),
+            ],
+          },
         },
-        visibilityConfig: visibility('PerIpRateLimit'),
-      },
-      managedRuleGroup('AWSManagedRulesCommonRuleSet', 2, [
-        // The rule set blocks bodies over 8 KB; the API accepts up to 16 KiB and answers larger ones with
-        // the contract's 413 itself, so this rule only counts.
-        { name: 'SizeRestrictions_BODY', actionToUse: { count: {} } },
-      ]),
+        403,
+        FIREWALL_BLOCKED_BODY,
+      ),
     ];
-    this.ruleMetricNames = rules.map(
-      (rule) => (rule.visibilityConfig as CfnWebACL.VisibilityConfigProperty).metricName,
-    );
+    this.ruleMetricNames = rules
+      .filter((rule) => rule.action !== undefined)
+      .map((rule) => (rule.visibilityConfig as CfnWebACL.VisibilityConfigProperty).metricName);
 
+    const jsonBody = (error: string): CfnWebACL.CustomResponseBodyProperty => ({
+      contentType: 'APPLICATION_JSON',
+      content: JSON.stringify({ success: false, error }),
+    });
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name: this.webAclMetricName,
       description: 'Secrets Service API: IP reputation, per-IP rate limit, AWS common rule set',
@@ -91,10 +179,8 @@ export class WebAcl extends Construct implements WebAclMetrics {
       defaultAction: { allow: {} },
       visibilityConfig: visibility(this.webAclMetricName),
       customResponseBodies: {
-        [TOO_MANY_REQUESTS_BODY]: {
-          contentType: 'APPLICATION_JSON',
-          content: JSON.stringify({ success: false, error: ErrorText.tooManyRequests }),
-        },
+        [TOO_MANY_REQUESTS_BODY]: jsonBody(ErrorText.tooManyRequests),
+        [FIREWALL_BLOCKED_BODY]: jsonBody(ErrorText.firewallBlocked),
       },
       rules,
     });

@@ -1,3 +1,4 @@
+import { ErrorText } from '@lambdas/domain/errors';
 import { routes } from '@lib/routes';
 import { tableSchema } from '@lib/table-schema';
 import { type Synthesized, synthesize } from '@test/infra/synth';
@@ -495,9 +496,57 @@ describe('dashboard', () => {
       'AWS/WAFV2/AllowedRequests Rule=ALL WebACL=SecretsService-Api',
       'AWS/WAFV2/BlockedRequests Rule=ALL WebACL=SecretsService-Api',
     ]);
-    expect(graphs.get('Blocked by rule')).toHaveLength(3);
+    // The managed rule groups only count (see the WAF tests): the rules that block are the ones to graph.
+    expect(graphs.get('Blocked by rule')).toEqual(
+      ['BlockIpReputation', 'PerIpRateLimit', 'BlockCommonRuleSet'].map(
+        (rule) => `AWS/WAFV2/BlockedRequests Rule=${rule} WebACL=SecretsService-Api`,
+      ),
+    );
   });
 });
+
+/** Label namespaces of the two managed rule groups (AWS WAF Developer Guide, AWS Managed Rules rule groups list). */
+const CRS = 'awswaf:managed:aws:core-rule-set:';
+const IP_LIST = 'awswaf:managed:aws:amazon-ip-list:';
+const CRS_NO_USER_AGENT = `${CRS}NoUserAgent_Header`;
+const CRS_BODY_SIZE = `${CRS}SizeRestrictions_Body`;
+
+const wafRules = (synthesized: Synthesized): Json[] => onlyResource(synthesized, 'AWS::WAFv2::WebACL').Rules as Json[];
+const wafRule = (synthesized: Synthesized, name: string): Json => {
+  const rule = wafRules(synthesized).find((candidate) => candidate.Name === name);
+  if (!rule) throw new Error(`No WAF rule ${name}`);
+  return rule;
+};
+
+/**
+ * Whether a statement matches a request that carries exactly these labels and stays under the rate
+ * limit: enough of WAF's semantics to evaluate the label rules, and loud about any other statement.
+ */
+const matchesLabels = (statement: Json, labels: readonly string[]): boolean => {
+  const [[kind, body]] = Object.entries(statement) as [[string, Json]];
+  switch (kind) {
+    case 'LabelMatchStatement':
+      return body.Scope === 'NAMESPACE'
+        ? labels.some((label) => label.startsWith(body.Key as string))
+        : labels.includes(body.Key as string);
+    case 'AndStatement':
+      return (body.Statements as Json[]).every((inner) => matchesLabels(inner, labels));
+    case 'OrStatement':
+      return (body.Statements as Json[]).some((inner) => matchesLabels(inner, labels));
+    case 'NotStatement':
+      return !matchesLabels(body.Statement as Json, labels);
+    case 'RateBasedStatement':
+      return false;
+    default:
+      throw new Error(`No label semantics for ${kind}`);
+  }
+};
+
+/** The rules whose action is Block that a request with these labels would meet. */
+const blockingRulesFor = (synthesized: Synthesized, labels: readonly string[]): unknown[] =>
+  wafRules(synthesized)
+    .filter((rule) => (rule.Action as Json | undefined)?.Block && matchesLabels(rule.Statement as Json, labels))
+    .map((rule) => rule.Name);
 
 describe('WAF', () => {
   it('is off by default: no web ACL, and the stage acknowledges AwsSolutions-APIG3 with a reason', () => {
@@ -531,12 +580,14 @@ describe('WAF', () => {
     expect(guarded.template.findOutputs('WebAclArn').WebAclArn).toBeDefined();
   });
 
-  it('runs the IP-reputation list, a per-IP rate rule and the common rule set, in that order', () => {
-    const rules = onlyResource(guarded, 'AWS::WAFv2::WebACL').Rules as Json[];
+  it('runs each managed rule group in count mode, followed by the rule that blocks what it labels', () => {
+    const rules = wafRules(guarded);
     expect(rules.map((rule) => [rule.Priority, rule.Name])).toEqual([
       [0, 'AWS-AWSManagedRulesAmazonIpReputationList'],
-      [1, 'PerIpRateLimit'],
-      [2, 'AWS-AWSManagedRulesCommonRuleSet'],
+      [1, 'BlockIpReputation'],
+      [2, 'PerIpRateLimit'],
+      [3, 'AWS-AWSManagedRulesCommonRuleSet'],
+      [4, 'BlockCommonRuleSet'],
     ]);
     for (const rule of rules) {
       expect(rule.VisibilityConfig).toEqual({
@@ -545,44 +596,90 @@ describe('WAF', () => {
         MetricName: rule.Name,
       });
     }
-    expect(rules[0]).toMatchObject({
-      Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesAmazonIpReputationList' } },
-      OverrideAction: { None: {} },
+  });
+
+  it("lets the managed rule groups block nothing themselves, so that no request gets WAF's bare 403", () => {
+    const groups = wafRules(guarded).filter((rule) => (rule.Statement as Json).ManagedRuleGroupStatement);
+    expect(
+      groups.map((rule) => (rule.Statement as { ManagedRuleGroupStatement: Json }).ManagedRuleGroupStatement.Name),
+    ).toEqual(['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesCommonRuleSet']);
+    for (const group of groups) {
+      expect(group.OverrideAction).toEqual({ Count: {} });
+      expect(group.Action).toBeUndefined();
+    }
+  });
+
+  it("answers every block with the contract's JSON error body and a 4xx status", () => {
+    const acl = onlyResource(guarded, 'AWS::WAFv2::WebACL');
+    const bodies = acl.CustomResponseBodies as Record<string, { ContentType: string; Content: string }>;
+    const blocking = wafRules(guarded).filter((rule) => (rule.Action as Json | undefined)?.Block);
+    expect(blocking.map((rule) => rule.Name)).toEqual(['BlockIpReputation', 'PerIpRateLimit', 'BlockCommonRuleSet']);
+    const answers = blocking.map((rule) => {
+      const response = ((rule.Action as { Block: Json }).Block as { CustomResponse?: Json }).CustomResponse;
+      if (!response) throw new Error(`${String(rule.Name)} blocks with WAF's default response`);
+      const body = bodies[response.CustomResponseBodyKey as string];
+      if (!body)
+        throw new Error(`${String(rule.Name)} names an unknown body ${String(response.CustomResponseBodyKey)}`);
+      expect(body.ContentType).toBe('APPLICATION_JSON');
+      const parsed = JSON.parse(body.Content) as { success: boolean; error: string };
+      expect(parsed).toEqual({ success: false, error: expect.any(String) });
+      expect(Object.values(ErrorText)).toContain(parsed.error);
+      expect(response.ResponseCode).toBeGreaterThanOrEqual(400);
+      expect(response.ResponseCode).toBeLessThan(500);
+      return [rule.Name, response.ResponseCode, parsed.error];
     });
-    expect(rules[2]).toMatchObject({
-      Statement: {
-        ManagedRuleGroupStatement: {
-          VendorName: 'AWS',
-          Name: 'AWSManagedRulesCommonRuleSet',
-          // The API answers bodies over 16 KiB with its own 413; WAF's 8 KB body rule only counts.
-          RuleActionOverrides: [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }],
-        },
-      },
-      OverrideAction: { None: {} },
-    });
+    expect(answers).toEqual([
+      ['BlockIpReputation', 403, ErrorText.firewallBlocked],
+      ['PerIpRateLimit', 429, ErrorText.tooManyRequests],
+      ['BlockCommonRuleSet', 403, ErrorText.firewallBlocked],
+    ]);
+  });
+
+  it.each([
+    ['no User-Agent header (automation clients)', [CRS_NO_USER_AGENT]],
+    ['a body over 8 KB (the API answers its own 413 over 16 KiB)', [CRS_BODY_SIZE]],
+    ['both', [CRS_NO_USER_AGENT, CRS_BODY_SIZE]],
+    ["an address on AWS's DDoS list, which AWS itself only counts", [`${IP_LIST}AWSManagedIPDDoSList`]],
+    ['no label at all', []],
+  ])('blocks no request whose only labels say %s', (_case, labels) => {
+    expect(blockingRulesFor(guarded, labels)).toEqual([]);
+  });
+
+  it.each([
+    ['a cross-site scripting body', [`${CRS}CrossSiteScripting_Body`], 'BlockCommonRuleSet'],
+    ['a rule the common rule set may add later', [`${CRS}SomeFutureRule_QueryArguments`], 'BlockCommonRuleSet'],
+    // Leaving out the User-Agent header must not switch the common rule set off.
+    [
+      'cross-site scripting without a User-Agent',
+      [CRS_NO_USER_AGENT, `${CRS}CrossSiteScripting_Body`],
+      'BlockCommonRuleSet',
+    ],
+    ['path traversal in a large body', [CRS_BODY_SIZE, `${CRS}GenericLFI_Body`], 'BlockCommonRuleSet'],
+    ['an address on the IP reputation list', [`${IP_LIST}AWSManagedIPReputationList`], 'BlockIpReputation'],
+    ['a reconnaissance address', [`${IP_LIST}AWSManagedReconnaissanceList`], 'BlockIpReputation'],
+  ])('blocks a request labelled for %s', (_case, labels, rule) => {
+    expect(blockingRulesFor(guarded, labels)).toEqual([rule]);
   });
 
   it("limits each source IP to wafRateLimit requests per 5 minutes and answers the contract's 429", () => {
-    const acl = onlyResource(guarded, 'AWS::WAFv2::WebACL');
-    const rate = (acl.Rules as Json[])[1] as Json;
+    const rate = wafRule(guarded, 'PerIpRateLimit');
     expect(rate.Statement).toEqual({
       RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP', EvaluationWindowSec: 300 },
     });
     expect(rate.Action).toEqual({
       Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'TooManyRequests' } },
     });
-    expect(acl.CustomResponseBodies).toEqual({
-      TooManyRequests: {
-        ContentType: 'APPLICATION_JSON',
-        Content: JSON.stringify({ success: false, error: 'Too many requests' }),
-      },
+    expect((onlyResource(guarded, 'AWS::WAFv2::WebACL').CustomResponseBodies as Json).TooManyRequests).toEqual({
+      ContentType: 'APPLICATION_JSON',
+      Content: JSON.stringify({ success: false, error: 'Too many requests' }),
     });
   });
 
   it('defaults the rate limit to 1000', () => {
     const synthesized = synthesize({ context: { waf: true } });
-    const rate = (onlyResource(synthesized, 'AWS::WAFv2::WebACL').Rules as Json[])[1] as Json;
-    expect((rate.Statement as Json).RateBasedStatement).toMatchObject({ Limit: 1000 });
+    expect((wafRule(synthesized, 'PerIpRateLimit').Statement as Json).RateBasedStatement).toMatchObject({
+      Limit: 1000,
+    });
     expect(synthesized.findings).toEqual([]);
   });
 

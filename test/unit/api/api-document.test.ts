@@ -75,6 +75,7 @@ describe('the OpenAPI document', () => {
         ErrorText.wrongIp,
         route.tokenScope === null ? ErrorText.sessionRequired : ErrorText.scope,
         ...(extra[403] ?? []),
+        ErrorText.firewallBlocked,
       ]);
       if (extra[404]) expect(errorTexts(responses[404])).toEqual(extra[404]);
       if (extra[409]) expect(errorTexts(responses[409])).toEqual(extra[409]);
