@@ -97,14 +97,26 @@ const render = (type: GatewayResponseType, context: Record<string, unknown> = {}
   };
 };
 
-const resourceMatches = (pattern: string, arn: string): boolean => {
-  const regex = new RegExp(
-    `^${pattern
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
-  return regex.test(arn);
+/**
+ * Whether `arn` fits a policy resource where `*` stands for any run of characters. Linear in the
+ * length, with no regular expression: a path full of `*` (the request path is part of the policy's
+ * resource) would make a backtracking regex take exponential time and stall every request.
+ * Taking each middle part at its leftmost place is correct when `*` is the only wildcard.
+ */
+export const resourceMatches = (pattern: string, arn: string): boolean => {
+  const parts = pattern.split('*');
+  const first = parts[0] ?? '';
+  if (parts.length === 1) return pattern === arn;
+  const last = parts[parts.length - 1] ?? '';
+  if (first.length + last.length > arn.length || !arn.startsWith(first) || !arn.endsWith(last)) return false;
+  let from = first.length;
+  const end = arn.length - last.length;
+  for (const part of parts.slice(1, -1)) {
+    const at = arn.indexOf(part, from);
+    if (at === -1 || at + part.length > end) return false;
+    from = at + part.length;
+  }
+  return true;
 };
 
 /** API Gateway's evaluation of the returned policy: an explicit Deny wins, else an Allow must match. */
