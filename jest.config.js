@@ -1,10 +1,10 @@
 /** Jest projects per test tier; `npm test` runs them all. */
-const esmPackages = ['@middy', 'jose', 'zod'].join('|');
+const esmPackages = ['@middy', 'jose', 'zod', 'oauth2-mock-server', 'is-plain-obj'].join('|');
 
 const base = {
   testEnvironment: 'node',
   transform: {
-    '^.+\\.[tj]s$': [
+    '^.+\\.m?[tj]s$': [
       'ts-jest',
       { tsconfig: { allowJs: true, module: 'commonjs', esModuleInterop: true, isolatedModules: true } },
     ],

@@ -47,7 +47,12 @@ export interface CallOptions {
  * Sends one real HTTP request to the service. A reply to a documented route must match the API
  * document (status, required headers, body schema), else the call fails (api-contract.ts).
  */
-export const call = (service: LocalService, method: string, path: string, options: CallOptions = {}): Promise<Reply> =>
+export const call = (
+  service: Pick<LocalService, 'port'>,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply> =>
   new Promise((resolve, reject) => {
     // Node sends one header line per array element, so a name may repeat.
     const headers: Record<string, string[]> = {};
@@ -70,7 +75,10 @@ export const call = (service: LocalService, method: string, path: string, option
         port: service.port,
         method,
         path,
-        headers,
+        // Node takes `Host` only as a string; one value sent as a string is the same header line.
+        headers: Object.fromEntries(
+          Object.entries(headers).map(([name, values]) => [name, values.length === 1 ? values[0] : values]),
+        ),
         localAddress: options.from,
         agent: false,
       },

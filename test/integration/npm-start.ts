@@ -1,0 +1,144 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { freePort } from '../../local/dynamodb-local';
+
+/**
+ * Black-box harness for the local runtime: runs the real `npm start` entry (`tsx bin/local.ts`) as a
+ * child process, as a developer would, and talks to it only over HTTP and its output.
+ */
+
+const ROOT = resolve(__dirname, '../..');
+const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
+/** The start line of `npm start`; its URL is the base URL every other printed command uses. */
+const BANNER = /Secrets Service API on (http:\/\/\S+)\/api\/v1/;
+/** Generous: a cold `tsx` compile plus the handler modules on a busy two-core machine. */
+const DEFAULT_START_MS = 90_000;
+const STOP_MS = 20_000;
+
+/** Environment for a child: `undefined` removes a variable the test process has. */
+export type ChildEnv = Readonly<Record<string, string | undefined>>;
+
+/** What a child process wrote, so far or in all. */
+export interface ChildOutput {
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A running `npm start`. */
+export interface NpmService {
+  /** The base URL from its start line, e.g. `http://127.0.0.1:41234`. */
+  readonly baseUrl: string;
+  readonly port: number;
+  /** Everything it has printed until now. */
+  output(): ChildOutput;
+  /** Stops it as Ctrl-C would (SIGTERM, SIGKILL after a deadline) and waits until it has exited. */
+  stop(): Promise<void>;
+}
+
+const childEnv = (env: ChildEnv): NodeJS.ProcessEnv => {
+  const merged: NodeJS.ProcessEnv = { ...process.env };
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete merged[name];
+    else merged[name] = value;
+  }
+  return merged;
+};
+
+const collect = (child: ChildProcess) => {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  return (): ChildOutput => ({ stdout, stderr });
+};
+
+const stopChild = async (child: ChildProcess, exited: Promise<unknown>): Promise<void> => {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_MS);
+  await exited;
+  clearTimeout(timer);
+};
+
+/** A running script of `bin/`. */
+export interface ScriptRun {
+  /** Everything it has printed until now. */
+  output(): ChildOutput;
+  /** Its exit code (null when a signal ended it), once it has exited. */
+  readonly exited: Promise<number | null>;
+  /** Stops it as Ctrl-C would (SIGTERM, SIGKILL after a deadline) and waits until it has exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts a script of `bin/` (e.g. `bin/local.ts`, what `npm start` runs) with tsx under `env`. */
+export const spawnScript = (script: string, args: readonly string[], env: ChildEnv): ScriptRun => {
+  const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return { output: collect(child), exited, stop: () => stopChild(child, exited) };
+};
+
+/** Runs a script of `bin/` to its end; one still running after `timeoutMs` is killed and reported as timed out. */
+export const runScript = async (
+  script: string,
+  args: readonly string[],
+  env: ChildEnv,
+  timeoutMs = DEFAULT_START_MS,
+): Promise<ChildOutput & { code: number | null; timedOut: boolean }> => {
+  const run = spawnScript(script, args, env);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void run.stop();
+  }, timeoutMs);
+  const code = await run.exited;
+  clearTimeout(timer);
+  return { ...run.output(), code, timedOut };
+};
+
+/**
+ * Starts `npm start` with `env` over these defaults: a free `PORT`, the integration run's DynamoDB
+ * Local as `DYNAMODB_ENDPOINT` (so no Java starts) and a fresh `TABLE_NAME`. Resolves once its start
+ * line is printed; rejects with its output if it exits first or prints nothing within `startMs`.
+ * Call `stop()` in `afterAll`.
+ */
+export const startNpmService = async (env: ChildEnv = {}, startMs = DEFAULT_START_MS): Promise<NpmService> => {
+  const defaults: ChildEnv = {
+    PORT: String(await freePort()),
+    DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT,
+    TABLE_NAME: `npm-start-${randomUUID().slice(0, 8)}`,
+  };
+  const run = spawnScript('bin/local.ts', [], { ...defaults, ...env });
+  const baseUrl = await new Promise<string>((resolveStart, rejectStart) => {
+    const fail = (reason: string) => {
+      cleanUp();
+      const { stdout, stderr } = run.output();
+      rejectStart(new Error(`npm start ${reason}\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    };
+    const onData = () => {
+      const match = BANNER.exec(run.output().stdout);
+      if (!match?.[1]) return;
+      cleanUp();
+      resolveStart(match[1]);
+    };
+    let settled = false;
+    void run.exited.then((code) => {
+      if (!settled) fail(`exited with code ${code} before its start line`);
+    });
+    const timer = setInterval(onData, 100);
+    const deadline = setTimeout(() => {
+      void run.stop();
+      fail(`printed no start line within ${startMs} ms`);
+    }, startMs);
+    const cleanUp = () => {
+      settled = true;
+      clearInterval(timer);
+      clearTimeout(deadline);
+    };
+  });
+  return { baseUrl, port: Number(new URL(baseUrl).port), output: run.output, stop: run.stop };
+};
