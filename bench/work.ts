@@ -519,7 +519,12 @@ export const workResults = (report: WorkReport): WorkResult[] =>
 export const measureWorkOn = async (dynamoEndpoint: string, tableName: string): Promise<WorkReport> => {
   const proxy = await startCountingProxy(dynamoEndpoint);
   try {
-    const service = await startLocalService({ dynamoEndpoint: proxy.endpoint, tableName, port: 0, host: '127.0.0.1' });
+    const service = await startLocalService({
+      dynamoEndpoint: proxy.endpoint,
+      tableName,
+      port: 0,
+      hosts: ['127.0.0.1'],
+    });
     try {
       return await measureWork({ service, proxy });
     } finally {

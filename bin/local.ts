@@ -1,63 +1,124 @@
 import { mkdirSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { createTable } from '../local/create-table';
 import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local';
-import { type LocalService, startLocalService } from '../local/service';
+import { LOOPBACK_HOSTS, type LocalListener, listenLocal, type TrustedIssuer } from '../local/service';
 
-const TABLE_NAME = process.env.TABLE_NAME ?? 'secrets-service-local';
-const PORT = Number(process.env.PORT ?? 3000);
+/** A start setting that cannot work; its message is one sentence naming the variable. */
+class StartConfigError extends Error {
+  override readonly name = 'StartConfigError';
+}
+
+const quoted = (value: string) => JSON.stringify(value);
+
+const readPort = (value = '3000'): number => {
+  if (!/^\d+$/.test(value) || Number(value) > 65_535) {
+    throw new StartConfigError(`PORT must be a whole number from 0 to 65535, got ${quoted(value)}.`);
+  }
+  return Number(value);
+};
+
+/** Loopback unless HOST names another address; `localhost` means both loopbacks, as it may resolve to either. */
+const readHosts = (value: string | undefined): readonly string[] => {
+  if (value === undefined || value === '' || value === 'localhost') return LOOPBACK_HOSTS;
+  if (!isIP(value)) throw new StartConfigError(`HOST must be an IP address or localhost, got ${quoted(value)}.`);
+  return [value];
+};
+
+const readUrl = (name: string): string | undefined => {
+  const value = process.env[name] || undefined;
+  if (value !== undefined && (!/^https?:\/\//.test(value) || !URL.canParse(value))) {
+    throw new StartConfigError(`${name} must be an http or https URL, got ${quoted(value)}.`);
+  }
+  return value;
+};
+
+/** An external issuer to trust instead of the development identity provider, when both of its variables are set. */
+const readTrustedIssuer = (): TrustedIssuer | undefined => {
+  const issuer = readUrl('SESSION_ISSUER');
+  const audience = process.env.SESSION_AUDIENCE || undefined;
+  const jwksUrl = readUrl('SESSION_JWKS_URL');
+  if (issuer === undefined && audience === undefined && jwksUrl === undefined) return undefined;
+  if (issuer === undefined || audience === undefined) {
+    throw new StartConfigError(
+      'Set SESSION_ISSUER and SESSION_AUDIENCE together to trust an external identity provider, or neither to use the development one.',
+    );
+  }
+  return { issuer, audience, jwksUrl };
+};
 
 let dynamo: DynamoDbLocal | undefined;
-let service: LocalService | undefined;
+let listener: LocalListener | undefined;
 
 /** Stops whatever has started, so no DynamoDB Local outlives this process. */
 const shutdown = async (code: number): Promise<never> => {
-  await service?.close().catch(() => undefined);
+  await listener?.close().catch(() => undefined);
   await dynamo?.stop().catch(() => undefined);
   process.exit(code);
 };
 
-const explain = (error: unknown): unknown => {
-  if (error instanceof JavaMissingError) return error.message;
-  if ((error as { code?: string }).code === 'EADDRINUSE')
-    return `Port ${PORT} is in use: stop what runs there or set PORT.`;
+const explain = (error: unknown, port: number | undefined, hosts: readonly string[]): unknown => {
+  if (error instanceof JavaMissingError || error instanceof StartConfigError) return error.message;
+  const code = (error as { code?: string }).code;
+  if (code === 'EADDRINUSE') return `Port ${port} is in use: stop what runs there or set PORT to another port.`;
+  if (code === 'EADDRNOTAVAIL')
+    return `HOST ${hosts.join(', ')} is not an address of this machine: unset HOST or set it to one.`;
   return error;
 };
 
 const main = async (): Promise<void> => {
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
-  const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
-  process.env.AWS_ACCESS_KEY_ID = 'local';
-  process.env.AWS_SECRET_ACCESS_KEY = 'local';
-  process.env.AWS_REGION ??= 'us-east-1';
+  let port: number | undefined;
+  let hosts: readonly string[] = LOOPBACK_HOSTS;
+  try {
+    // Every setting is checked before anything starts, so a typo costs no Java start.
+    port = readPort(process.env.PORT);
+    hosts = readHosts(process.env.HOST);
+    const trustedIssuer = readTrustedIssuer();
+    const tableName = process.env.TABLE_NAME ?? 'secrets-service-local';
+    const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
+    if (dataDir) mkdirSync(dataDir, { recursive: true });
+    // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
+    process.env.AWS_ACCESS_KEY_ID = 'local';
+    process.env.AWS_SECRET_ACCESS_KEY = 'local';
+    process.env.AWS_REGION ??= 'us-east-1';
 
-  const external = process.env.DYNAMODB_ENDPOINT;
-  if (!external) dynamo = await startDynamoDbLocal({ dataDir });
-  const endpoint = external ?? dynamo?.endpoint ?? '';
-  await createTable(endpoint, TABLE_NAME);
-  service = await startLocalService({
-    dynamoEndpoint: endpoint,
-    tableName: TABLE_NAME,
-    port: PORT,
-    host: process.env.HOST ?? '::',
-    dataDir,
-    dashboardOrigin: process.env.DASHBOARD_ORIGIN || undefined,
-  });
+    // The port is taken first: a busy one fails before DynamoDB Local starts, and requests that
+    // arrive while it starts get a 503 to retry rather than a refused connection.
+    listener = await listenLocal({ port, hosts, dashboardOrigin: process.env.DASHBOARD_ORIGIN || undefined });
+    const exposed = hosts.filter((host) => !LOOPBACK_HOSTS.includes(host)).join(', ');
+    if (exposed && !trustedIssuer) {
+      console.warn(
+        `Warning: anyone who can reach ${exposed} can mint sessions, as the development identity provider signs one for any e-mail.`,
+      );
+    }
+    const external = process.env.DYNAMODB_ENDPOINT;
+    if (!external) dynamo = await startDynamoDbLocal({ dataDir });
+    const endpoint = external ?? dynamo?.endpoint ?? '';
+    await createTable(endpoint, tableName);
+    const service = await listener.serve({ dynamoEndpoint: endpoint, tableName, dataDir, trustedIssuer });
 
-  const storage = dataDir ? `data in ${dataDir}` : 'in memory';
-  console.log(`Secrets Service API on ${service.baseUrl}/api/v1 (DynamoDB ${endpoint}, ${storage})`);
-  console.log('Get a dashboard session token:');
-  console.log('  npm run session -- you@example.com');
-  console.log(
-    `  curl -s -X POST ${service.baseUrl}/_dev/idp/token -H 'Content-Type: application/json' -d '{"email":"you@example.com"}'`,
-  );
-  console.log('Ctrl-C stops the service and DynamoDB Local.');
+    const storage = dataDir ? `data in ${dataDir}` : 'in memory';
+    console.log(`Secrets Service API on ${service.baseUrl}/api/v1 (DynamoDB ${endpoint}, ${storage})`);
+    if (trustedIssuer) {
+      const keys = trustedIssuer.jwksUrl ?? 'its discovery document';
+      console.log(
+        `Sessions: ID tokens of ${trustedIssuer.issuer} for audience ${trustedIssuer.audience} (keys from ${keys})`,
+      );
+    } else {
+      console.log('Get a dashboard session token:');
+      console.log(`  BASE_URL=${service.baseUrl} npm run session -- you@example.com`);
+      console.log(
+        `  curl -s -X POST ${service.baseUrl}/_dev/idp/token -H 'Content-Type: application/json' -d '{"email":"you@example.com"}'`,
+      );
+    }
+    console.log('Ctrl-C stops the service and DynamoDB Local.');
+  } catch (error) {
+    console.error(explain(error, port, hosts));
+    await shutdown(1);
+  }
 };
 
-main().catch(async (error: unknown) => {
-  console.error(explain(error));
-  await shutdown(1);
-});
+void main();

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { type AddressInfo, isIP, isIPv6 } from 'node:net';
+import { ErrorText } from '@lambdas/domain/errors';
+import { RETRY_AFTER_SECONDS } from '@lambdas/http/responses';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import { corsHeaders } from '@lib/cors';
 import { createDevIdp, DEV_AUDIENCE, DEV_IDP_PATH, type DevIdp } from './dev-idp';
@@ -13,30 +15,67 @@ import {
   writeResult,
 } from './gateway';
 
-/** Where the local service listens and which DynamoDB it uses. */
-export interface LocalServiceOptions {
-  /** DynamoDB endpoint (DynamoDB Local); the table must exist. */
-  readonly dynamoEndpoint: string;
-  readonly tableName: string;
-  /** Port to listen on; 0 picks a free one. */
+/** Where the local service listens. */
+export interface ListenOptions {
+  /** Port to listen on; 0 picks a free one, shared by every host. */
   readonly port: number;
-  /** Address to listen on; `::` serves IPv4 and IPv6 loopback alike. */
-  readonly host: string;
-  /** Keeps the development identity provider's key between runs. */
-  readonly dataDir?: string;
-  /** Where the authorizer fetches session keys; default: the development identity provider's JWKS. */
-  readonly sessionJwksUrl?: string;
+  /**
+   * Addresses to listen on, one socket each for the same server; the first must work, a later one
+   * the machine lacks (no IPv6) is skipped. Default: both loopbacks, `127.0.0.1` and `::1`.
+   */
+  readonly hosts?: readonly string[];
   /** A dashboard origin allowed to call across origins, as the stack's `dashboardOrigin`; default: none. */
   readonly dashboardOrigin?: string;
 }
 
+/** An OpenID Connect issuer whose sessions the service trusts instead of the development identity provider's. */
+export interface TrustedIssuer {
+  readonly issuer: string;
+  readonly audience: string;
+  /** Where its keys are; default: the `jwks_uri` of its discovery document. */
+  readonly jwksUrl?: string;
+}
+
+/** Which DynamoDB the service uses and whom it trusts. */
+export interface ServeOptions {
+  /** DynamoDB endpoint (DynamoDB Local); the table must exist. */
+  readonly dynamoEndpoint: string;
+  readonly tableName: string;
+  /** Keeps the development identity provider's key between runs. */
+  readonly dataDir?: string;
+  /** Where the authorizer fetches the development identity provider's keys; default: its JWKS route. */
+  readonly sessionJwksUrl?: string;
+  /** Trust this issuer; then no development identity provider is served. */
+  readonly trustedIssuer?: TrustedIssuer;
+}
+
+/** Where the local service listens, which DynamoDB it uses and whom it trusts. */
+export interface LocalServiceOptions extends ListenOptions, ServeOptions {}
+
 /** The running local service. */
-export interface LocalService {
+export interface RunningLocalService {
   readonly baseUrl: string;
   readonly port: number;
-  readonly idp: DevIdp;
+  /** The development identity provider, absent when the service trusts another issuer. */
+  readonly idp?: DevIdp;
   close(): Promise<void>;
 }
+
+/** The running local service with its development identity provider. */
+export interface LocalService extends RunningLocalService {
+  readonly idp: DevIdp;
+}
+
+/** Listening sockets that answer 503 until `serve` has loaded the handlers. */
+export interface LocalListener {
+  readonly baseUrl: string;
+  readonly port: number;
+  serve(options: ServeOptions): Promise<RunningLocalService>;
+  close(): Promise<void>;
+}
+
+/** Both loopbacks: `localhost` may resolve to either, and nothing beyond this machine reaches them. */
+export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '::1'];
 
 const jsonResult = (statusCode: number, body: unknown): GatewayResult => ({
   statusCode,
@@ -54,7 +93,40 @@ const apiDocumentRoute = (method: string, path: string, dashboardOrigin?: string
       }
     : undefined;
 
-const devIdpRoute = async (req: IncomingMessage, path: string, body: Buffer, idp: DevIdp) => {
+const unavailable: GatewayResult = {
+  statusCode: 503,
+  headers: { 'Content-Type': 'application/json', 'Retry-After': RETRY_AFTER_SECONDS },
+  body: JSON.stringify({ success: false, error: ErrorText.unavailable }),
+};
+
+const urlHost = (host: string): string => (isIPv6(host) ? `[${host}]` : host);
+
+/**
+ * Host names under which the development identity provider answers: loopback names, and the IP
+ * addresses it listens on. A page that rebinds its own DNS name to 127.0.0.1 still sends its name as
+ * `Host`, so it gets no session; an IP literal cannot be rebound.
+ */
+const idpHostnames = (hosts: readonly string[]): ReadonlySet<string> =>
+  new Set(['localhost', '127.0.0.1', '[::1]', ...hosts.filter((host) => isIP(host)).map(urlHost)]);
+
+const hostnameOf = (hostHeader: string | undefined): string | undefined =>
+  /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d*)?$/i.exec(hostHeader ?? '')?.[1]?.toLowerCase();
+
+const devIdpRoute = async (
+  req: IncomingMessage,
+  path: string,
+  body: Buffer,
+  idp: DevIdp,
+  hostnames: ReadonlySet<string>,
+): Promise<GatewayResult | undefined> => {
+  if (path !== DEV_IDP_PATH && !path.startsWith(`${DEV_IDP_PATH}/`)) return undefined;
+  const hostname = hostnameOf(req.headers.host);
+  if (!hostname || !hostnames.has(hostname)) {
+    return jsonResult(403, {
+      success: false,
+      error: 'The development identity provider answers only to localhost, 127.0.0.1 or [::1]',
+    });
+  }
   if (req.method === 'GET' && path === `${DEV_IDP_PATH}/.well-known/jwks.json`) return jsonResult(200, idp.jwks);
   if (req.method === 'POST' && path === `${DEV_IDP_PATH}/token`) {
     let email: unknown;
@@ -71,63 +143,139 @@ const devIdpRoute = async (req: IncomingMessage, path: string, body: Buffer, idp
   return undefined;
 };
 
+const listenOn = async (server: Server, port: number, host: string): Promise<number> => {
+  server.listen(port, host);
+  await Promise.race([
+    once(server, 'listening'),
+    once(server, 'error').then(([error]) => {
+      throw error;
+    }),
+  ]);
+  return (server.address() as AddressInfo).port;
+};
+
+const closeServer = async (server: Server): Promise<void> => {
+  if (!server.listening) return;
+  server.closeAllConnections();
+  server.close();
+  await once(server, 'close');
+};
+
+const isUnavailableAddress = (error: unknown): boolean =>
+  ['EADDRNOTAVAIL', 'EAFNOSUPPORT'].includes((error as { code?: string }).code ?? '');
+
+/** Attempts at a port free on every host when the first host's free port is taken on another. */
+const PORT_ATTEMPTS = 5;
+
+/** One server per host, all on one port: the first host's (a free one when `port` is 0). */
+const listenAll = async (
+  handler: RequestListener,
+  port: number,
+  hosts: readonly string[],
+): Promise<{ servers: Server[]; port: number }> => {
+  for (let attempt = 1; ; attempt++) {
+    const servers: Server[] = [];
+    try {
+      let bound = port;
+      for (const [index, host] of hosts.entries()) {
+        const server = createServer(handler);
+        server.keepAliveTimeout = 5_000;
+        try {
+          bound = await listenOn(server, index === 0 ? port : bound, host);
+          servers.push(server);
+        } catch (error) {
+          if (index === 0 || !isUnavailableAddress(error)) throw error;
+        }
+      }
+      return { servers, port: bound };
+    } catch (error) {
+      await Promise.all(servers.map(closeServer));
+      const retry = port === 0 && attempt < PORT_ATTEMPTS && (error as { code?: string }).code === 'EADDRINUSE';
+      if (!retry) throw error;
+    }
+  }
+};
+
 /**
- * Starts the API on a local HTTP server: the development identity provider under `/_dev/idp`,
- * everything else through the local gateway into the same handler modules the stack deploys.
- * Handler modules read their environment when loaded, so they are loaded after it is set.
+ * Binds the local service's sockets before anything slow starts, so a busy port fails at once;
+ * until `serve` has loaded the handlers, every request answers 503 with `Retry-After`.
  */
-export const startLocalService = async (options: LocalServiceOptions): Promise<LocalService> => {
+export const listenLocal = async (options: ListenOptions): Promise<LocalListener> => {
+  const hosts = options.hosts ?? LOOPBACK_HOSTS;
+  const { dashboardOrigin } = options;
+  const hostnames = idpHostnames(hosts);
   let handlers: GatewayHandlers | undefined;
   let idp: DevIdp | undefined;
-  const server: Server = createServer((req, res) => {
+  const handler: RequestListener = (req, res) => {
     void (async () => {
       try {
         const request = await readRequest(req);
-        const result =
-          apiDocumentRoute(request.method, request.path, options.dashboardOrigin) ??
-          (idp && (await devIdpRoute(req, request.path, request.body, idp))) ??
-          (handlers
-            ? await handleRequest(request, handlers, { dashboardOrigin: options.dashboardOrigin })
-            : jsonResult(503, { success: false }));
+        const result = !handlers
+          ? unavailable
+          : (apiDocumentRoute(request.method, request.path, dashboardOrigin) ??
+            (idp && (await devIdpRoute(req, request.path, request.body, idp, hostnames))) ??
+            (await handleRequest(request, handlers, { dashboardOrigin })));
         writeResult(res, result);
       } catch {
-        writeResult(res, jsonResult(500, { success: false, error: 'Internal server error' }));
+        writeResult(res, jsonResult(500, { success: false, error: ErrorText.internal }));
       }
     })();
-  });
-  server.keepAliveTimeout = 5_000;
-  server.listen(options.port, options.host);
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const issuer = `${baseUrl}${DEV_IDP_PATH}`;
-
-  Object.assign(process.env, {
-    TABLE_NAME: options.tableName,
-    DYNAMODB_ENDPOINT: options.dynamoEndpoint,
-    SESSION_ISSUER: issuer,
-    SESSION_AUDIENCE: DEV_AUDIENCE,
-    SESSION_JWKS_URL: options.sessionJwksUrl ?? `${issuer}/.well-known/jwks.json`,
-    AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
-    // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-  });
-  delete process.env.AWS_SESSION_TOKEN;
-  delete process.env.AWS_PROFILE;
-  if (options.dashboardOrigin) process.env.DASHBOARD_ORIGIN = options.dashboardOrigin;
-  else delete process.env.DASHBOARD_ORIGIN;
-  idp = await createDevIdp(issuer, options.dataDir);
-  handlers = await loadHandlers();
-
-  return {
-    baseUrl,
-    port,
-    idp,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
   };
+  const { servers, port } = await listenAll(handler, options.port, hosts);
+  const first = hosts[0] ?? '127.0.0.1';
+  // An unspecified address serves loopback too, and a URL needs an address to connect to.
+  const baseUrl = `http://${first === '0.0.0.0' || first === '::' ? '127.0.0.1' : urlHost(first)}:${port}`;
+  const close = async () => {
+    await Promise.all(servers.map(closeServer));
+  };
+
+  /**
+   * Handler modules read their environment when loaded, so it is set first. The handlers come last:
+   * until they are there, requests keep their 503.
+   */
+  const serve = async (serveOptions: ServeOptions): Promise<RunningLocalService> => {
+    const trusted = serveOptions.trustedIssuer;
+    const devIssuer = `${baseUrl}${DEV_IDP_PATH}`;
+    Object.assign(process.env, {
+      TABLE_NAME: serveOptions.tableName,
+      DYNAMODB_ENDPOINT: serveOptions.dynamoEndpoint,
+      SESSION_ISSUER: trusted?.issuer ?? devIssuer,
+      SESSION_AUDIENCE: trusted?.audience ?? DEV_AUDIENCE,
+      AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+      // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    });
+    const jwksUrl = trusted ? trusted.jwksUrl : (serveOptions.sessionJwksUrl ?? `${devIssuer}/.well-known/jwks.json`);
+    if (jwksUrl) process.env.SESSION_JWKS_URL = jwksUrl;
+    else delete process.env.SESSION_JWKS_URL;
+    delete process.env.AWS_SESSION_TOKEN;
+    delete process.env.AWS_PROFILE;
+    if (dashboardOrigin) process.env.DASHBOARD_ORIGIN = dashboardOrigin;
+    else delete process.env.DASHBOARD_ORIGIN;
+    idp = trusted ? undefined : await createDevIdp(devIssuer, serveOptions.dataDir);
+    handlers = await loadHandlers();
+    return { baseUrl, port, idp, close };
+  };
+
+  return { baseUrl, port, serve, close };
 };
+
+/**
+ * Starts the API on local HTTP servers: the development identity provider under `/_dev/idp` (unless
+ * another issuer is trusted), everything else through the local gateway into the same handler
+ * modules the stack deploys.
+ */
+export async function startLocalService(
+  options: LocalServiceOptions & { trustedIssuer?: undefined },
+): Promise<LocalService>;
+export async function startLocalService(options: LocalServiceOptions): Promise<RunningLocalService>;
+export async function startLocalService(options: LocalServiceOptions): Promise<RunningLocalService> {
+  const listener = await listenLocal(options);
+  try {
+    return await listener.serve(options);
+  } catch (error) {
+    await listener.close();
+    throw error;
+  }
+}

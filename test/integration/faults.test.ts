@@ -63,7 +63,6 @@ beforeAll(async () => {
     dynamoEndpoint: dynamo.endpoint,
     tableName: TABLE,
     port: 0,
-    host: '::',
     sessionJwksUrl: jwksUrl,
   });
 }, 60_000);

@@ -14,7 +14,6 @@ export const startService = async (
     dynamoEndpoint,
     tableName,
     port: 0,
-    host: '::',
     dashboardOrigin: overrides.dashboardOrigin,
   });
 };

@@ -8,7 +8,7 @@ let service: LocalService;
 beforeAll(async () => {
   // Nothing listens on this port: DynamoDB is "down" for this service.
   const deadEndpoint = `http://127.0.0.1:${await freePort()}`;
-  service = await startLocalService({ dynamoEndpoint: deadEndpoint, tableName: 'absent', port: 0, host: '::' });
+  service = await startLocalService({ dynamoEndpoint: deadEndpoint, tableName: 'absent', port: 0 });
 });
 afterAll(async () => {
   await service.close();

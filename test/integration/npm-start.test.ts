@@ -1,0 +1,270 @@
+import { once } from 'node:events';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { ErrorText } from '@lambdas/domain/errors';
+import { freePort } from '../../local/dynamodb-local';
+import { call, uniqueEmail } from './harness';
+import { type ChildEnv, type NpmService, runScript, spawnScript, startNpmService } from './npm-start';
+
+/**
+ * `npm start` as a developer runs it, in a child process: what it refuses to start with, where it
+ * listens, what it answers while it starts, and what its printed commands do.
+ */
+
+const JWT = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+const TEST_MS = 180_000;
+
+/**
+ * A `java` first on PATH that only leaves a mark: a start that gets as far as probing Java is seen,
+ * and none ever runs the real DynamoDB Local.
+ */
+let javaDir: string;
+let javaMark: string;
+beforeAll(() => {
+  javaDir = mkdtempSync(join(tmpdir(), 'fake-java-'));
+  javaMark = join(javaDir, 'java-was-run');
+  const script = join(javaDir, 'java');
+  writeFileSync(script, `#!/bin/sh\ntouch '${javaMark}'\nexit 1\n`);
+  chmodSync(script, 0o755);
+});
+afterAll(() => rmSync(javaDir, { recursive: true, force: true }));
+
+/** `npm start` with its own DynamoDB Local (no DYNAMODB_ENDPOINT) and the marking `java`, run to its end. */
+const startWithoutDatabase = (env: ChildEnv) =>
+  runScript('bin/local.ts', [], {
+    DYNAMODB_ENDPOINT: undefined,
+    PATH: `${javaDir}${delimiter}${process.env.PATH ?? ''}`,
+    ...env,
+  });
+
+const listenOn = async (port: number, host: string): Promise<Server> => {
+  const server = createServer();
+  server.listen(port, host);
+  await once(server, 'listening');
+  return server;
+};
+
+const closeServer = async (server: Server) => {
+  server.close();
+  await once(server, 'close');
+};
+
+describe('npm start refuses a bad configuration before starting anything', () => {
+  it.each(['abc', '70000', '-1', '1.5'])(
+    'exits at once with one sentence naming PORT for PORT=%s',
+    async (port) => {
+      const run = await startWithoutDatabase({ PORT: port });
+      expect(run.timedOut).toBe(false);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr.trim()).toBe(`PORT must be a whole number from 0 to 65535, got "${port}".`);
+      expect(existsSync(javaMark)).toBe(false);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'exits with one sentence naming HOST when it is neither an IP address nor localhost',
+    async () => {
+      const run = await startWithoutDatabase({ HOST: 'my-laptop.example' });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr.trim()).toMatch(/^HOST must be an IP address or localhost, got "my-laptop\.example"\.$/);
+      expect(existsSync(javaMark)).toBe(false);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'exits with one sentence when only one of SESSION_ISSUER and SESSION_AUDIENCE is set',
+    async () => {
+      const run = await startWithoutDatabase({
+        SESSION_ISSUER: 'https://idp.example.com',
+        SESSION_AUDIENCE: undefined,
+      });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr.trim()).toMatch(/^Set SESSION_ISSUER and SESSION_AUDIENCE together[^\n]*\.$/);
+      expect(existsSync(javaMark)).toBe(false);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'exits with one sentence naming PORT when the port is busy, before DynamoDB Local starts',
+    async () => {
+      const port = await freePort();
+      const squatter = await listenOn(port, '127.0.0.1');
+      try {
+        const run = await startWithoutDatabase({ PORT: String(port) });
+        expect(run.code).not.toBe(0);
+        expect(run.stderr.trim()).toBe(`Port ${port} is in use: stop what runs there or set PORT to another port.`);
+        expect(existsSync(javaMark)).toBe(false);
+      } finally {
+        await closeServer(squatter);
+      }
+    },
+    TEST_MS,
+  );
+});
+
+describe('npm start while DynamoDB is not ready yet', () => {
+  it(
+    'already listens and answers 503 with Retry-After and the contract body',
+    async () => {
+      // A database that accepts connections and never answers: the start stalls at the table.
+      const stalled = createServer(() => undefined);
+      stalled.listen(0, '127.0.0.1');
+      await once(stalled, 'listening');
+      const { port: dbPort } = stalled.address() as { port: number };
+      const port = await freePort();
+      const starting = spawnScript('bin/local.ts', [], {
+        PORT: String(port),
+        DYNAMODB_ENDPOINT: `http://127.0.0.1:${dbPort}`,
+        TABLE_NAME: 'never-created',
+      });
+      try {
+        const deadline = Date.now() + 60_000;
+        let reply: Awaited<ReturnType<typeof call>> | undefined;
+        while (!reply && Date.now() < deadline) {
+          reply = await call({ port }, 'GET', '/api/v1/projects').catch(async () => {
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            return undefined;
+          });
+        }
+        expect(reply?.status).toBe(503);
+        expect(reply?.headers['retry-after']).toBe('1');
+        expect(reply?.body).toEqual({ success: false, error: ErrorText.unavailable });
+      } finally {
+        await starting.stop();
+        stalled.close();
+      }
+    },
+    TEST_MS,
+  );
+});
+
+describe('a running npm start', () => {
+  let service: NpmService;
+  beforeAll(async () => {
+    service = await startNpmService();
+  }, TEST_MS);
+  afterAll(() => service?.stop());
+
+  it(
+    'answers on IPv4 and IPv6 loopback',
+    async () => {
+      expect((await call(service, 'GET', '/api/v1/openapi.json', { host: '127.0.0.1' })).status).toBe(200);
+      expect((await call(service, 'GET', '/api/v1/openapi.json', { host: '::1' })).status).toBe(200);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'does not answer on the machine’s other addresses',
+    async () => {
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((address) => address && !address.internal && address.family === 'IPv4');
+      if (!external) return;
+      await expect(call(service, 'GET', '/api/v1/openapi.json', { host: external.address })).rejects.toMatchObject({
+        code: 'ECONNREFUSED',
+      });
+    },
+    TEST_MS,
+  );
+
+  it(
+    'prints the session command with its own base URL, and that command prints a session',
+    async () => {
+      const command = `BASE_URL=${service.baseUrl} npm run session -- you@example.com`;
+      expect(service.output().stdout).toContain(command);
+      const run = await runScript('bin/session.ts', [uniqueEmail()], { BASE_URL: service.baseUrl, PORT: undefined });
+      expect(run.code).toBe(0);
+      expect(run.stdout.trim()).toMatch(JWT);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'serves the development identity provider to a loopback Host',
+    async () => {
+      for (const host of [
+        `localhost:${service.port}`,
+        `127.0.0.1:${service.port}`,
+        `[::1]:${service.port}`,
+        'localhost',
+      ]) {
+        const reply = await call(service, 'POST', '/_dev/idp/token', {
+          json: { email: uniqueEmail() },
+          headers: [['Host', host]],
+        });
+        expect(reply.status).toBe(200);
+        expect(reply.body.token).toMatch(JWT);
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
+    'refuses the development identity provider to another Host (DNS rebinding)',
+    async () => {
+      for (const path of ['/_dev/idp/token', '/_dev/idp/.well-known/jwks.json']) {
+        const reply = await call(service, path.endsWith('token') ? 'POST' : 'GET', path, {
+          json: { email: uniqueEmail() },
+          headers: [['Host', 'evil.example:3000']],
+        });
+        expect(reply.status).toBe(403);
+        expect(reply.body).toEqual({ success: false, error: expect.any(String) });
+        expect(reply.body.token).toBeUndefined();
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
+    'answers a path full of `*` by its route, without holding up another request',
+    async () => {
+      const session = (await runScript('bin/session.ts', [uniqueEmail()], { BASE_URL: service.baseUrl })).stdout.trim();
+      const path = `/api/v1/tokens/${'a*'.repeat(100)}`;
+      const [starred, plain] = await Promise.all([
+        call(service, 'DELETE', path, { token: session }),
+        call(service, 'GET', '/api/v1/openapi.json'),
+      ]);
+      expect(starred.status).toBe(404);
+      expect(starred.body).toEqual({ success: false, error: ErrorText.tokenNotFound });
+      expect(plain.status).toBe(200);
+    },
+    TEST_MS,
+  );
+});
+
+describe('npm start with HOST set to another address', () => {
+  let service: NpmService | undefined;
+  afterAll(() => service?.stop());
+
+  it(
+    'listens there and warns that anyone who reaches it can mint sessions',
+    async () => {
+      service = await startNpmService({ HOST: '127.0.0.2' });
+      expect(service.baseUrl).toBe(`http://127.0.0.2:${service.port}`);
+      expect(service.output().stderr).toMatch(/anyone who can reach 127\.0\.0\.2 can mint sessions/i);
+      expect((await call(service, 'GET', '/api/v1/openapi.json', { host: '127.0.0.2' })).status).toBe(200);
+    },
+    TEST_MS,
+  );
+});
+
+describe('npm run session without a running service', () => {
+  it(
+    'names BASE_URL in its one-sentence error',
+    async () => {
+      const port = await freePort();
+      const run = await runScript('bin/session.ts', ['you@example.com'], { BASE_URL: `http://127.0.0.1:${port}` });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr.trim()).toBe(
+        `No local service answers on http://127.0.0.1:${port}: start it with \`npm start\`, or set BASE_URL to the URL it printed.`,
+      );
+    },
+    TEST_MS,
+  );
+});
