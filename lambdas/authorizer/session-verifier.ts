@@ -4,8 +4,10 @@ import { SessionExpiredError, SessionInvalidError, SessionKeysUnavailableError }
 
 const issuer = requiredUrlEnv('SESSION_ISSUER');
 const audience = requiredEnv('SESSION_AUDIENCE');
-/** Defaults to the issuer's `/.well-known/jwks.json`, where Cognito and the dev IdP publish keys. */
-const jwksUrl = optionalUrlEnv('SESSION_JWKS_URL') ?? `${issuer.replace(/\/+$/, '')}/.well-known/jwks.json`;
+/** When unset, the key set is where the issuer's discovery document says (`jwks_uri`). */
+const configuredJwksUrl = optionalUrlEnv('SESSION_JWKS_URL');
+/** Bound on each call to the provider, discovery as key fetch: a slow provider is an outage, not a hang. */
+const PROVIDER_TIMEOUT_MS = 2_000;
 
 /** The identity a verified session carries. */
 export interface SessionIdentity {
@@ -14,17 +16,47 @@ export interface SessionIdentity {
 }
 
 /**
- * Created once per container, on the first session it verifies: building the remote key set loads
- * Node's fetch machinery, about 10 ms of cold start that requests with API tokens never need. jose
- * caches the keys and refetches on an unknown `kid` (with a cooldown).
+ * The provider's `jwks_uri`, as any OpenID Connect relying party finds it. The document must name
+ * the configured issuer, else another provider's keys could vouch for this one's sessions.
  */
-let keySet: ReturnType<typeof createRemoteJWKSet> | undefined;
-const sessionKeys = () => {
-  keySet ??= createRemoteJWKSet(new URL(jwksUrl), {
-    timeoutDuration: 2_000,
-    cooldownDuration: 30_000,
-    cacheMaxAge: 10 * 60_000,
+const discoverJwksUrl = async (): Promise<string> => {
+  const response = await fetch(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`, {
+    headers: { Accept: 'application/json' },
+    signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
   });
+  if (!response.ok) throw new Error(`OpenID discovery answered HTTP ${response.status}`);
+  const document = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
+  if (document.issuer !== issuer) throw new Error('OpenID discovery names another issuer');
+  const jwksUri = document.jwks_uri;
+  if (typeof jwksUri !== 'string' || !/^https?:\/\//.test(jwksUri) || !URL.canParse(jwksUri)) {
+    throw new Error('OpenID discovery has no jwks_uri');
+  }
+  return jwksUri;
+};
+
+type KeySet = ReturnType<typeof createRemoteJWKSet>;
+
+/**
+ * Created once per container, on the first session it verifies: discovery and the remote key set
+ * load Node's fetch machinery, about 10 ms of cold start that requests with API tokens never need.
+ * A failed discovery is not kept, so a later session tries again. jose caches the keys and refetches
+ * on an unknown `kid` (with a cooldown).
+ */
+let keySet: Promise<KeySet> | undefined;
+const sessionKeys = (): Promise<KeySet> => {
+  if (!keySet) {
+    const pending = (configuredJwksUrl ? Promise.resolve(configuredJwksUrl) : discoverJwksUrl()).then((url) =>
+      createRemoteJWKSet(new URL(url), {
+        timeoutDuration: PROVIDER_TIMEOUT_MS,
+        cooldownDuration: 30_000,
+        cacheMaxAge: 10 * 60_000,
+      }),
+    );
+    keySet = pending;
+    pending.catch(() => {
+      if (keySet === pending) keySet = undefined;
+    });
+  }
   return keySet;
 };
 
@@ -53,12 +85,12 @@ const isKeysUnavailable = (error: unknown): boolean =>
  */
 export const verifySession = async (jwt: string, now: Date): Promise<SessionIdentity> => {
   try {
-    const { payload } = await jwtVerify(jwt, sessionKeys(), { ...baseOptions, currentDate: now });
+    const { payload } = await jwtVerify(jwt, await sessionKeys(), { ...baseOptions, currentDate: now });
     return identityOf(payload);
   } catch (error) {
     if (error instanceof SessionInvalidError) throw error;
     if (error instanceof errors.JWTExpired && typeof error.payload.exp === 'number') {
-      const { payload } = await jwtVerify(jwt, sessionKeys(), {
+      const { payload } = await jwtVerify(jwt, await sessionKeys(), {
         ...baseOptions,
         currentDate: new Date((error.payload.exp - 1) * 1000),
       }).catch(() => {
