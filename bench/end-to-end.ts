@@ -37,7 +37,6 @@ const main = async () => {
     {
       tokenId: minted.tokenId,
       userId: 'bench-user',
-      email: 'bench@example.com',
       name: 'bench',
       scopes: ['admin'],
       secretHash: minted.hash,
@@ -48,6 +47,7 @@ const main = async () => {
       lastUsedAt: null,
     },
     now,
+    now.toISOString(),
   );
   const event = benchAuthorizerEvent(minted.rawToken);
   const raw = new DynamoDBClient({ ...clientSettings, endpoint });

@@ -46,7 +46,6 @@ const main = async () => {
     entity: 'Token',
     tokenId: minted.tokenId,
     userId: 'user-1',
-    email,
     name: 'bench',
     scopes: ['admin'],
     secretHash: minted.hash,
@@ -58,17 +57,24 @@ const main = async () => {
     GSI1PK: 'USER#user-1#TOKENS',
     GSI1SK: `${now}#${minted.tokenId}`,
   };
-  const member = (memberEmail: string, role: string) => ({
+  const member = (userId: string, role: string) => ({
     PK: `PROJECT#${projectId}`,
-    SK: `MEMBER#${memberEmail}`,
+    SK: `MEMBER#${userId}`,
     entity: 'Member',
     projectId,
     projectName: 'bench',
     projectCreatedAt: now,
-    email: memberEmail,
-    userId: 'user-1',
+    userId,
     role,
     addedAt: now,
+  });
+  const userProfile = (userId: string, profileEmail: string) => ({
+    PK: `USER#${userId}`,
+    SK: 'PROFILE',
+    entity: 'Profile',
+    userId,
+    email: profileEmail,
+    lastSeenAt: now,
   });
   const slots = {
     PK: 'USER#user-1',
@@ -77,12 +83,12 @@ const main = async () => {
     version: 3,
     slots: { [mintToken().tokenId]: 0, [mintToken().tokenId]: Date.parse(far) },
   };
-  const profile = {
+  const claim = {
     PK: 'EMAIL#new@example.com',
-    SK: 'PROFILE',
+    SK: 'USER',
+    entity: 'EmailClaim',
     email: 'new@example.com',
     userId: 'user-2',
-    lastSeenAt: now,
   };
 
   /** Canned DynamoDB answers, encoded once: enough for every route's success path. */
@@ -93,10 +99,19 @@ const main = async () => {
     none: encode({}),
     slots: encode({ Item: toAttributes(slots) }),
     token: encode({ Item: toAttributes(token) }),
-    profile: encode({ Item: toAttributes(profile) }),
-    owner: encode({ Item: toAttributes(member(email, 'owner')) }),
+    claim: encode({ Item: toAttributes(claim) }),
+    owner: encode({ Item: toAttributes(member('user-1', 'owner')) }),
     tokens: itemsOf(Array.from({ length: 5 }, () => token)),
-    members: itemsOf([member(email, 'owner'), member('a@example.com', 'member'), member('b@example.com', 'admin')]),
+    members: itemsOf([member('user-1', 'owner'), member('user-2', 'member'), member('user-3', 'admin')]),
+    profiles: encode({
+      Responses: {
+        [BUNDLE_ENV.TABLE_NAME]: [
+          userProfile('user-1', email),
+          userProfile('user-2', 'a@example.com'),
+          userProfile('user-3', 'b@example.com'),
+        ].map((item) => toAttributes(item)),
+      },
+    }),
   };
   /**
    * The slot item create-token reads: a user who holds two tokens already, as in every create but a
@@ -112,11 +127,12 @@ const main = async () => {
     if (operation === 'GetItem') {
       if (body.includes('TOKEN_SLOTS')) return slotAnswer;
       if (body.includes('TOKEN#')) return answers.token;
-      if (body.includes('EMAIL#')) return answers.profile;
+      if (body.includes('EMAIL#')) return answers.claim;
       if (body.includes('MEMBER#')) return answers.owner;
       return answers.none;
     }
     if (operation === 'Query') return body.includes('#TOKENS') ? answers.tokens : answers.members;
+    if (operation === 'BatchGetItem') return answers.profiles;
     return answers.none;
   };
 
@@ -266,7 +282,7 @@ const main = async () => {
       isBase64Encoded: false,
       requestContext: {
         identity: { sourceIp: '203.0.113.7' },
-        authorizer: { kind: 'session', userId: 'user-1', email, scopes: 'read:secrets write:secrets admin' },
+        authorizer: { kind: 'session', userId: 'user-1', issuedAt: now, scopes: 'read:secrets write:secrets admin' },
       },
     };
     const check = await module.handler(structuredClone(event), context);

@@ -18,13 +18,14 @@
 import { routes } from '@lib/routes';
 
 /** The kinds of item in the table (README, "Data model"). */
-export type Entity = 'Token' | 'TokenSlots' | 'Profile' | 'Project' | 'Member';
+export type Entity = 'Token' | 'TokenSlots' | 'Profile' | 'EmailClaim' | 'Project' | 'Member';
 
 /** Entities whose items are in the list index (GSI1, projection ALL): their lists are read from it. */
 export const inListIndex: Readonly<Record<Entity, boolean>> = {
   Token: true,
   TokenSlots: false,
   Profile: false,
+  EmailClaim: false,
   Project: false,
   Member: true,
 };
@@ -37,6 +38,13 @@ export type FloorCall =
       /** Whether the read must be strongly consistent (it decides access or guards a write). */
       readonly consistent: boolean;
       readonly index?: 'GSI1';
+    }
+  | {
+      readonly operation: 'BatchGetItem';
+      readonly entity: Entity;
+      readonly consistent: false;
+      /** Items it reads: each is one eventual read (BatchGetItem charges per item). */
+      readonly items: number;
     }
   | { readonly operation: 'PutItem' | 'UpdateItem' | 'DeleteItem'; readonly entity: Entity }
   | {
@@ -93,8 +101,17 @@ export const workFloors: readonly WorkFloor[] = [
   {
     subject: 'authorizer/session-record-profile',
     pattern: 'record a session’s profile',
-    calls: [profileRead, { operation: 'UpdateItem', entity: 'Profile' }],
-    why: 'At most once a day per user (or when the subject changes): one UpdateItem of the profile, which no index holds.',
+    calls: [
+      profileRead,
+      {
+        operation: 'TransactWriteItems',
+        actions: [
+          { action: 'Put', entity: 'Profile' },
+          { action: 'Put', entity: 'EmailClaim' },
+        ],
+      },
+    ],
+    why: 'At most once a day per user, or when the address changes: the profile (keyed by the user id, for display) and the address’s claim (which finds the user when added by e-mail) together, neither in an index. A changed address first releases the old claim (one more DeleteItem, only then).',
   },
   {
     subject: 'authorizer/malformed',
@@ -155,20 +172,23 @@ export const workFloors: readonly WorkFloor[] = [
     subject: 'list-projects',
     pattern: 'list a user’s projects',
     calls: [{ operation: 'Query', entity: 'Member', consistent: false, index: 'GSI1' }],
-    why: 'One page of the e-mail’s partition of the list index; each membership carries the project’s name.',
+    why: 'One page of the user’s partition of the list index; each membership carries the project’s name.',
   },
   {
     subject: 'list-members',
     pattern: 'list members (decides access)',
-    calls: [{ operation: 'Query', entity: 'Member', consistent: true }],
-    why: 'The project’s partition, strongly consistent because the caller’s own membership in it decides access.',
+    calls: [
+      { operation: 'Query', entity: 'Member', consistent: true },
+      { operation: 'BatchGetItem', entity: 'Profile', consistent: false, items: 3 },
+    ],
+    why: 'The project’s partition, strongly consistent because the caller’s own membership in it decides access; then each member’s profile, whose address follows their latest session (eventual: display only). The measured project has three members.',
   },
   {
     subject: 'add-member',
     pattern: 'add a member',
     calls: [
       callerMembership,
-      { operation: 'GetItem', entity: 'Profile', consistent: true },
+      { operation: 'GetItem', entity: 'EmailClaim', consistent: true },
       {
         operation: 'TransactWriteItems',
         actions: [
@@ -177,12 +197,13 @@ export const workFloors: readonly WorkFloor[] = [
         ],
       },
     ],
-    why: 'The caller’s membership (role, and the project name the new membership carries) and the new member’s profile (strong: a user who has just signed in must be found), then the role re-checked and the member put if absent, atomically.',
+    why: 'The caller’s membership (role, and the project name the new membership carries) and the address’s claim, which names the user (strong: a user who has just signed in must be found), then the role re-checked and the member put if absent, atomically.',
   },
   {
     subject: 'remove-member',
     pattern: 'remove a member',
     calls: [
+      { operation: 'GetItem', entity: 'EmailClaim', consistent: true },
       {
         operation: 'TransactWriteItems',
         actions: [
@@ -191,7 +212,7 @@ export const workFloors: readonly WorkFloor[] = [
         ],
       },
     ],
-    why: 'The caller’s role checked and the member deleted unless owner, atomically; the caller’s and the member’s items are read only to explain a refusal (404, 403 or 409).',
+    why: 'The address’s claim names the member (strong: the member is keyed by user id); then the caller’s role checked and the member deleted unless owner, atomically. The caller’s and the member’s items are read only to explain a refusal (404, 403 or 409).',
   },
 ];
 
@@ -209,6 +230,8 @@ export const floorCallUnits = (call: FloorCall): { read: number; write: number }
     case 'GetItem':
     case 'Query':
       return { read: call.consistent ? 1 : 0.5, write: 0 };
+    case 'BatchGetItem':
+      return { read: call.items * 0.5, write: 0 };
     case 'PutItem':
     case 'UpdateItem':
     case 'DeleteItem':
@@ -238,6 +261,7 @@ const describeCall = (call: FloorCall): string => {
   if (call.operation === 'TransactWriteItems') {
     return `TransactWriteItems(${call.actions.map(({ action, entity }) => `${action} ${entity}`).join(' + ')})`;
   }
+  if (call.operation === 'BatchGetItem') return `BatchGetItem ${call.items} × ${call.entity}, eventual`;
   if (call.operation === 'GetItem' || call.operation === 'Query') {
     return `${call.operation} ${call.entity}${call.index ? ` on ${call.index}` : ''}, ${call.consistent ? 'consistent' : 'eventual'}`;
   }

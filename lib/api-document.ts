@@ -245,7 +245,10 @@ export const apiDocument = (): oas31.OpenAPIObject => {
       title: 'Secrets Service: auth and membership API',
       version,
       description:
-        'API tokens, dashboard sessions and project members. Every error body is `{"success": false, "error": "<text>"}` with exactly the texts listed per status; an unknown path or method answers 404 `Not found`.',
+        'API tokens, dashboard sessions and project members. Every error body is `{"success": false, "error": "<text>"}` with exactly the texts listed per status; an unknown path or method answers 404 `Not found`.\n\n' +
+        "Identity: a user is the identity provider's stable subject (`sub`), the `userId` everywhere; memberships, ownership and a token's owner are keyed by it, never by an e-mail address, so a token acts as its creator whatever their address becomes. " +
+        "The e-mail is the address of the user's latest verified session: it finds a user when they are added or removed by e-mail, and the member list shows it. " +
+        'Every address obeys one rule, judged before lower-casing: after trimming, printable ASCII only, exactly one `@` between non-empty parts, at most 254 characters.',
     },
     servers: [
       { url: 'http://127.0.0.1:3000', description: 'The local runtime (`npm start`)' },

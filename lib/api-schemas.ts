@@ -63,11 +63,14 @@ export const createTokenBodySchema = z.strictObject({
 /** Body of `POST /api/v1/projects`. */
 export const createProjectBodySchema = z.strictObject({ name });
 
-/** Body of `POST /api/v1/projects/{projectId}/members`; the e-mail is trimmed and lower-cased. */
+/**
+ * Body of `POST /api/v1/projects/{projectId}/members`; the e-mail is trimmed, judged by the service's
+ * one e-mail rule, then lower-cased.
+ */
 export const addMemberBodySchema = z.strictObject({
   email: z.pipe(
-    z.string().check(z.trim(), z.toLowerCase()),
-    z.email({ pattern: EMAIL_PATTERN }).check(z.maxLength(MAX_EMAIL_LENGTH)),
+    z.string().check(z.trim()),
+    z.email({ pattern: EMAIL_PATTERN }).check(z.maxLength(MAX_EMAIL_LENGTH), z.toLowerCase()),
   ),
   role: z.enum(grantableRoles),
 });

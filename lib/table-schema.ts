@@ -7,6 +7,25 @@ export const tableSchema = {
   timeToLiveAttribute: 'ttl',
 } as const;
 
+/**
+ * The first part of every partition key, one per kind of partition: the key builders
+ * (lambdas/data/keys.ts) start every key with one, and the stack limits each function's table access
+ * to the prefixes it declares (`dynamodb:LeadingKeys`).
+ */
+export const keyPrefix = {
+  /** A token, addressed by its public id. */
+  token: 'TOKEN#',
+  /** A user's partition (profile, token slots) and, in the list index, a user's lists. */
+  user: 'USER#',
+  /** A verified e-mail address and the user who holds it. */
+  email: 'EMAIL#',
+  /** A project and its members. */
+  project: 'PROJECT#',
+} as const;
+
+/** One kind of partition. */
+export type KeyPrefix = (typeof keyPrefix)[keyof typeof keyPrefix];
+
 /** Name of the index that serves the list access patterns. */
 export const listIndexName = tableSchema.globalSecondaryIndexes[0].indexName;
 

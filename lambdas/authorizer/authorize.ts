@@ -59,13 +59,7 @@ const authorizeToken = async (
   if (!hasScope(token.scopes, needed)) return { outcome: 'forbidden', rule: 'token-scope', error: ErrorText.scope };
   return {
     outcome: 'allow',
-    principal: {
-      kind: 'token',
-      userId: token.userId,
-      email: token.email,
-      tokenId: token.tokenId,
-      scopes: token.scopes,
-    },
+    principal: { kind: 'token', userId: token.userId, tokenId: token.tokenId, scopes: token.scopes },
     tokenLastUsedAt: token.lastUsedAt,
   };
 };
@@ -95,5 +89,8 @@ const authorizeSession = async (jwt: string, now: Date, deps: AuthorizerDeps): P
     throw error;
   }
   await deps.recordProfile(identity, now);
-  return { outcome: 'allow', principal: { kind: 'session', ...identity, scopes: [...allScopes] } };
+  return {
+    outcome: 'allow',
+    principal: { kind: 'session', userId: identity.userId, issuedAt: identity.issuedAt, scopes: [...allScopes] },
+  };
 };

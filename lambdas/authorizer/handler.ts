@@ -1,5 +1,5 @@
-import { getProfileByEmail, putProfile } from '@lambdas/data/profile-repository';
 import { getTokenById, touchTokenLastUsed } from '@lambdas/data/token-repository';
+import { getUserProfile, recordUserProfile } from '@lambdas/data/user-repository';
 import { clock, toIso } from '@lambdas/domain/clock';
 import { expiredContext, toAuthorizerContext } from '@lambdas/domain/principal';
 import { describeError, logger } from '@lambdas/http/logger';
@@ -21,32 +21,47 @@ const PROFILE_REFRESH_MS = 24 * 60 * 60_000;
 
 /** Most profiles a container remembers as recorded; the oldest is forgotten first. */
 const REMEMBERED_PROFILES = 10_000;
-/** Profiles this container has seen recorded: e-mail → user id and when it was recorded. */
-const recordedProfiles = new Map<string, { userId: string; seenAt: number }>();
 
-const remember = (email: string, userId: string, seenAt: number): void => {
-  recordedProfiles.delete(email);
-  recordedProfiles.set(email, { userId, seenAt });
+/** A profile this container saw recorded: its address, when, and the latest session it was seen for. */
+interface RecordedProfile {
+  readonly email: string;
+  readonly seenAt: number;
+  readonly issuedAt: string;
+}
+
+/** Profiles this container has seen recorded, by user id. */
+const recordedProfiles = new Map<string, RecordedProfile>();
+
+const remember = (userId: string, profile: RecordedProfile): void => {
+  recordedProfiles.delete(userId);
+  recordedProfiles.set(userId, profile);
   if (recordedProfiles.size > REMEMBERED_PROFILES) recordedProfiles.delete(recordedProfiles.keys().next().value ?? '');
 };
 
 const deps: AuthorizerDeps = {
   getToken: getTokenById,
   verifySession,
-  // A warm container skips even the read for a profile it saw recorded today: a session's steady
-  // state costs no DynamoDB call (the profile only serves adding members by e-mail).
+  // A warm container skips even the read for a session it has seen recorded today with this address:
+  // a session's steady state costs no DynamoDB call. A newer session costs one read, so that a profile
+  // marked offboarded is recorded anew by the first session issued after the mark; a new address is
+  // recorded at once.
   recordProfile: async (identity, now) => {
-    const isFresh = (userId: string, seenAt: number) =>
-      userId === identity.userId && now.getTime() - seenAt < PROFILE_REFRESH_MS;
-    const known = recordedProfiles.get(identity.email);
-    if (known && isFresh(known.userId, known.seenAt)) return;
-    const profile = await getProfileByEmail(identity.email);
-    if (profile && isFresh(profile.userId, Date.parse(profile.lastSeenAt))) {
-      remember(identity.email, profile.userId, Date.parse(profile.lastSeenAt));
+    const isFresh = (email: string, seenAt: number) =>
+      email === identity.email && now.getTime() - seenAt < PROFILE_REFRESH_MS;
+    const known = recordedProfiles.get(identity.userId);
+    if (known && isFresh(known.email, known.seenAt) && identity.issuedAt <= known.issuedAt) return;
+    const profile = await getUserProfile(identity.userId);
+    const offboardedSince = profile?.offboardedAt !== undefined && identity.issuedAt > profile.offboardedAt;
+    if (profile && isFresh(profile.email, Date.parse(profile.lastSeenAt)) && !offboardedSince) {
+      remember(identity.userId, {
+        email: profile.email,
+        seenAt: Date.parse(profile.lastSeenAt),
+        issuedAt: identity.issuedAt,
+      });
       return;
     }
-    await putProfile({ ...identity, lastSeenAt: toIso(now) });
-    remember(identity.email, identity.userId, now.getTime());
+    await recordUserProfile({ userId: identity.userId, email: identity.email, lastSeenAt: toIso(now) }, profile?.email);
+    remember(identity.userId, { email: identity.email, seenAt: now.getTime(), issuedAt: identity.issuedAt });
   },
 };
 

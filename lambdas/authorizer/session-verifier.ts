@@ -1,3 +1,4 @@
+import { normalizeEmail } from '@lambdas/domain/email';
 import { optionalUrlEnv, requiredEnv, requiredUrlEnv } from '@lambdas/env';
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyOptions, jwtVerify } from 'jose';
 import { SessionExpiredError, SessionInvalidError, SessionKeysUnavailableError } from './session-errors';
@@ -11,9 +12,20 @@ const PROVIDER_TIMEOUT_MS = 2_000;
 
 /** The identity a verified session carries. */
 export interface SessionIdentity {
+  /** `sub`: the user, in every access decision. */
   readonly userId: string;
+  /** The verified address, by the service's one e-mail rule: to find the user by, and to show. */
   readonly email: string;
+  /** `iat`, ISO 8601. */
+  readonly issuedAt: string;
 }
+
+/** The last second a JavaScript Date can hold. */
+const MAX_EPOCH_SECONDS = 8.64e12;
+/** Longest `sub` accepted: it becomes part of DynamoDB keys. */
+const MAX_SUBJECT_LENGTH = 255;
+/** A subject of printable characters only, so that no key or log line holds a control character. */
+const SUBJECT_PATTERN = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
 
 /**
  * The provider's `jwks_uri`, as any OpenID Connect relying party finds it. The document must name
@@ -64,16 +76,22 @@ const baseOptions: JWTVerifyOptions = {
   algorithms: ['RS256', 'ES256'],
   issuer,
   audience,
-  requiredClaims: ['sub', 'exp'],
+  requiredClaims: ['sub', 'exp', 'iat'],
 };
 
 const identityOf = (payload: JWTPayload): SessionIdentity => {
   // Cognito: only ID tokens carry the verified e-mail; an access token must never pass.
   if (payload.token_use !== undefined && payload.token_use !== 'id') throw new SessionInvalidError('not-id-token');
   if (payload.email_verified !== true) throw new SessionInvalidError('email-unverified');
-  if (typeof payload.email !== 'string' || !payload.email.includes('@')) throw new SessionInvalidError('no-email');
-  if (typeof payload.sub !== 'string' || !payload.sub) throw new SessionInvalidError('no-subject');
-  return { userId: payload.sub, email: payload.email.trim().toLowerCase() };
+  // The rule is judged on the claim as sent, before any lower-casing.
+  const email = typeof payload.email === 'string' ? normalizeEmail(payload.email) : undefined;
+  if (email === undefined) throw new SessionInvalidError('email-invalid');
+  const { sub, iat } = payload;
+  if (typeof sub !== 'string' || sub.length > MAX_SUBJECT_LENGTH || !SUBJECT_PATTERN.test(sub)) {
+    throw new SessionInvalidError('no-subject');
+  }
+  if (typeof iat !== 'number' || !(Math.abs(iat) <= MAX_EPOCH_SECONDS)) throw new SessionInvalidError('no-issue-time');
+  return { userId: sub, email, issuedAt: new Date(iat * 1000).toISOString() };
 };
 
 const isKeysUnavailable = (error: unknown): boolean =>

@@ -1,4 +1,5 @@
 import {
+  BatchGetItemCommand,
   DynamoDBClient,
   type DynamoDBClientConfig,
   GetItemCommand,
@@ -110,6 +111,32 @@ export const getItem = async <T>(key: ItemKey, consistent: boolean): Promise<T |
     new GetItemCommand({ TableName: tableName, Key: toAttributes(key), ConsistentRead: consistent }),
   );
   return Item && (fromAttributes(Item) as T);
+};
+
+/** Keys one BatchGetItem call may name. */
+const BATCH_GET_LIMIT = 100;
+const BATCH_GET_ROUNDS = 5;
+
+/**
+ * The items of these keys that exist, eventually consistent, in no particular order: BatchGetItem
+ * in calls of at most 100 keys, asking again for keys DynamoDB left unprocessed (throttling) a few
+ * times before giving up with a 503.
+ */
+export const batchGetItems = async <T>(keys: readonly ItemKey[]): Promise<T[]> => {
+  const items: T[] = [];
+  for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
+    let pending = keys.slice(start, start + BATCH_GET_LIMIT).map((key) => toAttributes(key));
+    for (let round = 1; pending.length > 0; round += 1) {
+      if (round > BATCH_GET_ROUNDS) throw new ServiceUnavailableError();
+      const { Responses, UnprocessedKeys } = await dynamo.send(
+        new BatchGetItemCommand({ RequestItems: { [tableName]: { Keys: pending } } }),
+      );
+      for (const item of Responses?.[tableName] ?? []) items.push(fromAttributes(item) as T);
+      pending = UnprocessedKeys?.[tableName]?.Keys ?? [];
+      if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 20 * round));
+    }
+  }
+  return items;
 };
 
 /** Every item of a query, following the pages to the end (lists are bounded: 100 live tokens, one item per membership). */

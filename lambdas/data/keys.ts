@@ -1,7 +1,9 @@
 /**
  * Every DynamoDB key of the single table, built in one place. Prefixes name the entity; the
- * README's entity chart mirrors this file.
+ * README's entity chart mirrors this file. Access hangs on user ids (the identity provider's `sub`),
+ * never on e-mail addresses: an address only finds its user through the e-mail claim.
  */
+import { keyPrefix } from '@lib/table-schema';
 
 /** Primary key of an item. */
 export interface ItemKey {
@@ -9,41 +11,46 @@ export interface ItemKey {
   readonly SK: string;
 }
 
+const userPartition = (userId: string): string => `${keyPrefix.user}${userId}`;
+
 /** A token, addressed by its public id (the authorizer's one read). */
-export const tokenKey = (tokenId: string): ItemKey => ({ PK: `TOKEN#${tokenId}`, SK: 'TOKEN' });
+export const tokenKey = (tokenId: string): ItemKey => ({ PK: `${keyPrefix.token}${tokenId}`, SK: 'TOKEN' });
+
+/** Partition of a user's token list in the list index. */
+export const tokenListPartition = (userId: string): string => `${userPartition(userId)}#TOKENS`;
 
 /** List-index keys that place a token in its owner's list, newest first by creation time. */
 export const tokenListKeys = (userId: string, createdAt: string, tokenId: string) => ({
-  GSI1PK: `USER#${userId}#TOKENS`,
+  GSI1PK: tokenListPartition(userId),
   GSI1SK: `${createdAt}#${tokenId}`,
 });
 
-/** Partition of a user's token list in the list index. */
-export const tokenListPartition = (userId: string): string => `USER#${userId}#TOKENS`;
+/** A user's token slots: the live tokens counted against the per-user limit, and any offboarding mark. */
+export const tokenSlotsKey = (userId: string): ItemKey => ({ PK: userPartition(userId), SK: 'TOKEN_SLOTS' });
 
-/** A user's token slots: the live tokens counted against the per-user limit. */
-export const tokenSlotsKey = (userId: string): ItemKey => ({ PK: `USER#${userId}`, SK: 'TOKEN_SLOTS' });
+/** A user's profile: the verified e-mail of their latest session, for display. */
+export const userProfileKey = (userId: string): ItemKey => ({ PK: userPartition(userId), SK: 'PROFILE' });
 
-/** A user's profile, recorded when a session is seen, found by e-mail when a member is added. */
-export const profileKey = (email: string): ItemKey => ({ PK: `EMAIL#${email}`, SK: 'PROFILE' });
+/** The claim of a verified e-mail address by the user whose latest session carried it. */
+export const emailClaimKey = (email: string): ItemKey => ({ PK: `${keyPrefix.email}${email}`, SK: 'USER' });
 
 /** A project. */
-export const projectKey = (projectId: string): ItemKey => ({ PK: `PROJECT#${projectId}`, SK: 'PROJECT' });
+export const projectKey = (projectId: string): ItemKey => ({ PK: `${keyPrefix.project}${projectId}`, SK: 'PROJECT' });
 
 /** Sort-key prefix of the member items in a project's partition. */
 export const MEMBER_PREFIX = 'MEMBER#';
 
-/** One member of a project. */
-export const memberKey = (projectId: string, email: string): ItemKey => ({
-  PK: `PROJECT#${projectId}`,
-  SK: `${MEMBER_PREFIX}${email}`,
+/** One member of a project, by user id. */
+export const memberKey = (projectId: string, userId: string): ItemKey => ({
+  PK: projectKey(projectId).PK,
+  SK: `${MEMBER_PREFIX}${userId}`,
 });
+
+/** Partition of a user's project list in the list index. */
+export const memberProjectListPartition = (userId: string): string => `${userPartition(userId)}#PROJECTS`;
 
 /** List-index keys that place a membership in the member's project list. */
-export const memberProjectListKeys = (email: string, projectId: string) => ({
-  GSI1PK: memberProjectListPartition(email),
-  GSI1SK: `PROJECT#${projectId}`,
+export const memberProjectListKeys = (userId: string, projectId: string) => ({
+  GSI1PK: memberProjectListPartition(userId),
+  GSI1SK: projectKey(projectId).PK,
 });
-
-/** Partition of a member's project list in the list index. */
-export const memberProjectListPartition = (email: string): string => `EMAIL#${email}#PROJECTS`;

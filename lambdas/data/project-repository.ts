@@ -13,12 +13,14 @@ export interface ProjectRecord {
   readonly createdAt: string;
 }
 
-/** One membership; it carries the project's name and creation time for the caller's project list. */
+/**
+ * One membership, keyed by the member's user id; it carries the project's name and creation time for
+ * the member's project list. It holds no e-mail: a member is shown under their profile's address.
+ */
 export interface MemberRecord {
   readonly projectId: string;
   readonly projectName: string;
   readonly projectCreatedAt: string;
-  readonly email: string;
   readonly userId: string;
   readonly role: ProjectRole;
   readonly addedAt: string;
@@ -26,19 +28,19 @@ export interface MemberRecord {
 
 const memberItem = (member: MemberRecord) =>
   toAttributes(
-    memberKey(member.projectId, member.email),
-    memberProjectListKeys(member.email, member.projectId),
+    memberKey(member.projectId, member.userId),
+    memberProjectListKeys(member.userId, member.projectId),
     { entity: 'Member' },
     member,
   );
 
 /** Creates a project and its owner's membership atomically: never a project without its owner. */
-export const createProjectWithOwner = async (project: ProjectRecord, owner: { email: string; userId: string }) => {
+export const createProjectWithOwner = async (project: ProjectRecord, ownerUserId: string) => {
   await transactWrite([
     {
       Put: {
         TableName: tableName,
-        Item: toAttributes(projectKey(project.projectId), { entity: 'Project', ownerEmail: owner.email }, project),
+        Item: toAttributes(projectKey(project.projectId), { entity: 'Project', ownerUserId }, project),
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
@@ -49,8 +51,7 @@ export const createProjectWithOwner = async (project: ProjectRecord, owner: { em
           projectId: project.projectId,
           projectName: project.name,
           projectCreatedAt: project.createdAt,
-          email: owner.email,
-          userId: owner.userId,
+          userId: ownerUserId,
           role: 'owner',
           addedAt: project.createdAt,
         }),
@@ -60,17 +61,17 @@ export const createProjectWithOwner = async (project: ProjectRecord, owner: { em
   ]);
 };
 
-/** The memberships of an e-mail, one per project (list index). */
-export const listMembershipsByEmail = (email: string): Promise<MemberRecord[]> =>
+/** The memberships of a user, one per project (list index). */
+export const listMembershipsByUser = (userId: string): Promise<MemberRecord[]> =>
   queryAll<MemberRecord>({
     IndexName: listIndexName,
     KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: toAttributes({ ':pk': memberProjectListPartition(email) }),
+    ExpressionAttributeValues: toAttributes({ ':pk': memberProjectListPartition(userId) }),
   });
 
 /** One membership, read consistently (it decides access). */
-export const getMember = (projectId: string, email: string): Promise<MemberRecord | undefined> =>
-  getItem<MemberRecord>(memberKey(projectId, email), true);
+export const getMember = (projectId: string, userId: string): Promise<MemberRecord | undefined> =>
+  getItem<MemberRecord>(memberKey(projectId, userId), true);
 
 /** Every member of a project, read consistently from the project's partition. */
 export const listMembers = (projectId: string): Promise<MemberRecord[]> =>
@@ -81,10 +82,10 @@ export const listMembers = (projectId: string): Promise<MemberRecord[]> =>
   });
 
 /** Transaction item that holds only while the acting manager still has a managing role. */
-const managerCheck = (projectId: string, managerEmail: string) => ({
+const managerCheck = (projectId: string, managerUserId: string) => ({
   ConditionCheck: {
     TableName: tableName,
-    Key: toAttributes(memberKey(projectId, managerEmail)),
+    Key: toAttributes(memberKey(projectId, managerUserId)),
     ConditionExpression: '#role IN (:owner, :admin)',
     ExpressionAttributeNames: { '#role': 'role' },
     ExpressionAttributeValues: toAttributes({ ':owner': 'owner', ':admin': 'admin' }),
@@ -92,13 +93,13 @@ const managerCheck = (projectId: string, managerEmail: string) => ({
 });
 
 /**
- * Adds a member if the e-mail is not one yet, in one transaction with a check that the acting
- * manager still holds a managing role.
+ * Adds a member if the user is not one yet, in one transaction with a check that the acting manager
+ * still holds a managing role.
  */
 export const putMemberIfAbsent = async (manager: MemberRecord, member: MemberRecord): Promise<void> => {
   try {
     await transactWrite([
-      managerCheck(manager.projectId, manager.email),
+      managerCheck(manager.projectId, manager.userId),
       { Put: { TableName: tableName, Item: memberItem(member), ConditionExpression: 'attribute_not_exists(PK)' } },
     ]);
   } catch (error) {
@@ -108,6 +109,14 @@ export const putMemberIfAbsent = async (manager: MemberRecord, member: MemberRec
   }
 };
 
+const deleteUnlessOwner = (projectId: string, userId: string) => ({
+  TableName: tableName,
+  Key: toAttributes(memberKey(projectId, userId)),
+  ConditionExpression: 'attribute_exists(PK) AND #role <> :owner',
+  ExpressionAttributeNames: { '#role': 'role' },
+  ExpressionAttributeValues: toAttributes({ ':owner': 'owner' }),
+});
+
 /**
  * Removes a member who is not the owner, if the caller may: one transaction that checks the caller's
  * managing role and deletes the member unless it is the owner, or, when callers remove themselves,
@@ -116,15 +125,15 @@ export const putMemberIfAbsent = async (manager: MemberRecord, member: MemberRec
  */
 export const deleteMemberIfAllowed = async (
   projectId: string,
-  callerEmail: string,
-  email: string,
+  callerUserId: string,
+  userId: string,
 ): Promise<boolean> => {
   try {
-    if (callerEmail === email) {
+    if (callerUserId === userId) {
       await dynamo.send(
         new DeleteItemCommand({
           TableName: tableName,
-          Key: toAttributes(memberKey(projectId, email)),
+          Key: toAttributes(memberKey(projectId, userId)),
           ConditionExpression: '#role = :admin',
           ExpressionAttributeNames: { '#role': 'role' },
           ExpressionAttributeValues: toAttributes({ ':admin': 'admin' }),
@@ -132,21 +141,21 @@ export const deleteMemberIfAllowed = async (
       );
       return true;
     }
-    await transactWrite([
-      managerCheck(projectId, callerEmail),
-      {
-        Delete: {
-          TableName: tableName,
-          Key: toAttributes(memberKey(projectId, email)),
-          ConditionExpression: 'attribute_exists(PK) AND #role <> :owner',
-          ExpressionAttributeNames: { '#role': 'role' },
-          ExpressionAttributeValues: toAttributes({ ':owner': 'owner' }),
-        },
-      },
-    ]);
+    await transactWrite([managerCheck(projectId, callerUserId), { Delete: deleteUnlessOwner(projectId, userId) }]);
     return true;
   } catch (error) {
     if (isConditionFailed(error) || conditionFailedAt(error, 0) || conditionFailedAt(error, 1)) return false;
+    throw error;
+  }
+};
+
+/** Removes a membership that is not an ownership, whoever asks (offboarding); answers whether it removed one. */
+export const deleteMembershipUnlessOwner = async (projectId: string, userId: string): Promise<boolean> => {
+  try {
+    await dynamo.send(new DeleteItemCommand(deleteUnlessOwner(projectId, userId)));
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
     throw error;
   }
 };

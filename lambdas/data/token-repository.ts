@@ -1,16 +1,22 @@
 import { type TransactWriteItem, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { ConflictError, ErrorText, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
+import {
+  ConflictError,
+  ErrorText,
+  NotFoundError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+} from '@lambdas/domain/errors';
 import type { Scope } from '@lambdas/domain/scopes';
 import { listIndexName, tableSchema } from '@lib/table-schema';
-import { toAttributes } from './attributes';
+import { fromAttributes, toAttributes } from './attributes';
 import { conditionFailedAt, dynamo, getItem, isConditionFailed, queryAll, tableName, transactWrite } from './client';
 import { tokenKey, tokenListKeys, tokenListPartition, tokenSlotsKey } from './keys';
 
 /** A stored API token. Only the hash of the raw token is ever stored. */
 export interface TokenRecord {
   readonly tokenId: string;
+  /** The owner: the token acts as this user, whatever their e-mail address becomes. */
   readonly userId: string;
-  readonly email: string;
   readonly name: string;
   readonly scopes: readonly Scope[];
   readonly secretHash: string;
@@ -32,18 +38,25 @@ const MAX_ATTEMPTS = 10;
 export const getTokenById = (tokenId: string): Promise<TokenRecord | undefined> =>
   getItem<TokenRecord>(tokenKey(tokenId), true);
 
-/** A user's slot item as read: each unrevoked token's id and expiry in epoch ms (0: never). */
+/**
+ * A user's slot item as read: each unrevoked token's id and expiry in epoch ms (0: never), and when
+ * the user was offboarded, if ever.
+ */
 interface StoredSlots {
   readonly version: number;
   readonly slots: Readonly<Record<string, number>>;
+  readonly offboardedAt?: string;
 }
 
 /**
  * Stores a new token unless the user already holds `TOKEN_LIMIT` live ones. The user's slot item
  * maps each unrevoked token to its expiry (0: never); the token and the slot map are written in one
  * transaction guarded by the slot map's version, so concurrent creates can never exceed the limit.
+ * A session issued before its user was offboarded creates nothing (401): it may live on at the
+ * identity provider for up to an hour, and a token minted with it would outlive the offboarding. The
+ * offboarding bumps the version, so a create racing it reads the mark and is refused too.
  */
-export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Promise<void> => {
+export const createTokenWithinLimit = async (token: TokenRecord, now: Date, sessionIssuedAt: string): Promise<void> => {
   const expiresAt = token.expiresAt === null ? null : Date.parse(token.expiresAt);
   // The token's item is the same in every round; only the slot map is read and written again.
   const tokenItem = toAttributes(
@@ -59,6 +72,7 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date): Pro
   const slot: Slot = { userId: token.userId, tokenId: token.tokenId, expiry: expiresAt ?? 0 };
   for (let attempt = 1; ; attempt += 1) {
     const stored = await getItem<StoredSlots>(tokenSlotsKey(token.userId), true);
+    if (stored?.offboardedAt !== undefined && sessionIssuedAt <= stored.offboardedAt) throw new UnauthorizedError();
     const slotWrite = stored ? takeSlot(slot, stored, now) : firstSlot(slot);
     try {
       await transactWrite([
@@ -181,4 +195,30 @@ export const touchTokenLastUsed = async (tokenId: string, now: Date, intervalMs:
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
   }
+};
+
+/**
+ * Marks a user offboarded (a session issued before now can no longer create tokens) and answers the
+ * ids of every token the user still holds a slot for. Bumping the version makes a create that read
+ * the slots before the mark fail its condition, read again and see it.
+ */
+export const markOffboarded = async (userId: string, now: Date): Promise<string[]> => {
+  const { Attributes } = await dynamo.send(
+    new UpdateItemCommand({
+      TableName: tableName,
+      Key: toAttributes(tokenSlotsKey(userId)),
+      UpdateExpression:
+        'SET entity = :entity, offboardedAt = :now, slots = if_not_exists(slots, :none), version = if_not_exists(version, :zero) + :one',
+      ExpressionAttributeValues: toAttributes({
+        ':entity': 'TokenSlots',
+        ':now': now.toISOString(),
+        ':none': {},
+        ':zero': 0,
+        ':one': 1,
+      }),
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const stored = Attributes && (fromAttributes(Attributes) as unknown as StoredSlots);
+  return Object.keys(stored?.slots ?? {});
 };

@@ -2,20 +2,24 @@
 export const MAX_EMAIL_LENGTH = 254;
 
 /**
- * The form of an e-mail address: zod's own pattern (`z.regexes.email`), which the add-member body
- * schema of the API document is given too, so that the document, a body and a path parameter judge
- * an address alike.
+ * The service's one e-mail rule, for sessions, the add-member body and the remove-member path alike:
+ * after trimming, printable ASCII only (no whitespace or control character) with exactly one `@`
+ * between non-empty parts. It is judged before lower-casing: `toLowerCase` maps some non-ASCII
+ * letters to ASCII ones (KELVIN SIGN to `k`), so an address judged afterwards could pass for another.
  */
-export const EMAIL_PATTERN =
-  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+export const EMAIL_PATTERN = /^[!-?A-~]+@[!-?A-~]+$/;
 
-/** An address as the service keeps it (trimmed and lower-cased), and which of the two rules it meets. */
+/** An address as given (trimmed), the form the service keeps it in, and which of the rule's parts it meets. */
 export const readEmail = (raw: string): { email: string; wellFormed: boolean; withinLength: boolean } => {
-  const email = raw.trim().toLowerCase();
-  return { email, wellFormed: EMAIL_PATTERN.test(email), withinLength: email.length <= MAX_EMAIL_LENGTH };
+  const trimmed = raw.trim();
+  return {
+    email: trimmed.toLowerCase(),
+    wellFormed: EMAIL_PATTERN.test(trimmed),
+    withinLength: trimmed.length <= MAX_EMAIL_LENGTH,
+  };
 };
 
-/** An e-mail address as the service keeps it, trimmed and lower-cased; `undefined` when it is none. */
+/** An e-mail address as the service keeps it, trimmed and lower-cased; `undefined` when it breaks the rule. */
 export const normalizeEmail = (raw: string): string | undefined => {
   const { email, wellFormed, withinLength } = readEmail(raw);
   return wellFormed && withinLength ? email : undefined;

@@ -1,12 +1,18 @@
 import { TokenExpiredError, UnauthorizedError } from './errors';
 import { scopes as allScopes, type Scope } from './scopes';
 
-/** Who is calling: a dashboard session (every scope) or an API token (its scopes). */
+/**
+ * Who is calling: a dashboard session (every scope) or an API token (its scopes), as a user id. No
+ * e-mail: access never depends on one.
+ */
 export interface Principal {
   readonly kind: 'session' | 'token';
+  /** The identity provider's stable subject: a session's `sub`, a token's owner. */
   readonly userId: string;
-  readonly email: string;
+  /** An API token's public id. */
   readonly tokenId?: string;
+  /** When a session was issued (its `iat`), ISO 8601. */
+  readonly issuedAt?: string;
   readonly scopes: readonly Scope[];
 }
 
@@ -24,10 +30,12 @@ export const expiredContext: AuthorizerContext = { denial: 'expired' };
 export const toAuthorizerContext = (principal: Principal): AuthorizerContext => ({
   kind: principal.kind,
   userId: principal.userId,
-  email: principal.email,
   scopes: principal.scopes.join(' '),
   ...(principal.tokenId && { tokenId: principal.tokenId }),
+  ...(principal.issuedAt && { issuedAt: principal.issuedAt }),
 });
+
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /**
  * The principal the authorizer passed on, or the authentication error the route must answer.
@@ -35,18 +43,14 @@ export const toAuthorizerContext = (principal: Principal): AuthorizerContext => 
  */
 export const principalFromContext = (context: Record<string, unknown> | null | undefined): Principal => {
   if (context?.denial === 'expired') throw new TokenExpiredError();
-  const { kind, userId, email, scopes, tokenId } = context ?? {};
-  if (
-    (kind !== 'session' && kind !== 'token') ||
-    typeof userId !== 'string' ||
-    !userId ||
-    typeof email !== 'string' ||
-    !email ||
-    typeof scopes !== 'string' ||
-    (kind === 'token' && typeof tokenId !== 'string')
-  ) {
-    throw new UnauthorizedError();
-  }
+  const { kind, userId, scopes, tokenId, issuedAt } = context ?? {};
+  const complete =
+    isText(userId) &&
+    typeof scopes === 'string' &&
+    ((kind === 'token' && isText(tokenId)) || (kind === 'session' && isText(issuedAt)));
+  if (!complete) throw new UnauthorizedError();
   const granted = scopes.split(' ').filter((scope): scope is Scope => (allScopes as readonly string[]).includes(scope));
-  return { kind, userId, email, scopes: granted, ...(kind === 'token' && { tokenId: tokenId as string }) };
+  return kind === 'token'
+    ? { kind, userId, tokenId: tokenId as string, scopes: granted }
+    : { kind: 'session', userId, issuedAt: issuedAt as string, scopes: granted };
 };

@@ -21,15 +21,14 @@ export interface NewToken {
   readonly ttlDays: number | null;
 }
 
-/** Mints a token bound to the caller's source IP and stores only its hash. */
+/** Mints a token bound to the caller's source IP and stores only its hash; the caller is a session. */
 export const createToken = async (owner: Principal, request: NewToken, sourceIp: string, now: Date) => {
   const boundIp = canonicalIp(sourceIp);
-  if (!boundIp) throw new UnauthorizedError();
+  if (!boundIp || owner.issuedAt === undefined) throw new UnauthorizedError();
   const minted = mintToken();
   const record: TokenRecord = {
     tokenId: minted.tokenId,
     userId: owner.userId,
-    email: owner.email,
     name: request.name,
     scopes: request.scopes,
     secretHash: minted.hash,
@@ -39,7 +38,7 @@ export const createToken = async (owner: Principal, request: NewToken, sourceIp:
     expiresAt: request.ttlDays === null ? null : toIso(new Date(now.getTime() + request.ttlDays * DAY_MS)),
     lastUsedAt: null,
   };
-  await createTokenWithinLimit(record, now);
+  await createTokenWithinLimit(record, now, owner.issuedAt);
   return {
     id: record.tokenId,
     name: record.name,

@@ -117,7 +117,7 @@ describe('DynamoDB paused with SIGSTOP', () => {
       headers: { Authorization: `Bearer ${session}` },
       requestContext: {
         identity: { sourceIp: '127.0.0.1' },
-        authorizer: { kind: 'session', userId: 'u-1', email: 'a@example.com', scopes: 'admin' },
+        authorizer: { kind: 'session', userId: 'u-1', issuedAt: '2026-11-23T10:00:00.000Z', scopes: 'admin' },
       },
     } as unknown as APIGatewayProxyEvent;
     await pause();

@@ -68,7 +68,7 @@ describe('work per request', () => {
     const byName = Object.fromEntries(report.authorizer.map((m) => [m.name, m.work]));
     expect(byName['session, first request (records the profile)']?.calls.map((call) => call.operation)).toEqual([
       'GetItem',
-      'UpdateItem',
+      'TransactWriteItems',
     ]);
     // The container remembers the profile it recorded: the next session request costs no call.
     expect(byName['session, steady state']?.calls.map((call) => call.operation)).toEqual([]);
@@ -124,10 +124,10 @@ describe('work per request', () => {
     // A page too many.
     expect(
       problems(
-        'list-members',
-        work(call('Query', 1, 0, { consistent: true }), call('Query', 1, 0, { consistent: true })),
+        'list-projects',
+        work(call('Query', 0.5, 0, { consistent: false }), call('Query', 0.5, 0, { consistent: false })),
       ),
-    ).toEqual(['Query X is not in the pattern', '2 RRU > 1']);
+    ).toEqual(['Query X is not in the pattern', '1 RRU > 0.5']);
   });
 
   it('attributes a call to the phase that started it, even when it is not awaited', async () => {

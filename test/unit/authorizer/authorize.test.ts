@@ -10,7 +10,6 @@ const minted = mintToken();
 const stored: TokenRecord = {
   tokenId: minted.tokenId,
   userId: 'user-1',
-  email: 'a@x.io',
   name: 'ci',
   scopes: ['read:secrets'],
   secretHash: minted.hash,
@@ -21,14 +20,16 @@ const stored: TokenRecord = {
   lastUsedAt: null,
 };
 
-const deps = (token: TokenRecord | null = stored, session?: () => Promise<{ userId: string; email: string }>) => {
+const identity = { userId: 's-1', email: 's@x.io', issuedAt: '2026-11-21T11:00:00.000Z' };
+
+const deps = (token: TokenRecord | null = stored, session?: () => Promise<typeof identity>) => {
   const calls = { getToken: 0, recordProfile: 0 };
   const fake: AuthorizerDeps = {
     getToken: async () => {
       calls.getToken += 1;
       return token ?? undefined;
     },
-    verifySession: session ?? (async () => ({ userId: 's-1', email: 's@x.io' })),
+    verifySession: session ?? (async () => identity),
     recordProfile: async () => {
       calls.recordProfile += 1;
     },
@@ -53,7 +54,7 @@ describe('authorize with an API token', () => {
     const decision = await authorize(request([`Bearer ${minted.rawToken}`]), deps().fake);
     expect(decision).toMatchObject({
       outcome: 'allow',
-      principal: { kind: 'token', userId: 'user-1', email: 'a@x.io', tokenId: minted.tokenId },
+      principal: { kind: 'token', userId: 'user-1', tokenId: minted.tokenId },
     });
   });
 
@@ -153,7 +154,7 @@ describe('authorize with a session', () => {
     const decision = await authorize(request(['Bearer eyJ.session.jwt'], { route: createToken }), fake);
     expect(decision).toMatchObject({
       outcome: 'allow',
-      principal: { kind: 'session', userId: 's-1', email: 's@x.io' },
+      principal: { kind: 'session', userId: 's-1', issuedAt: identity.issuedAt },
     });
     expect(calls.recordProfile).toBe(1);
     expect(calls.getToken).toBe(0);

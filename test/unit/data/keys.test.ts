@@ -1,27 +1,29 @@
 import {
+  emailClaimKey,
   memberKey,
   memberProjectListKeys,
   memberProjectListPartition,
-  profileKey,
   projectKey,
   tokenKey,
   tokenListKeys,
   tokenListPartition,
   tokenSlotsKey,
+  userProfileKey,
 } from '@lambdas/data/keys';
 
 describe('keys', () => {
   it('builds each entity’s primary key from its prefix', () => {
     expect(tokenKey('AbC123')).toEqual({ PK: 'TOKEN#AbC123', SK: 'TOKEN' });
     expect(tokenSlotsKey('u1')).toEqual({ PK: 'USER#u1', SK: 'TOKEN_SLOTS' });
-    expect(profileKey('a@x.io')).toEqual({ PK: 'EMAIL#a@x.io', SK: 'PROFILE' });
+    expect(userProfileKey('u1')).toEqual({ PK: 'USER#u1', SK: 'PROFILE' });
+    expect(emailClaimKey('a@x.io')).toEqual({ PK: 'EMAIL#a@x.io', SK: 'USER' });
     expect(projectKey('prj_1')).toEqual({ PK: 'PROJECT#prj_1', SK: 'PROJECT' });
-    expect(memberKey('prj_1', 'a@x.io')).toEqual({ PK: 'PROJECT#prj_1', SK: 'MEMBER#a@x.io' });
+    expect(memberKey('prj_1', 'u1')).toEqual({ PK: 'PROJECT#prj_1', SK: 'MEMBER#u1' });
   });
 
   it('puts members in their project’s partition, apart from the project item', () => {
-    expect(memberKey('prj_1', 'a@x.io').PK).toBe(projectKey('prj_1').PK);
-    expect(memberKey('prj_1', 'a@x.io').SK).not.toBe(projectKey('prj_1').SK);
+    expect(memberKey('prj_1', 'u1').PK).toBe(projectKey('prj_1').PK);
+    expect(memberKey('prj_1', 'u1').SK).not.toBe(projectKey('prj_1').SK);
   });
 
   it('sorts a user’s tokens by creation time in the list index', () => {
@@ -31,10 +33,12 @@ describe('keys', () => {
     expect(older.GSI1SK < newer.GSI1SK).toBe(true);
   });
 
-  it('lists a member’s projects under their e-mail', () => {
-    expect(memberProjectListKeys('a@x.io', 'prj_1')).toEqual({
-      GSI1PK: memberProjectListPartition('a@x.io'),
+  it('lists a member’s projects under their user id, never their e-mail', () => {
+    expect(memberProjectListKeys('u1', 'prj_1')).toEqual({
+      GSI1PK: memberProjectListPartition('u1'),
       GSI1SK: 'PROJECT#prj_1',
     });
+    expect(memberProjectListPartition('u1')).toBe('USER#u1#PROJECTS');
+    expect(memberProjectListPartition('u1')).not.toBe(tokenListPartition('u1'));
   });
 });

@@ -3,21 +3,20 @@ import { expiredContext, principalFromContext, toAuthorizerContext } from '@lamb
 
 describe('authorizer context', () => {
   it('round-trips a token principal and a session principal', () => {
-    const token = {
-      kind: 'token' as const,
-      userId: 'u1',
-      email: 'a@x.io',
-      tokenId: 'AAAAAAAAAAAA',
-      scopes: ['read:secrets' as const],
-    };
+    const token = { kind: 'token' as const, userId: 'u1', tokenId: 'AAAAAAAAAAAA', scopes: ['read:secrets' as const] };
     expect(principalFromContext(toAuthorizerContext(token))).toEqual(token);
     const session = {
       kind: 'session' as const,
       userId: 'u2',
-      email: 'b@x.io',
+      issuedAt: '2026-11-23T10:00:00.000Z',
       scopes: ['read:secrets' as const, 'admin' as const],
     };
     expect(principalFromContext(toAuthorizerContext(session))).toEqual(session);
+  });
+
+  it('carries no e-mail: access is keyed by the user id', () => {
+    const context = toAuthorizerContext({ kind: 'token', userId: 'u1', tokenId: 'AAAAAAAAAAAA', scopes: ['admin'] });
+    expect(Object.keys(context).sort()).toEqual(['kind', 'scopes', 'tokenId', 'userId']);
   });
 
   it('answers the expired 401 for the expired context', () => {
@@ -27,15 +26,21 @@ describe('authorizer context', () => {
   it.each([
     ['no context', undefined],
     ['an empty context', {}],
-    ['no e-mail', { kind: 'session', userId: 'u', scopes: 'admin' }],
-    ['an unknown kind', { kind: 'robot', userId: 'u', email: 'a@x.io', scopes: 'admin' }],
-    ['a token without its id', { kind: 'token', userId: 'u', email: 'a@x.io', scopes: 'admin' }],
+    ['no user id', { kind: 'session', issuedAt: '2026-11-23T10:00:00.000Z', scopes: 'admin' }],
+    ['an unknown kind', { kind: 'robot', userId: 'u', scopes: 'admin' }],
+    ['a token without its id', { kind: 'token', userId: 'u', scopes: 'admin' }],
+    ['a session without its issue time', { kind: 'session', userId: 'u', scopes: 'admin' }],
   ])('fails closed with the generic 401 for %s', (_label, context) => {
     expect(() => principalFromContext(context)).toThrow(ErrorText.unauthorized);
   });
 
   it('drops scopes it does not know', () => {
-    const principal = principalFromContext({ kind: 'session', userId: 'u', email: 'a@x.io', scopes: 'admin root' });
+    const principal = principalFromContext({
+      kind: 'session',
+      userId: 'u',
+      issuedAt: '2026-11-23T10:00:00.000Z',
+      scopes: 'admin root',
+    });
     expect(principal.scopes).toEqual(['admin']);
   });
 });
