@@ -5,23 +5,30 @@ import {
   TOKENS_CREATED_METRIC,
   TOKENS_REVOKED_METRIC,
 } from './service-metrics';
+import { type KeyPrefix, keyPrefix } from './table-schema';
 
 /** A DynamoDB action one of our functions may perform. Scan is deliberately not one of them. */
 export type TableAction =
   | 'dynamodb:GetItem'
+  | 'dynamodb:BatchGetItem'
   | 'dynamodb:PutItem'
   | 'dynamodb:UpdateItem'
   | 'dynamodb:DeleteItem'
   | 'dynamodb:ConditionCheckItem'
   | 'dynamodb:Query';
 
-/** What one function may do to the table and to its list index; the stack grants exactly this. */
-export interface TableAccess {
-  /** Actions on the table itself (a TransactWriteItems call needs the action of each of its parts). */
-  readonly table: readonly TableAction[];
-  /** Actions on the list index (GSI1). */
-  readonly listIndex: readonly TableAction[];
+/** Actions a function may perform on some partitions of the table or of its list index. */
+export interface TableGrant {
+  /** The actions (a TransactWriteItems call needs the action of each of its parts). */
+  readonly actions: readonly TableAction[];
+  /** The partitions they may touch, by key prefix: the grant's condition on `dynamodb:LeadingKeys`. */
+  readonly partitions: readonly KeyPrefix[];
+  /** On the list index (GSI1), whose partition keys `partitions` then name, rather than the table. */
+  readonly listIndex?: boolean;
 }
+
+/** What one function may do to the table; the stack grants exactly this and nothing else. */
+export type TableAccess = readonly TableGrant[];
 
 /** HTTP methods the API serves. */
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -50,13 +57,16 @@ export interface RouteDefinition {
 }
 
 /**
- * The authorizer's table access: reads by primary key (the token, strongly consistent; the session's
- * profile), and updates of `lastUsedAt` and of the session's profile, each at most once a minute or day.
+ * The authorizer's table access: token and profile items only. It reads the token (strongly
+ * consistent) and records `lastUsedAt` at most once a minute; it reads a session's profile and, at
+ * most once a day or when the address changes, writes the profile and the address's claim (releasing
+ * the claim on a previous address).
  */
-export const authorizerTableAccess: TableAccess = {
-  table: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-  listIndex: [],
-};
+export const authorizerTableAccess: TableAccess = [
+  { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.token] },
+  { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitions: [keyPrefix.user] },
+  { actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
+];
 
 /** Every route of the API. */
 export const routes: readonly RouteDefinition[] = [
@@ -67,8 +77,11 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: null,
     hasBody: true,
     summary: 'Create an API token (dashboard session only)',
-    // Reads the user's token slots, then puts token + slots in one transaction.
-    tableAccess: { table: ['dynamodb:GetItem', 'dynamodb:PutItem'], listIndex: [] },
+    // Reads the user's token slots, then puts the token and updates the slots (puts the first) in one transaction.
+    tableAccess: [
+      { actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
+      { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.token] },
+    ],
     successMetric: TOKENS_CREATED_METRIC,
   },
   {
@@ -78,7 +91,7 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: 'admin',
     hasBody: false,
     summary: "List the caller's tokens, newest first",
-    tableAccess: { table: [], listIndex: ['dynamodb:Query'] },
+    tableAccess: [{ actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true }],
   },
   {
     method: 'DELETE',
@@ -88,7 +101,10 @@ export const routes: readonly RouteDefinition[] = [
     hasBody: false,
     summary: 'Revoke one of the caller’s tokens',
     // Deletes the token and frees its slot in one transaction.
-    tableAccess: { table: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'], listIndex: [] },
+    tableAccess: [
+      { actions: ['dynamodb:DeleteItem'], partitions: [keyPrefix.token] },
+      { actions: ['dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
+    ],
     successMetric: TOKENS_REVOKED_METRIC,
   },
   {
@@ -99,7 +115,7 @@ export const routes: readonly RouteDefinition[] = [
     hasBody: true,
     summary: 'Create a project owned by the caller',
     // Puts project + owner membership in one transaction.
-    tableAccess: { table: ['dynamodb:PutItem'], listIndex: [] },
+    tableAccess: [{ actions: ['dynamodb:PutItem'], partitions: [keyPrefix.project] }],
   },
   {
     method: 'GET',
@@ -108,7 +124,7 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: 'read:secrets',
     hasBody: false,
     summary: 'List the projects the caller belongs to',
-    tableAccess: { table: [], listIndex: ['dynamodb:Query'] },
+    tableAccess: [{ actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true }],
   },
   {
     method: 'GET',
@@ -117,8 +133,12 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: 'read:secrets',
     hasBody: false,
     summary: 'List the members of a project',
-    // A strongly consistent query of the project's partition (membership decides access).
-    tableAccess: { table: ['dynamodb:Query'], listIndex: [] },
+    // A strongly consistent query of the project's partition (membership decides access), then the
+    // members' profiles for their addresses.
+    tableAccess: [
+      { actions: ['dynamodb:Query'], partitions: [keyPrefix.project] },
+      { actions: ['dynamodb:BatchGetItem'], partitions: [keyPrefix.user] },
+    ],
   },
   {
     method: 'POST',
@@ -127,8 +147,14 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: 'admin',
     hasBody: true,
     summary: 'Add a member to a project',
-    // Caller's membership and the profile, then a condition check on the caller + put of the member.
-    tableAccess: { table: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:PutItem'], listIndex: [] },
+    // The caller's membership and the address's claim, then a condition check on the caller + put of the member.
+    tableAccess: [
+      {
+        actions: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:PutItem'],
+        partitions: [keyPrefix.project],
+      },
+      { actions: ['dynamodb:GetItem'], partitions: [keyPrefix.email] },
+    ],
     successMetric: MEMBERS_ADDED_METRIC,
   },
   {
@@ -138,8 +164,14 @@ export const routes: readonly RouteDefinition[] = [
     tokenScope: 'admin',
     hasBody: false,
     summary: 'Remove a member from a project',
-    // Caller's membership, then a condition check on the caller + delete of the member.
-    tableAccess: { table: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem'], listIndex: [] },
+    // The address's claim, then a condition check on the caller + delete of the member (reads explain a refusal).
+    tableAccess: [
+      {
+        actions: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem'],
+        partitions: [keyPrefix.project],
+      },
+      { actions: ['dynamodb:GetItem'], partitions: [keyPrefix.email] },
+    ],
     successMetric: MEMBERS_REMOVED_METRIC,
   },
 ];

@@ -2,8 +2,7 @@ import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import type { ServiceConfig } from '@lib/config';
 import { corsHeaders, methodsByPath, preflightHeaders } from '@lib/cors';
 import { gatewayResponses } from '@lib/gateway-responses';
-import { authorizerTableAccess, type RouteDefinition, routes, type TableAccess } from '@lib/routes';
-import { listIndexName } from '@lib/table-schema';
+import { authorizerTableAccess, type RouteDefinition, routes } from '@lib/routes';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
@@ -25,10 +24,10 @@ import {
   SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ApiFunction } from './api-function';
+import { grantTableAccess } from './table-access';
 
 /** The session issuer the authorizer trusts, as resolved values (tokens allowed). */
 export interface SessionIssuerSettings {
@@ -36,7 +35,7 @@ export interface SessionIssuerSettings {
   readonly issuer: string;
   /** Expected `aud`. */
   readonly audience: string;
-  /** JWKS URL; omitted means `<issuer>/.well-known/jwks.json`. */
+  /** JWKS URL; omitted, the authorizer finds it through the issuer's OpenID discovery document. */
   readonly jwksUrl?: string;
 }
 
@@ -71,18 +70,6 @@ const quotedHeaders = (headers: Readonly<Record<string, string>>): Record<string
       return [name, `'${value}'`];
     }),
   );
-
-/** Grants exactly the declared actions on the table and on the list index (no wildcard, no Scan). */
-const grantTableAccess = (role: IRole, table: ITable, access: TableAccess): void => {
-  if (access.table.length > 0) {
-    role.addToPrincipalPolicy(new PolicyStatement({ actions: [...access.table], resources: [table.tableArn] }));
-  }
-  if (access.listIndex.length > 0) {
-    role.addToPrincipalPolicy(
-      new PolicyStatement({ actions: [...access.listIndex], resources: [`${table.tableArn}/index/${listIndexName}`] }),
-    );
-  }
-};
 
 /**
  * The stateless half: the REST API, one function per route of the route table, the REQUEST

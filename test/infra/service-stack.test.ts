@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { esbuildOptions, PROJECT_ROOT } from '@lib/bundling';
 import { AUTHORIZER_ENTRY, routeEntry } from '@lib/constructs/service-api';
 import { gatewayResponses } from '@lib/gateway-responses';
-import { routes } from '@lib/routes';
+import { routes, type TableAccess } from '@lib/routes';
 import { listIndexName, tableKeys, tableSchema } from '@lib/table-schema';
 import { resourcePaths, type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
@@ -50,22 +50,48 @@ const statementsOfRole = (roleLogicalId: string): CfnStatement[] =>
 const actionsOf = (statement: CfnStatement): string[] =>
   Array.isArray(statement.Action) ? statement.Action : [statement.Action];
 
-/** The role's DynamoDB actions, split by the resource they apply to. */
-const dynamoActions = (roleLogicalId: string) => {
+/**
+ * The role's DynamoDB permissions as sorted `action on resource for partition` lines, however the
+ * statements are merged; every DynamoDB statement must carry a `dynamodb:LeadingKeys` condition.
+ */
+const dynamoGrants = (roleLogicalId: string): string[] => {
   const tableArn = { 'Fn::GetAtt': [tableLogicalId(), 'Arn'] };
   const indexArn = { 'Fn::Join': ['', [tableArn, `/index/${listIndexName}`]] };
-  const table: string[] = [];
-  const listIndex: string[] = [];
+  const lines: string[] = [];
   for (const statement of statementsOfRole(roleLogicalId)) {
     const actions = actionsOf(statement).filter((action) => action.startsWith('dynamodb:'));
     if (actions.length === 0) continue;
     expect(statement.Effect).toBe('Allow');
-    if (JSON.stringify(statement.Resource) === JSON.stringify(tableArn)) table.push(...actions);
-    else if (JSON.stringify(statement.Resource) === JSON.stringify(indexArn)) listIndex.push(...actions);
-    else throw new Error(`Unexpected DynamoDB resource ${JSON.stringify(statement.Resource)}`);
+    const resource =
+      JSON.stringify(statement.Resource) === JSON.stringify(tableArn)
+        ? 'table'
+        : JSON.stringify(statement.Resource) === JSON.stringify(indexArn)
+          ? 'listIndex'
+          : undefined;
+    if (!resource) throw new Error(`Unexpected DynamoDB resource ${JSON.stringify(statement.Resource)}`);
+    const leading = (statement as { Condition?: Record<string, Record<string, unknown>> }).Condition?.[
+      'ForAllValues:StringLike'
+    ]?.['dynamodb:LeadingKeys'];
+    const patterns = Array.isArray(leading) ? leading : [leading];
+    if (patterns.some((pattern) => typeof pattern !== 'string')) {
+      throw new Error(`DynamoDB statement without a LeadingKeys condition: ${JSON.stringify(statement)}`);
+    }
+    for (const action of actions) for (const pattern of patterns) lines.push(`${action} on ${resource} for ${pattern}`);
   }
-  return { table: table.sort(), listIndex: listIndex.sort() };
+  return [...new Set(lines)].sort();
 };
+
+/** The same lines for a declared table access. */
+const declaredGrants = (access: TableAccess): string[] =>
+  [
+    ...new Set(
+      access.flatMap((grant) =>
+        grant.actions.flatMap((action) =>
+          grant.partitions.map((prefix) => `${action} on ${grant.listIndex ? 'listIndex' : 'table'} for ${prefix}*`),
+        ),
+      ),
+    ),
+  ].sort();
 
 describe('API routes', () => {
   it('has exactly one method per route of the route table, and the API document', () => {
@@ -182,24 +208,36 @@ describe('table', () => {
 });
 
 describe('least privilege', () => {
-  it('grants the authorizer only GetItem and UpdateItem on the table', () => {
+  it('lets the authorizer touch token and profile items only: tokens, users and e-mail claims', () => {
     const roleId = logicalId(synthesized.stack.serviceApi.authorizerFunction.role);
-    expect(dynamoActions(roleId)).toEqual({
-      table: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-      listIndex: [],
-    });
+    expect(dynamoGrants(roleId)).toEqual([
+      'dynamodb:DeleteItem on table for EMAIL#*',
+      'dynamodb:GetItem on table for TOKEN#*',
+      'dynamodb:GetItem on table for USER#*',
+      'dynamodb:PutItem on table for EMAIL#*',
+      'dynamodb:PutItem on table for USER#*',
+      'dynamodb:UpdateItem on table for TOKEN#*',
+    ]);
   });
 
   it.each(routes.map((route) => [route.handler, route] as const))(
-    'grants %s exactly its declared actions',
+    'grants %s exactly its declared actions, each on the partitions it declares',
     (handler, route) => {
       const fn = routeFunction(handler);
-      expect(dynamoActions(logicalId(fn.role))).toEqual({
-        table: [...route.tableAccess.table].sort(),
-        listIndex: [...route.tableAccess.listIndex].sort(),
-      });
+      expect(dynamoGrants(logicalId(fn.role))).toEqual(declaredGrants(route.tableAccess));
     },
   );
+
+  it('keeps project routes away from tokens, and token routes away from projects', () => {
+    for (const route of routes) {
+      const lines = dynamoGrants(logicalId(routeFunction(route.handler).role));
+      const forbidden = route.path.startsWith('/api/v1/projects') ? 'TOKEN#' : 'PROJECT#';
+      expect({ route: route.handler, lines: lines.filter((line) => line.endsWith(`for ${forbidden}*`)) }).toEqual({
+        route: route.handler,
+        lines: [],
+      });
+    }
+  });
 
   it('gives each function role only its DynamoDB actions, its own log group and X-Ray', () => {
     const functions = [
