@@ -68,6 +68,18 @@ export const authorizerTableAccess: TableAccess = [
   { actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
 ];
 
+/**
+ * The offboarding function's table access (`npm run offboard` has the operator's own): it finds the
+ * user by address and lists their tokens and memberships, marks their token slots, revokes each
+ * token, removes each membership but ownerships, and releases their address.
+ */
+export const offboardingTableAccess: TableAccess = [
+  { actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true },
+  { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
+  { actions: ['dynamodb:GetItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
+  { actions: ['dynamodb:DeleteItem'], partitions: [keyPrefix.token, keyPrefix.project] },
+];
+
 /** Every route of the API. */
 export const routes: readonly RouteDefinition[] = [
   {

@@ -1,6 +1,7 @@
 import type { ServiceConfig } from '@lib/config';
 import { DataStore } from '@lib/constructs/data-store';
 import { Observability } from '@lib/constructs/observability';
+import { Offboarding } from '@lib/constructs/offboarding';
 import { ServiceApi, type SessionIssuerSettings } from '@lib/constructs/service-api';
 import { WebAcl } from '@lib/constructs/web-acl';
 import { tableSchema } from '@lib/table-schema';
@@ -27,6 +28,8 @@ export class ServiceStack extends Stack {
   readonly observability: Observability;
   /** The WAF web ACL in front of the stage, with `waf=true`. */
   readonly webAcl: WebAcl | undefined;
+  /** Offboarding on the user pool's disable and delete calls, with the stack's own Cognito pool. */
+  readonly offboarding: Offboarding | undefined;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -46,6 +49,13 @@ export class ServiceStack extends Stack {
 
     this.serviceApi = new ServiceApi(this, 'ServiceApi', { config, table: this.dataStore.table, session });
     const stage = this.serviceApi.api.deploymentStage;
+    this.offboarding = users
+      ? new Offboarding(this, 'Offboarding', {
+          table: this.dataStore.table,
+          logRetention: config.logRetention,
+          logLevel: config.logLevel,
+        })
+      : undefined;
 
     this.webAcl = config.waf ? new WebAcl(this, 'WebAcl', { stage, rateLimit: config.wafRateLimit }) : undefined;
 

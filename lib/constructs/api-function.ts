@@ -4,6 +4,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { bundlingSettings, esbuildFlags, PROJECT_ROOT, runtimeNodeOptions } from '../bundling';
 
@@ -21,6 +22,11 @@ export interface ApiFunctionProps {
   readonly timeout?: Duration;
   /** Default: 256 MB (more memory also means more CPU for JWT and hash work). */
   readonly memorySize?: number;
+  /**
+   * For a function invoked asynchronously (by an EventBridge rule): where events that failed every
+   * attempt are kept. Without one, the function must be invoked synchronously (API Gateway).
+   */
+  readonly deadLetterQueue?: IQueue;
 }
 
 /** Environment every function gets; `ApiFunctionProps.environment` is merged over it. */
@@ -37,8 +43,8 @@ const RUNTIME_REASON =
  * group with retention, a role that may write only to that log group, and an esbuild bundle built
  * from the local devDependencies (no Docker) that resolves the tsconfig path aliases.
  *
- * Only for functions that API Gateway invokes synchronously (a route's proxy integration or the
- * REQUEST authorizer): its acknowledgement of the dead-letter-queue rule rests on that.
+ * A function API Gateway invokes synchronously (a route's proxy integration or the REQUEST
+ * authorizer) needs no dead-letter queue; one invoked asynchronously is given one.
  */
 export class ApiFunction extends Construct {
   /** The function. */
@@ -76,6 +82,7 @@ export class ApiFunction extends Construct {
       memorySize: props.memorySize ?? 256,
       role: this.role,
       logGroup: this.logGroup,
+      deadLetterQueue: props.deadLetterQueue,
       // The log format stays TEXT on purpose. The logger already writes one JSON object per line
       // through console.log/console.error; with LoggingFormat.JSON the Node.js runtime would wrap each
       // call as {timestamp, level, requestId, message: "<our line as an escaped string>"}, and an
@@ -107,11 +114,13 @@ export class ApiFunction extends Construct {
     Validations.of(this.lambdaFunction).acknowledge(
       { id: 'AwsSolutions-L1', reason: RUNTIME_REASON },
       { id: 'Serverless-LambdaLatestVersion', reason: RUNTIME_REASON },
-      {
+    );
+    if (!props.deadLetterQueue) {
+      Validations.of(this.lambdaFunction).acknowledge({
         id: 'Serverless-LambdaDLQ',
         reason:
           'API Gateway invokes the function synchronously (Lambda proxy integration or REQUEST authorizer); a dead-letter queue only ever receives failed asynchronous events, so it would stay empty. A failed invocation is answered to the client as an error and logged (a failed authorizer refuses the request), and the client may retry.',
-      },
-    );
+      });
+    }
   }
 }

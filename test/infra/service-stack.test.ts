@@ -2,9 +2,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { esbuildOptions, PROJECT_ROOT } from '@lib/bundling';
+import { OFFBOARDING_CALLS, OFFBOARDING_ENTRY } from '@lib/constructs/offboarding';
 import { AUTHORIZER_ENTRY, routeEntry } from '@lib/constructs/service-api';
 import { gatewayResponses } from '@lib/gateway-responses';
-import { routes, type TableAccess } from '@lib/routes';
+import { offboardingTableAccess, routes, type TableAccess } from '@lib/routes';
 import { listIndexName, tableKeys, tableSchema } from '@lib/table-schema';
 import { resourcePaths, type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
@@ -12,6 +13,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 
 const AUTHORIZER = 'authorizer';
+const OFFBOARDING = 'offboard-user';
 
 type Json = Record<string, unknown>;
 interface CfnStatement {
@@ -39,6 +41,11 @@ const routeFunction = (handler: string) => {
   return fn;
 };
 const tableLogicalId = () => logicalId(synthesized.stack.dataStore.table);
+const offboardingFunction = () => {
+  const fn = synthesized.stack.offboarding?.function;
+  if (!fn) throw new Error('No offboarding function');
+  return fn;
+};
 
 /** Every statement of every policy attached to the role. */
 const statementsOfRole = (roleLogicalId: string): CfnStatement[] =>
@@ -268,9 +275,56 @@ describe('least privilege', () => {
   });
 });
 
+describe('offboarding', () => {
+  it('runs on the CloudTrail record of each Cognito call that disables or deletes a user, unless it failed', () => {
+    const rules = Object.values(resourcesOf('AWS::Events::Rule')).map(propertiesOf);
+    expect(rules).toHaveLength(1);
+    expect(rules[0]?.EventPattern).toEqual({
+      source: ['aws.cognito-idp'],
+      'detail-type': ['AWS API Call via CloudTrail'],
+      detail: {
+        eventSource: ['cognito-idp.amazonaws.com'],
+        eventName: [...OFFBOARDING_CALLS],
+        errorCode: [{ exists: false }],
+      },
+    });
+    expect(OFFBOARDING_CALLS).toEqual(['AdminDisableUser', 'AdminDeleteUser', 'DeleteUser']);
+  });
+
+  it('targets the offboarding function, keeping what fails every attempt in an encrypted dead-letter queue', () => {
+    const [rule] = Object.values(resourcesOf('AWS::Events::Rule')).map(propertiesOf);
+    const queueId = logicalId(synthesized.stack.offboarding?.deadLetterQueue as never);
+    const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
+    expect(rule?.Targets).toEqual([
+      expect.objectContaining({
+        Arn: { 'Fn::GetAtt': [logicalId(offboardingFunction().lambdaFunction), 'Arn'] },
+        DeadLetterConfig: { Arn: queueArn },
+        RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 3 }),
+      }),
+    ]);
+    const fn = propertiesOf(
+      resourcesOf('AWS::Lambda::Function')[logicalId(offboardingFunction().lambdaFunction)] as Json,
+    );
+    expect(fn.DeadLetterConfig).toEqual({ TargetArn: queueArn });
+    expect(propertiesOf(resourcesOf('AWS::SQS::Queue')[queueId] as Json)).toMatchObject({ SqsManagedSseEnabled: true });
+  });
+
+  it('grants the offboarding function exactly its declared table access', () => {
+    expect(dynamoGrants(logicalId(offboardingFunction().role))).toEqual(declaredGrants(offboardingTableAccess));
+  });
+
+  it('is not there when sessions come from an external issuer, whose user directory the stack cannot watch', () => {
+    const external = synthesize({
+      context: { sessionIssuer: 'https://idp.example.com/', sessionAudience: 'dashboard' },
+    });
+    expect(external.stack.offboarding).toBeUndefined();
+    external.template.resourceCountIs('AWS::Events::Rule', 0);
+  });
+});
+
 describe('functions', () => {
-  it('creates one function per route plus the authorizer', () => {
-    synthesized.template.resourceCountIs('AWS::Lambda::Function', routes.length + 1);
+  it('creates one function per route, the authorizer and the offboarding function', () => {
+    synthesized.template.resourceCountIs('AWS::Lambda::Function', routes.length + 2);
     expect([...synthesized.stack.serviceApi.routeFunctions.keys()]).toEqual(routes.map((route) => route.handler));
   });
 
@@ -287,7 +341,8 @@ describe('functions', () => {
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
         MemorySize: 256,
-        Timeout: 10,
+        // The offboarding function revokes every token of a user, one transaction each.
+        Timeout: id === logicalId(offboardingFunction().lambdaFunction) ? 60 : 10,
         LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
         Environment: {
           Variables: expect.objectContaining({
@@ -314,15 +369,21 @@ describe('functions', () => {
     const retentions = Object.values(resourcesOf('AWS::Logs::LogGroup')).map(
       (group) => propertiesOf(group).RetentionInDays,
     );
-    expect(retentions).toHaveLength(routes.length + 2);
+    expect(retentions).toHaveLength(routes.length + 3);
     expect(new Set(retentions)).toEqual(new Set([30]));
   });
 
   it.each([
     ...routes.map((route) => [route.handler, routeEntry(route)] as const),
     [AUTHORIZER, AUTHORIZER_ENTRY] as const,
+    [OFFBOARDING, OFFBOARDING_ENTRY] as const,
   ])('bundles %s from an entry that exports `handler`', (name, entry) => {
-    const fn = name === AUTHORIZER ? synthesized.stack.serviceApi.authorizerFunction : routeFunction(name);
+    const fn =
+      name === AUTHORIZER
+        ? synthesized.stack.serviceApi.authorizerFunction
+        : name === OFFBOARDING
+          ? offboardingFunction()
+          : routeFunction(name);
     expect(fn.entry).toBe(entry);
     // Read, not imported: importing a handler module would parse its environment at module scope.
     const source = fs.readFileSync(path.join(PROJECT_ROOT, entry), 'utf8');
@@ -472,23 +533,36 @@ describe('cdk-nag', () => {
         'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
         'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-L1',
+        'AwsSolutions-SQS3',
         'Serverless-LambdaDLQ',
         'Serverless-LambdaLatestVersion',
+        'Serverless-SQSRedrivePolicy',
       ].sort(),
     );
     // A stated reason, not a placeholder such as "n/a" or "ok".
     expect(acknowledgements.filter((acknowledgement) => acknowledgement.reason.trim().length < 40)).toEqual([]);
   });
 
-  it('keeps the premise of the dead-letter acknowledgement: only API Gateway invokes the functions, synchronously', () => {
+  it('keeps the premise of the dead-letter acknowledgement: only API Gateway invokes those functions, synchronously', () => {
     // A DLQ or on-failure destination only matters for asynchronous invocations and event source mappings.
     synthesized.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
     synthesized.template.resourceCountIs('AWS::Lambda::EventInvokeConfig', 0);
     synthesized.template.resourceCountIs('AWS::Lambda::Url', 0);
+    const offboarding = { 'Fn::GetAtt': [logicalId(offboardingFunction().lambdaFunction), 'Arn'] };
     const permissions = Object.values(resourcesOf('AWS::Lambda::Permission')).map(propertiesOf);
-    expect(permissions.length).toBeGreaterThanOrEqual(routes.length + 1);
-    expect(new Set(permissions.map((permission) => permission.Principal))).toEqual(
+    const invokedByGateway = permissions.filter((p) => JSON.stringify(p.FunctionName) !== JSON.stringify(offboarding));
+    expect(invokedByGateway.length).toBeGreaterThanOrEqual(routes.length + 1);
+    expect(new Set(invokedByGateway.map((permission) => permission.Principal))).toEqual(
       new Set(['apigateway.amazonaws.com']),
     );
+    // The one function EventBridge invokes, asynchronously, has its own dead-letter queue.
+    expect(permissions.filter((p) => JSON.stringify(p.FunctionName) === JSON.stringify(offboarding))).toEqual([
+      expect.objectContaining({ Principal: 'events.amazonaws.com' }),
+    ]);
+    expect(
+      synthesized.acknowledgements
+        .filter((acknowledgement) => acknowledgement.id === 'Serverless-LambdaDLQ')
+        .map((acknowledgement) => acknowledgement.constructPath),
+    ).not.toContain(offboardingFunction().lambdaFunction.node.path);
   });
 });

@@ -1,0 +1,46 @@
+/**
+ * `npm run offboard -- <email or user id>`: revokes every token of a user and removes their
+ * memberships except ownerships, which it lists for an operator to transfer. Safe to run again.
+ *
+ * Against the local service: `DYNAMODB_ENDPOINT` (printed by `npm start`) and `TABLE_NAME` (default
+ * `secrets-service-local`). Against a deployment: `TABLE_NAME` (the stack's `TableName` output) with the
+ * operator's own AWS credentials and region, as for the AWS CLI.
+ */
+const offboard = async (): Promise<void> => {
+  const who = process.argv[2];
+  if (!who) {
+    console.error('Usage: npm run offboard -- <email or user id>');
+    process.exit(2);
+  }
+  if (process.env.DYNAMODB_ENDPOINT) {
+    process.env.TABLE_NAME ??= 'secrets-service-local';
+    // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
+    process.env.AWS_ACCESS_KEY_ID ??= 'local';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+    process.env.AWS_REGION ??= 'us-east-1';
+  }
+  if (!process.env.TABLE_NAME) {
+    console.error(
+      'Set TABLE_NAME to the table (the stack output TableName), or DYNAMODB_ENDPOINT for the local service.',
+    );
+    process.exit(2);
+  }
+  // The data layer reads its environment when loaded.
+  const { offboardUser } = await import('@lambdas/use-cases/offboard');
+  const report = await offboardUser(who, new Date());
+  console.log(
+    `Offboarded user ${report.userId}${report.email ? ` (${report.email})` : ''} in ${process.env.TABLE_NAME}:`,
+  );
+  console.log(`  tokens revoked: ${report.revokedTokens.length ? report.revokedTokens.join(', ') : 'none'}`);
+  console.log(`  removed from projects: ${report.removedFrom.length ? report.removedFrom.join(', ') : 'none'}`);
+  console.log(
+    report.ownedProjects.length
+      ? `  still owns (transfer or close these): ${report.ownedProjects.join(', ')}`
+      : '  owns no project',
+  );
+};
+
+offboard().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+import { clock } from '@lambdas/domain/clock';
+import { describeError, logger } from '@lambdas/http/logger';
+import { offboardUser } from '@lambdas/use-cases/offboard';
+import type { EventBridgeEvent } from 'aws-lambda';
+
+/**
+ * What the function reads of a CloudTrail record of a Cognito user-pool call. Cognito masks the user
+ * name in these records but records the user's `sub` (AWS: "Amazon Cognito records UserSub but not
+ * UserName in CloudTrail logs for requests that are specific to a user"), in `additionalEventData`.
+ */
+export interface CognitoCallDetail {
+  readonly eventSource?: string;
+  readonly eventName?: string;
+  readonly errorCode?: string;
+  readonly additionalEventData?: { readonly sub?: unknown };
+}
+
+/** The EventBridge event of such a call. */
+export type CognitoCallEvent = EventBridgeEvent<'AWS API Call via CloudTrail', CognitoCallDetail>;
+
+/**
+ * Offboards the user a Cognito AdminDisableUser, AdminDeleteUser or DeleteUser call removed: revokes
+ * their tokens and removes their memberships but ownerships, as `npm run offboard` does. A call that
+ * failed removed nobody and is skipped; an event without a `sub` fails loudly (retried, then kept in
+ * the dead-letter queue for an operator), since no user can be named from it.
+ */
+export const offboardUserHandler = async (event: CognitoCallEvent): Promise<void> => {
+  const { eventName, errorCode, additionalEventData } = event.detail;
+  if (errorCode) {
+    logger.info('offboarding skipped: the call failed', { eventId: event.id, eventName, errorCode });
+    return;
+  }
+  const sub = additionalEventData?.sub;
+  if (typeof sub !== 'string' || sub === '') {
+    logger.error('offboarding impossible: the event names no user', { eventId: event.id, eventName });
+    throw new Error(`CloudTrail event ${event.id} (${eventName}) carries no additionalEventData.sub`);
+  }
+  try {
+    const report = await offboardUser(sub, clock.now());
+    logger.info('user offboarded', { eventId: event.id, eventName, ...report });
+  } catch (error) {
+    logger.error('offboarding failed', { eventId: event.id, eventName, userId: sub, ...describeError(error) });
+    throw error;
+  }
+};
+
+export const handler = offboardUserHandler;

@@ -1,0 +1,85 @@
+import { offboardingTableAccess } from '@lib/routes';
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { ApiFunction } from './api-function';
+import { grantTableAccess } from './table-access';
+
+/** Properties of the {@link Offboarding}. */
+export interface OffboardingProps {
+  /** The service's table. */
+  readonly table: ITable;
+  readonly logRetention: RetentionDays;
+  readonly logLevel: string;
+}
+
+/** The Cognito API calls that remove a user; CloudTrail records each with the user's `sub`. */
+export const OFFBOARDING_CALLS = ['AdminDisableUser', 'AdminDeleteUser', 'DeleteUser'] as const;
+
+/** Entry file of the offboarding function. */
+export const OFFBOARDING_ENTRY = 'lambdas/events/offboard-user.ts';
+
+/**
+ * Tokens die with their owner: when a user of the stack's pool is disabled or deleted, an EventBridge
+ * rule on the CloudTrail record of that call runs the offboarding (the code of `npm run offboard`).
+ * CloudTrail delivers these records to EventBridge only where a trail records management events.
+ * Events that fail every attempt are kept in a queue for an operator, who can offboard by hand.
+ *
+ * The rule does not filter on the pool: AWS documents where these records carry the `sub`, not where
+ * each of the three calls carries the pool id. A user of another pool in the account offboards a user
+ * id this service has never seen, which changes nothing but an empty mark.
+ */
+export class Offboarding extends Construct {
+  readonly function: ApiFunction;
+  readonly rule: Rule;
+  readonly deadLetterQueue: Queue;
+
+  constructor(scope: Construct, id: string, props: OffboardingProps) {
+    super(scope, id);
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    const isDeadLetterQueue = 'This queue is itself the dead-letter queue of the offboarding rule and function.';
+    Validations.of(this.deadLetterQueue).acknowledge(
+      { id: 'AwsSolutions-SQS3', reason: isDeadLetterQueue },
+      { id: 'Serverless-SQSRedrivePolicy', reason: isDeadLetterQueue },
+    );
+
+    this.function = new ApiFunction(this, 'Function', {
+      entry: OFFBOARDING_ENTRY,
+      description: 'Offboards a user the Cognito pool disabled or deleted: revokes tokens, removes memberships',
+      logRetention: props.logRetention,
+      environment: { TABLE_NAME: props.table.tableName, LOG_LEVEL: props.logLevel },
+      timeout: Duration.seconds(60),
+      deadLetterQueue: this.deadLetterQueue,
+    });
+    grantTableAccess(this.function.role, props.table, offboardingTableAccess);
+
+    this.rule = new Rule(this, 'UserRemovedRule', {
+      description: 'A Cognito user of the service pool was disabled or deleted',
+      eventPattern: {
+        source: ['aws.cognito-idp'],
+        detailType: ['AWS API Call via CloudTrail'],
+        detail: {
+          eventSource: ['cognito-idp.amazonaws.com'],
+          eventName: [...OFFBOARDING_CALLS],
+          // A failed call removed nobody.
+          errorCode: [{ exists: false }],
+        },
+      },
+      targets: [
+        new LambdaFunction(this.function.lambdaFunction, {
+          deadLetterQueue: this.deadLetterQueue,
+          retryAttempts: 3,
+          maxEventAge: Duration.hours(2),
+        }),
+      ],
+    });
+  }
+}

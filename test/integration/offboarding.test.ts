@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { setClock } from '@lambdas/domain/clock';
+import { ErrorText } from '@lambdas/domain/errors';
+import type { CognitoCallEvent } from '@lambdas/events/offboard-user';
+import { decodeJwt } from 'jose';
+import type { LocalService } from '../../local/service';
+import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+
+let service: LocalService;
+let offboardUserHandler: (event: CognitoCallEvent) => Promise<void>;
+beforeAll(async () => {
+  service = await startService();
+  // The handler reads the table's name when loaded, after the service has set it.
+  ({ offboardUserHandler } = await import('@lambdas/events/offboard-user'));
+});
+afterAll(async () => {
+  setClock();
+  await service.close();
+});
+afterEach(() => setClock());
+
+/**
+ * An EventBridge event of a CloudTrail record of a Cognito user-pool call, as AWS documents them:
+ * the user name masked, the user's `sub` in `additionalEventData`.
+ */
+const cognitoEvent = (eventName: string, sub: string | undefined, errorCode?: string): CognitoCallEvent => ({
+  version: '0',
+  id: `event-${eventName}-${sub}`,
+  'detail-type': 'AWS API Call via CloudTrail',
+  source: 'aws.cognito-idp',
+  account: '123456789012',
+  time: '2026-11-23T10:00:00Z',
+  region: 'eu-west-1',
+  resources: [],
+  detail: {
+    eventSource: 'cognito-idp.amazonaws.com',
+    eventName,
+    ...(errorCode && { errorCode }),
+    ...({
+      eventVersion: '1.08',
+      requestParameters: { userPoolId: 'eu-west-1_Example', username: 'HIDDEN_FOR_SECURITY_REASONS' },
+    } as object),
+    ...(sub !== undefined && { additionalEventData: { sub } }),
+  },
+});
+
+/** A user who has signed in, holds two tokens, is a plain member of one project and owns another. */
+const userWithAccess = async () => {
+  const email = uniqueEmail('leaver');
+  const session = await sessionFor(service, email);
+  const owner = await sessionFor(service, uniqueEmail('owner'));
+  const tokens = [
+    await createToken(service, session, { name: 'ci', scopes: ['admin'] }),
+    await createToken(service, session, { name: 'forever', scopes: ['read:secrets'], ttlDays: null }),
+  ];
+  const joined = await createProject(service, owner, 'Joined');
+  const added = await call(service, 'POST', `/api/v1/projects/${joined}/members`, {
+    token: owner,
+    json: { email, role: 'admin' },
+  });
+  expect(added.status).toBe(200);
+  const owned = await createProject(service, session, 'Owned');
+  return { email, session, owner, tokens, joined, owned, userId: String(decodeJwt(session).sub) };
+};
+
+describe('offboarding on a Cognito disable or delete', () => {
+  it.each(['AdminDisableUser', 'AdminDeleteUser', 'DeleteUser'])(
+    '%s revokes every token of the user and removes their memberships but ownerships',
+    async (eventName) => {
+      const user = await userWithAccess();
+      for (const token of user.tokens) {
+        expect((await call(service, 'GET', '/api/v1/projects', { token: token.rawToken })).status).toBe(200);
+      }
+
+      await offboardUserHandler(cognitoEvent(eventName, user.userId));
+
+      for (const token of user.tokens) {
+        const reply = await call(service, 'GET', '/api/v1/projects', { token: token.rawToken });
+        expect(reply.status).toBe(401);
+        expect(reply.body).toEqual({ success: false, error: ErrorText.unauthorized });
+      }
+      const joined = await call(service, 'GET', `/api/v1/projects/${user.joined}/members`, { token: user.owner });
+      expect(joined.body.data.map((m: { userId: string }) => m.userId)).not.toContain(user.userId);
+      const owned = await call(service, 'GET', `/api/v1/projects/${user.owned}/members`, { token: user.owner });
+      expect(owned.status).toBe(404);
+      // The session the identity provider issued before still works for an hour, but mints nothing.
+      const create = await call(service, 'POST', '/api/v1/tokens', {
+        token: user.session,
+        json: { name: 'after', scopes: ['admin'] },
+      });
+      expect(create.status).toBe(401);
+      expect(create.body).toEqual({ success: false, error: ErrorText.unauthorized });
+      const projects = await call(service, 'GET', '/api/v1/projects', { token: user.session });
+      expect(projects.body.data.map((p: { projectId: string }) => p.projectId)).toEqual([user.owned]);
+    },
+  );
+
+  it('leaves the address finding nobody until the user signs in again, and lets a later sign-in create tokens', async () => {
+    const user = await userWithAccess();
+    const offboardedAt = Date.now();
+    await offboardUserHandler(cognitoEvent('AdminDisableUser', user.userId));
+    const project = await createProject(service, user.owner, 'After');
+    const add = () =>
+      call(service, 'POST', `/api/v1/projects/${project}/members`, {
+        token: user.owner,
+        json: { email: user.email, role: 'member' },
+      });
+    expect((await add()).body).toEqual({ success: false, error: ErrorText.userNotFound });
+
+    // Re-enabled, the user signs in again: a session issued after the offboarding.
+    setClock({ now: () => new Date(offboardedAt + 2_000) });
+    const again = await sessionFor(service, user.email);
+    const created = await call(service, 'POST', '/api/v1/tokens', {
+      token: again,
+      json: { name: 'back', scopes: ['admin'] },
+    });
+    expect(created.status).toBe(201);
+    expect((await add()).status).toBe(200);
+  });
+
+  it('is idempotent: a second event changes nothing and fails nothing', async () => {
+    const user = await userWithAccess();
+    await offboardUserHandler(cognitoEvent('AdminDeleteUser', user.userId));
+    await expect(offboardUserHandler(cognitoEvent('AdminDeleteUser', user.userId))).resolves.toBeUndefined();
+    const owned = await call(service, 'GET', `/api/v1/projects/${user.owned}/members`, { token: user.session });
+    expect(owned.body.data).toEqual([{ userId: user.userId, email: user.email, role: 'owner' }]);
+  });
+
+  it('skips a call that failed, and fails loudly on an event that names no user', async () => {
+    const user = await userWithAccess();
+    await offboardUserHandler(cognitoEvent('AdminDisableUser', user.userId, 'UserNotFoundException'));
+    expect((await call(service, 'GET', '/api/v1/tokens', { token: user.tokens[0]?.rawToken })).status).toBe(200);
+    await expect(offboardUserHandler(cognitoEvent('AdminDisableUser', undefined))).rejects.toThrow(
+      'carries no additionalEventData.sub',
+    );
+  });
+});
+
+describe('npm run offboard', () => {
+  const run = promisify(execFile);
+  const offboard = (who: string) =>
+    run('npx', ['tsx', 'bin/offboard.ts', who], {
+      env: {
+        ...process.env,
+        DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT,
+        TABLE_NAME: process.env.TEST_TABLE_NAME,
+      },
+      timeout: 60_000,
+    });
+
+  it('offboards by e-mail, reports the ownerships to transfer, and says so again when run twice', async () => {
+    const user = await userWithAccess();
+    const first = await offboard(user.email.toUpperCase());
+    expect(first.stdout).toContain(`Offboarded user ${user.userId} (${user.email})`);
+    for (const token of user.tokens) expect(first.stdout).toContain(token.id);
+    expect(first.stdout).toContain(`removed from projects: ${user.joined}`);
+    expect(first.stdout).toContain(`still owns (transfer or close these): ${user.owned}`);
+    expect((await call(service, 'GET', '/api/v1/tokens', { token: user.tokens[1]?.rawToken })).status).toBe(401);
+
+    const second = await offboard(user.userId);
+    expect(second.stdout).toContain('tokens revoked: none');
+    expect(second.stdout).toContain('removed from projects: none');
+    expect(second.stdout).toContain(`still owns (transfer or close these): ${user.owned}`);
+  }, 120_000);
+
+  it('names an address nobody holds, and exits non-zero', async () => {
+    await expect(offboard(uniqueEmail('nobody'))).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('No user holds the address'),
+    });
+  }, 60_000);
+});
