@@ -54,8 +54,9 @@ const contextSchema = z.object({
     .min(1, { error: 'must not be empty' })
     .optional(),
   /**
-   * JWKS URL of an external issuer. Default: none, so the authorizer fetches `<issuer>/.well-known/jwks.json`
-   * (where Cognito publishes its keys). Only valid together with `sessionIssuer`.
+   * JWKS URL of an external issuer. Default: none, so the authorizer finds it through OpenID discovery
+   * (`jwks_uri` of `<issuer>/.well-known/openid-configuration`, which Cognito publishes too). Only valid
+   * together with `sessionIssuer`.
    */
   sessionJwksUrl: httpsUrl('must be an https URL, e.g. https://idp.example.com/.well-known/jwks.json').optional(),
   /** Lambda log level. Default: `info`. */
