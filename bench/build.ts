@@ -1,9 +1,9 @@
 import { mkdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { build } from 'esbuild';
+import { routes } from '../contract/routes';
 import { esbuildOptions, PROJECT_ROOT } from '../lib/bundling';
 import { AUTHORIZER_ENTRY, routeEntry } from '../lib/constructs/service-api';
-import { routes } from '../lib/routes';
 
 /** One bundle built exactly as the stack builds it. */
 export interface Bundle {

@@ -32,7 +32,7 @@ const main = async () => {
   const { toAttributes } = await import('@lambdas/data/attributes');
   const { tokenKey } = await import('@lambdas/data/keys');
   const { mintToken } = await import('@lambdas/domain/token-format');
-  const { routes } = await import('@lib/routes');
+  const { routes } = await import('@contract/routes');
   const { clientSettings, dynamo } = await import('@lambdas/data/client');
 
   const now = new Date().toISOString();

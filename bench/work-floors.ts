@@ -15,7 +15,7 @@
  *   included: 2 units per action, and its index writes doubled likewise (as DynamoDB Local reports them;
  *   an upper bound).
  */
-import { routes } from '@lib/routes';
+import { routes } from '@contract/routes';
 
 /** The kinds of item in the table (README, "Data model"). */
 export type Entity = 'Token' | 'TokenSlots' | 'Profile' | 'EmailClaim' | 'Project' | 'Member';

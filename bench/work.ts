@@ -17,8 +17,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { routes } from '@contract/routes';
 import { setClock } from '@lambdas/domain/clock';
-import { routes } from '@lib/routes';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { type GatewayHandlers, handleRequest, loadHandlers } from '../local/gateway';
 import { type LocalService, startLocalService } from '../local/service';

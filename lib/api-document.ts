@@ -1,7 +1,8 @@
-import { ErrorText } from '@lambdas/domain/errors';
-import { TOKEN_PREFIX } from '@lambdas/domain/token-format';
-import { MAX_BODY_BYTES } from '@lambdas/http/limits';
-import { RETRY_AFTER_SECONDS } from '@lambdas/http/responses';
+import { ErrorText } from '@contract/errors';
+import { RETRY_AFTER_SECONDS } from '@contract/gateway-responses';
+import { TOKEN_PREFIX } from '@contract/identifiers';
+import { MAX_BODY_BYTES } from '@contract/limits';
+import { type RouteDefinition, routes } from '@contract/routes';
 import * as z from 'zod/mini';
 import {
   createDocument,
@@ -28,7 +29,6 @@ import {
   successBody,
   tokenSummary,
 } from './api-schemas';
-import { type RouteDefinition, routes } from './routes';
 
 /** Where the local runtime and the stack serve the document, without authentication. */
 export const API_DOCUMENT_PATH = '/api/v1/openapi.json';

@@ -1,12 +1,12 @@
-import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '@lambdas/domain/email';
-import type { ErrorText } from '@lambdas/domain/errors';
-import { grantableRoles } from '@lambdas/domain/roles';
-import { scopes } from '@lambdas/domain/scopes';
-import { TOKEN_LENGTH, TOKEN_PREFIX } from '@lambdas/domain/token-format';
+import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from '@contract/email';
+import type { ErrorText } from '@contract/errors';
+import { TOKEN_LENGTH, TOKEN_PREFIX } from '@contract/identifiers';
+import { MAX_NAME_LENGTH, MAX_TTL_DAYS } from '@contract/limits';
+import { grantableRoles } from '@contract/roles';
+import { scopes } from '@contract/scopes';
 import type { AddMemberBody } from '@lambdas/http/bodies/add-member';
 import type { CreateProjectBody } from '@lambdas/http/bodies/create-project';
 import type { CreateTokenBody } from '@lambdas/http/bodies/create-token';
-import { MAX_NAME_LENGTH, MAX_TTL_DAYS } from '@lambdas/http/limits';
 import type { createProject, listMembers, listProjects } from '@lambdas/use-cases/projects';
 import type { createToken, listTokens } from '@lambdas/use-cases/tokens';
 import * as z from 'zod/mini';

@@ -1,10 +1,10 @@
+import { tableSchema } from '@contract/table-schema';
 import type { ServiceConfig } from '@lib/config';
 import { DataStore } from '@lib/constructs/data-store';
 import { Observability } from '@lib/constructs/observability';
 import { Offboarding } from '@lib/constructs/offboarding';
 import { ServiceApi, type SessionIssuerSettings } from '@lib/constructs/service-api';
 import { WebAcl } from '@lib/constructs/web-acl';
-import { tableSchema } from '@lib/table-schema';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 

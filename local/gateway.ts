@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { corsHeaders, methodsByPath, preflightHeaders } from '@lib/cors';
-import { DENIAL_TEXT_VARIABLE, type GatewayResponseType, gatewayResponse } from '@lib/gateway-responses';
-import { type RouteDefinition, routes } from '@lib/routes';
+import { corsHeaders, methodsByPath, preflightHeaders } from '@contract/cors';
+import { DENIAL_TEXT_VARIABLE, type GatewayResponseType, gatewayResponse } from '@contract/gateway-responses';
+import { type RouteDefinition, routes } from '@contract/routes';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,

@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import { type AddressInfo, isIP, isIPv6 } from 'node:net';
-import { ErrorText } from '@lambdas/domain/errors';
-import { RETRY_AFTER_SECONDS } from '@lambdas/http/responses';
+import { corsHeaders } from '@contract/cors';
+import { ErrorText } from '@contract/errors';
+import { RETRY_AFTER_SECONDS } from '@contract/gateway-responses';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
-import { corsHeaders } from '@lib/cors';
 import { createDevIdp, DEV_AUDIENCE, DEV_IDP_PATH, type DevIdp } from './dev-idp';
 import {
   type GatewayHandlers,

@@ -1,10 +1,11 @@
+import { ErrorText } from '@contract/errors';
+import { TOKEN_PREFIX } from '@contract/identifiers';
+import type { RouteDefinition } from '@contract/routes';
+import { scopes as allScopes, hasScope } from '@contract/scopes';
 import type { TokenRecord } from '@lambdas/data/token-repository';
-import { ErrorText } from '@lambdas/domain/errors';
 import { sameIp } from '@lambdas/domain/ip';
 import type { Principal } from '@lambdas/domain/principal';
-import { scopes as allScopes, hasScope } from '@lambdas/domain/scopes';
-import { parseToken, TOKEN_PREFIX, tokenMatchesHash } from '@lambdas/domain/token-format';
-import type { RouteDefinition } from '@lib/routes';
+import { parseToken, tokenMatchesHash } from '@lambdas/domain/token-format';
 import { SessionExpiredError, SessionInvalidError } from './session-errors';
 import type { SessionIdentity } from './session-verifier';
 

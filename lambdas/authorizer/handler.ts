@@ -1,15 +1,15 @@
+import { findRoute } from '@contract/routes';
+import {
+  AUTHORIZER_DECISION_DIMENSION,
+  AUTHORIZER_DECISION_METRIC,
+  type AuthorizerDecisionOutcome,
+} from '@contract/service-metrics';
 import { getTokenById, touchTokenLastUsed } from '@lambdas/data/token-repository';
 import { getUserProfile, recordUserProfile } from '@lambdas/data/user-repository';
 import { clock, toIso } from '@lambdas/domain/clock';
 import { expiredContext, toAuthorizerContext } from '@lambdas/domain/principal';
 import { describeError, logger } from '@lambdas/http/logger';
 import { metricFields } from '@lambdas/http/metrics';
-import { findRoute } from '@lib/routes';
-import {
-  AUTHORIZER_DECISION_DIMENSION,
-  AUTHORIZER_DECISION_METRIC,
-  type AuthorizerDecisionOutcome,
-} from '@lib/service-metrics';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { type AuthorizerDeps, authorize, type Decision } from './authorize';
 import { verifySession } from './session-verifier';

@@ -1,4 +1,4 @@
-import { normalizeEmail } from '@lambdas/domain/email';
+import { normalizeEmail } from '@contract/email';
 import { optionalUrlEnv, requiredEnv, requiredUrlEnv } from '@lambdas/env';
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyOptions, jwtVerify } from 'jose';
 import { SessionExpiredError, SessionInvalidError, SessionKeysUnavailableError } from './session-errors';

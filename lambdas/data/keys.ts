@@ -3,7 +3,7 @@
  * README's entity chart mirrors this file. Access hangs on user ids (the identity provider's `sub`),
  * never on e-mail addresses: an address only finds its user through the e-mail claim.
  */
-import { keyPrefix } from '@lib/table-schema';
+import { keyPrefix } from '@contract/table-schema';
 
 /** Primary key of an item. */
 export interface ItemKey {

@@ -1,7 +1,8 @@
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
-import { ConflictError, ErrorText, NotFoundError } from '@lambdas/domain/errors';
-import type { ProjectRole } from '@lambdas/domain/roles';
-import { listIndexName } from '@lib/table-schema';
+import { ErrorText } from '@contract/errors';
+import type { ProjectRole } from '@contract/roles';
+import { listIndexName } from '@contract/table-schema';
+import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
 import { toAttributes } from './attributes';
 import { conditionFailedAt, dynamo, getItem, isConditionFailed, queryAll, tableName, transactWrite } from './client';
 import { MEMBER_PREFIX, memberKey, memberProjectListKeys, memberProjectListPartition, projectKey } from './keys';

@@ -1,13 +1,8 @@
 import { type TransactWriteItem, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import {
-  ConflictError,
-  ErrorText,
-  NotFoundError,
-  ServiceUnavailableError,
-  UnauthorizedError,
-} from '@lambdas/domain/errors';
-import type { Scope } from '@lambdas/domain/scopes';
-import { listIndexName, tableSchema } from '@lib/table-schema';
+import { ErrorText } from '@contract/errors';
+import type { Scope } from '@contract/scopes';
+import { listIndexName, tableSchema } from '@contract/table-schema';
+import { ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '@lambdas/domain/errors';
 import { fromAttributes, toAttributes } from './attributes';
 import { conditionFailedAt, dynamo, getItem, isConditionFailed, queryAll, tableName, transactWrite } from './client';
 import { tokenKey, tokenListKeys, tokenListPartition, tokenSlotsKey } from './keys';

@@ -1,5 +1,5 @@
+import { scopes as allScopes, type Scope } from '@contract/scopes';
 import { TokenExpiredError, UnauthorizedError } from './errors';
-import { scopes as allScopes, type Scope } from './scopes';
 
 /**
  * Who is calling: a dashboard session (every scope) or an API token (its scopes), as a user id. No

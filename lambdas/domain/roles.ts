@@ -1,11 +1,4 @@
-/** Roles a project member can hold; `owner` is given only to a project's creator. */
-export type ProjectRole = 'owner' | 'admin' | 'member';
-
-/** Roles that may be granted through the add-member route. */
-export const grantableRoles = ['member', 'admin'] as const;
-
-/** A role that may be granted through the add-member route. */
-export type GrantableRole = (typeof grantableRoles)[number];
+import type { ProjectRole } from '@contract/roles';
 
 /** Whether a member with this role may add and remove members. */
 export const canManageMembers = (role: ProjectRole): boolean => role === 'owner' || role === 'admin';

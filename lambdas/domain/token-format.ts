@@ -1,24 +1,25 @@
 import { hash, randomFillSync, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import {
+  BASE62,
+  DISPLAY_PREFIX_LENGTH,
+  TOKEN_CHECKSUM_LENGTH,
+  TOKEN_ID_LENGTH,
+  TOKEN_ID_PATTERN,
+  TOKEN_LENGTH,
+  TOKEN_PATTERN,
+  TOKEN_PREFIX,
+  TOKEN_SECRET_LENGTH,
+} from '@contract/identifiers';
 
 /**
- * API token format: `svc_live_` + public id (12) + secret (24) + checksum (6), all base62.
- * The id addresses the stored item; the secret (24 base62 characters, about 143 bits) is only ever
- * stored as a hash; the CRC32 checksum lets the authorizer reject typos and guesses without a
- * database call.
+ * API token format (contract/identifiers.ts): `svc_live_` + public id (12) + secret (24) + checksum
+ * (6), all base62. The id addresses the stored item; the secret is only ever stored as a hash; the
+ * CRC32 checksum lets the authorizer reject typos and guesses without a database call.
  */
-export const TOKEN_PREFIX = 'svc_live_';
-const ID_LENGTH = 12;
-const SECRET_LENGTH = 24;
-const CHECKSUM_LENGTH = 6;
-const DISPLAY_PREFIX_LENGTH = 16;
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/** Total length of a raw token. */
-export const TOKEN_LENGTH = TOKEN_PREFIX.length + ID_LENGTH + SECRET_LENGTH + CHECKSUM_LENGTH;
-
-const TOKEN_PATTERN = new RegExp(`^${TOKEN_PREFIX}[0-9A-Za-z]{${TOKEN_LENGTH - TOKEN_PREFIX.length}}$`);
-const TOKEN_ID_PATTERN = new RegExp(`^[0-9A-Za-z]{${ID_LENGTH}}$`);
+const ID_LENGTH = TOKEN_ID_LENGTH;
+const SECRET_LENGTH = TOKEN_SECRET_LENGTH;
+const CHECKSUM_LENGTH = TOKEN_CHECKSUM_LENGTH;
 
 /**
  * Bytes from the cryptographic RNG, drawn 2 KiB at a time, as Node draws them for `randomUUID`: a

@@ -1,8 +1,9 @@
+import { ErrorText } from '@contract/errors';
+import { DEFAULT_TTL_DAYS } from '@contract/limits';
 import { clock } from '@lambdas/domain/clock';
-import { ErrorText, ForbiddenError } from '@lambdas/domain/errors';
+import { ForbiddenError } from '@lambdas/domain/errors';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { type CreateTokenBody, createTokenBody } from '@lambdas/http/bodies/create-token';
-import { DEFAULT_TTL_DAYS } from '@lambdas/http/limits';
 import { json } from '@lambdas/http/responses';
 import { createToken } from '@lambdas/use-cases/tokens';
 import middy from '@middy/core';

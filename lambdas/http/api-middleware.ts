@@ -1,18 +1,13 @@
-import {
-  ApiError,
-  BadRequestError,
-  ErrorText,
-  PayloadTooLargeError,
-  UnsupportedMediaTypeError,
-} from '@lambdas/domain/errors';
+import { corsHeaders } from '@contract/cors';
+import { ErrorText } from '@contract/errors';
+import { MAX_BODY_BYTES } from '@contract/limits';
+import { findRoute } from '@contract/routes';
+import { ApiError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '@lambdas/domain/errors';
 import { type Principal, principalFromContext } from '@lambdas/domain/principal';
 import { optionalUrlEnv } from '@lambdas/env';
-import { corsHeaders } from '@lib/cors';
-import { findRoute } from '@lib/routes';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { errorResponse } from './errors';
-import { MAX_BODY_BYTES } from './limits';
 import { logger } from './logger';
 import { metricFields } from './metrics';
 

@@ -1,9 +1,10 @@
+import { ErrorText } from '@contract/errors';
+import { RETRY_AFTER_SECONDS } from '@contract/gateway-responses';
 import { isDataUnavailable } from '@lambdas/data/client';
 import {
   ApiError,
   BadRequestError,
   ConflictError,
-  ErrorText,
   ForbiddenError,
   NotFoundError,
   PayloadTooLargeError,
@@ -14,7 +15,7 @@ import {
 } from '@lambdas/domain/errors';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { describeError, logger } from './logger';
-import { errorBody, json, RETRY_AFTER_SECONDS } from './responses';
+import { errorBody, json } from './responses';
 
 const statusOf = (error: ApiError): number => {
   if (error instanceof UnauthorizedError || error instanceof TokenExpiredError) return 401;

@@ -1,4 +1,4 @@
-import { COLD_START_METRIC, METRICS_NAMESPACE } from '@lib/service-metrics';
+import { COLD_START_METRIC, METRICS_NAMESPACE } from '@contract/service-metrics';
 
 /** One metric value of a log line. */
 export interface MetricPoint {

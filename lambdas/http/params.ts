@@ -1,5 +1,6 @@
-import { normalizeEmail } from '@lambdas/domain/email';
-import { ErrorText, NotFoundError } from '@lambdas/domain/errors';
+import { normalizeEmail } from '@contract/email';
+import { ErrorText } from '@contract/errors';
+import { NotFoundError } from '@lambdas/domain/errors';
 import { isProjectId } from '@lambdas/domain/ids';
 
 /** `{projectId}`: a malformed id names no project. */

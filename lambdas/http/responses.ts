@@ -3,9 +3,6 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 /** Headers on every response of the API. */
 export const JSON_HEADERS = { 'Content-Type': 'application/json' } as const;
 
-/** Seconds a client should wait before retrying a 503. */
-export const RETRY_AFTER_SECONDS = '1';
-
 /** A JSON response. */
 export const json = (
   statusCode: number,

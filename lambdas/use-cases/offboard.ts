@@ -1,3 +1,4 @@
+import { normalizeEmail } from '@contract/email';
 import { deleteMembershipUnlessOwner, listMembershipsByUser } from '@lambdas/data/project-repository';
 import { listTokensByUser, markOffboarded, revokeToken } from '@lambdas/data/token-repository';
 import {
@@ -6,7 +7,6 @@ import {
   markProfileOffboarded,
   releaseEmailClaim,
 } from '@lambdas/data/user-repository';
-import { normalizeEmail } from '@lambdas/domain/email';
 import { NotFoundError } from '@lambdas/domain/errors';
 
 /** What an offboarding did; running it again reports what was left to do (usually nothing). */

@@ -1,3 +1,4 @@
+import { ErrorText } from '@contract/errors';
 import {
   createProjectWithOwner,
   deleteMemberIfAllowed,
@@ -9,7 +10,7 @@ import {
 } from '@lambdas/data/project-repository';
 import { findUserByEmail, getUserProfiles } from '@lambdas/data/user-repository';
 import { toIso } from '@lambdas/domain/clock';
-import { ConflictError, ErrorText, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
 import { newProjectId } from '@lambdas/domain/ids';
 import type { Principal } from '@lambdas/domain/principal';
 import { canManageMembers, compareMembers } from '@lambdas/domain/roles';

@@ -1,3 +1,5 @@
+import { ErrorText } from '@contract/errors';
+import type { Scope } from '@contract/scopes';
 import {
   createTokenWithinLimit,
   listTokensByUser,
@@ -5,10 +7,9 @@ import {
   type TokenRecord,
 } from '@lambdas/data/token-repository';
 import { toIso } from '@lambdas/domain/clock';
-import { ErrorText, NotFoundError, UnauthorizedError } from '@lambdas/domain/errors';
+import { NotFoundError, UnauthorizedError } from '@lambdas/domain/errors';
 import { canonicalIp } from '@lambdas/domain/ip';
 import type { Principal } from '@lambdas/domain/principal';
-import type { Scope } from '@lambdas/domain/scopes';
 import { isTokenId, mintToken } from '@lambdas/domain/token-format';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

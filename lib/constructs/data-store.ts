@@ -1,4 +1,4 @@
-import { tableSchema } from '@lib/table-schema';
+import { tableSchema } from '@contract/table-schema';
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccountRecovery,

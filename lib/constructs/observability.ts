@@ -1,4 +1,4 @@
-import { routes } from '@lib/routes';
+import { routes } from '@contract/routes';
 import {
   AUTHORIZER_DECISION_DIMENSION,
   AUTHORIZER_DECISION_METRIC,
@@ -6,7 +6,7 @@ import {
   AUTHORIZER_FAILURES_METRIC,
   COLD_START_METRIC,
   METRICS_NAMESPACE,
-} from '@lib/service-metrics';
+} from '@contract/service-metrics';
 import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import {

@@ -1,8 +1,8 @@
+import { corsHeaders, methodsByPath, preflightHeaders } from '@contract/cors';
+import { gatewayResponses } from '@contract/gateway-responses';
+import { authorizerTableAccess, type RouteDefinition, routes } from '@contract/routes';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import type { ServiceConfig } from '@lib/config';
-import { corsHeaders, methodsByPath, preflightHeaders } from '@lib/cors';
-import { gatewayResponses } from '@lib/gateway-responses';
-import { authorizerTableAccess, type RouteDefinition, routes } from '@lib/routes';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,

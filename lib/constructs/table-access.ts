@@ -1,7 +1,7 @@
-import { listIndexName } from '@lib/table-schema';
+import type { TableAccess } from '@contract/routes';
+import { listIndexName } from '@contract/table-schema';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { TableAccess } from '../routes';
 
 /**
  * Grants exactly the declared actions, each on the table or the list index and only on the partitions

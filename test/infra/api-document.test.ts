@@ -1,5 +1,5 @@
+import { gatewayResponse } from '@contract/gateway-responses';
 import { API_DOCUMENT_PATH, apiDocument, apiDocumentBody } from '@lib/api-document';
-import { gatewayResponse } from '@lib/gateway-responses';
 import { type Synthesized, synthesize } from '@test/infra/synth';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests walk the generated JSON document and template

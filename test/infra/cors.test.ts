@@ -1,5 +1,5 @@
-import { corsHeaders, methodsByPath, preflightHeaders } from '@lib/cors';
-import { gatewayResponses } from '@lib/gateway-responses';
+import { corsHeaders, methodsByPath, preflightHeaders } from '@contract/cors';
+import { gatewayResponses } from '@contract/gateway-responses';
 import { resourcePaths, type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
 

@@ -1,6 +1,6 @@
-import { ErrorText } from '@lambdas/domain/errors';
-import { routes } from '@lib/routes';
-import { tableSchema } from '@lib/table-schema';
+import { ErrorText } from '@contract/errors';
+import { routes } from '@contract/routes';
+import { tableSchema } from '@contract/table-schema';
 import { type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';

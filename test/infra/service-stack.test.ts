@@ -1,12 +1,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { gatewayResponses } from '@contract/gateway-responses';
+import { offboardingTableAccess, routes, type TableAccess } from '@contract/routes';
+import { listIndexName, tableKeys, tableSchema } from '@contract/table-schema';
 import { esbuildOptions, PROJECT_ROOT } from '@lib/bundling';
 import { OFFBOARDING_CALLS, OFFBOARDING_ENTRY } from '@lib/constructs/offboarding';
 import { AUTHORIZER_ENTRY, routeEntry } from '@lib/constructs/service-api';
-import { gatewayResponses } from '@lib/gateway-responses';
-import { offboardingTableAccess, routes, type TableAccess } from '@lib/routes';
-import { listIndexName, tableKeys, tableSchema } from '@lib/table-schema';
 import { resourcePaths, type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';

@@ -1,9 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { ErrorText } from '@contract/errors';
+import { type RouteDefinition, routes } from '@contract/routes';
+import { hasScope, type Scope } from '@contract/scopes';
 import { setClock } from '@lambdas/domain/clock';
-import { ErrorText } from '@lambdas/domain/errors';
-import { hasScope, type Scope } from '@lambdas/domain/scopes';
 import { mintToken, withChecksum } from '@lambdas/domain/token-format';
-import { type RouteDefinition, routes } from '@lib/routes';
 import { SignJWT } from 'jose';
 import type { LocalService } from '../../local/service';
 import { type CountingProxy, startCountingProxy } from './dynamo-proxy';

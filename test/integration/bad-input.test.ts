@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { ErrorText } from '@contract/errors';
+import { type RouteDefinition, routes } from '@contract/routes';
 import { setClock } from '@lambdas/domain/clock';
-import { ErrorText } from '@lambdas/domain/errors';
-import { type RouteDefinition, routes } from '@lib/routes';
 import fc from 'fast-check';
 import { createTable } from '../../local/create-table';
 import type { LocalService } from '../../local/service';

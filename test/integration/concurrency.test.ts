@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorText } from '@lambdas/domain/errors';
+import { ErrorText } from '@contract/errors';
 import { decodeJwt } from 'jose';
 import { createTable } from '../../local/create-table';
 import type { LocalService } from '../../local/service';

@@ -1,4 +1,4 @@
-import { methodsByPath } from '@lib/cors';
+import { methodsByPath } from '@contract/cors';
 import type { LocalService } from '../../local/service';
 import { call, samplePath, sessionFor, startService, uniqueEmail } from './harness';
 

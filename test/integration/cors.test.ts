@@ -1,5 +1,5 @@
-import { ErrorText } from '@lambdas/domain/errors';
-import { CORS_MAX_AGE_SECONDS, methodsByPath } from '@lib/cors';
+import { CORS_MAX_AGE_SECONDS, methodsByPath } from '@contract/cors';
+import { ErrorText } from '@contract/errors';
 import type { LocalService } from '../../local/service';
 import { call, type Reply, samplePath, sessionFor, startService, uniqueEmail } from './harness';
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ErrorText } from '@lambdas/domain/errors';
+import { ErrorText } from '@contract/errors';
 import { call, uniqueEmail } from './harness';
 import { type MockIdp, startMockIdp } from './mock-idp';
 import { type NpmService, startNpmService } from './npm-start';

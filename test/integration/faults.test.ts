@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ErrorText } from '@lambdas/domain/errors';
+import { ErrorText } from '@contract/errors';
 import { mintToken } from '@lambdas/domain/token-format';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { createTable } from '../../local/create-table';

@@ -1,4 +1,4 @@
-import { ErrorText } from '@lambdas/domain/errors';
+import { ErrorText } from '@contract/errors';
 import { type MockIdp, startMockIdp } from './mock-idp';
 import { type NpmService, startNpmService } from './npm-start';
 

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { ErrorText } from '@lambdas/domain/errors';
+import { ErrorText } from '@contract/errors';
 import { freePort } from '../../local/dynamodb-local';
 import { call, uniqueEmail } from './harness';
 import { type ChildEnv, type NpmService, runScript, spawnScript, startNpmService } from './npm-start';

@@ -1,4 +1,4 @@
-import { ErrorText } from '@lambdas/domain/errors';
+import { ErrorText } from '@contract/errors';
 import type { LocalService } from '../../local/service';
 import { call, createProject, sessionFor, startService, uniqueEmail } from './harness';
 

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { ErrorText } from '@contract/errors';
 import { setClock } from '@lambdas/domain/clock';
-import { ErrorText } from '@lambdas/domain/errors';
 import type { CognitoCallEvent } from '@lambdas/events/offboard-user';
 import { decodeJwt } from 'jose';
 import type { LocalService } from '../../local/service';

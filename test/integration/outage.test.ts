@@ -1,4 +1,4 @@
-import { ErrorText } from '@lambdas/domain/errors';
+import { ErrorText } from '@contract/errors';
 import { mintToken } from '@lambdas/domain/token-format';
 import { freePort } from '../../local/dynamodb-local';
 import { type LocalService, startLocalService } from '../../local/service';

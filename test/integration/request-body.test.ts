@@ -1,6 +1,6 @@
-import { ErrorText } from '@lambdas/domain/errors';
-import { MAX_BODY_BYTES } from '@lambdas/http/limits';
-import { routes } from '@lib/routes';
+import { ErrorText } from '@contract/errors';
+import { MAX_BODY_BYTES } from '@contract/limits';
+import { routes } from '@contract/routes';
 import type { LocalService } from '../../local/service';
 import { call, samplePath, sessionFor, startService, uniqueEmail } from './harness';
 

@@ -1,5 +1,5 @@
+import { ErrorText } from '@contract/errors';
 import { setClock } from '@lambdas/domain/clock';
-import { ErrorText } from '@lambdas/domain/errors';
 import type { LocalService } from '../../local/service';
 import { call, createToken, sessionFor, startService, uniqueEmail } from './harness';
 import { scanTable } from './secret-scan';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import { routes } from '@lib/routes';
+import { routes } from '@contract/routes';
 import { checkWork, excessOver, measureWork, type Work, type WorkCall, type WorkReport } from '../../bench/work';
 import { floorFor, floorsMarkdown, floorTotals } from '../../bench/work-floors';
 import type { LocalService } from '../../local/service';

@@ -1,4 +1,4 @@
-import { type GrantableRole, grantableRoles } from '@lambdas/domain/roles';
+import { type GrantableRole, grantableRoles } from '@contract/roles';
 import { email, oneOf, strictObject } from './checks';
 
 /** Body of `POST /api/v1/projects/{projectId}/members`. */

@@ -1,5 +1,6 @@
-import { MAX_EMAIL_LENGTH, readEmail } from '@lambdas/domain/email';
-import { BadRequestError, ErrorText, type ValidationDetail } from '@lambdas/domain/errors';
+import { MAX_EMAIL_LENGTH, readEmail } from '@contract/email';
+import { ErrorText, type ValidationDetail } from '@contract/errors';
+import { BadRequestError } from '@lambdas/domain/errors';
 
 /**
  * The checks of a JSON request body, written out rather than built from a schema library: building

@@ -1,4 +1,4 @@
-import { MAX_NAME_LENGTH } from '../limits';
+import { MAX_NAME_LENGTH } from '@contract/limits';
 import { strictObject, trimmedString } from './checks';
 
 /** Body of `POST /api/v1/projects`. */

@@ -1,5 +1,5 @@
-import { type Scope, scopes } from '@lambdas/domain/scopes';
-import { MAX_NAME_LENGTH, MAX_TTL_DAYS } from '../limits';
+import { MAX_NAME_LENGTH, MAX_TTL_DAYS } from '@contract/limits';
+import { type Scope, scopes } from '@contract/scopes';
 import { oneOf, optionalInteger, strictObject, trimmedString, uniqueList } from './checks';
 
 /** Body of `POST /api/v1/tokens`. */

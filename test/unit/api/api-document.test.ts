@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { ErrorText } from '@lambdas/domain/errors';
+import { ErrorText } from '@contract/errors';
+import { routes } from '@contract/routes';
 import { mintToken } from '@lambdas/domain/token-format';
 import { API_DOCUMENT_PATH, apiDocument, apiDocumentBody, routeStatuses } from '@lib/api-document';
 import { PROJECT_ROOT } from '@lib/bundling';
-import { routes } from '@lib/routes';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests walk the generated JSON document and template
 type Json = Record<string, any>;

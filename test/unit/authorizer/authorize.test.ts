@@ -1,9 +1,9 @@
+import { ErrorText } from '@contract/errors';
+import { findRoute } from '@contract/routes';
 import { type AuthorizerDeps, authorize } from '@lambdas/authorizer/authorize';
 import { SessionExpiredError, SessionInvalidError } from '@lambdas/authorizer/session-errors';
 import type { TokenRecord } from '@lambdas/data/token-repository';
-import { ErrorText } from '@lambdas/domain/errors';
 import { mintToken } from '@lambdas/domain/token-format';
-import { findRoute } from '@lib/routes';
 
 const now = new Date('2026-11-21T12:00:00.000Z');
 const minted = mintToken();

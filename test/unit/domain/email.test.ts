@@ -1,5 +1,5 @@
-import { normalizeEmail } from '@lambdas/domain/email';
-import type { ValidationDetail } from '@lambdas/domain/errors';
+import { normalizeEmail } from '@contract/email';
+import type { ValidationDetail } from '@contract/errors';
 import { email } from '@lambdas/http/bodies/checks';
 import fc from 'fast-check';
 

@@ -1,4 +1,4 @@
-import { ErrorText } from '@lambdas/domain/errors';
+import { ErrorText } from '@contract/errors';
 import { expiredContext, principalFromContext, toAuthorizerContext } from '@lambdas/domain/principal';
 
 describe('authorizer context', () => {

@@ -1,5 +1,5 @@
+import { hasScope } from '@contract/scopes';
 import { canManageMembers, compareMembers } from '@lambdas/domain/roles';
-import { hasScope } from '@lambdas/domain/scopes';
 
 describe('hasScope', () => {
   it('grants every scope to admin', () => {

@@ -1,10 +1,10 @@
+import { TOKEN_LENGTH } from '@contract/identifiers';
 import {
   hashToken,
   isTokenId,
   mintToken,
   parseToken,
   randomBase62,
-  TOKEN_LENGTH,
   tokenMatchesHash,
 } from '@lambdas/domain/token-format';
 

@@ -1,5 +1,6 @@
-import { BadRequestError, ErrorText } from '@lambdas/domain/errors';
-import { scopes } from '@lambdas/domain/scopes';
+import { ErrorText } from '@contract/errors';
+import { scopes } from '@contract/scopes';
+import { BadRequestError } from '@lambdas/domain/errors';
 import { addMemberBody } from '@lambdas/http/bodies/add-member';
 import { createProjectBody } from '@lambdas/http/bodies/create-project';
 import { createTokenBody } from '@lambdas/http/bodies/create-token';

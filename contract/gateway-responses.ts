@@ -1,5 +1,7 @@
-import { ErrorText } from '@lambdas/domain/errors';
-import { RETRY_AFTER_SECONDS } from '@lambdas/http/responses';
+import { ErrorText } from './errors';
+
+/** Seconds a client should wait before retrying a 503, from the gateway or a route. */
+export const RETRY_AFTER_SECONDS = '1';
 
 /** The API Gateway response types this API customises. */
 export type GatewayResponseType =

@@ -1,4 +1,4 @@
-import type { Scope } from '@lambdas/domain/scopes';
+import type { Scope } from './scopes';
 import {
   MEMBERS_ADDED_METRIC,
   MEMBERS_REMOVED_METRIC,

@@ -1,0 +1,31 @@
+/** The exact error texts of the API contract: every answer's `error` is one of these. */
+export const ErrorText = {
+  unauthorized: 'Unauthorized: Missing or invalid authentication token',
+  expired: 'Authentication token has expired',
+  wrongIp: 'Invalid IP address for this token',
+  scope: 'Forbidden: Token does not have write permissions',
+  sessionRequired: 'Forbidden: Token creation requires a dashboard session',
+  projectRole: 'Forbidden: Insufficient project role',
+  projectNotFound: 'Project not found',
+  tokenNotFound: 'Token not found',
+  userNotFound: 'User not found',
+  memberNotFound: 'Member not found',
+  alreadyMember: 'User is already a member of this project',
+  ownerRemoval: 'The project owner cannot be removed',
+  tokenLimit: 'Token limit reached',
+  malformedJson: 'Malformed JSON body',
+  validation: 'Validation failed',
+  tooLarge: 'Request body too large',
+  contentType: 'Content-Type must be application/json',
+  notFound: 'Not found',
+  tooManyRequests: 'Too many requests',
+  firewallBlocked: 'Forbidden: Request blocked by the firewall',
+  internal: 'Internal server error',
+  unavailable: 'Service temporarily unavailable',
+} as const;
+
+/** One failed field of a request. */
+export interface ValidationDetail {
+  readonly path: string;
+  readonly message: string;
+}

@@ -1,0 +1,31 @@
+/**
+ * The forms of the identifiers the API hands out: API tokens, their public ids and project ids. The
+ * code that mints them (lambdas/domain) and the schemas that describe them share these.
+ */
+
+/** Every raw API token starts with this (SPEC.md). */
+export const TOKEN_PREFIX = 'svc_live_';
+/** Characters of a token's public id, which addresses its stored item. */
+export const TOKEN_ID_LENGTH = 12;
+/** Characters of a token's secret (about 143 bits), only ever stored as a hash. */
+export const TOKEN_SECRET_LENGTH = 24;
+/** Characters of a token's CRC32 checksum, which rejects typos and guesses without a database call. */
+export const TOKEN_CHECKSUM_LENGTH = 6;
+/** Characters of a raw token shown again in lists, for recognition. */
+export const DISPLAY_PREFIX_LENGTH = 16;
+/** Total length of a raw token. */
+export const TOKEN_LENGTH = TOKEN_PREFIX.length + TOKEN_ID_LENGTH + TOKEN_SECRET_LENGTH + TOKEN_CHECKSUM_LENGTH;
+
+/** The alphabet of every generated identifier. */
+export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A raw API token: prefix, then id, secret and checksum, all base62. */
+export const TOKEN_PATTERN = new RegExp(`^${TOKEN_PREFIX}[0-9A-Za-z]{${TOKEN_LENGTH - TOKEN_PREFIX.length}}$`);
+/** A token's public id. */
+export const TOKEN_ID_PATTERN = new RegExp(`^[0-9A-Za-z]{${TOKEN_ID_LENGTH}}$`);
+/** Prefix of a project id. */
+export const PROJECT_ID_PREFIX = 'prj_';
+/** Random base62 characters after the prefix of a project id. */
+export const PROJECT_ID_RANDOM_LENGTH = 16;
+/** A project id. */
+export const PROJECT_ID_PATTERN = new RegExp(`^${PROJECT_ID_PREFIX}[0-9A-Za-z]{${PROJECT_ID_RANDOM_LENGTH}}$`);

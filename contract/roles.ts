@@ -1,0 +1,11 @@
+/** Roles a project member can hold; `owner` is given only to a project's creator. */
+export type ProjectRole = 'owner' | 'admin' | 'member';
+
+/** Every role, as the member and project lists show them. */
+export const projectRoles = ['owner', 'admin', 'member'] as const satisfies readonly ProjectRole[];
+
+/** Roles that may be granted through the add-member route. */
+export const grantableRoles = ['member', 'admin'] as const satisfies readonly ProjectRole[];
+
+/** A role that may be granted through the add-member route. */
+export type GrantableRole = (typeof grantableRoles)[number];
