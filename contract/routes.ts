@@ -1,4 +1,25 @@
+import * as z from 'zod/mini';
+import { ErrorText } from './errors';
+import { DEFAULT_TTL_DAYS, MAX_TTL_DAYS } from './limits';
+import { grantableRoles } from './roles';
+import {
+  apiToken,
+  configureZod,
+  dataBody,
+  displayPrefix,
+  type ErrorTextValue,
+  email,
+  messageBody,
+  name,
+  projectId,
+  role,
+  scope,
+  successBody,
+  timestamp,
+  tokenId,
+} from './schemas';
 import type { Scope } from './scopes';
+import { scopes } from './scopes';
 import {
   MEMBERS_ADDED_METRIC,
   MEMBERS_REMOVED_METRIC,
@@ -33,9 +54,21 @@ export type TableAccess = readonly TableGrant[];
 /** HTTP methods the API serves. */
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
-/** One API route: the single source of truth for the stack, the local gateway, the authorizer and the tests. */
-export interface RouteDefinition {
-  /** HTTP method. */
+type NonEmpty<T> = readonly [T, ...T[]];
+
+/** The schemas of a route: path parameters, JSON body (body routes only), success answer. */
+export interface RouteSchemas {
+  readonly params?: z.ZodMiniObject;
+  readonly body?: z.ZodMiniType;
+  readonly response: z.ZodMiniType;
+}
+
+/**
+ * One route's whole contract, the single source of truth for the stack, the local gateway, the
+ * authorizer's rules, request validation, the API document, the tests that walk every route and the
+ * bench. Adding a route adds one of these to `routes` below, its handler, its data access and its test.
+ */
+export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
   readonly method: HttpMethod;
   /** Resource path in API Gateway form, with `{param}` segments. */
   readonly path: string;
@@ -46,15 +79,78 @@ export interface RouteDefinition {
    * route at all. Sessions may call every route.
    */
   readonly tokenScope: Scope | null;
-  /** Whether the route reads a JSON request body. */
-  readonly hasBody: boolean;
   /** One line for people: logs, the README and the API document. */
   readonly summary: string;
+  /** The success answer's status and its description in the API document. */
+  readonly success: { readonly status: 200 | 201; readonly description: string };
+  /**
+   * The texts of the errors the route's own work can answer, beyond the ones every route or every
+   * body route answers (derived in `routeErrors`). A malformed path parameter answers the 404 text
+   * `paramErrors` names for it, which must be among `notFound`.
+   */
+  readonly errors: {
+    readonly forbidden?: NonEmpty<ErrorTextValue>;
+    readonly notFound?: NonEmpty<ErrorTextValue>;
+    readonly conflict?: NonEmpty<ErrorTextValue>;
+  };
+  /** The 404 text a path parameter that breaks its schema answers, per parameter. */
+  readonly paramErrors?: Readonly<Record<string, ErrorTextValue>>;
   /** Least-privilege table access of the route's function. */
   readonly tableAccess: TableAccess;
   /** Metric counted once per successful request, for routes that change state worth counting. */
   readonly successMetric?: string;
+  /**
+   * The route's schemas, built on its first call and kept: a function builds its own route's only,
+   * when its first request needs them, not at load.
+   */
+  readonly schemas: () => S;
+  /** A request of the documented form, for the tests that walk every route and for the bench. */
+  readonly sample: { readonly params?: Readonly<Record<string, string>>; readonly body?: unknown };
 }
+
+/** A route contract whose schemas are built once, on first use. */
+const route = <S extends RouteSchemas>(contract: RouteContract<S>): RouteContract<S> => {
+  let built: S | undefined;
+  return {
+    ...contract,
+    schemas: () => {
+      if (!built) {
+        configureZod();
+        built = contract.schemas();
+      }
+      return built;
+    },
+  };
+};
+
+/** What a route's handler receives after validation: its body and path parameters, as its schemas give them. */
+export type RouteInput<R> =
+  R extends RouteContract<infer S>
+    ? {
+        readonly body: S['body'] extends z.ZodMiniType ? z.output<S['body']> : undefined;
+        readonly params: S['params'] extends z.ZodMiniType ? z.output<S['params']> : Record<string, never>;
+      }
+    : never;
+
+type DeepReadonly<T> = T extends readonly (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** The success body of a route, as its response schema describes it (read-only data is welcome). */
+export type RouteAnswer<R> = R extends RouteContract<infer S> ? DeepReadonly<z.input<S['response']>> : never;
+
+const tokenListEntry = () =>
+  z.object({
+    id: tokenId(),
+    name: z.string(),
+    displayPrefix: displayPrefix(),
+    scopes: z.array(scope()),
+    createdAt: timestamp(),
+    expiresAt: z.nullable(timestamp()),
+    lastUsedAt: z.nullable(timestamp()),
+  });
 
 /**
  * The authorizer's table access: token and profile items only. It reads the token (strongly
@@ -80,119 +176,245 @@ export const offboardingTableAccess: TableAccess = [
   { actions: ['dynamodb:DeleteItem'], partitions: [keyPrefix.token, keyPrefix.project] },
 ];
 
+export const createTokenRoute = route({
+  method: 'POST',
+  path: '/api/v1/tokens',
+  handler: 'create-token',
+  tokenScope: null,
+  summary: 'Create an API token (dashboard session only)',
+  success: { status: 201, description: 'The new token; `rawToken` appears in this response only' },
+  errors: { conflict: [ErrorText.tokenLimit] },
+  // Reads the user's token slots, then puts the token and updates the slots (puts the first) in one transaction.
+  tableAccess: [
+    { actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
+    { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.token] },
+  ],
+  successMetric: TOKENS_CREATED_METRIC,
+  schemas: () => ({
+    body: z.strictObject({
+      name: name(),
+      scopes: z.array(z.enum(scopes)).check(
+        z.minLength(1),
+        z.refine((list) => new Set(list).size === list.length, 'Scopes must be unique'),
+      ),
+      ttlDays: z._default(z.nullable(z.int().check(z.gte(1), z.lte(MAX_TTL_DAYS))), DEFAULT_TTL_DAYS),
+    }),
+    response: dataBody(
+      z.object({
+        id: tokenId(),
+        name: z.string(),
+        rawToken: apiToken(),
+        displayPrefix: displayPrefix(),
+        scopes: z.array(scope()),
+        expiresAt: z.nullable(timestamp()),
+      }),
+    ),
+  }),
+  sample: { body: { name: 'ci-pipeline', scopes: ['read:secrets', 'admin'], ttlDays: 30 } },
+});
+
+export const listTokensRoute = route({
+  method: 'GET',
+  path: '/api/v1/tokens',
+  handler: 'list-tokens',
+  tokenScope: 'admin',
+  summary: "List the caller's tokens, newest first",
+  success: { status: 200, description: "The caller's active and expired tokens, newest first" },
+  errors: {},
+  tableAccess: [{ actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true }],
+  schemas: () => ({ response: dataBody(z.array(tokenListEntry())) }),
+  sample: {},
+});
+
+export const revokeTokenRoute = route({
+  method: 'DELETE',
+  path: '/api/v1/tokens/{id}',
+  handler: 'revoke-token',
+  tokenScope: 'admin',
+  summary: 'Revoke one of the caller’s tokens',
+  success: { status: 200, description: 'Revoked; its next use is a 401' },
+  errors: { notFound: [ErrorText.tokenNotFound] },
+  paramErrors: { id: ErrorText.tokenNotFound },
+  // Deletes the token and frees its slot in one transaction.
+  tableAccess: [
+    { actions: ['dynamodb:DeleteItem'], partitions: [keyPrefix.token] },
+    { actions: ['dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
+  ],
+  successMetric: TOKENS_REVOKED_METRIC,
+  schemas: () => ({ params: z.object({ id: tokenId() }), response: successBody() }),
+  sample: { params: { id: 'AAAAAAAAAAAA' } },
+});
+
+export const createProjectRoute = route({
+  method: 'POST',
+  path: '/api/v1/projects',
+  handler: 'create-project',
+  tokenScope: 'admin',
+  summary: 'Create a project owned by the caller',
+  success: { status: 201, description: 'The new project; the caller is its owner' },
+  errors: {},
+  // Puts project + owner membership in one transaction.
+  tableAccess: [{ actions: ['dynamodb:PutItem'], partitions: [keyPrefix.project] }],
+  schemas: () => ({
+    body: z.strictObject({ name: name() }),
+    response: dataBody(z.object({ projectId: projectId(), name: z.string(), createdAt: timestamp() })),
+  }),
+  sample: { body: { name: 'payments' } },
+});
+
+export const listProjectsRoute = route({
+  method: 'GET',
+  path: '/api/v1/projects',
+  handler: 'list-projects',
+  tokenScope: 'read:secrets',
+  summary: 'List the projects the caller belongs to',
+  success: { status: 200, description: "The caller's projects with the caller's role" },
+  errors: {},
+  tableAccess: [{ actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true }],
+  schemas: () => ({
+    response: dataBody(
+      z.array(z.object({ projectId: projectId(), name: z.string(), createdAt: timestamp(), role: role() })),
+    ),
+  }),
+  sample: {},
+});
+
+export const listMembersRoute = route({
+  method: 'GET',
+  path: '/api/v1/projects/{projectId}/members',
+  handler: 'list-members',
+  tokenScope: 'read:secrets',
+  summary: 'List the members of a project',
+  success: { status: 200, description: 'The members, owner first, then by e-mail' },
+  errors: { notFound: [ErrorText.projectNotFound] },
+  paramErrors: { projectId: ErrorText.projectNotFound },
+  // A strongly consistent query of the project's partition (membership decides access), then the
+  // members' profiles for their addresses.
+  tableAccess: [
+    { actions: ['dynamodb:Query'], partitions: [keyPrefix.project] },
+    { actions: ['dynamodb:BatchGetItem'], partitions: [keyPrefix.user] },
+  ],
+  schemas: () => ({
+    params: z.object({ projectId: projectId() }),
+    response: dataBody(z.array(z.object({ userId: z.string(), email: z.string(), role: role() }))),
+  }),
+  sample: { params: { projectId: 'prj_AAAAAAAAAAAAAAAA' } },
+});
+
+export const addMemberRoute = route({
+  method: 'POST',
+  path: '/api/v1/projects/{projectId}/members',
+  handler: 'add-member',
+  tokenScope: 'admin',
+  summary: 'Add a member to a project',
+  success: { status: 200, description: 'Added' },
+  errors: {
+    forbidden: [ErrorText.projectRole],
+    notFound: [ErrorText.projectNotFound, ErrorText.userNotFound],
+    conflict: [ErrorText.alreadyMember],
+  },
+  paramErrors: { projectId: ErrorText.projectNotFound },
+  // The caller's membership and the address's claim, then a condition check on the caller + put of the member.
+  tableAccess: [
+    {
+      actions: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:PutItem'],
+      partitions: [keyPrefix.project],
+    },
+    { actions: ['dynamodb:GetItem'], partitions: [keyPrefix.email] },
+  ],
+  successMetric: MEMBERS_ADDED_METRIC,
+  schemas: () => ({
+    params: z.object({ projectId: projectId() }),
+    body: z.strictObject({ email: email(), role: z.enum(grantableRoles) }),
+    response: messageBody('Member added successfully'),
+  }),
+  sample: {
+    params: { projectId: 'prj_AAAAAAAAAAAAAAAA' },
+    body: { email: 'someone@example.com', role: 'member' },
+  },
+});
+
+export const removeMemberRoute = route({
+  method: 'DELETE',
+  path: '/api/v1/projects/{projectId}/members/{email}',
+  handler: 'remove-member',
+  tokenScope: 'admin',
+  summary: 'Remove a member from a project',
+  success: { status: 200, description: 'Removed' },
+  errors: {
+    forbidden: [ErrorText.projectRole],
+    notFound: [ErrorText.projectNotFound, ErrorText.memberNotFound],
+    conflict: [ErrorText.ownerRemoval],
+  },
+  paramErrors: { projectId: ErrorText.projectNotFound, email: ErrorText.memberNotFound },
+  // The address's claim, then a condition check on the caller + delete of the member (reads explain a refusal).
+  tableAccess: [
+    {
+      actions: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem'],
+      partitions: [keyPrefix.project],
+    },
+    { actions: ['dynamodb:GetItem'], partitions: [keyPrefix.email] },
+  ],
+  successMetric: MEMBERS_REMOVED_METRIC,
+  schemas: () => ({
+    params: z.object({
+      projectId: projectId(),
+      email: z.pipe(email(), z.string().check(z.describe('The member e-mail, percent-encoded (`@` as `%40`)'))),
+    }),
+    response: messageBody('Member removed successfully'),
+  }),
+  sample: { params: { projectId: 'prj_AAAAAAAAAAAAAAAA', email: 'someone%40example.com' } },
+});
+
 /** Every route of the API. */
-export const routes: readonly RouteDefinition[] = [
-  {
-    method: 'POST',
-    path: '/api/v1/tokens',
-    handler: 'create-token',
-    tokenScope: null,
-    hasBody: true,
-    summary: 'Create an API token (dashboard session only)',
-    // Reads the user's token slots, then puts the token and updates the slots (puts the first) in one transaction.
-    tableAccess: [
-      { actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
-      { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.token] },
-    ],
-    successMetric: TOKENS_CREATED_METRIC,
-  },
-  {
-    method: 'GET',
-    path: '/api/v1/tokens',
-    handler: 'list-tokens',
-    tokenScope: 'admin',
-    hasBody: false,
-    summary: "List the caller's tokens, newest first",
-    tableAccess: [{ actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true }],
-  },
-  {
-    method: 'DELETE',
-    path: '/api/v1/tokens/{id}',
-    handler: 'revoke-token',
-    tokenScope: 'admin',
-    hasBody: false,
-    summary: 'Revoke one of the caller’s tokens',
-    // Deletes the token and frees its slot in one transaction.
-    tableAccess: [
-      { actions: ['dynamodb:DeleteItem'], partitions: [keyPrefix.token] },
-      { actions: ['dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
-    ],
-    successMetric: TOKENS_REVOKED_METRIC,
-  },
-  {
-    method: 'POST',
-    path: '/api/v1/projects',
-    handler: 'create-project',
-    tokenScope: 'admin',
-    hasBody: true,
-    summary: 'Create a project owned by the caller',
-    // Puts project + owner membership in one transaction.
-    tableAccess: [{ actions: ['dynamodb:PutItem'], partitions: [keyPrefix.project] }],
-  },
-  {
-    method: 'GET',
-    path: '/api/v1/projects',
-    handler: 'list-projects',
-    tokenScope: 'read:secrets',
-    hasBody: false,
-    summary: 'List the projects the caller belongs to',
-    tableAccess: [{ actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true }],
-  },
-  {
-    method: 'GET',
-    path: '/api/v1/projects/{projectId}/members',
-    handler: 'list-members',
-    tokenScope: 'read:secrets',
-    hasBody: false,
-    summary: 'List the members of a project',
-    // A strongly consistent query of the project's partition (membership decides access), then the
-    // members' profiles for their addresses.
-    tableAccess: [
-      { actions: ['dynamodb:Query'], partitions: [keyPrefix.project] },
-      { actions: ['dynamodb:BatchGetItem'], partitions: [keyPrefix.user] },
-    ],
-  },
-  {
-    method: 'POST',
-    path: '/api/v1/projects/{projectId}/members',
-    handler: 'add-member',
-    tokenScope: 'admin',
-    hasBody: true,
-    summary: 'Add a member to a project',
-    // The caller's membership and the address's claim, then a condition check on the caller + put of the member.
-    tableAccess: [
-      {
-        actions: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:PutItem'],
-        partitions: [keyPrefix.project],
-      },
-      { actions: ['dynamodb:GetItem'], partitions: [keyPrefix.email] },
-    ],
-    successMetric: MEMBERS_ADDED_METRIC,
-  },
-  {
-    method: 'DELETE',
-    path: '/api/v1/projects/{projectId}/members/{email}',
-    handler: 'remove-member',
-    tokenScope: 'admin',
-    hasBody: false,
-    summary: 'Remove a member from a project',
-    // The address's claim, then a condition check on the caller + delete of the member (reads explain a refusal).
-    tableAccess: [
-      {
-        actions: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem'],
-        partitions: [keyPrefix.project],
-      },
-      { actions: ['dynamodb:GetItem'], partitions: [keyPrefix.email] },
-    ],
-    successMetric: MEMBERS_REMOVED_METRIC,
-  },
+export const routes: readonly RouteContract[] = [
+  createTokenRoute,
+  listTokensRoute,
+  revokeTokenRoute,
+  createProjectRoute,
+  listProjectsRoute,
+  listMembersRoute,
+  addMemberRoute,
+  removeMemberRoute,
 ];
 
 /** The key API Gateway's authorizer event carries for a route: `${httpMethod} ${resource}`. */
 export const routeKey = (method: string, path: string): string => `${method} ${path}`;
 
-const routesByKey = new Map(routes.map((route) => [routeKey(route.method, route.path), route]));
+const routesByKey = new Map(routes.map((contract) => [routeKey(contract.method, contract.path), contract]));
 
 /** The route for an authorizer or proxy event's method and resource, if it is one of ours. */
-export const findRoute = (method: string, resource: string): RouteDefinition | undefined =>
+export const findRoute = (method: string, resource: string): RouteContract | undefined =>
   routesByKey.get(routeKey(method, resource));
+
+/** Whether a route reads a JSON request body. */
+export const hasBody = (contract: RouteContract): boolean => contract.schemas().body !== undefined;
+
+/** Every error status a route can answer, with its texts, derived from its contract. */
+export const routeErrors = (contract: RouteContract): ReadonlyMap<number, NonEmpty<ErrorTextValue>> => {
+  const withBody = hasBody(contract);
+  const errors = new Map<number, NonEmpty<ErrorTextValue>>();
+  if (withBody) errors.set(400, [ErrorText.malformedJson, ErrorText.validation]);
+  errors.set(401, [ErrorText.unauthorized, ErrorText.expired]);
+  // The authorizer's order: source IP before the route's scope rule (DESIGN.md); the firewall's own.
+  errors.set(403, [
+    ErrorText.wrongIp,
+    contract.tokenScope === null ? ErrorText.sessionRequired : ErrorText.scope,
+    ...(contract.errors.forbidden ?? []),
+    ErrorText.firewallBlocked,
+  ]);
+  if (contract.errors.notFound) errors.set(404, contract.errors.notFound);
+  if (contract.errors.conflict) errors.set(409, contract.errors.conflict);
+  if (withBody) {
+    errors.set(413, [ErrorText.tooLarge]);
+    errors.set(415, [ErrorText.contentType]);
+  }
+  errors.set(429, [ErrorText.tooManyRequests]);
+  errors.set(500, [ErrorText.internal]);
+  errors.set(503, [ErrorText.unavailable]);
+  return errors;
+};
+
+/** Every status a route can answer: its success and its errors, ascending. */
+export const routeStatuses = (contract: RouteContract): number[] =>
+  [contract.success.status, ...routeErrors(contract).keys()].sort((a, b) => a - b);

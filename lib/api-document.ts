@@ -1,8 +1,8 @@
-import { ErrorText } from '@contract/errors';
 import { RETRY_AFTER_SECONDS } from '@contract/gateway-responses';
-import { TOKEN_PREFIX } from '@contract/identifiers';
+import { TOKEN_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
 import { MAX_BODY_BYTES } from '@contract/limits';
-import { type RouteDefinition, routes } from '@contract/routes';
+import { type RouteContract, routeErrors, routes } from '@contract/routes';
+import { configureZod, type ErrorTextValue, errorBody } from '@contract/schemas';
 import * as z from 'zod/mini';
 import {
   createDocument,
@@ -12,139 +12,11 @@ import {
   type ZodOpenApiResponseObject,
 } from 'zod-openapi';
 import { version } from '../package.json';
-import {
-  API_TOKEN_PATTERN,
-  addMemberBodySchema,
-  apiToken,
-  createdProject,
-  createdToken,
-  createProjectBodySchema,
-  createTokenBodySchema,
-  dataBody,
-  type ErrorTextValue,
-  errorBody,
-  memberSummary,
-  messageBody,
-  projectSummary,
-  successBody,
-  tokenSummary,
-} from './api-schemas';
 
 /** Where the local runtime and the stack serve the document, without authentication. */
 export const API_DOCUMENT_PATH = '/api/v1/openapi.json';
 
 type NonEmpty<T> = readonly [T, ...T[]];
-
-/**
- * What the route table does not say about a route: its request body schema, its success answer,
- * and the domain errors its use case can throw. Everything else (security, 400/413/415 of a body
- * route, 401, the authorizer's 403s, 429/500/503) is derived from the route table.
- */
-interface OperationSpec {
-  /** Schema of the JSON body; present exactly when the route table says `hasBody`. */
-  readonly body?: z.ZodMiniType;
-  readonly success: { readonly status: 200 | 201; readonly description: string; readonly schema: z.ZodMiniType };
-  /** 403 texts beyond the authorizer's. */
-  readonly forbidden?: NonEmpty<ErrorTextValue>;
-  readonly notFound?: NonEmpty<ErrorTextValue>;
-  readonly conflict?: NonEmpty<ErrorTextValue>;
-}
-
-/** Per handler of the route table (lib/routes.ts). A route without an entry fails the generation. */
-const operations: Readonly<Record<string, OperationSpec>> = {
-  'create-token': {
-    body: createTokenBodySchema,
-    success: {
-      status: 201,
-      description: 'The new token; `rawToken` appears in this response only',
-      schema: dataBody(createdToken),
-    },
-    conflict: [ErrorText.tokenLimit],
-  },
-  'list-tokens': {
-    success: {
-      status: 200,
-      description: "The caller's active and expired tokens, newest first",
-      schema: dataBody(z.array(tokenSummary)),
-    },
-  },
-  'revoke-token': {
-    success: { status: 200, description: 'Revoked; its next use is a 401', schema: successBody },
-    notFound: [ErrorText.tokenNotFound],
-  },
-  'create-project': {
-    body: createProjectBodySchema,
-    success: { status: 201, description: 'The new project; the caller is its owner', schema: dataBody(createdProject) },
-  },
-  'list-projects': {
-    success: {
-      status: 200,
-      description: "The caller's projects with the caller's role",
-      schema: dataBody(z.array(projectSummary)),
-    },
-  },
-  'list-members': {
-    success: {
-      status: 200,
-      description: 'The members, owner first, then by e-mail',
-      schema: dataBody(z.array(memberSummary)),
-    },
-    notFound: [ErrorText.projectNotFound],
-  },
-  'add-member': {
-    body: addMemberBodySchema,
-    success: { status: 200, description: 'Added', schema: messageBody('Member added successfully') },
-    forbidden: [ErrorText.projectRole],
-    notFound: [ErrorText.projectNotFound, ErrorText.userNotFound],
-    conflict: [ErrorText.alreadyMember],
-  },
-  'remove-member': {
-    success: { status: 200, description: 'Removed', schema: messageBody('Member removed successfully') },
-    forbidden: [ErrorText.projectRole],
-    notFound: [ErrorText.projectNotFound, ErrorText.memberNotFound],
-    conflict: [ErrorText.ownerRemoval],
-  },
-};
-
-/** Every error status a route can answer, with its texts, derived from the route table and its spec. */
-export const routeErrors = (route: RouteDefinition): ReadonlyMap<number, NonEmpty<ErrorTextValue>> => {
-  const spec = operationSpec(route);
-  const errors = new Map<number, NonEmpty<ErrorTextValue>>();
-  if (route.hasBody) errors.set(400, [ErrorText.malformedJson, ErrorText.validation]);
-  errors.set(401, [ErrorText.unauthorized, ErrorText.expired]);
-  // The authorizer's order: source IP before the route's scope rule (DESIGN.md).
-  errors.set(403, [
-    ErrorText.wrongIp,
-    route.tokenScope === null ? ErrorText.sessionRequired : ErrorText.scope,
-    ...(spec.forbidden ?? []),
-    // Only with `waf=true`: the web ACL's answer, before the authorizer runs.
-    ErrorText.firewallBlocked,
-  ]);
-  if (spec.notFound) errors.set(404, spec.notFound);
-  if (spec.conflict) errors.set(409, spec.conflict);
-  if (route.hasBody) {
-    errors.set(413, [ErrorText.tooLarge]);
-    errors.set(415, [ErrorText.contentType]);
-  }
-  errors.set(429, [ErrorText.tooManyRequests]);
-  errors.set(500, [ErrorText.internal]);
-  errors.set(503, [ErrorText.unavailable]);
-  return errors;
-};
-
-const operationSpec = (route: RouteDefinition): OperationSpec => {
-  const spec = operations[route.handler];
-  if (!spec)
-    throw new Error(`lib/api-document.ts: no operation spec for ${route.method} ${route.path} (${route.handler})`);
-  if (Boolean(spec.body) !== route.hasBody) {
-    throw new Error(`lib/api-document.ts: body schema of ${route.handler} disagrees with hasBody in lib/routes.ts`);
-  }
-  return spec;
-};
-
-/** Every status a route can answer: its success and its errors, ascending. */
-export const routeStatuses = (route: RouteDefinition): number[] =>
-  [operationSpec(route).success.status, ...routeErrors(route).keys()].sort((a, b) => a - b);
 
 const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'The body is not JSON, or breaks a rule of the request schema (with `details`)',
@@ -171,33 +43,17 @@ const errorResponse = (status: number, texts: NonEmpty<ErrorTextValue>): ZodOpen
   }),
 });
 
-const pathParameters = (path: string) => {
-  const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
-  if (names.length === 0) return undefined;
-  return z.object(
-    Object.fromEntries(
-      names.map((name) => [
-        name,
-        z
-          .string()
-          .check(z.describe(name === 'email' ? 'The member e-mail, percent-encoded (`@` as `%40`)' : `The ${name}`)),
-      ]),
-    ),
-  );
-};
-
-const security = (route: RouteDefinition): Record<string, string[]>[] =>
+const security = (route: RouteContract): Record<string, string[]>[] =>
   route.tokenScope === null ? [{ session: [] }] : [{ apiToken: [] }, { session: [] }];
 
-const operation = (route: RouteDefinition): ZodOpenApiOperationObject => {
-  const spec = operationSpec(route);
-  const params = pathParameters(route.path);
+const operation = (route: RouteContract): ZodOpenApiOperationObject => {
+  const { params, body, response } = route.schemas();
   const who =
     route.tokenScope === null
       ? 'Dashboard session only; an API token gets 403.'
       : `A dashboard session, or an API token with the \`${route.tokenScope}\` scope (\`admin\` grants every scope).`;
   const responses: Record<string, ZodOpenApiResponseObject> = {
-    [spec.success.status]: { description: spec.success.description, content: jsonContent(spec.success.schema) },
+    [route.success.status]: { description: route.success.description, content: jsonContent(response) },
   };
   for (const [status, texts] of routeErrors(route)) responses[status] = errorResponse(status, texts);
   return {
@@ -206,7 +62,7 @@ const operation = (route: RouteDefinition): ZodOpenApiOperationObject => {
     description: who,
     security: security(route),
     ...(params && { requestParams: { path: params } }),
-    ...(spec.body && { requestBody: { required: true, content: jsonContent(spec.body) } }),
+    ...(body && { requestBody: { required: true, content: jsonContent(body) } }),
     responses,
   };
 };
@@ -237,8 +93,9 @@ const paths = (): ZodOpenApiPathsObject => {
 
 let cached: oas31.OpenAPIObject | undefined;
 
-/** The OpenAPI 3.1 document of the API, generated from the route table and the zod schemas. */
+/** The OpenAPI 3.1 document of the API, generated from the route contracts. */
 export const apiDocument = (): oas31.OpenAPIObject => {
+  configureZod();
   cached ??= createDocument({
     openapi: '3.1.0',
     info: {
@@ -268,7 +125,7 @@ export const apiDocument = (): oas31.OpenAPIObject => {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: `${TOKEN_PREFIX}…`,
-          description: `An API token matching \`${API_TOKEN_PATTERN}\` (schema \`ApiToken\`), bound to the address that created it.`,
+          description: `An API token matching \`${TOKEN_PATTERN.source}\` (schema \`ApiToken\`), bound to the address that created it.`,
         },
         session: {
           type: 'http',
@@ -278,7 +135,6 @@ export const apiDocument = (): oas31.OpenAPIObject => {
             "The identity provider's session JWT (Cognito ID token or any OIDC issuer; RS256/ES256) with `email` and `email_verified: true`.",
         },
       },
-      schemas: { ApiToken: apiToken },
     },
     paths: paths(),
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { corsHeaders, methodsByPath, preflightHeaders } from '@contract/cors';
 import { DENIAL_TEXT_VARIABLE, type GatewayResponseType, gatewayResponse } from '@contract/gateway-responses';
-import { type RouteDefinition, routes } from '@contract/routes';
+import { type RouteContract, routes } from '@contract/routes';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -23,7 +23,7 @@ type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<AP
 /** The Lambda handlers the gateway calls: the same modules the stack deploys. */
 export interface GatewayHandlers {
   readonly authorizer: AuthorizerHandler;
-  readonly routes: ReadonlyMap<RouteDefinition, ProxyHandler>;
+  readonly routes: ReadonlyMap<RouteContract, ProxyHandler>;
 }
 
 /** Loads the authorizer and every route's handler module (after the environment is set). */

@@ -1,6 +1,6 @@
 import { ErrorText } from '@contract/errors';
 import { TOKEN_PREFIX } from '@contract/identifiers';
-import type { RouteDefinition } from '@contract/routes';
+import type { RouteContract } from '@contract/routes';
 import { scopes as allScopes, hasScope } from '@contract/scopes';
 import type { TokenRecord } from '@lambdas/data/token-repository';
 import { sameIp } from '@lambdas/domain/ip';
@@ -23,7 +23,7 @@ export interface AuthorizationRequest {
   /** Source IP as API Gateway saw it. */
   readonly sourceIp: string;
   /** The route, or undefined when the event names none of ours. */
-  readonly route: RouteDefinition | undefined;
+  readonly route: RouteContract | undefined;
   readonly now: Date;
 }
 
@@ -42,7 +42,7 @@ const unauthorized = (rule: string): Decision => ({ outcome: 'unauthorized', rul
 
 const authorizeToken = async (
   rawToken: string,
-  request: AuthorizationRequest & { route: RouteDefinition },
+  request: AuthorizationRequest & { route: RouteContract },
   deps: AuthorizerDeps,
 ): Promise<Decision> => {
   const parsed = parseToken(rawToken);

@@ -7,7 +7,7 @@ import {
 import { getTokenById, touchTokenLastUsed } from '@lambdas/data/token-repository';
 import { getUserProfile, recordUserProfile } from '@lambdas/data/user-repository';
 import { clock, toIso } from '@lambdas/domain/clock';
-import { expiredContext, toAuthorizerContext } from '@lambdas/domain/principal';
+import { expiredContext, toAuthorizerContext } from '@lambdas/http/authorizer-context';
 import { describeError, logger } from '@lambdas/http/logger';
 import { metricFields } from '@lambdas/http/metrics';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';

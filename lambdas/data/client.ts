@@ -59,11 +59,24 @@ const UNAVAILABLE_ERRORS = new Set([
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
 
 /** Whether an error means DynamoDB is throttling or out of reach (answered 503, retryable). */
-export const isDataUnavailable = (error: unknown): boolean => {
+const isDataUnavailable = (error: unknown): boolean => {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   return UNAVAILABLE_ERRORS.has(error.name) || (typeof code === 'string' && NETWORK_CODES.has(code));
 };
+
+// Throttling and outages leave the data layer as the domain's error, so no caller above needs to know
+// the SDK's error names; the original stays its cause, for the log.
+dynamo.middlewareStack.add(
+  (next) => async (args) => {
+    try {
+      return await next(args);
+    } catch (error) {
+      throw isDataUnavailable(error) ? new ServiceUnavailableError({ cause: error }) : error;
+    }
+  },
+  { step: 'initialize', priority: 'high', name: 'unavailableAsDomainError' },
+);
 
 /** Whether a transaction was cancelled because the condition of the item at `index` failed. */
 export const conditionFailedAt = (error: unknown, index: number): boolean => {

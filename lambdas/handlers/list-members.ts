@@ -1,11 +1,11 @@
+import { listMembersRoute } from '@contract/routes';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
-import { projectParams } from '@lambdas/http/params';
-import { json } from '@lambdas/http/responses';
+import { reply } from '@lambdas/http/responses';
 import { listMembers } from '@lambdas/use-cases/projects';
 import middy from '@middy/core';
 
 /** GET /api/v1/projects/{projectId}/members: owner first, then by e-mail. */
-export const listMembersHandler = async (event: ApiEvent<undefined, { projectId: string }>) =>
-  json(200, { success: true, data: await listMembers(event.principal, event.params.projectId) });
+export const listMembersHandler = async (event: ApiEvent<typeof listMembersRoute>) =>
+  reply(listMembersRoute, { success: true, data: await listMembers(event.principal, event.params.projectId) });
 
-export const handler = middy(listMembersHandler, MIDDY_OPTIONS).use(apiMiddleware({ params: projectParams }));
+export const handler = middy(listMembersHandler, MIDDY_OPTIONS).use(apiMiddleware(listMembersRoute));

@@ -1,10 +1,11 @@
+import { listTokensRoute } from '@contract/routes';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
-import { json } from '@lambdas/http/responses';
+import { reply } from '@lambdas/http/responses';
 import { listTokens } from '@lambdas/use-cases/tokens';
 import middy from '@middy/core';
 
 /** GET /api/v1/tokens: the caller's active and expired tokens, newest first, never a secret. */
-export const listTokensHandler = async (event: ApiEvent) =>
-  json(200, { success: true, data: await listTokens(event.principal) });
+export const listTokensHandler = async (event: ApiEvent<typeof listTokensRoute>) =>
+  reply(listTokensRoute, { success: true, data: await listTokens(event.principal) });
 
-export const handler = middy(listTokensHandler, MIDDY_OPTIONS).use(apiMiddleware());
+export const handler = middy(listTokensHandler, MIDDY_OPTIONS).use(apiMiddleware(listTokensRoute));

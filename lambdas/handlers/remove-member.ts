@@ -1,13 +1,13 @@
+import { removeMemberRoute } from '@contract/routes';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
-import { memberParams } from '@lambdas/http/params';
-import { json } from '@lambdas/http/responses';
+import { reply } from '@lambdas/http/responses';
 import { removeMember } from '@lambdas/use-cases/projects';
 import middy from '@middy/core';
 
 /** DELETE /api/v1/projects/{projectId}/members/{email}: the e-mail arrives percent-encoded and is decoded once. */
-export const removeMemberHandler = async (event: ApiEvent<undefined, { projectId: string; email: string }>) => {
+export const removeMemberHandler = async (event: ApiEvent<typeof removeMemberRoute>) => {
   await removeMember(event.principal, event.params.projectId, event.params.email);
-  return json(200, { success: true, message: 'Member removed successfully' });
+  return reply(removeMemberRoute, { success: true, message: 'Member removed successfully' });
 };
 
-export const handler = middy(removeMemberHandler, MIDDY_OPTIONS).use(apiMiddleware({ params: memberParams }));
+export const handler = middy(removeMemberHandler, MIDDY_OPTIONS).use(apiMiddleware(removeMemberRoute));

@@ -1,13 +1,13 @@
+import { revokeTokenRoute } from '@contract/routes';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
-import { tokenParams } from '@lambdas/http/params';
-import { json } from '@lambdas/http/responses';
+import { reply } from '@lambdas/http/responses';
 import { revokeToken } from '@lambdas/use-cases/tokens';
 import middy from '@middy/core';
 
 /** DELETE /api/v1/tokens/{id}: revokes one of the caller's tokens; its next use is a 401. */
-export const revokeTokenHandler = async (event: ApiEvent<undefined, { id: string }>) => {
+export const revokeTokenHandler = async (event: ApiEvent<typeof revokeTokenRoute>) => {
   await revokeToken(event.principal, event.params.id);
-  return json(200, { success: true });
+  return reply(revokeTokenRoute, { success: true });
 };
 
-export const handler = middy(revokeTokenHandler, MIDDY_OPTIONS).use(apiMiddleware({ params: tokenParams }));
+export const handler = middy(revokeTokenHandler, MIDDY_OPTIONS).use(apiMiddleware(revokeTokenRoute));

@@ -1,12 +1,20 @@
 import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
 import { MAX_BODY_BYTES } from '@contract/limits';
-import { findRoute } from '@contract/routes';
-import { ApiError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '@lambdas/domain/errors';
-import { type Principal, principalFromContext } from '@lambdas/domain/principal';
+import type { RouteContract, RouteInput } from '@contract/routes';
+import {
+  ApiError,
+  BadRequestError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+} from '@lambdas/domain/errors';
+import type { Principal } from '@lambdas/domain/principal';
 import { optionalUrlEnv } from '@lambdas/env';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type * as z from 'zod/mini';
+import { principalFromContext } from './authorizer-context';
 import { errorResponse } from './errors';
 import { logger } from './logger';
 import { metricFields } from './metrics';
@@ -19,11 +27,11 @@ const crossOriginHeaders = dashboardOrigin ? corsHeaders(dashboardOrigin) : unde
 const withCrossOrigin = (response: APIGatewayProxyResult): APIGatewayProxyResult =>
   crossOriginHeaders ? { ...response, headers: { ...response.headers, ...crossOriginHeaders } } : response;
 
-/** The event a route handler receives: the principal, its validated path parameters and body. */
-export interface ApiEvent<TBody = undefined, TParams = Record<string, never>> extends APIGatewayProxyEvent {
+/** The event a route handler receives: the principal, and its path parameters and body as its contract gives them. */
+export interface ApiEvent<R extends RouteContract> extends APIGatewayProxyEvent {
   principal: Principal;
-  params: TParams;
-  input: TBody;
+  params: RouteInput<R>['params'];
+  input: RouteInput<R>['body'];
 }
 
 const header = (event: APIGatewayProxyEvent, name: string): string | undefined => {
@@ -52,51 +60,56 @@ const readJsonBody = (event: APIGatewayProxyEvent): unknown => {
  */
 export const MIDDY_OPTIONS = { timeoutEarlyInMillis: 0 } as const;
 
-/** What a route declares about its input. */
-export interface ApiInput<TBody, TParams> {
-  /**
-   * Check of the parsed JSON body (lambdas/http/bodies), which returns the body the handler gets or
-   * throws `Validation failed` with its details; routes without one ignore any body.
-   */
-  readonly body?: (body: unknown) => TBody;
-  /**
-   * Path parameters: the raw (still percent-encoded, as API Gateway passes them) values are decoded
-   * and handed to this function, which validates them and throws the route's own not-found error.
-   */
-  readonly params?: (raw: Record<string, string>) => TParams;
-}
+/** A schema's issues as the contract's validation details. */
+const detailsOf = (issues: readonly { path: readonly PropertyKey[]; message: string }[]) =>
+  issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
 
 /**
- * The one middleware of every route: the principal first (fail closed), then path parameters, then
- * the body (size, content type, JSON, its check), and one mapping of every error to its response.
+ * The path parameters, percent-decoded (API Gateway passes them encoded), as the route's schema gives
+ * them. A malformed one names nothing: the 404 its contract gives that parameter.
  */
-export const apiMiddleware = <TBody, TParams>(
-  input: ApiInput<TBody, TParams> = {},
-): MiddlewareObj<ApiEvent<TBody, TParams>, APIGatewayProxyResult> => ({
+const validParams = (route: RouteContract, schema: z.ZodMiniObject, raw: APIGatewayProxyEvent['pathParameters']) => {
+  const decoded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw ?? {})) {
+    try {
+      decoded[name] = decodeURIComponent(value ?? '');
+    } catch {
+      decoded[name] = '';
+    }
+  }
+  const parsed = schema.safeParse(decoded);
+  if (parsed.success) return parsed.data;
+  const name = String(parsed.error.issues[0]?.path[0] ?? '');
+  throw new NotFoundError(route.paramErrors?.[name] ?? ErrorText.notFound);
+};
+
+/**
+ * The one middleware of every route: the principal first (fail closed), then the path parameters and
+ * the body (size, content type, JSON) checked against the route's contract, and one mapping of every
+ * error to its response.
+ */
+export const apiMiddleware = <R extends RouteContract>(
+  route: R,
+): MiddlewareObj<ApiEvent<R>, APIGatewayProxyResult> => ({
   before: (request) => {
     (request.internal as Record<string, unknown>).startedAt = performance.now();
     const event = request.event;
     event.principal = principalFromContext(event.requestContext?.authorizer);
-    if (input.params) {
-      const decoded: Record<string, string> = {};
-      for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
-        try {
-          decoded[name] = decodeURIComponent(value ?? '');
-        } catch {
-          decoded[name] = '';
-        }
-      }
-      event.params = input.params(decoded);
+    const { params, body } = route.schemas();
+    if (params) event.params = validParams(route, params, event.pathParameters) as RouteInput<R>['params'];
+    if (body) {
+      const parsed = body.safeParse(readJsonBody(event));
+      if (!parsed.success) throw new BadRequestError(ErrorText.validation, detailsOf(parsed.error.issues));
+      event.input = parsed.data as RouteInput<R>['body'];
     }
-    if (input.body) event.input = input.body(readJsonBody(event));
   },
   after: (request) => {
     if (request.response) request.response = withCrossOrigin(request.response);
-    logSummary(request.event, request.response, undefined, request.internal);
+    logSummary(route, request.event, request.response, undefined, request.internal);
   },
   onError: (request) => {
     request.response = withCrossOrigin(errorResponse(request.error));
-    logSummary(request.event, request.response, request.error, request.internal);
+    logSummary(route, request.event, request.response, request.error, request.internal);
   },
 });
 
@@ -107,18 +120,18 @@ export const apiMiddleware = <TBody, TParams>(
  * changes and a container's first request are counted as metrics in the same line.
  */
 const logSummary = (
-  event: Partial<ApiEvent<unknown, unknown>>,
+  route: RouteContract,
+  event: Partial<ApiEvent<RouteContract>>,
   response: APIGatewayProxyResult | null | undefined,
   error: unknown,
   internal: object,
 ): void => {
   const status = response?.statusCode ?? 500;
-  const route = findRoute(event.httpMethod ?? '', event.resource ?? '');
   const { startedAt } = internal as { startedAt?: number };
   logger.info('request', {
     requestId: event.requestContext?.requestId,
     traceId: process.env._X_AMZN_TRACE_ID,
-    route: route?.handler,
+    route: route.handler,
     method: event.httpMethod,
     status,
     outcome: status < 400 ? 'ok' : status < 500 ? 'rejected' : 'failed',
@@ -127,9 +140,6 @@ const logSummary = (
     userId: event.principal?.userId,
     tokenId: event.principal?.tokenId,
     latencyMs: startedAt === undefined ? undefined : Math.round((performance.now() - startedAt) * 1000) / 1000,
-    ...metricFields(
-      route?.handler ?? 'unknown',
-      status < 300 && route?.successMetric ? [{ name: route.successMetric }] : [],
-    ),
+    ...metricFields(route.handler, status < 300 && route.successMetric ? [{ name: route.successMetric }] : []),
   });
 };

@@ -1,6 +1,5 @@
 import { ErrorText } from '@contract/errors';
 import { RETRY_AFTER_SECONDS } from '@contract/gateway-responses';
-import { isDataUnavailable } from '@lambdas/data/client';
 import {
   ApiError,
   BadRequestError,
@@ -30,7 +29,7 @@ const statusOf = (error: ApiError): number => {
 
 /** The one mapping from an error to the HTTP answer. Unknown errors are logged and answered without detail. */
 export const errorResponse = (error: unknown): APIGatewayProxyResult => {
-  if (error instanceof ServiceUnavailableError || isDataUnavailable(error)) {
+  if (error instanceof ServiceUnavailableError) {
     logger.warn('dependency unavailable', describeError(error));
     return json(503, errorBody(ErrorText.unavailable), { 'Retry-After': RETRY_AFTER_SECONDS });
   }

@@ -1,3 +1,4 @@
+import type { RouteAnswer, RouteContract } from '@contract/routes';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 
 /** Headers on every response of the API. */
@@ -20,3 +21,7 @@ export const errorBody = (error: string, details?: unknown) => ({
   error,
   ...(details ? { details } : {}),
 });
+
+/** A route's success answer: its contract's status, with a body its response schema describes. */
+export const reply = <R extends RouteContract>(route: R, body: RouteAnswer<R>): APIGatewayProxyResult =>
+  json(route.success.status, body);

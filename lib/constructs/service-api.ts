@@ -1,6 +1,6 @@
 import { corsHeaders, methodsByPath, preflightHeaders } from '@contract/cors';
 import { gatewayResponses } from '@contract/gateway-responses';
-import { authorizerTableAccess, type RouteDefinition, routes } from '@contract/routes';
+import { authorizerTableAccess, type RouteContract, routes } from '@contract/routes';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import type { ServiceConfig } from '@lib/config';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
@@ -50,7 +50,7 @@ export interface ServiceApiProps {
 }
 
 /** Entry file of a route's handler module. */
-export const routeEntry = (route: RouteDefinition): string => `lambdas/handlers/${route.handler}.ts`;
+export const routeEntry = (route: RouteContract): string => `lambdas/handlers/${route.handler}.ts`;
 
 /** Entry file of the authorizer. */
 export const AUTHORIZER_ENTRY = 'lambdas/authorizer/handler.ts';

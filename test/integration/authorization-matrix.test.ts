@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { ErrorText } from '@contract/errors';
-import { type RouteDefinition, routes } from '@contract/routes';
+import { hasBody, type RouteContract, routes } from '@contract/routes';
 import { hasScope, type Scope } from '@contract/scopes';
 import { setClock } from '@lambdas/domain/clock';
 import { mintToken, withChecksum } from '@lambdas/domain/token-format';
@@ -289,17 +289,17 @@ beforeAll(async () => {
   signed.stringFalse = await sign({ email_verified: 'false' });
 });
 
-const expectationFor = (credential: Credential, route: RouteDefinition): Expected => {
+const expectationFor = (credential: Credential, route: RouteContract): Expected => {
   if (credential.expected !== 'by-scope') return credential.expected;
   if (route.tokenScope === null) return { status: 403, error: ErrorText.sessionRequired };
   return hasScope(credential.scopes ?? [], route.tokenScope) ? 'allowed' : { status: 403, error: ErrorText.scope };
 };
 
-const send = (route: RouteDefinition, credential: Credential): Promise<Reply> => {
+const send = (route: RouteContract, credential: Credential): Promise<Reply> => {
   const headers: [string, string][] = credential.authorization().map((value) => ['Authorization', value]);
   return call(service, route.method, samplePath(route.path), {
     headers: [...headers, ...(credential.headers ?? [])],
-    json: route.hasBody ? {} : undefined,
+    json: hasBody(route) ? {} : undefined,
     from: credential.from ?? '127.0.0.1',
   });
 };

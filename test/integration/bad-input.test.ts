@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorText } from '@contract/errors';
-import { type RouteDefinition, routes } from '@contract/routes';
+import { type RouteContract, routes } from '@contract/routes';
 import { setClock } from '@lambdas/domain/clock';
 import fc from 'fast-check';
 import { createTable } from '../../local/create-table';
@@ -120,7 +120,7 @@ const oddHeaders = fc.array(
   { maxLength: 3 },
 );
 
-const pathFor = (route: RouteDefinition, segments: string[]) => {
+const pathFor = (route: RouteContract, segments: string[]) => {
   let index = 0;
   return route.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
     const odd = segments[index++];

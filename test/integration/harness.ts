@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { routes } from '@contract/routes';
 import { type LocalService, startLocalService } from '../../local/service';
 import { assertDocumentedReply } from './api-contract';
 
@@ -132,11 +133,11 @@ export const createProject = async (service: LocalService, session: string, name
   return reply.body.data.projectId as string;
 };
 
-const SAMPLE_PARAMS: Record<string, string> = {
-  id: 'AAAAAAAAAAAA',
-  projectId: 'prj_AAAAAAAAAAAAAAAA',
-  email: 'someone%40example.com',
-};
+/** Well-formed path parameters: the route contracts' sample requests. */
+const SAMPLE_PARAMS: Readonly<Record<string, string>> = Object.assign(
+  {},
+  ...routes.map((route) => route.sample.params ?? {}),
+);
 
 /** A concrete path for a route template, with well-formed sample parameters. */
 export const samplePath = (template: string): string =>

@@ -31,13 +31,14 @@ const newUser = (label: string) => {
 const session = (user: { sub: string; email: string }) =>
   idp.sign({ sub: user.sub, email: user.email, email_verified: true });
 
-// biome-ignore lint/suspicious/noExplicitAny: tests read fields of arbitrary response bodies
-const api = async (
-  method: string,
-  path: string,
-  token: string,
-  json?: unknown,
-): Promise<{ status: number; body: any }> => {
+/** A reply with its body parsed. */
+interface Answer {
+  readonly status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read fields of arbitrary response bodies
+  readonly body: any;
+}
+
+const api = async (method: string, path: string, token: string, json?: unknown): Promise<Answer> => {
   const response = await fetch(`${service.baseUrl}${path}`, {
     method,
     headers: {

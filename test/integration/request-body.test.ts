@@ -1,6 +1,6 @@
 import { ErrorText } from '@contract/errors';
 import { MAX_BODY_BYTES } from '@contract/limits';
-import { routes } from '@contract/routes';
+import { hasBody, routes } from '@contract/routes';
 import type { LocalService } from '../../local/service';
 import { call, samplePath, sessionFor, startService, uniqueEmail } from './harness';
 
@@ -14,63 +14,64 @@ afterAll(async () => {
   await service.close();
 });
 
-describe.each(
-  routes.filter((route) => route.hasBody).map((route) => [`${route.method} ${route.path}`, route] as const),
-)('%s body handling', (_name, route) => {
-  const path = samplePath(route.path);
+describe.each(routes.filter(hasBody).map((route) => [`${route.method} ${route.path}`, route] as const))(
+  '%s body handling',
+  (_name, route) => {
+    const path = samplePath(route.path);
 
-  it('answers 400 Malformed JSON body', async () => {
-    for (const rawBody of ['{"name":', '', 'not json']) {
+    it('answers 400 Malformed JSON body', async () => {
+      for (const rawBody of ['{"name":', '', 'not json']) {
+        const reply = await call(service, route.method, path, {
+          token: session,
+          rawBody,
+          headers: [['Content-Type', 'application/json']],
+        });
+        expect(reply.status).toBe(400);
+        expect(reply.body).toEqual({ success: false, error: ErrorText.malformedJson });
+      }
+    });
+
+    it('answers 400 Validation failed for JSON that is not an object', async () => {
+      for (const json of [[], 'text', 42, null]) {
+        const reply = await call(service, route.method, path, { token: session, json });
+        expect(reply.status).toBe(400);
+        expect(reply.body.error).toBe(ErrorText.validation);
+        expect(Array.isArray(reply.body.details)).toBe(true);
+      }
+    });
+
+    it('answers 415 without a JSON content type', async () => {
+      for (const headers of [[], [['Content-Type', 'text/plain']], [['Content-Type', 'application/xml']]] as [
+        string,
+        string,
+      ][][]) {
+        const reply = await call(service, route.method, path, { token: session, rawBody: '{}', headers });
+        expect(reply.status).toBe(415);
+        expect(reply.body).toEqual({ success: false, error: ErrorText.contentType });
+      }
+    });
+
+    it('accepts a JSON content type with a charset', async () => {
+      const reply = await call(service, route.method, path, {
+        token: session,
+        rawBody: '{}',
+        headers: [['Content-Type', 'application/json; charset=utf-8']],
+      });
+      expect(reply.status).not.toBe(415);
+    });
+
+    it('answers 413 Request body too large over 16 KiB', async () => {
+      const rawBody = JSON.stringify({ name: 'x'.repeat(MAX_BODY_BYTES) });
       const reply = await call(service, route.method, path, {
         token: session,
         rawBody,
         headers: [['Content-Type', 'application/json']],
       });
-      expect(reply.status).toBe(400);
-      expect(reply.body).toEqual({ success: false, error: ErrorText.malformedJson });
-    }
-  });
-
-  it('answers 400 Validation failed for JSON that is not an object', async () => {
-    for (const json of [[], 'text', 42, null]) {
-      const reply = await call(service, route.method, path, { token: session, json });
-      expect(reply.status).toBe(400);
-      expect(reply.body.error).toBe(ErrorText.validation);
-      expect(Array.isArray(reply.body.details)).toBe(true);
-    }
-  });
-
-  it('answers 415 without a JSON content type', async () => {
-    for (const headers of [[], [['Content-Type', 'text/plain']], [['Content-Type', 'application/xml']]] as [
-      string,
-      string,
-    ][][]) {
-      const reply = await call(service, route.method, path, { token: session, rawBody: '{}', headers });
-      expect(reply.status).toBe(415);
-      expect(reply.body).toEqual({ success: false, error: ErrorText.contentType });
-    }
-  });
-
-  it('accepts a JSON content type with a charset', async () => {
-    const reply = await call(service, route.method, path, {
-      token: session,
-      rawBody: '{}',
-      headers: [['Content-Type', 'application/json; charset=utf-8']],
+      expect(reply.status).toBe(413);
+      expect(reply.body).toEqual({ success: false, error: ErrorText.tooLarge });
     });
-    expect(reply.status).not.toBe(415);
-  });
-
-  it('answers 413 Request body too large over 16 KiB', async () => {
-    const rawBody = JSON.stringify({ name: 'x'.repeat(MAX_BODY_BYTES) });
-    const reply = await call(service, route.method, path, {
-      token: session,
-      rawBody,
-      headers: [['Content-Type', 'application/json']],
-    });
-    expect(reply.status).toBe(413);
-    expect(reply.body).toEqual({ success: false, error: ErrorText.tooLarge });
-  });
-});
+  },
+);
 
 describe('authentication comes before the body', () => {
   it('answers 401, not 400, to a malformed body without a credential', async () => {

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { ErrorText } from '@contract/errors';
-import { routes } from '@contract/routes';
+import { hasBody, routeStatuses, routes } from '@contract/routes';
 import { mintToken } from '@lambdas/domain/token-format';
-import { API_DOCUMENT_PATH, apiDocument, apiDocumentBody, routeStatuses } from '@lib/api-document';
+import { API_DOCUMENT_PATH, apiDocument, apiDocumentBody } from '@lib/api-document';
 import { PROJECT_ROOT } from '@lib/bundling';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests walk the generated JSON document and template
@@ -62,7 +62,7 @@ describe('the OpenAPI document', () => {
       const extra = domainErrors[key];
       if (!extra) throw new Error(`no expectation for ${key}: add the route to this test`);
       const success = route.method === 'POST' && !route.path.endsWith('/members') ? 201 : 200;
-      const expected = [success, 401, 403, 429, 500, 503, ...(route.hasBody ? [400, 413, 415] : [])];
+      const expected = [success, 401, 403, 429, 500, 503, ...(hasBody(route) ? [400, 413, 415] : [])];
       if (extra[404]) expected.push(404);
       if (extra[409]) expected.push(409);
       expected.sort((a, b) => a - b);
@@ -83,7 +83,7 @@ describe('the OpenAPI document', () => {
       expect(errorTexts(responses[500])).toEqual([ErrorText.internal]);
       expect(errorTexts(responses[503])).toEqual([ErrorText.unavailable]);
       expect(responses[503].headers['Retry-After'].required).toBe(true);
-      if (route.hasBody) {
+      if (hasBody(route)) {
         expect(errorTexts(responses[400])).toEqual([ErrorText.malformedJson, ErrorText.validation]);
         expect(responses[400].content['application/json'].schema.properties.details).toBeDefined();
         expect(errorTexts(responses[413])).toEqual([ErrorText.tooLarge]);

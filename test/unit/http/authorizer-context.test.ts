@@ -1,5 +1,5 @@
 import { ErrorText } from '@contract/errors';
-import { expiredContext, principalFromContext, toAuthorizerContext } from '@lambdas/domain/principal';
+import { expiredContext, principalFromContext, toAuthorizerContext } from '@lambdas/http/authorizer-context';
 
 describe('authorizer context', () => {
   it('round-trips a token principal and a session principal', () => {

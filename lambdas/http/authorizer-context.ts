@@ -1,0 +1,47 @@
+import { scopes as allScopes, type Scope } from '@contract/scopes';
+import { TokenExpiredError, UnauthorizedError } from '@lambdas/domain/errors';
+import type { Principal } from '@lambdas/domain/principal';
+
+/**
+ * How the authorizer hands the principal to the route: API Gateway's authorizer context, which holds
+ * flat string values only. Both ends of that hand-over are here, at the HTTP edge.
+ */
+
+/** What an API Gateway authorizer may pass on to the route: flat string values only. */
+export type AuthorizerContext = Record<string, string>;
+
+/**
+ * Context for a credential that is genuine but past its lifetime. API Gateway can only answer a
+ * fixed text for 401s that the authorizer raises, so this one 401 is let through to the route,
+ * whose first step (`principalFromContext`) answers it. It carries no identity, so nothing can act on it.
+ */
+export const expiredContext: AuthorizerContext = { denial: 'expired' };
+
+/** Encodes a principal as authorizer context. */
+export const toAuthorizerContext = (principal: Principal): AuthorizerContext => ({
+  kind: principal.kind,
+  userId: principal.userId,
+  scopes: principal.scopes.join(' '),
+  ...(principal.tokenId && { tokenId: principal.tokenId }),
+  ...(principal.issuedAt && { issuedAt: principal.issuedAt }),
+});
+
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/**
+ * The principal the authorizer passed on, or the authentication error the route must answer.
+ * Fails closed: anything but a complete principal is a 401.
+ */
+export const principalFromContext = (context: Record<string, unknown> | null | undefined): Principal => {
+  if (context?.denial === 'expired') throw new TokenExpiredError();
+  const { kind, userId, scopes, tokenId, issuedAt } = context ?? {};
+  const complete =
+    isText(userId) &&
+    typeof scopes === 'string' &&
+    ((kind === 'token' && isText(tokenId)) || (kind === 'session' && isText(issuedAt)));
+  if (!complete) throw new UnauthorizedError();
+  const granted = scopes.split(' ').filter((scope): scope is Scope => (allScopes as readonly string[]).includes(scope));
+  return kind === 'token'
+    ? { kind, userId, tokenId: tokenId as string, scopes: granted }
+    : { kind: 'session', userId, issuedAt: issuedAt as string, scopes: granted };
+};

@@ -1,0 +1,118 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import ts from 'typescript';
+
+/** The repository root. */
+export const ROOT = join(__dirname, '../../..');
+
+/** One import of one source file, as written and as resolved to a repository path (or a package). */
+export interface ImportEdge {
+  readonly from: string;
+  readonly specifier: string;
+  /** A repository path without extension, e.g. `lambdas/data/keys`, or `undefined` for a package. */
+  readonly to: string | undefined;
+}
+
+const ALIASES: Readonly<Record<string, string>> = {
+  '@contract/': 'contract/',
+  '@lib/': 'lib/',
+  '@lambdas/': 'lambdas/',
+};
+
+/** Where an import specifier of `from` leads inside the repository, or `undefined` for a package. */
+export const resolveSpecifier = (from: string, specifier: string): string | undefined => {
+  for (const [alias, folder] of Object.entries(ALIASES)) {
+    if (specifier.startsWith(alias)) return folder + specifier.slice(alias.length);
+  }
+  if (specifier.startsWith('.')) return normalize(join(dirname(from), specifier));
+  return undefined;
+};
+
+/** A rule: files under `layer` must not import what `forbidden` matches. */
+export interface LayerRule {
+  readonly layer: string;
+  readonly forbidden: readonly string[];
+  readonly why: string;
+}
+
+/**
+ * Dependencies point one way: `lib/` (the CDK app) and `lambdas/` (the functions) each depend on
+ * `contract/` (what both share) and never on each other; `contract/` depends on neither. Inside
+ * `lambdas/`, the domain knows no AWS shape, the data layer no HTTP, and the HTTP edge no data client.
+ * A forbidden entry ending in `/` is a folder; any other is a package name prefix.
+ */
+export const layerRules: readonly LayerRule[] = [
+  {
+    layer: 'contract/',
+    forbidden: ['lib/', 'lambdas/', 'local/', 'bin/', 'bench/', 'test/'],
+    why: 'shared by both sides',
+  },
+  {
+    layer: 'lib/',
+    forbidden: ['lambdas/', 'local/', 'bench/', 'test/'],
+    why: 'the CDK app reaches code only through contract/',
+  },
+  {
+    layer: 'lambdas/',
+    forbidden: ['lib/', 'local/', 'bench/', 'test/'],
+    why: 'the functions reach the app only through contract/',
+  },
+  {
+    layer: 'lambdas/domain/',
+    forbidden: [
+      'lambdas/data/',
+      'lambdas/http/',
+      'lambdas/handlers/',
+      'lambdas/use-cases/',
+      'lambdas/authorizer/',
+      'lambdas/events/',
+      '@aws-sdk/',
+      'aws-lambda',
+      '@middy/',
+    ],
+    why: 'the rules know no AWS or HTTP shape',
+  },
+  {
+    layer: 'lambdas/data/',
+    forbidden: ['lambdas/http/', 'lambdas/handlers/', 'lambdas/use-cases/', 'lambdas/authorizer/', 'lambdas/events/'],
+    why: 'the data layer serves the use cases, not the edge',
+  },
+  {
+    layer: 'lambdas/use-cases/',
+    forbidden: ['lambdas/http/', 'lambdas/handlers/', 'lambdas/authorizer/', 'lambdas/events/'],
+    why: 'a use case knows no entry point',
+  },
+  { layer: 'lambdas/http/', forbidden: ['lambdas/data/', 'lambdas/handlers/'], why: 'the HTTP edge calls use cases' },
+];
+
+/** Every import that breaks a rule, as one line each. */
+export const violations = (edges: readonly ImportEdge[], rules: readonly LayerRule[] = layerRules): string[] =>
+  edges.flatMap((edge) =>
+    rules
+      .filter((rule) => edge.from.startsWith(rule.layer))
+      .filter((rule) =>
+        rule.forbidden.some((entry) =>
+          entry.endsWith('/') && !entry.startsWith('@')
+            ? edge.to !== undefined && `${edge.to}/`.startsWith(entry)
+            : edge.to === undefined && edge.specifier.startsWith(entry),
+        ),
+      )
+      .map((rule) => `${edge.from} imports ${edge.specifier} (${rule.layer}: ${rule.why})`),
+  );
+
+const sourceFiles = (folder: string): string[] =>
+  readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.(ts|cjs|js)$/.test(entry.name) ? [path] : [];
+  });
+
+/** The imports of every source file under `folders` (static, dynamic and `require`), as TypeScript reads them. */
+export const importGraph = (folders: readonly string[]): ImportEdge[] =>
+  folders.flatMap(sourceFiles).flatMap((file) =>
+    ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true).importedFiles.map(({ fileName }) => ({
+      from: relative(ROOT, join(ROOT, file)),
+      specifier: fileName,
+      to: resolveSpecifier(file, fileName),
+    })),
+  );
