@@ -1,3 +1,4 @@
+import { routeScopesJson } from '../contract/routes';
 /** What the bench's processes share: the environment a bundle reads at load, and the authorizer's event. */
 
 /** Environment a bundle reads at load; no value reaches AWS (nothing is called). */
@@ -5,6 +6,7 @@ export const BUNDLE_ENV = {
   TABLE_NAME: 'bench',
   SESSION_ISSUER: 'https://issuer.example.com',
   SESSION_AUDIENCE: 'bench',
+  ROUTE_SCOPES: routeScopesJson(),
   AWS_REGION: 'us-east-1',
   AWS_ACCESS_KEY_ID: 'bench',
   AWS_SECRET_ACCESS_KEY: 'bench',

@@ -381,6 +381,16 @@ export const routes: readonly RouteContract[] = [
 /** The key API Gateway's authorizer event carries for a route: `${httpMethod} ${resource}`. */
 export const routeKey = (method: string, path: string): string => `${method} ${path}`;
 
+/**
+ * The authorizer's rule per route, route key → the scope an API token needs (`null`: sessions only),
+ * as the JSON of its `ROUTE_SCOPES` variable. The authorizer is handed its rules rather than importing
+ * the contracts, whose schemas it never uses and would load on every cold start.
+ */
+export const routeScopesJson = (): string =>
+  JSON.stringify(
+    Object.fromEntries(routes.map((contract) => [routeKey(contract.method, contract.path), contract.tokenScope])),
+  );
+
 const routesByKey = new Map(routes.map((contract) => [routeKey(contract.method, contract.path), contract]));
 
 /** The route for an authorizer or proxy event's method and resource, if it is one of ours. */

@@ -4,6 +4,7 @@ import { type AddressInfo, isIP, isIPv6 } from 'node:net';
 import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
 import { RETRY_AFTER_SECONDS } from '@contract/gateway-responses';
+import { routeScopesJson } from '@contract/routes';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import { createDevIdp, DEV_AUDIENCE, DEV_IDP_PATH, type DevIdp } from './dev-idp';
 import {
@@ -241,6 +242,7 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
       DYNAMODB_ENDPOINT: serveOptions.dynamoEndpoint,
       SESSION_ISSUER: trusted?.issuer ?? devIssuer,
       SESSION_AUDIENCE: trusted?.audience ?? DEV_AUDIENCE,
+      ROUTE_SCOPES: routeScopesJson(),
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
       // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
       AWS_ACCESS_KEY_ID: 'local',

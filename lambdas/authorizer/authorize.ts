@@ -1,7 +1,6 @@
 import { ErrorText } from '@contract/errors';
 import { TOKEN_PREFIX } from '@contract/identifiers';
-import type { RouteContract } from '@contract/routes';
-import { scopes as allScopes, hasScope } from '@contract/scopes';
+import { scopes as allScopes, hasScope, type Scope } from '@contract/scopes';
 import type { TokenRecord } from '@lambdas/data/token-repository';
 import { sameIp } from '@lambdas/domain/ip';
 import type { Principal } from '@lambdas/domain/principal';
@@ -22,8 +21,11 @@ export interface AuthorizationRequest {
   readonly authorization: readonly string[];
   /** Source IP as API Gateway saw it. */
   readonly sourceIp: string;
-  /** The route, or undefined when the event names none of ours. */
-  readonly route: RouteContract | undefined;
+  /**
+   * The scope an API token needs on this route (`null`: sessions only), or `undefined` when the event
+   * names none of our routes.
+   */
+  readonly tokenScope: Scope | null | undefined;
   readonly now: Date;
 }
 
@@ -42,7 +44,7 @@ const unauthorized = (rule: string): Decision => ({ outcome: 'unauthorized', rul
 
 const authorizeToken = async (
   rawToken: string,
-  request: AuthorizationRequest & { route: RouteContract },
+  request: AuthorizationRequest & { tokenScope: Scope | null },
   deps: AuthorizerDeps,
 ): Promise<Decision> => {
   const parsed = parseToken(rawToken);
@@ -55,7 +57,7 @@ const authorizeToken = async (
   if (!sameIp(token.boundIp, request.sourceIp)) {
     return { outcome: 'forbidden', rule: 'token-ip', error: ErrorText.wrongIp };
   }
-  const needed = request.route.tokenScope;
+  const needed = request.tokenScope;
   if (needed === null) return { outcome: 'forbidden', rule: 'session-required', error: ErrorText.sessionRequired };
   if (!hasScope(token.scopes, needed)) return { outcome: 'forbidden', rule: 'token-scope', error: ErrorText.scope };
   return {
@@ -74,9 +76,9 @@ export const authorize = async (request: AuthorizationRequest, deps: AuthorizerD
   if (request.authorization.length !== 1) return unauthorized('authorization-header-count');
   const credential = BEARER.exec(request.authorization[0] ?? '')?.[1];
   if (!credential) return unauthorized('authorization-scheme');
-  const { route } = request;
-  if (!route) return unauthorized('unknown-route');
-  if (credential.startsWith(TOKEN_PREFIX)) return authorizeToken(credential, { ...request, route }, deps);
+  const { tokenScope } = request;
+  if (tokenScope === undefined) return unauthorized('unknown-route');
+  if (credential.startsWith(TOKEN_PREFIX)) return authorizeToken(credential, { ...request, tokenScope }, deps);
   return authorizeSession(credential, request.now, deps);
 };
 

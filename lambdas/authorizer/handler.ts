@@ -1,4 +1,3 @@
-import { findRoute } from '@contract/routes';
 import {
   AUTHORIZER_DECISION_DIMENSION,
   AUTHORIZER_DECISION_METRIC,
@@ -12,6 +11,7 @@ import { describeError, logger } from '@lambdas/http/logger';
 import { metricFields } from '@lambdas/http/metrics';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { type AuthorizerDeps, authorize, type Decision } from './authorize';
+import { routeScopes } from './route-scopes';
 import { verifySession } from './session-verifier';
 
 /** `lastUsedAt` is written at most this often per token. */
@@ -112,17 +112,22 @@ export const authorizerHandler = async (
 ): Promise<APIGatewayAuthorizerResult> => {
   const started = performance.now();
   const now = clock.now();
-  const route = findRoute(event.httpMethod, event.resource);
+  const route = `${event.httpMethod} ${event.resource}`;
   let decision: Decision;
   try {
     decision = await authorize(
-      { authorization: authorizationValues(event), sourceIp: event.requestContext.identity.sourceIp, route, now },
+      {
+        authorization: authorizationValues(event),
+        sourceIp: event.requestContext.identity.sourceIp,
+        tokenScope: routeScopes.get(route),
+        now,
+      },
       deps,
     );
   } catch (error) {
     logger.warn('authorizer dependency unavailable', {
       requestId: event.requestContext.requestId,
-      route: route?.handler,
+      route,
       ...describeError(error),
     });
     throw new Error('Service unavailable');
@@ -131,7 +136,7 @@ export const authorizerHandler = async (
   logger.info('authorizer decision', {
     requestId: event.requestContext.requestId,
     traceId: process.env._X_AMZN_TRACE_ID,
-    route: route?.handler,
+    route,
     // `outcome` (allowed, invalid, expired, wrong_ip, scope) is the metric's dimension below.
     rule: decision.outcome === 'allow' ? undefined : decision.rule,
     principal: principal?.kind,

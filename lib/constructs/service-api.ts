@@ -1,6 +1,6 @@
 import { corsHeaders, methodsByPath, preflightHeaders } from '@contract/cors';
 import { gatewayResponses } from '@contract/gateway-responses';
-import { authorizerTableAccess, type RouteContract, routes } from '@contract/routes';
+import { authorizerTableAccess, type RouteContract, routeScopesJson, routes } from '@contract/routes';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import type { ServiceConfig } from '@lib/config';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
@@ -103,6 +103,7 @@ export class ServiceApi extends Construct {
         ...baseEnvironment,
         SESSION_ISSUER: session.issuer,
         SESSION_AUDIENCE: session.audience,
+        ROUTE_SCOPES: routeScopesJson(),
         ...(session.jwksUrl !== undefined && { SESSION_JWKS_URL: session.jwksUrl }),
       },
     });

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { gatewayResponses } from '@contract/gateway-responses';
-import { offboardingTableAccess, routes, type TableAccess } from '@contract/routes';
+import { offboardingTableAccess, routeScopesJson, routes, type TableAccess } from '@contract/routes';
 import { listIndexName, tableKeys, tableSchema } from '@contract/table-schema';
 import { esbuildOptions, PROJECT_ROOT } from '@lib/bundling';
 import { OFFBOARDING_CALLS, OFFBOARDING_ENTRY } from '@lib/constructs/offboarding';
@@ -164,6 +164,8 @@ describe('REQUEST authorizer', () => {
           },
           SESSION_AUDIENCE: { Ref: logicalId(users.client) },
           SESSION_JWKS_URL: Match.absent(),
+          // The authorizer's rule per route, from the route contracts.
+          ROUTE_SCOPES: routeScopesJson(),
         }),
       },
     });

@@ -1,5 +1,5 @@
 import { ErrorText } from '@contract/errors';
-import { findRoute } from '@contract/routes';
+import { addMemberRoute, createTokenRoute, listMembersRoute } from '@contract/routes';
 import { type AuthorizerDeps, authorize } from '@lambdas/authorizer/authorize';
 import { SessionExpiredError, SessionInvalidError } from '@lambdas/authorizer/session-errors';
 import type { TokenRecord } from '@lambdas/data/token-repository';
@@ -37,14 +37,10 @@ const deps = (token: TokenRecord | null = stored, session?: () => Promise<typeof
   return { fake, calls };
 };
 
-const listMembers = findRoute('GET', '/api/v1/projects/{projectId}/members');
-const addMember = findRoute('POST', '/api/v1/projects/{projectId}/members');
-const createToken = findRoute('POST', '/api/v1/tokens');
-
 const request = (authorization: string[], overrides: Partial<Parameters<typeof authorize>[0]> = {}) => ({
   authorization,
   sourceIp: '203.0.113.7',
-  route: listMembers,
+  tokenScope: listMembersRoute.tokenScope,
   now,
   ...overrides,
 });
@@ -95,7 +91,11 @@ describe('authorize with an API token', () => {
   it('answers expired at and after expiresAt, before checking IP or scope', async () => {
     const at = new Date(stored.expiresAt ?? '');
     const decision = await authorize(
-      request([`Bearer ${minted.rawToken}`], { now: at, sourceIp: '198.51.100.1', route: addMember }),
+      request([`Bearer ${minted.rawToken}`], {
+        now: at,
+        sourceIp: '198.51.100.1',
+        tokenScope: addMemberRoute.tokenScope,
+      }),
       deps().fake,
     );
     expect(decision.outcome).toBe('expired');
@@ -121,10 +121,13 @@ describe('authorize with an API token', () => {
   });
 
   it('forbids a route its scope does not cover, after the IP check', async () => {
-    const decision = await authorize(request([`Bearer ${minted.rawToken}`], { route: addMember }), deps().fake);
+    const decision = await authorize(
+      request([`Bearer ${minted.rawToken}`], { tokenScope: addMemberRoute.tokenScope }),
+      deps().fake,
+    );
     expect(decision).toMatchObject({ outcome: 'forbidden', error: ErrorText.scope });
     const wrongIp = await authorize(
-      request([`Bearer ${minted.rawToken}`], { route: addMember, sourceIp: '1.1.1.1' }),
+      request([`Bearer ${minted.rawToken}`], { tokenScope: addMemberRoute.tokenScope, sourceIp: '1.1.1.1' }),
       deps().fake,
     );
     expect(wrongIp).toMatchObject({ error: ErrorText.wrongIp });
@@ -132,14 +135,17 @@ describe('authorize with an API token', () => {
 
   it('forbids token creation with any token, even admin', async () => {
     const admin = { ...stored, scopes: ['admin' as const] };
-    const decision = await authorize(request([`Bearer ${minted.rawToken}`], { route: createToken }), deps(admin).fake);
+    const decision = await authorize(
+      request([`Bearer ${minted.rawToken}`], { tokenScope: createTokenRoute.tokenScope }),
+      deps(admin).fake,
+    );
     expect(decision).toMatchObject({ outcome: 'forbidden', error: ErrorText.sessionRequired });
   });
 
   it('answers unauthorized for a route that is not in the table', async () => {
-    expect((await authorize(request([`Bearer ${minted.rawToken}`], { route: undefined }), deps().fake)).outcome).toBe(
-      'unauthorized',
-    );
+    expect(
+      (await authorize(request([`Bearer ${minted.rawToken}`], { tokenScope: undefined }), deps().fake)).outcome,
+    ).toBe('unauthorized');
   });
 
   it('lets a database failure propagate (the handler turns it into a failure, never an allow)', async () => {
@@ -151,7 +157,10 @@ describe('authorize with an API token', () => {
 describe('authorize with a session', () => {
   it('allows a verified session with every scope and records the profile', async () => {
     const { fake, calls } = deps();
-    const decision = await authorize(request(['Bearer eyJ.session.jwt'], { route: createToken }), fake);
+    const decision = await authorize(
+      request(['Bearer eyJ.session.jwt'], { tokenScope: createTokenRoute.tokenScope }),
+      fake,
+    );
     expect(decision).toMatchObject({
       outcome: 'allow',
       principal: { kind: 'session', userId: 's-1', issuedAt: identity.issuedAt },
