@@ -1,6 +1,6 @@
 /**
  * The least DynamoDB work each request can do: per route and for the authorizer, the calls and the
- * capacity its access pattern (README, "Data model") needs, derived from what the pattern must read and
+ * capacity its access pattern (docs/data-model.md) needs, derived from what the pattern must read and
  * write, not from what the code happens to do. `bench/work.ts` measures the service against these, and
  * `test/integration/work-per-request.test.ts` fails when a request spends more.
  *
@@ -17,7 +17,7 @@
  */
 import { routes } from '@contract/routes';
 
-/** The kinds of item in the table (README, "Data model"). */
+/** The kinds of item in the table (docs/data-model.md). */
 export type Entity = 'Token' | 'TokenSlots' | 'Profile' | 'EmailClaim' | 'Project' | 'Member';
 
 /** Entities whose items are in the list index (GSI1, projection ALL): their lists are read from it. */
@@ -59,7 +59,7 @@ export type FloorCall =
 export interface WorkFloor {
   /** A route's handler name (`lib/routes.ts`) or an authorizer case. */
   readonly subject: string;
-  /** The README access pattern(s) it follows. */
+  /** The access pattern(s) of docs/data-model.md it follows. */
   readonly pattern: string;
   readonly calls: readonly FloorCall[];
   /** Why each call is needed, and what cannot be cheaper. */
@@ -281,7 +281,7 @@ const labelOf = (subject: string): string => {
   return route ? `\`${route.method} ${route.path.replace('/api/v1', '')}\`` : (AUTHORIZER_LABELS[subject] ?? subject);
 };
 
-/** The floors as the README's Markdown table (the test keeps README and this file in step). */
+/** The floors as the Markdown table of docs/data-model.md (a test keeps the two in step). */
 export const floorsMarkdown = (): string => {
   const rows = workFloors.map((floor) => {
     const totals = floorTotals(floor);

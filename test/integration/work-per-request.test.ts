@@ -90,8 +90,8 @@ describe('work per request', () => {
     for (const call of all) expect(call.capacity).toBeGreaterThan(0);
   });
 
-  it('README shows the same minimum table as bench/work-floors.ts', () => {
-    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+  it('docs/data-model.md shows the same minimum table as bench/work-floors.ts', () => {
+    const readme = readFileSync(join(__dirname, '../../docs/data-model.md'), 'utf8');
     expect(readme).toContain(floorsMarkdown());
   });
 
