@@ -29,7 +29,7 @@ const SETTLE = 2000;
 const main = async () => {
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const { DynamoDBDocumentClient, GetCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { toAttributes } = await import('@lambdas/data/attributes');
+  const { marshall } = await import('@aws-sdk/util-dynamodb');
   const { tokenKey } = await import('@lambdas/data/keys');
   const { mintToken } = await import('@lambdas/domain/token-format');
   const { routes } = await import('@contract/routes');
@@ -94,13 +94,13 @@ const main = async () => {
   /** Canned DynamoDB answers, encoded once: enough for every route's success path. */
   const encode = (value: Json) => Buffer.from(JSON.stringify(value));
   const itemsOf = (items: (typeof token | ReturnType<typeof member>)[]) =>
-    encode({ Items: items.map((item) => toAttributes(item)), Count: items.length });
+    encode({ Items: items.map((item) => marshall(item)), Count: items.length });
   const answers = {
     none: encode({}),
-    slots: encode({ Item: toAttributes(slots) }),
-    token: encode({ Item: toAttributes(token) }),
-    claim: encode({ Item: toAttributes(claim) }),
-    owner: encode({ Item: toAttributes(member('user-1', 'owner')) }),
+    slots: encode({ Item: marshall(slots) }),
+    token: encode({ Item: marshall(token) }),
+    claim: encode({ Item: marshall(claim) }),
+    owner: encode({ Item: marshall(member('user-1', 'owner')) }),
     tokens: itemsOf(Array.from({ length: 5 }, () => token)),
     members: itemsOf([member('user-1', 'owner'), member('user-2', 'member'), member('user-3', 'admin')]),
     profiles: encode({
@@ -109,7 +109,7 @@ const main = async () => {
           userProfile('user-1', email),
           userProfile('user-2', 'a@example.com'),
           userProfile('user-3', 'b@example.com'),
-        ].map((item) => toAttributes(item)),
+        ].map((item) => marshall(item)),
       },
     }),
   };

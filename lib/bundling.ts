@@ -12,9 +12,9 @@ export const PROJECT_ROOT = path.resolve(__dirname, '..');
 export const bundlingSettings = {
   /**
    * Whitespace and syntax are minified, identifiers are not: a stack trace names its functions
-   * without the map, and no `keepNames` helper has to run for every function at load, which cost
-   * about 1.2 ms of every cold start (`npm run bench`). Kept identifiers make a bundle about 600 KiB
-   * rather than 400 at no measurable cost at load: V8 parses function bodies lazily.
+   * without the map, and no `keepNames` helper has to run for every function at load, which
+   * lengthened every cold start (`npm run bench`, cold load). Kept identifiers make a larger bundle
+   * at no measurable cost at load: V8 parses function bodies lazily.
    */
   minify: { whitespace: true, syntax: true, identifiers: false },
   /** The map ships beside the bundle, so a stack trace can be mapped to the source offline. */
@@ -22,7 +22,7 @@ export const bundlingSettings = {
   /** The map only needs to translate positions; the sources would double its size for nothing. */
   sourcesContent: false,
   target: 'node22',
-  /** ESM builds first: the AWS SDK's `module` entry tree-shakes to a third less than its CommonJS one. */
+  /** ESM builds first: the AWS SDK's `module` entry tree-shakes to much less than its CommonJS one. */
   mainFields: ['module', 'main'],
   /** esbuild reads `paths` from here, so `@lib/*` and `@lambdas/*` resolve as they do in tests. */
   tsconfig: path.join(PROJECT_ROOT, 'tsconfig.json'),
@@ -32,9 +32,9 @@ export const bundlingSettings = {
 
 /**
  * `NODE_OPTIONS` of every function; the bench loads the bundles with it too. `--enable-source-maps`
- * would map stack traces at run time, but it parses every map on load: about a fifth more cold start
- * (`npm run bench`, "source-map tax"), so traces keep their names (identifiers are not minified) and
- * are mapped offline.
+ * would map stack traces at run time, but it parses every map on load, which lengthens every cold
+ * start (`npm run bench`, "source-map tax"), so traces keep their names (identifiers are not
+ * minified) and are mapped offline.
  */
 export const runtimeNodeOptions = '';
 

@@ -2,8 +2,8 @@
 
 /**
  * Stands in for `node:stream/web` in every bundle (the `alias` of lib/bundling.ts). @middy/core
- * imports web streams at load for its response-streaming mode, which no route uses; Node loads
- * them lazily, and loading them at once costs about 0.9 ms of every cold start (`npm run bench`).
+ * imports web streams at load for its response-streaming mode, which no route uses; loading them at
+ * once lengthens every function's cold start, measured by `npm run bench` (cold load).
  * Each export is fetched from the real module on first use. The unprefixed `stream/web` reaches
  * the real module: the alias only replaces the exact name `node:stream/web`.
  */

@@ -50,7 +50,7 @@ type KeySet = ReturnType<typeof createRemoteJWKSet>;
 
 /**
  * Created once per container, on the first session it verifies: discovery and the remote key set
- * load Node's fetch machinery, about 10 ms of cold start that requests with API tokens never need.
+ * load Node's fetch machinery, cold-start time that requests with API tokens never need.
  * A failed discovery is not kept, so a later session tries again. jose caches the keys and refetches
  * on an unknown `kid` (with a cooldown).
  */

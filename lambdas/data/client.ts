@@ -8,9 +8,9 @@ import {
   type TransactWriteItem,
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
+import { marshall, type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
 import { optionalUrlEnv, requiredEnv } from '@lambdas/env';
-import { fromAttributes, toAttributes } from './attributes';
 import type { ItemKey } from './keys';
 import { Sha256 } from './sha256';
 import { traceCalls } from './tracing';
@@ -25,9 +25,9 @@ const endpoint = optionalUrlEnv('DYNAMODB_ENDPOINT');
  * three attempts of one second each (about 3.3 s with back-off), so even the authorizer's two calls
  * end well inside the 10 s Lambda timeout and API Gateway's 29 s. Without `throwOnRequestTimeout` the
  * SDK only logs an overdue request and keeps waiting. `cacheMiddleware` resolves the middleware stack
- * once per command class rather than on every call: about 30 µs of CPU and 28 KiB of garbage less
- * per call (`npm run bench`), so the stack must be final before the first call, as it is below.
- * The signer hashes with `Sha256` (./sha256), which leaves the garbage collector less to finalise.
+ * once per command class rather than on every call, which the warm-CPU rows of `npm run bench`
+ * measure, so the stack must be final before the first call, as it is below. The signer hashes
+ * with `Sha256` (./sha256), which leaves the garbage collector less to finalise.
  */
 export const clientSettings = {
   maxAttempts: 3,
@@ -42,10 +42,19 @@ export const clientSettings = {
  */
 export const dynamo = new DynamoDBClient({ ...clientSettings, endpoint });
 // The SDK's logger middleware copies every input and output with sensitive fields masked, for a
-// logger this client never has: about 5 µs of every call, a tenth of an authorizer's own CPU
-// (`npm run bench`, warm CPU). The service logs its calls' outcomes itself.
+// logger this client never has, a cost the warm-CPU rows of `npm run bench` measure. The service
+// logs its calls' outcomes itself.
 dynamo.middlewareStack.remove('loggerMiddleware');
 traceCalls(dynamo);
+
+/**
+ * One item's attributes, from a record spread together from its parts (keys, entity, fields). A field
+ * left `undefined` is left out, as if never set. Anything but strings, numbers, booleans, null, lists
+ * and maps is refused rather than guessed (no `convertClassInstanceToMap`), and so is a number
+ * beyond ±(2^53 - 1) (no `allowImpreciseNumbers`), so that every number reads back exactly.
+ */
+export const toItem = (record: Record<string, NativeAttributeValue>) =>
+  marshall(record, { removeUndefinedValues: true });
 
 const UNAVAILABLE_ERRORS = new Set([
   'ProvisionedThroughputExceededException',
@@ -121,9 +130,9 @@ export const transactWrite = async (items: TransactWriteItem[]): Promise<void> =
 /** One item by key, as the repository's record type (the table holds only what the repositories write). */
 export const getItem = async <T>(key: ItemKey, consistent: boolean): Promise<T | undefined> => {
   const { Item } = await dynamo.send(
-    new GetItemCommand({ TableName: tableName, Key: toAttributes(key), ConsistentRead: consistent }),
+    new GetItemCommand({ TableName: tableName, Key: marshall(key), ConsistentRead: consistent }),
   );
-  return Item && (fromAttributes(Item) as T);
+  return Item && (unmarshall(Item) as T);
 };
 
 /** Keys one BatchGetItem call may name. */
@@ -138,13 +147,13 @@ const BATCH_GET_ROUNDS = 5;
 export const batchGetItems = async <T>(keys: readonly ItemKey[]): Promise<T[]> => {
   const items: T[] = [];
   for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
-    let pending = keys.slice(start, start + BATCH_GET_LIMIT).map((key) => toAttributes(key));
+    let pending = keys.slice(start, start + BATCH_GET_LIMIT).map((key) => marshall(key));
     for (let round = 1; pending.length > 0; round += 1) {
       if (round > BATCH_GET_ROUNDS) throw new ServiceUnavailableError();
       const { Responses, UnprocessedKeys } = await dynamo.send(
         new BatchGetItemCommand({ RequestItems: { [tableName]: { Keys: pending } } }),
       );
-      for (const item of Responses?.[tableName] ?? []) items.push(fromAttributes(item) as T);
+      for (const item of Responses?.[tableName] ?? []) items.push(unmarshall(item) as T);
       pending = UnprocessedKeys?.[tableName]?.Keys ?? [];
       if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 20 * round));
     }
@@ -158,7 +167,7 @@ export const queryAll = async <T>(input: Omit<QueryCommandInput, 'TableName' | '
   let cursor: QueryCommandInput['ExclusiveStartKey'];
   do {
     const page = await dynamo.send(new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: cursor }));
-    for (const item of page.Items ?? []) items.push(fromAttributes(item) as T);
+    for (const item of page.Items ?? []) items.push(unmarshall(item) as T);
     cursor = page.LastEvaluatedKey;
   } while (cursor);
   return items;

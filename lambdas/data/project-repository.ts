@@ -1,10 +1,19 @@
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { ErrorText } from '@contract/errors';
 import type { ProjectRole } from '@contract/roles';
 import { listIndexName } from '@contract/table-schema';
 import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
-import { toAttributes } from './attributes';
-import { conditionFailedAt, dynamo, getItem, isConditionFailed, queryAll, tableName, transactWrite } from './client';
+import {
+  conditionFailedAt,
+  dynamo,
+  getItem,
+  isConditionFailed,
+  queryAll,
+  tableName,
+  toItem,
+  transactWrite,
+} from './client';
 import { MEMBER_PREFIX, memberKey, memberProjectListKeys, memberProjectListPartition, projectKey } from './keys';
 
 /** A project. */
@@ -28,12 +37,12 @@ export interface MemberRecord {
 }
 
 const memberItem = (member: MemberRecord) =>
-  toAttributes(
-    memberKey(member.projectId, member.userId),
-    memberProjectListKeys(member.userId, member.projectId),
-    { entity: 'Member' },
-    member,
-  );
+  toItem({
+    ...memberKey(member.projectId, member.userId),
+    ...memberProjectListKeys(member.userId, member.projectId),
+    entity: 'Member',
+    ...member,
+  });
 
 /** Creates a project and its owner's membership atomically: never a project without its owner. */
 export const createProjectWithOwner = async (project: ProjectRecord, ownerUserId: string) => {
@@ -41,7 +50,7 @@ export const createProjectWithOwner = async (project: ProjectRecord, ownerUserId
     {
       Put: {
         TableName: tableName,
-        Item: toAttributes(projectKey(project.projectId), { entity: 'Project', ownerUserId }, project),
+        Item: toItem({ ...projectKey(project.projectId), entity: 'Project', ownerUserId, ...project }),
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
@@ -67,7 +76,7 @@ export const listMembershipsByUser = (userId: string): Promise<MemberRecord[]> =
   queryAll<MemberRecord>({
     IndexName: listIndexName,
     KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: toAttributes({ ':pk': memberProjectListPartition(userId) }),
+    ExpressionAttributeValues: marshall({ ':pk': memberProjectListPartition(userId) }),
   });
 
 /** One membership, read consistently (it decides access). */
@@ -78,7 +87,7 @@ export const getMember = (projectId: string, userId: string): Promise<MemberReco
 export const listMembers = (projectId: string): Promise<MemberRecord[]> =>
   queryAll<MemberRecord>({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :member)',
-    ExpressionAttributeValues: toAttributes({ ':pk': projectKey(projectId).PK, ':member': MEMBER_PREFIX }),
+    ExpressionAttributeValues: marshall({ ':pk': projectKey(projectId).PK, ':member': MEMBER_PREFIX }),
     ConsistentRead: true,
   });
 
@@ -86,10 +95,10 @@ export const listMembers = (projectId: string): Promise<MemberRecord[]> =>
 const managerCheck = (projectId: string, managerUserId: string) => ({
   ConditionCheck: {
     TableName: tableName,
-    Key: toAttributes(memberKey(projectId, managerUserId)),
+    Key: marshall(memberKey(projectId, managerUserId)),
     ConditionExpression: '#role IN (:owner, :admin)',
     ExpressionAttributeNames: { '#role': 'role' },
-    ExpressionAttributeValues: toAttributes({ ':owner': 'owner', ':admin': 'admin' }),
+    ExpressionAttributeValues: marshall({ ':owner': 'owner', ':admin': 'admin' }),
   },
 });
 
@@ -112,10 +121,10 @@ export const putMemberIfAbsent = async (manager: MemberRecord, member: MemberRec
 
 const deleteUnlessOwner = (projectId: string, userId: string) => ({
   TableName: tableName,
-  Key: toAttributes(memberKey(projectId, userId)),
+  Key: marshall(memberKey(projectId, userId)),
   ConditionExpression: 'attribute_exists(PK) AND #role <> :owner',
   ExpressionAttributeNames: { '#role': 'role' },
-  ExpressionAttributeValues: toAttributes({ ':owner': 'owner' }),
+  ExpressionAttributeValues: marshall({ ':owner': 'owner' }),
 });
 
 /**
@@ -134,10 +143,10 @@ export const deleteMemberIfAllowed = async (
       await dynamo.send(
         new DeleteItemCommand({
           TableName: tableName,
-          Key: toAttributes(memberKey(projectId, userId)),
+          Key: marshall(memberKey(projectId, userId)),
           ConditionExpression: '#role = :admin',
           ExpressionAttributeNames: { '#role': 'role' },
-          ExpressionAttributeValues: toAttributes({ ':admin': 'admin' }),
+          ExpressionAttributeValues: marshall({ ':admin': 'admin' }),
         }),
       );
       return true;

@@ -11,12 +11,10 @@ const toBuffer = (data: SourceData, encoding?: BufferEncoding): Buffer => {
 
 /**
  * SHA-256 and HMAC-SHA256 for the DynamoDB client's request signer, in place of the SDK's class.
- * That class makes a native hash object for every digest, two plain ones per request, and each
- * one is a handle the garbage collector must finalise: with them, a scavenge paused a warm
- * authorizer for 0.67-0.74 ms (median) against DynamoDB Local, without them 0.32-0.44 ms, and the
- * authorizer's p99 there fell from 2.4-2.9 to 1.8-2.3 times its p50 (`npm run bench`, end to end).
- * A plain digest here is one call of `crypto.hash` on the bytes collected; a keyed one (the
- * signature) stays on `createHmac`.
+ * That class makes a native hash object for every digest, each a handle the garbage collector must
+ * finalise, which lengthens a warm authorizer's scavenge pauses and its tail latency, measured by
+ * `npm run bench` (end to end, p99 / p50). A plain digest here is one call of `crypto.hash` on the
+ * bytes collected; a keyed one (the signature) stays on `createHmac`.
  */
 export class Sha256 {
   private chunks: Buffer[] = [];

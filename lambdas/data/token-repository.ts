@@ -1,10 +1,19 @@
 import { type TransactWriteItem, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ErrorText } from '@contract/errors';
 import type { Scope } from '@contract/scopes';
 import { listIndexName, tableSchema } from '@contract/table-schema';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '@lambdas/domain/errors';
-import { fromAttributes, toAttributes } from './attributes';
-import { conditionFailedAt, dynamo, getItem, isConditionFailed, queryAll, tableName, transactWrite } from './client';
+import {
+  conditionFailedAt,
+  dynamo,
+  getItem,
+  isConditionFailed,
+  queryAll,
+  tableName,
+  toItem,
+  transactWrite,
+} from './client';
 import { tokenKey, tokenListKeys, tokenListPartition, tokenSlotsKey } from './keys';
 
 /** A stored API token. Only the hash of the raw token is ever stored. */
@@ -54,16 +63,14 @@ interface StoredSlots {
 export const createTokenWithinLimit = async (token: TokenRecord, now: Date, sessionIssuedAt: string): Promise<void> => {
   const expiresAt = token.expiresAt === null ? null : Date.parse(token.expiresAt);
   // The token's item is the same in every round; only the slot map is read and written again.
-  const tokenItem = toAttributes(
-    tokenKey(token.tokenId),
-    tokenListKeys(token.userId, token.createdAt, token.tokenId),
-    {
-      entity: 'Token',
-      [tableSchema.timeToLiveAttribute]:
-        expiresAt === null ? undefined : Math.floor((expiresAt + EXPIRED_RETENTION_MS) / 1000),
-    },
-    token,
-  );
+  const tokenItem = toItem({
+    ...tokenKey(token.tokenId),
+    ...tokenListKeys(token.userId, token.createdAt, token.tokenId),
+    entity: 'Token',
+    [tableSchema.timeToLiveAttribute]:
+      expiresAt === null ? undefined : Math.floor((expiresAt + EXPIRED_RETENTION_MS) / 1000),
+    ...token,
+  });
   const slot: Slot = { userId: token.userId, tokenId: token.tokenId, expiry: expiresAt ?? 0 };
   for (let attempt = 1; ; attempt += 1) {
     const stored = await getItem<StoredSlots>(tokenSlotsKey(token.userId), true);
@@ -94,7 +101,8 @@ interface Slot {
 const firstSlot = (slot: Slot): TransactWriteItem => ({
   Put: {
     TableName: tableName,
-    Item: toAttributes(tokenSlotsKey(slot.userId), {
+    Item: toItem({
+      ...tokenSlotsKey(slot.userId),
       entity: 'TokenSlots',
       slots: { [slot.tokenId]: slot.expiry },
       version: 1,
@@ -117,14 +125,14 @@ const takeSlot = (slot: Slot, stored: StoredSlots, now: Date): TransactWriteItem
   return {
     Update: {
       TableName: tableName,
-      Key: toAttributes(tokenSlotsKey(slot.userId)),
+      Key: marshall(tokenSlotsKey(slot.userId)),
       UpdateExpression: `SET slots.#token = :expiry, version = :next${freed.length > 0 ? ` REMOVE ${freed.join(', ')}` : ''}`,
       ConditionExpression: 'version = :version',
       ExpressionAttributeNames: {
         '#token': slot.tokenId,
         ...Object.fromEntries(expired.map((tokenId, index) => [`#expired${index}`, tokenId])),
       },
-      ExpressionAttributeValues: toAttributes({
+      ExpressionAttributeValues: marshall({
         ':expiry': slot.expiry,
         ':next': stored.version + 1,
         ':version': stored.version,
@@ -138,7 +146,7 @@ export const listTokensByUser = (userId: string): Promise<TokenRecord[]> =>
   queryAll<TokenRecord>({
     IndexName: listIndexName,
     KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: toAttributes({ ':pk': tokenListPartition(userId) }),
+    ExpressionAttributeValues: marshall({ ':pk': tokenListPartition(userId) }),
     ScanIndexForward: false,
   });
 
@@ -149,19 +157,19 @@ export const revokeToken = async (userId: string, tokenId: string): Promise<void
       {
         Delete: {
           TableName: tableName,
-          Key: toAttributes(tokenKey(tokenId)),
+          Key: marshall(tokenKey(tokenId)),
           ConditionExpression: 'userId = :userId',
-          ExpressionAttributeValues: toAttributes({ ':userId': userId }),
+          ExpressionAttributeValues: marshall({ ':userId': userId }),
         },
       },
       {
         Update: {
           TableName: tableName,
-          Key: toAttributes(tokenSlotsKey(userId)),
+          Key: marshall(tokenSlotsKey(userId)),
           UpdateExpression: 'REMOVE slots.#tokenId SET version = version + :one',
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeNames: { '#tokenId': tokenId },
-          ExpressionAttributeValues: toAttributes({ ':one': 1 }),
+          ExpressionAttributeValues: marshall({ ':one': 1 }),
         },
       },
     ]);
@@ -177,10 +185,10 @@ export const touchTokenLastUsed = async (tokenId: string, now: Date, intervalMs:
     await dynamo.send(
       new UpdateItemCommand({
         TableName: tableName,
-        Key: toAttributes(tokenKey(tokenId)),
+        Key: marshall(tokenKey(tokenId)),
         UpdateExpression: 'SET lastUsedAt = :now',
         ConditionExpression: 'attribute_exists(PK) AND (lastUsedAt = :null OR lastUsedAt < :threshold)',
-        ExpressionAttributeValues: toAttributes({
+        ExpressionAttributeValues: marshall({
           ':now': now.toISOString(),
           ':null': null,
           ':threshold': new Date(now.getTime() - intervalMs).toISOString(),
@@ -201,10 +209,10 @@ export const markOffboarded = async (userId: string, now: Date): Promise<string[
   const { Attributes } = await dynamo.send(
     new UpdateItemCommand({
       TableName: tableName,
-      Key: toAttributes(tokenSlotsKey(userId)),
+      Key: marshall(tokenSlotsKey(userId)),
       UpdateExpression:
         'SET entity = :entity, offboardedAt = :now, slots = if_not_exists(slots, :none), version = if_not_exists(version, :zero) + :one',
-      ExpressionAttributeValues: toAttributes({
+      ExpressionAttributeValues: marshall({
         ':entity': 'TokenSlots',
         ':now': now.toISOString(),
         ':none': {},
@@ -214,6 +222,6 @@ export const markOffboarded = async (userId: string, now: Date): Promise<string[
       ReturnValues: 'ALL_NEW',
     }),
   );
-  const stored = Attributes && (fromAttributes(Attributes) as unknown as StoredSlots);
+  const stored = Attributes && (unmarshall(Attributes) as StoredSlots);
   return Object.keys(stored?.slots ?? {});
 };

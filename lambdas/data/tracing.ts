@@ -54,9 +54,10 @@ interface CallMetadata {
 /**
  * Records every DynamoDB call of a sampled invocation as an X-Ray subsegment of the function's
  * segment: operation, table, status, request id and retries, never a key, item or expression value.
- * Written here rather than with Powertools Tracer or the X-Ray SDK, whose load costs 16-20 ms of cold
- * start against a 24 ms floor (`npm run bench`); the subsegment goes over UDP to the daemon Lambda
- * runs beside the function, as the X-Ray SDK's would, and costs nothing when X-Ray does not sample.
+ * Written here rather than with Powertools Tracer or the X-Ray SDK, whose load would make up a large
+ * share of every function's cold start, measured by `npm run bench` (cold load). The subsegment goes
+ * over UDP to the daemon Lambda runs beside the function, as the X-Ray SDK's would, and costs nothing
+ * when X-Ray does not sample.
  */
 export const traceCalls = (client: DynamoDBClient): void => {
   client.middlewareStack.add(

@@ -1,6 +1,6 @@
 import { DeleteItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { toAttributes } from './attributes';
-import { batchGetItems, dynamo, getItem, isConditionFailed, tableName, transactWrite } from './client';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { batchGetItems, dynamo, getItem, isConditionFailed, tableName, toItem, transactWrite } from './client';
 import { emailClaimKey, userProfileKey } from './keys';
 
 /** A user as their latest verified session presented them. */
@@ -37,9 +37,9 @@ export const releaseEmailClaim = async (email: string, userId: string): Promise<
     await dynamo.send(
       new DeleteItemCommand({
         TableName: tableName,
-        Key: toAttributes(emailClaimKey(email)),
+        Key: marshall(emailClaimKey(email)),
         ConditionExpression: 'userId = :userId',
-        ExpressionAttributeValues: toAttributes({ ':userId': userId }),
+        ExpressionAttributeValues: marshall({ ':userId': userId }),
       }),
     );
   } catch (error) {
@@ -63,16 +63,17 @@ export const recordUserProfile = async (
   }
   await transactWrite([
     {
-      Put: { TableName: tableName, Item: toAttributes(userProfileKey(profile.userId), { entity: 'Profile' }, profile) },
+      Put: { TableName: tableName, Item: toItem({ ...userProfileKey(profile.userId), entity: 'Profile', ...profile }) },
     },
     {
       Put: {
         TableName: tableName,
-        Item: toAttributes(
-          emailClaimKey(profile.email),
-          { entity: 'EmailClaim' },
-          { email: profile.email, userId: profile.userId },
-        ),
+        Item: toItem({
+          ...emailClaimKey(profile.email),
+          entity: 'EmailClaim',
+          email: profile.email,
+          userId: profile.userId,
+        }),
       },
     },
   ]);
@@ -84,10 +85,10 @@ export const markProfileOffboarded = async (userId: string, now: Date): Promise<
     await dynamo.send(
       new UpdateItemCommand({
         TableName: tableName,
-        Key: toAttributes(userProfileKey(userId)),
+        Key: marshall(userProfileKey(userId)),
         UpdateExpression: 'SET offboardedAt = :now',
         ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: toAttributes({ ':now': now.toISOString() }),
+        ExpressionAttributeValues: marshall({ ':now': now.toISOString() }),
       }),
     );
   } catch (error) {

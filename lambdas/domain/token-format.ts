@@ -1,4 +1,4 @@
-import { hash, randomFillSync, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import {
   BASE62,
@@ -22,33 +22,18 @@ const SECRET_LENGTH = TOKEN_SECRET_LENGTH;
 const CHECKSUM_LENGTH = TOKEN_CHECKSUM_LENGTH;
 
 /**
- * Bytes from the cryptographic RNG, drawn 2 KiB at a time, as Node draws them for `randomUUID`: a
- * draw costs about 25 µs of a warm create-token in place (its C++ job, and the collection of it),
- * whatever its size (`npm run bench`, warm CPU). The bytes ahead are no more exposed than the
- * RNG's own state, held in the same memory; a byte is zeroed once used. The pool fills on the first
- * draw, never at load, so a snapshot of an initialised function would hold none of it.
+ * Uniformly random base62 text from the cryptographic RNG: a byte of 248 or more (4 × 62) is
+ * rejected rather than folded in, so no character is likelier than another.
  */
-const POOL_BYTES = 2048;
-const pool = Buffer.alloc(POOL_BYTES);
-let used = POOL_BYTES;
-
-const randomByte = (): number => {
-  if (used === POOL_BYTES) {
-    randomFillSync(pool);
-    used = 0;
-  }
-  const byte = pool[used] ?? 0;
-  pool[used] = 0;
-  used += 1;
-  return byte;
-};
-
-/** Uniformly random base62 text from the cryptographic RNG (rejection sampling, no modulo bias). */
 export const randomBase62 = (length: number): string => {
   let out = '';
   while (out.length < length) {
-    const byte = randomByte();
-    if (byte < 248) out += BASE62[byte % 62];
+    // The bytes still missing and 16 more: with 8 of 256 values rejected, a token needs a second draw
+    // about once in 10^13.
+    for (const byte of randomBytes(length - out.length + 16)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
   }
   return out;
 };

@@ -299,7 +299,7 @@ export class ServiceApi extends Construct {
       {
         id: 'AwsSolutions-APIG2',
         reason:
-          'Requests are validated in each Lambda with zod, which gives the contract\'s "Validation failed" body with details; an API Gateway validator would answer with its own body first.',
+          'Requests are validated in each Lambda against its route contract\'s zod schema, which gives the contract\'s "Validation failed" body with details; an API Gateway validator would answer with its own body first.',
       },
       {
         id: 'AwsSolutions-COG4',

@@ -1,4 +1,5 @@
 import { canonicalIp, sameIp } from '@lambdas/domain/ip';
+import fc from 'fast-check';
 
 describe('canonicalIp', () => {
   it.each([
@@ -7,17 +8,41 @@ describe('canonicalIp', () => {
     ['::ffff:203.0.113.7', '203.0.113.7'],
     ['::FFFF:203.0.113.7', '203.0.113.7'],
     ['0:0:0:0:0:ffff:cb00:7107', '203.0.113.7'],
-    ['2001:db8::1', '2001:0db8:0000:0000:0000:0000:0000:0001'],
-    ['2001:DB8:0:0:0:0:0:1', '2001:0db8:0000:0000:0000:0000:0000:0001'],
-    ['2001:0db8:0000:0000:0000:0000:0000:0001', '2001:0db8:0000:0000:0000:0000:0000:0001'],
-    ['::1', '0000:0000:0000:0000:0000:0000:0000:0001'],
-    ['fe80::1%eth0', 'fe80:0000:0000:0000:0000:0000:0000:0001'],
+    ['::ffff:cb00:7107', '203.0.113.7'],
+    ['::ffff:0:0', '0.0.0.0'],
+    ['2001:db8::1', '2001:db8::1'],
+    ['2001:DB8:0:0:0:0:0:1', '2001:db8::1'],
+    ['2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8::1'],
+    ['2001:db8:0:0:1:0:0:1', '2001:db8::1:0:0:1'],
+    ['::1', '::1'],
+    ['0000:0000:0000:0000:0000:0000:0000:0001', '::1'],
+    ['fe80::1%eth0', 'fe80::1'],
+    ['1:0:0:0:0:ffff:102:304', '1::ffff:102:304'],
+    ['1::ffff:1.2.3.4', '1::ffff:102:304'],
+    ['::ffff:0:102:304', '::ffff:0:102:304'],
   ])('writes %s as %s', (input, expected) => {
     expect(canonicalIp(input)).toBe(expected);
   });
 
-  it.each(['', 'localhost', '256.1.1.1', '1.2.3', '2001:db8::1::2', '12345::', 'not an ip'])('rejects %s', (input) => {
-    expect(canonicalIp(input)).toBeNull();
+  it.each(['', 'localhost', '256.1.1.1', '1.2.3', '01.2.3.4', '2001:db8::1::2', '12345::', 'fe80::1%', 'not an ip'])(
+    'rejects %s',
+    (input) => {
+      expect(canonicalIp(input)).toBeNull();
+    },
+  );
+
+  it('writes an IPv6 address as IPv4 exactly when it is in ::ffff:0:0/96, whatever its spelling', () => {
+    const group = fc.oneof(fc.constant(0), fc.constant(0xffff), fc.integer({ min: 0, max: 0xffff }));
+    fc.assert(
+      fc.property(fc.array(group, { minLength: 8, maxLength: 8 }), fc.boolean(), (groups, upper) => {
+        const expanded = groups.map((value) => value.toString(16).padStart(4, '0')).join(':');
+        const canonical = canonicalIp(upper ? expanded.toUpperCase() : expanded);
+        const mapped = groups.slice(0, 5).every((value) => value === 0) && groups[5] === 0xffff;
+        expect(canonical?.includes(':')).toBe(!mapped);
+        expect(canonicalIp(canonical ?? '')).toBe(canonical);
+        expect(sameIp(expanded, groups.map((value) => value.toString(16)).join(':'))).toBe(true);
+      }),
+    );
   });
 });
 
@@ -27,10 +52,24 @@ describe('sameIp', () => {
     expect(sameIp('2001:db8::1', '2001:DB8:0000::0001')).toBe(true);
   });
 
+  it('matches a bound IP stored fully expanded, as tokens minted before the compressed form hold it', () => {
+    expect(sameIp('0000:0000:0000:0000:0000:0000:0000:0001', '::1')).toBe(true);
+    expect(sameIp('2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8::1')).toBe(true);
+    expect(sameIp('2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8::2')).toBe(false);
+  });
+
   it('tells different addresses apart', () => {
     expect(sameIp('127.0.0.1', '127.0.0.2')).toBe(false);
     expect(sameIp('::1', '127.0.0.1')).toBe(false);
     expect(sameIp('2001:db8::1', '2001:db8::2')).toBe(false);
+  });
+
+  it('keeps an address with ffff in its sixth group but other bits set apart from IPv4 (only ::ffff:0:0/96 is mapped)', () => {
+    expect(canonicalIp('1:0:0:0:0:ffff:102:304')).not.toBe('1.2.3.4');
+    expect(canonicalIp('1::ffff:1.2.3.4')).not.toBe('1.2.3.4');
+    expect(sameIp('1.2.3.4', '1:0:0:0:0:ffff:102:304')).toBe(false);
+    expect(sameIp('1:0:0:0:0:ffff:102:304', '1.2.3.4')).toBe(false);
+    expect(sameIp('::ffff:1.2.3.4', '1::ffff:1.2.3.4')).toBe(false);
   });
 
   it('matches nothing when either side is not an address', () => {

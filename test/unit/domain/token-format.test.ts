@@ -43,21 +43,35 @@ describe('randomBase62', () => {
     }
   });
 
-  it('draws from the RNG on first use, never at load, and then 2 KiB at a time', () => {
+  it('mints a token with one draw from the RNG, none at load', () => {
     const crypto = jest.requireActual<typeof import('node:crypto')>('node:crypto');
-    const draws = jest.spyOn(crypto, 'randomFillSync');
+    const draws = jest.spyOn(crypto, 'randomBytes');
     try {
       jest.isolateModules(() => {
         const fresh = jest.requireActual<typeof import('@lambdas/domain/token-format')>('@lambdas/domain/token-format');
         expect(draws).not.toHaveBeenCalled();
-        const first = fresh.randomBase62(36);
+        fresh.mintToken();
         expect(draws).toHaveBeenCalledTimes(1);
-        const rest = Array.from({ length: 40 }, () => fresh.randomBase62(36));
-        expect(draws).toHaveBeenCalledTimes(1);
-        expect(new Set([first, ...rest]).size).toBe(41);
-        // About 37 bytes per 36 characters: 100 draws use more than 2 KiB and less than 4.
-        for (let i = 0; i < 59; i += 1) fresh.randomBase62(36);
+      });
+    } finally {
+      draws.mockRestore();
+    }
+  });
+
+  it('rejects the bytes that would bias the alphabet and draws again for the characters missing', () => {
+    const crypto = jest.requireActual<typeof import('node:crypto')>('node:crypto');
+    const draws = jest
+      .spyOn(crypto, 'randomBytes')
+      .mockImplementationOnce((size: number) =>
+        Buffer.from([0, 248, 255, 61, 62, ...Array<number>(size - 5).fill(250)]),
+      )
+      .mockImplementationOnce((size: number) => Buffer.alloc(size, 97));
+    try {
+      jest.isolateModules(() => {
+        const fresh = jest.requireActual<typeof import('@lambdas/domain/token-format')>('@lambdas/domain/token-format');
+        expect(fresh.randomBase62(5)).toBe('0z0ZZ');
         expect(draws).toHaveBeenCalledTimes(2);
+        expect(draws).toHaveBeenLastCalledWith(18);
       });
     } finally {
       draws.mockRestore();
