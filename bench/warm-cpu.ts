@@ -32,7 +32,7 @@ const main = async () => {
   const { marshall } = await import('@aws-sdk/util-dynamodb');
   const { tokenKey } = await import('@lambdas/data/keys');
   const { mintToken } = await import('@lambdas/domain/token-format');
-  const { routes } = await import('@contract/routes');
+  const { routes, SAMPLE_WORLD } = await import('@contract/routes');
   const { clientSettings, dynamo } = await import('@lambdas/data/client');
 
   const now = new Date().toISOString();
@@ -264,14 +264,15 @@ const main = async () => {
     const module = (await import(`../lambdas/handlers/${route.handler}.ts`)) as {
       handler: (event: unknown, context: unknown) => Promise<{ statusCode: number }>;
     };
-    const pathParameters = route.sample.params ?? null;
+    const sample = route.sample(SAMPLE_WORLD);
+    const pathParameters = sample.params ?? null;
     const event = {
       resource: route.path,
       path: route.path,
       httpMethod: route.method,
       headers: { 'Content-Type': 'application/json' },
       pathParameters,
-      body: route.sample.body === undefined ? null : JSON.stringify(route.sample.body),
+      body: sample.body === undefined ? null : JSON.stringify(sample.body),
       isBase64Encoded: false,
       requestContext: {
         identity: { sourceIp: '203.0.113.7' },

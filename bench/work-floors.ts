@@ -16,9 +16,7 @@
  *   an upper bound).
  */
 import { routes } from '@contract/routes';
-
-/** The kinds of item in the table (docs/data-model.md). */
-export type Entity = 'Token' | 'TokenSlots' | 'Profile' | 'EmailClaim' | 'Project' | 'Member';
+import type { Entity, FloorCall, WorkFloorSpec } from '@contract/work';
 
 /** Entities whose items are in the list index (GSI1, projection ALL): their lists are read from it. */
 export const inListIndex: Readonly<Record<Entity, boolean>> = {
@@ -30,40 +28,10 @@ export const inListIndex: Readonly<Record<Entity, boolean>> = {
   Member: true,
 };
 
-/** One DynamoDB call a pattern needs. */
-export type FloorCall =
-  | {
-      readonly operation: 'GetItem' | 'Query';
-      readonly entity: Entity;
-      /** Whether the read must be strongly consistent (it decides access or guards a write). */
-      readonly consistent: boolean;
-      readonly index?: 'GSI1';
-    }
-  | {
-      readonly operation: 'BatchGetItem';
-      readonly entity: Entity;
-      readonly consistent: false;
-      /** Items it reads: each is one eventual read (BatchGetItem charges per item). */
-      readonly items: number;
-    }
-  | { readonly operation: 'PutItem' | 'UpdateItem' | 'DeleteItem'; readonly entity: Entity }
-  | {
-      readonly operation: 'TransactWriteItems';
-      readonly actions: readonly {
-        readonly action: 'Put' | 'Update' | 'Delete' | 'ConditionCheck';
-        readonly entity: Entity;
-      }[];
-    };
-
 /** What one request may at most do to the table. */
-export interface WorkFloor {
-  /** A route's handler name (`lib/routes.ts`) or an authorizer case. */
+export interface WorkFloor extends WorkFloorSpec {
+  /** A route's handler name (its contract carries its floor) or an authorizer case. */
   readonly subject: string;
-  /** The access pattern(s) of docs/data-model.md it follows. */
-  readonly pattern: string;
-  readonly calls: readonly FloorCall[];
-  /** Why each call is needed, and what cannot be cheaper. */
-  readonly why: string;
 }
 
 /** The authorizer's cases: the credential, and whether this request is due to record a use. */
@@ -76,9 +44,8 @@ export type AuthorizerCase =
 
 const tokenRead: FloorCall = { operation: 'GetItem', entity: 'Token', consistent: true };
 const profileRead: FloorCall = { operation: 'GetItem', entity: 'Profile', consistent: false };
-const callerMembership: FloorCall = { operation: 'GetItem', entity: 'Member', consistent: true };
 
-/** Every floor: the authorizer's cases, then one per route of `lib/routes.ts`. */
+/** Every floor: the authorizer's cases, then each route's, from its contract. */
 export const workFloors: readonly WorkFloor[] = [
   {
     subject: 'authorizer/token',
@@ -119,101 +86,7 @@ export const workFloors: readonly WorkFloor[] = [
     calls: [],
     why: 'Header, scheme, prefix, length, alphabet and checksum are judged without the table.',
   },
-  {
-    subject: 'create-token',
-    pattern: 'create a token under the limit',
-    calls: [
-      { operation: 'GetItem', entity: 'TokenSlots', consistent: true },
-      {
-        operation: 'TransactWriteItems',
-        actions: [
-          { action: 'Put', entity: 'Token' },
-          { action: 'Update', entity: 'TokenSlots' },
-        ],
-      },
-    ],
-    why: 'The slots say which tokens are still live (expired ones free their slot), so they must be read; the version check makes a stale read safe, but it would cancel a 6-unit transaction and retry, so the read is strong (0.5 units more on a rare route). Token and slots in one transaction; the slots are updated (put for a user’s first token).',
-  },
-  {
-    subject: 'list-tokens',
-    pattern: 'list a user’s tokens',
-    calls: [{ operation: 'Query', entity: 'Token', consistent: false, index: 'GSI1' }],
-    why: 'One page of the user’s partition of the list index (an index read is eventually consistent).',
-  },
-  {
-    subject: 'revoke-token',
-    pattern: 'revoke a token',
-    calls: [
-      {
-        operation: 'TransactWriteItems',
-        actions: [
-          { action: 'Delete', entity: 'Token' },
-          { action: 'Update', entity: 'TokenSlots' },
-        ],
-      },
-    ],
-    why: 'The owner check is the Delete’s condition, so no read; the slot is freed in the same transaction.',
-  },
-  {
-    subject: 'create-project',
-    pattern: 'create a project',
-    calls: [
-      {
-        operation: 'TransactWriteItems',
-        actions: [
-          { action: 'Put', entity: 'Project' },
-          { action: 'Put', entity: 'Member' },
-        ],
-      },
-    ],
-    why: 'Project and owner membership together, so no project is ever without its owner.',
-  },
-  {
-    subject: 'list-projects',
-    pattern: 'list a user’s projects',
-    calls: [{ operation: 'Query', entity: 'Member', consistent: false, index: 'GSI1' }],
-    why: 'One page of the user’s partition of the list index; each membership carries the project’s name.',
-  },
-  {
-    subject: 'list-members',
-    pattern: 'list members (decides access)',
-    calls: [
-      { operation: 'Query', entity: 'Member', consistent: true },
-      { operation: 'BatchGetItem', entity: 'Profile', consistent: false, items: 3 },
-    ],
-    why: 'The project’s partition, strongly consistent because the caller’s own membership in it decides access; then each member’s profile, whose address follows their latest session (eventual: display only). The measured project has three members.',
-  },
-  {
-    subject: 'add-member',
-    pattern: 'add a member',
-    calls: [
-      callerMembership,
-      { operation: 'GetItem', entity: 'EmailClaim', consistent: true },
-      {
-        operation: 'TransactWriteItems',
-        actions: [
-          { action: 'ConditionCheck', entity: 'Member' },
-          { action: 'Put', entity: 'Member' },
-        ],
-      },
-    ],
-    why: 'The caller’s membership (role, and the project name the new membership carries) and the address’s claim, which names the user (strong: a user who has just signed in must be found), then the role re-checked and the member put if absent, atomically.',
-  },
-  {
-    subject: 'remove-member',
-    pattern: 'remove a member',
-    calls: [
-      { operation: 'GetItem', entity: 'EmailClaim', consistent: true },
-      {
-        operation: 'TransactWriteItems',
-        actions: [
-          { action: 'ConditionCheck', entity: 'Member' },
-          { action: 'Delete', entity: 'Member' },
-        ],
-      },
-    ],
-    why: 'The address’s claim names the member (strong: the member is keyed by user id); then the caller’s role checked and the member deleted unless owner, atomically. The caller’s and the member’s items are read only to explain a refusal (404, 403 or 409).',
-  },
+  ...routes.map((route) => ({ subject: route.handler, ...route.work })),
 ];
 
 /** The floor for a subject; throws for an unknown one, so a new route without a floor fails the test. */

@@ -17,13 +17,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { routes } from '@contract/routes';
+import { routes, type SampleWorld } from '@contract/routes';
+import type { FloorCall } from '@contract/work';
 import { setClock } from '@lambdas/domain/clock';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { type GatewayHandlers, handleRequest, loadHandlers } from '../local/gateway';
 import { type LocalService, startLocalService } from '../local/service';
 import { type CountingProxy, type ForwardedCall, startCountingProxy } from '../test/integration/dynamo-proxy';
-import { type FloorCall, floorFor, floorTotals } from './work-floors';
+import { floorFor, floorTotals } from './work-floors';
 
 /** One DynamoDB call a request made. */
 export interface WorkCall {
@@ -205,8 +206,6 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
 
   const run = randomUUID().slice(0, 8);
   const owner = `work-owner-${run}@example.com`;
-  const firstMember = `work-member-${run}@example.com`;
-  const secondMember = `work-admin-${run}@example.com`;
   const session = await service.idp.issue(owner);
   const authorizer: Measurement[] = [];
   const routeMeasurements: RouteMeasurement[] = [];
@@ -278,68 +277,48 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
     ),
   );
 
-  // The state the routes need: two users who have signed in once, tokens to revoke, a project.
-  for (const email of [firstMember, secondMember]) {
-    expectStatus(await send('GET', '/api/v1/projects', { token: await service.idp.issue(email) }), 200, 'sign-in');
-  }
-  const spare = async () =>
-    String(
-      expectStatus(
-        await send('POST', '/api/v1/tokens', { token: session, json: { name: 'spare', scopes: ['read:secrets'] } }),
-        201,
-        'spare token',
-      ).body.data.id,
-    );
-  const spareTokens = { token: await spare(), session: await spare() };
-  const project = String(
+  /**
+   * A fresh world for one route's request, as its contract's sample expects it (`SampleWorld`): the
+   * owner's project with one other member, a spare token of the owner's, and another signed-in user.
+   */
+  const newWorld = async (): Promise<SampleWorld> => {
+    const tag = randomUUID().slice(0, 8);
+    const memberEmail = `work-member-${tag}@example.com`;
+    const otherEmail = `work-other-${tag}@example.com`;
+    for (const email of [memberEmail, otherEmail]) {
+      expectStatus(await send('GET', '/api/v1/projects', { token: await service.idp.issue(email) }), 200, 'sign-in');
+    }
+    const created = await send('POST', '/api/v1/projects', { token: session, json: { name: 'work' } });
+    const projectId = String(expectStatus(created, 201, 'project create').body.data.projectId);
     expectStatus(
-      await send('POST', '/api/v1/projects', { token: session, json: { name: 'work' } }),
-      201,
-      'project create',
-    ).body.data.projectId,
-  );
+      await send('POST', `/api/v1/projects/${projectId}/members`, {
+        token: session,
+        json: { email: memberEmail, role: 'member' },
+      }),
+      200,
+      'member add',
+    );
+    const spare = await send('POST', '/api/v1/tokens', { token: session, json: { name: 'spare', scopes: ['admin'] } });
+    return {
+      projectId,
+      tokenId: String(expectStatus(spare, 201, 'spare token').body.data.id),
+      memberEmail,
+      otherEmail,
+    };
+  };
 
   const credentials = { token: apiToken, session } as const;
-  const plans: Record<string, (credential: 'token' | 'session') => { path: string; json?: unknown; status: number }> = {
-    'create-token': () => ({ path: '/api/v1/tokens', json: { name: 'measured', scopes: ['admin'] }, status: 201 }),
-    'list-tokens': () => ({ path: '/api/v1/tokens', status: 200 }),
-    'revoke-token': (credential) => ({ path: `/api/v1/tokens/${spareTokens[credential]}`, status: 200 }),
-    'create-project': (credential) => ({ path: '/api/v1/projects', json: { name: `by ${credential}` }, status: 201 }),
-    'list-projects': () => ({ path: '/api/v1/projects', status: 200 }),
-    'add-member': (credential) => ({
-      path: `/api/v1/projects/${project}/members`,
-      json: {
-        email: credential === 'token' ? firstMember : secondMember,
-        role: credential === 'token' ? 'member' : 'admin',
-      },
-      status: 200,
-    }),
-    'list-members': () => ({ path: `/api/v1/projects/${project}/members`, status: 200 }),
-    'remove-member': (credential) => ({
-      path: `/api/v1/projects/${project}/members/${encodeURIComponent(credential === 'token' ? firstMember : secondMember)}`,
-      status: 200,
-    }),
-  };
-  // Members are listed while both are in the project, then removed.
-  const order = [
-    'create-token',
-    'list-tokens',
-    'revoke-token',
-    'create-project',
-    'list-projects',
-    'add-member',
-    'list-members',
-    'remove-member',
-  ];
-  const ordered = [...routes].sort((a, b) => order.indexOf(a.handler) - order.indexOf(b.handler));
-  for (const route of ordered) {
-    const plan = plans[route.handler];
-    if (!plan) throw new Error(`no plan for route ${route.handler}: add one to bench/work.ts`);
+  for (const route of routes) {
     for (const credential of ['token', 'session'] as const) {
       if (credential === 'token' && route.tokenScope === null) continue;
-      const { path, json, status } = plan(credential);
+      const { params, body } = route.sample(await newWorld());
+      const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => params?.[name] ?? '');
       const name = `${route.method} ${route.path} (${credential})`;
-      const sent = expectStatus(await send(route.method, path, { token: credentials[credential], json }), status, name);
+      const sent = expectStatus(
+        await send(route.method, path, { token: credentials[credential], json: body }),
+        route.success.status,
+        name,
+      );
       routeMeasurements.push({
         name,
         subject: route.handler,

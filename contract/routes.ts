@@ -27,6 +27,7 @@ import {
   TOKENS_REVOKED_METRIC,
 } from './service-metrics';
 import { type KeyPrefix, keyPrefix } from './table-schema';
+import type { WorkFloorSpec } from './work';
 
 /** A DynamoDB action one of our functions may perform. Scan is deliberately not one of them. */
 export type TableAction =
@@ -99,13 +100,43 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
   readonly tableAccess: TableAccess;
   /** Metric counted once per successful request, for routes that change state worth counting. */
   readonly successMetric?: string;
+  /** The least DynamoDB work a successful request needs (`npm run bench` and a test hold it to this). */
+  readonly work: WorkFloorSpec;
   /**
    * The route's schemas, built on its first call and kept: a function builds its own route's only,
    * when its first request needs them, not at load.
    */
   readonly schemas: () => S;
-  /** A request of the documented form, for the tests that walk every route and for the bench. */
-  readonly sample: { readonly params?: Readonly<Record<string, string>>; readonly body?: unknown };
+  /**
+   * A request that succeeds in `world`: the tests that walk every route send it (with `SAMPLE_WORLD`'s
+   * well-formed ids), and the bench measures each route's work with it in a world made for it.
+   */
+  readonly sample: (world: SampleWorld) => SampleRequest;
+}
+
+/**
+ * What a sample request may refer to: the caller owns a project with one other member, holds a
+ * spare token, and another user has signed in but belongs to no project of the caller's.
+ */
+export interface SampleWorld {
+  readonly projectId: string;
+  readonly tokenId: string;
+  readonly memberEmail: string;
+  readonly otherEmail: string;
+}
+
+/** A world of well-formed values, for requests whose outcome does not depend on stored data. */
+export const SAMPLE_WORLD: SampleWorld = {
+  projectId: 'prj_AAAAAAAAAAAAAAAA',
+  tokenId: 'AAAAAAAAAAAA',
+  memberEmail: 'member@example.com',
+  otherEmail: 'someone@example.com',
+};
+
+/** A request: its raw path parameters (as they appear in the path, percent-encoded) and JSON body. */
+export interface SampleRequest {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
 }
 
 /** A route contract whose schemas are built once, on first use. */
@@ -190,6 +221,20 @@ export const createTokenRoute = route({
     { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.token] },
   ],
   successMetric: TOKENS_CREATED_METRIC,
+  work: {
+    pattern: 'create a token under the limit',
+    calls: [
+      { operation: 'GetItem', entity: 'TokenSlots', consistent: true },
+      {
+        operation: 'TransactWriteItems',
+        actions: [
+          { action: 'Put', entity: 'Token' },
+          { action: 'Update', entity: 'TokenSlots' },
+        ],
+      },
+    ],
+    why: 'The slots say which tokens are still live (expired ones free their slot), so they must be read; the version check makes a stale read safe, but it would cancel a 6-unit transaction and retry, so the read is strong (0.5 units more on a rare route). Token and slots in one transaction; the slots are updated (put for a user’s first token).',
+  },
   schemas: () => ({
     body: z.strictObject({
       name: name(),
@@ -210,7 +255,7 @@ export const createTokenRoute = route({
       }),
     ),
   }),
-  sample: { body: { name: 'ci-pipeline', scopes: ['read:secrets', 'admin'], ttlDays: 30 } },
+  sample: () => ({ body: { name: 'ci-pipeline', scopes: ['read:secrets', 'admin'], ttlDays: 30 } }),
 });
 
 export const listTokensRoute = route({
@@ -222,8 +267,13 @@ export const listTokensRoute = route({
   success: { status: 200, description: "The caller's active and expired tokens, newest first" },
   errors: {},
   tableAccess: [{ actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true }],
+  work: {
+    pattern: 'list a user’s tokens',
+    calls: [{ operation: 'Query', entity: 'Token', consistent: false, index: 'GSI1' }],
+    why: 'One page of the user’s partition of the list index (an index read is eventually consistent).',
+  },
   schemas: () => ({ response: dataBody(z.array(tokenListEntry())) }),
-  sample: {},
+  sample: () => ({}),
 });
 
 export const revokeTokenRoute = route({
@@ -241,8 +291,21 @@ export const revokeTokenRoute = route({
     { actions: ['dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
   ],
   successMetric: TOKENS_REVOKED_METRIC,
+  work: {
+    pattern: 'revoke a token',
+    calls: [
+      {
+        operation: 'TransactWriteItems',
+        actions: [
+          { action: 'Delete', entity: 'Token' },
+          { action: 'Update', entity: 'TokenSlots' },
+        ],
+      },
+    ],
+    why: 'The owner check is the Delete’s condition, so no read; the slot is freed in the same transaction.',
+  },
   schemas: () => ({ params: z.object({ id: tokenId() }), response: successBody() }),
-  sample: { params: { id: 'AAAAAAAAAAAA' } },
+  sample: (world) => ({ params: { id: world.tokenId } }),
 });
 
 export const createProjectRoute = route({
@@ -255,11 +318,24 @@ export const createProjectRoute = route({
   errors: {},
   // Puts project + owner membership in one transaction.
   tableAccess: [{ actions: ['dynamodb:PutItem'], partitions: [keyPrefix.project] }],
+  work: {
+    pattern: 'create a project',
+    calls: [
+      {
+        operation: 'TransactWriteItems',
+        actions: [
+          { action: 'Put', entity: 'Project' },
+          { action: 'Put', entity: 'Member' },
+        ],
+      },
+    ],
+    why: 'Project and owner membership together, so no project is ever without its owner.',
+  },
   schemas: () => ({
     body: z.strictObject({ name: name() }),
     response: dataBody(z.object({ projectId: projectId(), name: z.string(), createdAt: timestamp() })),
   }),
-  sample: { body: { name: 'payments' } },
+  sample: () => ({ body: { name: 'payments' } }),
 });
 
 export const listProjectsRoute = route({
@@ -271,12 +347,17 @@ export const listProjectsRoute = route({
   success: { status: 200, description: "The caller's projects with the caller's role" },
   errors: {},
   tableAccess: [{ actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true }],
+  work: {
+    pattern: 'list a user’s projects',
+    calls: [{ operation: 'Query', entity: 'Member', consistent: false, index: 'GSI1' }],
+    why: 'One page of the user’s partition of the list index; each membership carries the project’s name.',
+  },
   schemas: () => ({
     response: dataBody(
       z.array(z.object({ projectId: projectId(), name: z.string(), createdAt: timestamp(), role: role() })),
     ),
   }),
-  sample: {},
+  sample: () => ({}),
 });
 
 export const listMembersRoute = route({
@@ -294,11 +375,19 @@ export const listMembersRoute = route({
     { actions: ['dynamodb:Query'], partitions: [keyPrefix.project] },
     { actions: ['dynamodb:BatchGetItem'], partitions: [keyPrefix.user] },
   ],
+  work: {
+    pattern: 'list members (decides access)',
+    calls: [
+      { operation: 'Query', entity: 'Member', consistent: true },
+      { operation: 'BatchGetItem', entity: 'Profile', consistent: false, items: 2 },
+    ],
+    why: 'The project’s partition, strongly consistent because the caller’s own membership in it decides access; then each member’s profile, whose address follows their latest session (eventual: display only). The sample world’s project has two members.',
+  },
   schemas: () => ({
     params: z.object({ projectId: projectId() }),
     response: dataBody(z.array(z.object({ userId: z.string(), email: z.string(), role: role() }))),
   }),
-  sample: { params: { projectId: 'prj_AAAAAAAAAAAAAAAA' } },
+  sample: (world) => ({ params: { projectId: world.projectId } }),
 });
 
 export const addMemberRoute = route({
@@ -323,15 +412,30 @@ export const addMemberRoute = route({
     { actions: ['dynamodb:GetItem'], partitions: [keyPrefix.email] },
   ],
   successMetric: MEMBERS_ADDED_METRIC,
+  work: {
+    pattern: 'add a member',
+    calls: [
+      { operation: 'GetItem', entity: 'Member', consistent: true },
+      { operation: 'GetItem', entity: 'EmailClaim', consistent: true },
+      {
+        operation: 'TransactWriteItems',
+        actions: [
+          { action: 'ConditionCheck', entity: 'Member' },
+          { action: 'Put', entity: 'Member' },
+        ],
+      },
+    ],
+    why: 'The caller’s membership (role, and the project name the new membership carries) and the address’s claim, which names the user (strong: a user who has just signed in must be found), then the role re-checked and the member put if absent, atomically.',
+  },
   schemas: () => ({
     params: z.object({ projectId: projectId() }),
     body: z.strictObject({ email: email(), role: z.enum(grantableRoles) }),
     response: messageBody('Member added successfully'),
   }),
-  sample: {
-    params: { projectId: 'prj_AAAAAAAAAAAAAAAA' },
-    body: { email: 'someone@example.com', role: 'member' },
-  },
+  sample: (world) => ({
+    params: { projectId: world.projectId },
+    body: { email: world.otherEmail, role: 'member' },
+  }),
 });
 
 export const removeMemberRoute = route({
@@ -356,6 +460,20 @@ export const removeMemberRoute = route({
     { actions: ['dynamodb:GetItem'], partitions: [keyPrefix.email] },
   ],
   successMetric: MEMBERS_REMOVED_METRIC,
+  work: {
+    pattern: 'remove a member',
+    calls: [
+      { operation: 'GetItem', entity: 'EmailClaim', consistent: true },
+      {
+        operation: 'TransactWriteItems',
+        actions: [
+          { action: 'ConditionCheck', entity: 'Member' },
+          { action: 'Delete', entity: 'Member' },
+        ],
+      },
+    ],
+    why: 'The address’s claim names the member (strong: the member is keyed by user id); then the caller’s role checked and the member deleted unless owner, atomically. The caller’s and the member’s items are read only to explain a refusal (404, 403 or 409).',
+  },
   schemas: () => ({
     params: z.object({
       projectId: projectId(),
@@ -363,7 +481,9 @@ export const removeMemberRoute = route({
     }),
     response: messageBody('Member removed successfully'),
   }),
-  sample: { params: { projectId: 'prj_AAAAAAAAAAAAAAAA', email: 'someone%40example.com' } },
+  sample: (world) => ({
+    params: { projectId: world.projectId, email: encodeURIComponent(world.memberEmail) },
+  }),
 });
 
 /** Every route of the API. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { routes } from '@contract/routes';
+import { routes, SAMPLE_WORLD } from '@contract/routes';
 import { type LocalService, startLocalService } from '../../local/service';
 import { assertDocumentedReply } from './api-contract';
 
@@ -136,7 +136,7 @@ export const createProject = async (service: LocalService, session: string, name
 /** Well-formed path parameters: the route contracts' sample requests. */
 const SAMPLE_PARAMS: Readonly<Record<string, string>> = Object.assign(
   {},
-  ...routes.map((route) => route.sample.params ?? {}),
+  ...routes.map((route) => route.sample(SAMPLE_WORLD).params ?? {}),
 );
 
 /** A concrete path for a route template, with well-formed sample parameters. */
