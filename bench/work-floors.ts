@@ -16,7 +16,7 @@
  *   an upper bound).
  */
 import { routes } from '@contract/routes';
-import type { Entity, FloorCall, WorkFloorSpec } from '@contract/work';
+import type { Entity, FloorCall } from '@contract/work';
 
 /** Entities whose items are in the list index (GSI1, projection ALL): their lists are read from it. */
 export const inListIndex: Readonly<Record<Entity, boolean>> = {
@@ -29,9 +29,10 @@ export const inListIndex: Readonly<Record<Entity, boolean>> = {
 };
 
 /** What one request may at most do to the table. */
-export interface WorkFloor extends WorkFloorSpec {
+export interface WorkFloor {
   /** A route's handler name (its contract carries its floor) or an authorizer case. */
   readonly subject: string;
+  readonly calls: readonly FloorCall[];
 }
 
 /** The authorizer's cases: the credential, and whether this request is due to record a use. */
@@ -47,27 +48,23 @@ const profileRead: FloorCall = { operation: 'GetItem', entity: 'Profile', consis
 
 /** Every floor: the authorizer's cases, then each route's, from its contract. */
 export const workFloors: readonly WorkFloor[] = [
-  {
-    subject: 'authorizer/token',
-    pattern: 'authorize an API token',
-    calls: [tokenRead],
-    why: 'The token by primary key, strongly consistent so a revoked token fails on its next use; one item of at most 4 KB.',
-  },
-  {
-    subject: 'authorizer/token-record-use',
-    pattern: 'authorize an API token + record `lastUsedAt`',
-    calls: [tokenRead, { operation: 'UpdateItem', entity: 'Token' }],
-    why: 'At most once a minute per token: one conditional UpdateItem. The token list shows `lastUsedAt` from the list index, so the write also rewrites the token’s index entry (2 units).',
-  },
-  {
-    subject: 'authorizer/session',
-    pattern: 'record a session’s profile (remembered)',
-    calls: [],
-    why: 'A warm container remembers the profiles it saw recorded today, so a session’s steady state needs no call; a cold container reads the profile once (eventually consistent: a stale read only costs an early refresh).',
-  },
+  // authorize an API token: The token by primary key, strongly consistent so a revoked token fails
+  // on its next use; one item of at most 4 KB.
+  { subject: 'authorizer/token', calls: [tokenRead] },
+  // authorize an API token + record `lastUsedAt`: At most once a minute per token: one conditional
+  // UpdateItem. The token list shows `lastUsedAt` from the list index, so the write also rewrites
+  // the token’s index entry (2 units).
+  { subject: 'authorizer/token-record-use', calls: [tokenRead, { operation: 'UpdateItem', entity: 'Token' }] },
+  // record a session’s profile (remembered): A warm container remembers the profiles it saw recorded
+  // today, so a session’s steady state needs no call; a cold container reads the profile once
+  // (eventually consistent: a stale read only costs an early refresh).
+  { subject: 'authorizer/session', calls: [] },
+  // record a session’s profile: At most once a day per user, or when the address changes: the
+  // profile (keyed by the user id, for display) and the address’s claim (which finds the user when
+  // added by e-mail) together, neither in an index. A changed address first releases the old claim
+  // (one more DeleteItem, only then).
   {
     subject: 'authorizer/session-record-profile',
-    pattern: 'record a session’s profile',
     calls: [
       profileRead,
       {
@@ -78,15 +75,10 @@ export const workFloors: readonly WorkFloor[] = [
         ],
       },
     ],
-    why: 'At most once a day per user, or when the address changes: the profile (keyed by the user id, for display) and the address’s claim (which finds the user when added by e-mail) together, neither in an index. A changed address first releases the old claim (one more DeleteItem, only then).',
   },
-  {
-    subject: 'authorizer/malformed',
-    pattern: '(none)',
-    calls: [],
-    why: 'Header, scheme, prefix, length, alphabet and checksum are judged without the table.',
-  },
-  ...routes.map((route) => ({ subject: route.handler, ...route.work })),
+  // (none): Header, scheme, prefix, length, alphabet and checksum are judged without the table.
+  { subject: 'authorizer/malformed', calls: [] },
+  ...routes.map((route) => ({ subject: route.handler, calls: route.work })),
 ];
 
 /** The floor for a subject; throws for an unknown one, so a new route without a floor fails the test. */

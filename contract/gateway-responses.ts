@@ -1,7 +1,5 @@
 import { ErrorText } from './errors';
-
-/** Seconds a client should wait before retrying a 503, from the gateway or a route. */
-export const RETRY_AFTER_SECONDS = '1';
+import { RETRY_AFTER_SECONDS } from './limits';
 
 /** The API Gateway response types this API customises. */
 export type GatewayResponseType =

@@ -6,3 +6,5 @@ export const MAX_NAME_LENGTH = 100;
 export const MAX_TTL_DAYS = 3650;
 /** Lifetime of a token created without `ttlDays`. */
 export const DEFAULT_TTL_DAYS = 30;
+/** Seconds a client should wait before retrying a 503, from the gateway or a route. */
+export const RETRY_AFTER_SECONDS = '1';

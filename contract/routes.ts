@@ -27,7 +27,7 @@ import {
   TOKENS_REVOKED_METRIC,
 } from './service-metrics';
 import { type KeyPrefix, keyPrefix } from './table-schema';
-import type { WorkFloorSpec } from './work';
+import type { FloorCall } from './work';
 
 /** A DynamoDB action one of our functions may perform. Scan is deliberately not one of them. */
 export type TableAction =
@@ -100,8 +100,11 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
   readonly tableAccess: TableAccess;
   /** Metric counted once per successful request, for routes that change state worth counting. */
   readonly successMetric?: string;
-  /** The least DynamoDB work a successful request needs (`npm run bench` and a test hold it to this). */
-  readonly work: WorkFloorSpec;
+  /**
+   * The least DynamoDB calls a successful request needs, by its access pattern (docs/data-model.md):
+   * `npm run bench` and the integration suite hold the route to them. Why each is needed is a comment.
+   */
+  readonly work: readonly FloorCall[];
   /**
    * The route's schemas, built on its first call and kept: a function builds its own route's only,
    * when its first request needs them, not at load.
@@ -221,20 +224,21 @@ export const createTokenRoute = route({
     { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.token] },
   ],
   successMetric: TOKENS_CREATED_METRIC,
-  work: {
-    pattern: 'create a token under the limit',
-    calls: [
-      { operation: 'GetItem', entity: 'TokenSlots', consistent: true },
-      {
-        operation: 'TransactWriteItems',
-        actions: [
-          { action: 'Put', entity: 'Token' },
-          { action: 'Update', entity: 'TokenSlots' },
-        ],
-      },
-    ],
-    why: 'The slots say which tokens are still live (expired ones free their slot), so they must be read; the version check makes a stale read safe, but it would cancel a 6-unit transaction and retry, so the read is strong (0.5 units more on a rare route). Token and slots in one transaction; the slots are updated (put for a user’s first token).',
-  },
+  // Least work (create a token under the limit): The slots say which tokens are still live (expired
+  // ones free their slot), so they must be read; the version check makes a stale read safe, but it
+  // would cancel a 6-unit transaction and retry, so the read is strong (0.5 units more on a rare
+  // route). Token and slots in one transaction; the slots are updated (put for a user’s first
+  // token).
+  work: [
+    { operation: 'GetItem', entity: 'TokenSlots', consistent: true },
+    {
+      operation: 'TransactWriteItems',
+      actions: [
+        { action: 'Put', entity: 'Token' },
+        { action: 'Update', entity: 'TokenSlots' },
+      ],
+    },
+  ],
   schemas: () => ({
     body: z.strictObject({
       name: name(),
@@ -267,11 +271,9 @@ export const listTokensRoute = route({
   success: { status: 200, description: "The caller's active and expired tokens, newest first" },
   errors: {},
   tableAccess: [{ actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true }],
-  work: {
-    pattern: 'list a user’s tokens',
-    calls: [{ operation: 'Query', entity: 'Token', consistent: false, index: 'GSI1' }],
-    why: 'One page of the user’s partition of the list index (an index read is eventually consistent).',
-  },
+  // Least work (list a user’s tokens): One page of the user’s partition of the list index (an index
+  // read is eventually consistent).
+  work: [{ operation: 'Query', entity: 'Token', consistent: false, index: 'GSI1' }],
   schemas: () => ({ response: dataBody(z.array(tokenListEntry())) }),
   sample: () => ({}),
 });
@@ -291,19 +293,17 @@ export const revokeTokenRoute = route({
     { actions: ['dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
   ],
   successMetric: TOKENS_REVOKED_METRIC,
-  work: {
-    pattern: 'revoke a token',
-    calls: [
-      {
-        operation: 'TransactWriteItems',
-        actions: [
-          { action: 'Delete', entity: 'Token' },
-          { action: 'Update', entity: 'TokenSlots' },
-        ],
-      },
-    ],
-    why: 'The owner check is the Delete’s condition, so no read; the slot is freed in the same transaction.',
-  },
+  // Least work (revoke a token): The owner check is the Delete’s condition, so no read; the slot is
+  // freed in the same transaction.
+  work: [
+    {
+      operation: 'TransactWriteItems',
+      actions: [
+        { action: 'Delete', entity: 'Token' },
+        { action: 'Update', entity: 'TokenSlots' },
+      ],
+    },
+  ],
   schemas: () => ({ params: z.object({ id: tokenId() }), response: successBody() }),
   sample: (world) => ({ params: { id: world.tokenId } }),
 });
@@ -318,19 +318,17 @@ export const createProjectRoute = route({
   errors: {},
   // Puts project + owner membership in one transaction.
   tableAccess: [{ actions: ['dynamodb:PutItem'], partitions: [keyPrefix.project] }],
-  work: {
-    pattern: 'create a project',
-    calls: [
-      {
-        operation: 'TransactWriteItems',
-        actions: [
-          { action: 'Put', entity: 'Project' },
-          { action: 'Put', entity: 'Member' },
-        ],
-      },
-    ],
-    why: 'Project and owner membership together, so no project is ever without its owner.',
-  },
+  // Least work (create a project): Project and owner membership together, so no project is ever
+  // without its owner.
+  work: [
+    {
+      operation: 'TransactWriteItems',
+      actions: [
+        { action: 'Put', entity: 'Project' },
+        { action: 'Put', entity: 'Member' },
+      ],
+    },
+  ],
   schemas: () => ({
     body: z.strictObject({ name: name() }),
     response: dataBody(z.object({ projectId: projectId(), name: z.string(), createdAt: timestamp() })),
@@ -347,11 +345,9 @@ export const listProjectsRoute = route({
   success: { status: 200, description: "The caller's projects with the caller's role" },
   errors: {},
   tableAccess: [{ actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true }],
-  work: {
-    pattern: 'list a user’s projects',
-    calls: [{ operation: 'Query', entity: 'Member', consistent: false, index: 'GSI1' }],
-    why: 'One page of the user’s partition of the list index; each membership carries the project’s name.',
-  },
+  // Least work (list a user’s projects): One page of the user’s partition of the list index; each
+  // membership carries the project’s name.
+  work: [{ operation: 'Query', entity: 'Member', consistent: false, index: 'GSI1' }],
   schemas: () => ({
     response: dataBody(
       z.array(z.object({ projectId: projectId(), name: z.string(), createdAt: timestamp(), role: role() })),
@@ -375,14 +371,14 @@ export const listMembersRoute = route({
     { actions: ['dynamodb:Query'], partitions: [keyPrefix.project] },
     { actions: ['dynamodb:BatchGetItem'], partitions: [keyPrefix.user] },
   ],
-  work: {
-    pattern: 'list members (decides access)',
-    calls: [
-      { operation: 'Query', entity: 'Member', consistent: true },
-      { operation: 'BatchGetItem', entity: 'Profile', consistent: false, items: 2 },
-    ],
-    why: 'The project’s partition, strongly consistent because the caller’s own membership in it decides access; then each member’s profile, whose address follows their latest session (eventual: display only). The sample world’s project has two members.',
-  },
+  // Least work (list members (decides access)): The project’s partition, strongly consistent because
+  // the caller’s own membership in it decides access; then each member’s profile, whose address
+  // follows their latest session (eventual: display only). The sample world’s project has two
+  // members.
+  work: [
+    { operation: 'Query', entity: 'Member', consistent: true },
+    { operation: 'BatchGetItem', entity: 'Profile', consistent: false, items: 2 },
+  ],
   schemas: () => ({
     params: z.object({ projectId: projectId() }),
     response: dataBody(z.array(z.object({ userId: z.string(), email: z.string(), role: role() }))),
@@ -412,21 +408,20 @@ export const addMemberRoute = route({
     { actions: ['dynamodb:GetItem'], partitions: [keyPrefix.email] },
   ],
   successMetric: MEMBERS_ADDED_METRIC,
-  work: {
-    pattern: 'add a member',
-    calls: [
-      { operation: 'GetItem', entity: 'Member', consistent: true },
-      { operation: 'GetItem', entity: 'EmailClaim', consistent: true },
-      {
-        operation: 'TransactWriteItems',
-        actions: [
-          { action: 'ConditionCheck', entity: 'Member' },
-          { action: 'Put', entity: 'Member' },
-        ],
-      },
-    ],
-    why: 'The caller’s membership (role, and the project name the new membership carries) and the address’s claim, which names the user (strong: a user who has just signed in must be found), then the role re-checked and the member put if absent, atomically.',
-  },
+  // Least work (add a member): The caller’s membership (role, and the project name the new
+  // membership carries) and the address’s claim, which names the user (strong: a user who has just
+  // signed in must be found), then the role re-checked and the member put if absent, atomically.
+  work: [
+    { operation: 'GetItem', entity: 'Member', consistent: true },
+    { operation: 'GetItem', entity: 'EmailClaim', consistent: true },
+    {
+      operation: 'TransactWriteItems',
+      actions: [
+        { action: 'ConditionCheck', entity: 'Member' },
+        { action: 'Put', entity: 'Member' },
+      ],
+    },
+  ],
   schemas: () => ({
     params: z.object({ projectId: projectId() }),
     body: z.strictObject({ email: email(), role: z.enum(grantableRoles) }),
@@ -460,20 +455,19 @@ export const removeMemberRoute = route({
     { actions: ['dynamodb:GetItem'], partitions: [keyPrefix.email] },
   ],
   successMetric: MEMBERS_REMOVED_METRIC,
-  work: {
-    pattern: 'remove a member',
-    calls: [
-      { operation: 'GetItem', entity: 'EmailClaim', consistent: true },
-      {
-        operation: 'TransactWriteItems',
-        actions: [
-          { action: 'ConditionCheck', entity: 'Member' },
-          { action: 'Delete', entity: 'Member' },
-        ],
-      },
-    ],
-    why: 'The address’s claim names the member (strong: the member is keyed by user id); then the caller’s role checked and the member deleted unless owner, atomically. The caller’s and the member’s items are read only to explain a refusal (404, 403 or 409).',
-  },
+  // Least work (remove a member): The address’s claim names the member (strong: the member is keyed
+  // by user id); then the caller’s role checked and the member deleted unless owner, atomically. The
+  // caller’s and the member’s items are read only to explain a refusal (404, 403 or 409).
+  work: [
+    { operation: 'GetItem', entity: 'EmailClaim', consistent: true },
+    {
+      operation: 'TransactWriteItems',
+      actions: [
+        { action: 'ConditionCheck', entity: 'Member' },
+        { action: 'Delete', entity: 'Member' },
+      ],
+    },
+  ],
   schemas: () => ({
     params: z.object({
       projectId: projectId(),

@@ -31,12 +31,3 @@ export type FloorCall =
         readonly entity: Entity;
       }[];
     };
-
-/** A route's least work: the access pattern it follows, its calls, and why none can be cheaper. */
-export interface WorkFloorSpec {
-  /** The access pattern(s) of docs/data-model.md it follows. */
-  readonly pattern: string;
-  readonly calls: readonly FloorCall[];
-  /** Why each call is needed, and what cannot be cheaper. */
-  readonly why: string;
-}

@@ -1,6 +1,5 @@
-import { RETRY_AFTER_SECONDS } from '@contract/gateway-responses';
 import { TOKEN_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
-import { MAX_BODY_BYTES } from '@contract/limits';
+import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '@contract/limits';
 import { type RouteContract, routeErrors, routes } from '@contract/routes';
 import { configureZod, type ErrorTextValue, errorBody } from '@contract/schemas';
 import * as z from 'zod/mini';

@@ -1,5 +1,5 @@
 import { ErrorText } from '@contract/errors';
-import { RETRY_AFTER_SECONDS } from '@contract/gateway-responses';
+import { RETRY_AFTER_SECONDS } from '@contract/limits';
 import {
   ApiError,
   BadRequestError,
