@@ -29,8 +29,18 @@ describe('sameIp', () => {
 
   it('tells different addresses apart', () => {
     expect(sameIp('127.0.0.1', '127.0.0.2')).toBe(false);
+    expect(sameIp('127.0.0.2', '127.0.0.1')).toBe(false);
     expect(sameIp('::1', '127.0.0.1')).toBe(false);
     expect(sameIp('2001:db8::1', '2001:db8::2')).toBe(false);
+  });
+
+  it('compares IPv6 with ffff in the sixth group as IPv6 unless the five groups before are zero', () => {
+    // Only ::ffff:0:0/96 is IPv4-mapped; 1:0:0:0:0:ffff:102:304 is another IPv6 address than 1.2.3.4.
+    expect(sameIp('1:0:0:0:0:ffff:102:304', '1.2.3.4')).toBe(false);
+    expect(sameIp('1.2.3.4', '1:0:0:0:0:ffff:102:304')).toBe(false);
+    expect(sameIp('0:0:0:0:1:ffff:102:304', '1.2.3.4')).toBe(false);
+    expect(canonicalIp('1:0:0:0:0:ffff:102:304')).toBe('0001:0000:0000:0000:0000:ffff:0102:0304');
+    expect(sameIp('::ffff:102:304', '1.2.3.4')).toBe(true);
   });
 
   it('matches nothing when either side is not an address', () => {
