@@ -64,6 +64,24 @@ describe('randomBase62', () => {
       draws.mockRestore();
     }
   });
+
+  it('zeroes each random byte of the pool once it is used', () => {
+    const crypto = jest.requireActual<typeof import('node:crypto')>('node:crypto');
+    const draws = jest.spyOn(crypto, 'randomFillSync');
+    try {
+      jest.isolateModules(() => {
+        const fresh = jest.requireActual<typeof import('@lambdas/domain/token-format')>('@lambdas/domain/token-format');
+        fresh.randomBase62(36);
+        const pool = draws.mock.calls[0]?.[0] as Buffer;
+        expect(pool).toHaveLength(2048);
+        // At least 36 bytes were drawn and are zero now; the 1,900 unused ones are not all zero.
+        expect(pool.subarray(0, 36).every((byte) => byte === 0)).toBe(true);
+        expect(pool.subarray(148).some((byte) => byte !== 0)).toBe(true);
+      });
+    } finally {
+      draws.mockRestore();
+    }
+  });
 });
 
 describe('parseToken', () => {
