@@ -16,7 +16,19 @@ describe('canonicalIp', () => {
     expect(canonicalIp(input)).toBe(expected);
   });
 
-  it.each(['', 'localhost', '256.1.1.1', '1.2.3', '2001:db8::1::2', '12345::', 'not an ip'])('rejects %s', (input) => {
+  it.each([
+    '',
+    'localhost',
+    '256.1.1.1',
+    '1.2.3',
+    '2001:db8::1::2',
+    '12345::',
+    'not an ip',
+    // Text that a lenient hex parse would read as a group: never an address.
+    '01234::',
+    '1x::',
+    '+1::',
+  ])('rejects %s', (input) => {
     expect(canonicalIp(input)).toBeNull();
   });
 });
