@@ -18,17 +18,25 @@ const base = {
   },
 };
 
+/**
+ * A generous time limit per tier (test/test-timeout.ts applies it): CI machines are 2-core and busy,
+ * and a test must fail on what it checks, never on how fast the machine is. Jest reads `testTimeout`
+ * only from the root config, not per project, hence the global.
+ */
+const timeout = (ms) => ({ globals: { TEST_TIMEOUT_MS: ms }, setupFilesAfterEnv: ['<rootDir>/test/test-timeout.ts'] });
+
 module.exports = {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { ...base, ...timeout(30_000), displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
       ...base,
+      ...timeout(60_000),
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/integration/global-setup.ts',
       globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
       setupFiles: ['<rootDir>/test/integration/env.ts'],
     },
-    { ...base, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+    { ...base, ...timeout(120_000), displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
   ],
 };

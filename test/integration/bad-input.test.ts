@@ -25,6 +25,7 @@ let service: LocalService;
 const credentials: Record<string, string> = {};
 let projectId = '';
 let memberEmail = '';
+let frozen = new Date();
 const counts = { runs: 0, rejected: 0 };
 
 const dumpTable = async (): Promise<string> =>
@@ -48,11 +49,12 @@ beforeAll(async () => {
   // Warm-up use of both credentials records lastUsedAt and the profile; with the clock held still,
   // the authorizer has no further reason to write, so any change below comes from the request.
   await call(service, 'GET', '/api/v1/tokens', { token: credentials.admin });
-  const frozen = new Date();
-  setClock({ now: () => frozen });
+  frozen = new Date();
 });
+// Held per test and restored after each, so that no test can leave the clock moved behind it.
+beforeEach(() => setClock({ now: () => frozen }));
+afterEach(() => setClock());
 afterAll(async () => {
-  setClock();
   await service.close();
   console.info(`bad-input: ${counts.runs} requests, ${counts.rejected} rejected`);
 });

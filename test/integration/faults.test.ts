@@ -65,7 +65,7 @@ beforeAll(async () => {
     port: 0,
     sessionJwksUrl: jwksUrl,
   });
-}, 60_000);
+});
 afterAll(async () => {
   await service.close();
   jwksServer.closeAllConnections();
@@ -85,7 +85,7 @@ describe('the identity provider’s key set', () => {
     expect(ms).toBeLessThan(BOUND_MS);
     jwksMode = 'up';
     expect((await call(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
-  }, 30_000);
+  });
 });
 
 describe('DynamoDB paused with SIGSTOP', () => {
@@ -103,7 +103,7 @@ describe('DynamoDB paused with SIGSTOP', () => {
       dynamo.process.kill('SIGCONT');
     }
     expect((await call(service, 'GET', '/api/v1/tokens', { token: rawToken })).status).toBe(200);
-  }, 60_000);
+  });
 
   it('answers 503 from a route handler whose own database call stalls', async () => {
     const session = await sessionFor(service, uniqueEmail());
@@ -132,7 +132,7 @@ describe('DynamoDB paused with SIGSTOP', () => {
     expect(result.statusCode).toBe(503);
     expect(result.headers?.['Retry-After']).toBe('1');
     expect(JSON.parse(result.body)).toEqual({ success: false, error: ErrorText.unavailable });
-  }, 30_000);
+  });
 });
 
 describe('a project create cut off midway', () => {
@@ -159,7 +159,7 @@ describe('a project create cut off midway', () => {
       );
       expect(owner).toBeDefined();
     }
-  }, 30_000);
+  });
 });
 
 describe('DynamoDB stopped', () => {
@@ -174,5 +174,5 @@ describe('DynamoDB stopped', () => {
     dynamo = await startDynamoDbLocal({ port });
     await createTable(dynamo.endpoint, TABLE);
     expect((await call(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
-  }, 60_000);
+  });
 });

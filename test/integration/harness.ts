@@ -1,6 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  type BatchWriteCommandOutput,
+  DynamoDBDocumentClient,
+  PutCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { routes, SAMPLE_WORLD } from '@contract/routes';
+import type { Scope } from '@contract/scopes';
+import { tableSchema } from '@contract/table-schema';
+import { tokenKey, tokenListKeys, tokenSlotsKey } from '@lambdas/data/keys';
+import { mintToken } from '@lambdas/domain/token-format';
+import { decodeJwt } from 'jose';
 import { type LocalService, startLocalService } from '../../local/service';
 import { assertDocumentedReply } from './api-contract';
 
@@ -146,3 +159,86 @@ export const samplePath = (template: string): string =>
     if (!value) throw new Error(`no sample for path parameter ${name}`);
     return value;
   });
+
+/** What `seedTokens` writes for each token. */
+export interface SeedOptions {
+  readonly scopes?: readonly Scope[];
+  /** Days until expiry, counted from now; `null` never expires (the default). */
+  readonly ttlDays?: number | null;
+  readonly boundIp?: string;
+  /** Default: the table of the global setup. */
+  readonly tableName?: string;
+}
+
+/** Days an expired token stays listed before TTL deletion, as the token repository writes it. */
+const EXPIRED_RETENTION_DAYS = 90;
+const DAY_MS = 24 * 60 * 60 * 1000;
+type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
+
+/**
+ * Writes `count` live tokens of the session's user straight into DynamoDB Local, with the slot item
+ * that counts them against the limit, as if they had been created through the API: a fixture of 100
+ * tokens costs a few batch writes instead of 100 requests, whose time on a busy machine made tests
+ * time out. Only for a user who has no token yet (the slot item is written whole). The tokens are
+ * created one millisecond apart, oldest first; answers their ids in that order.
+ */
+export const seedTokens = async (session: string, count: number, options: SeedOptions = {}): Promise<string[]> => {
+  const userId = decodeJwt(session).sub;
+  const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
+  const tableName = options.tableName ?? process.env.TEST_TABLE_NAME;
+  if (!userId || !endpoint || !tableName) throw new Error('seedTokens needs a session and the global setup');
+  const start = Date.now() - count;
+  const ttlDays = options.ttlDays ?? null;
+  const tokens = Array.from({ length: count }, (_, i) => {
+    const minted = mintToken();
+    const createdAt = new Date(start + i).toISOString();
+    const expiresAt = ttlDays === null ? null : start + i + ttlDays * DAY_MS;
+    return {
+      ...tokenKey(minted.tokenId),
+      ...tokenListKeys(userId, createdAt, minted.tokenId),
+      entity: 'Token',
+      ...(expiresAt === null
+        ? {}
+        : { [tableSchema.timeToLiveAttribute]: Math.floor((expiresAt + EXPIRED_RETENTION_DAYS * DAY_MS) / 1000) }),
+      tokenId: minted.tokenId,
+      userId,
+      name: 'seeded',
+      scopes: options.scopes ?? ['admin'],
+      secretHash: minted.hash,
+      boundIp: options.boundIp ?? '127.0.0.1',
+      displayPrefix: minted.displayPrefix,
+      createdAt,
+      expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+      lastUsedAt: null,
+    };
+  });
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
+  try {
+    for (let i = 0; i < tokens.length; i += 25) {
+      let pending: WriteRequests | undefined = tokens.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+      while (pending && pending.length > 0) {
+        const reply: BatchWriteCommandOutput = await client.send(
+          new BatchWriteCommand({ RequestItems: { [tableName]: pending } }),
+        );
+        pending = reply.UnprocessedItems?.[tableName];
+      }
+    }
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          ...tokenSlotsKey(userId),
+          entity: 'TokenSlots',
+          slots: Object.fromEntries(
+            tokens.map((token) => [token.tokenId, token.expiresAt === null ? 0 : Date.parse(token.expiresAt)]),
+          ),
+          version: 1,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  } finally {
+    client.destroy();
+  }
+  return tokens.map((token) => token.tokenId);
+};

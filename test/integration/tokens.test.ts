@@ -1,7 +1,7 @@
 import { ErrorText } from '@contract/errors';
 import { setClock } from '@lambdas/domain/clock';
 import type { LocalService } from '../../local/service';
-import { call, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { call, createToken, seedTokens, sessionFor, startService, uniqueEmail } from './harness';
 import { scanTable } from './secret-scan';
 
 let service: LocalService;
@@ -143,8 +143,12 @@ describe('POST /api/v1/tokens', () => {
 
   it('answers 409 Token limit reached past 100 live tokens, and frees a slot on revoke', async () => {
     const session = await sessionFor(service, uniqueEmail());
-    const first = await createToken(service, session, { name: 't', scopes: ['read:secrets'] });
-    for (let i = 1; i < 100; i += 1) await createToken(service, session, { name: 't', scopes: ['read:secrets'] });
+    // 99 tokens in one batch; the 100th and the 101st go through the API, which enforces the limit.
+    const [oldest] = await seedTokens(session, 99, { scopes: ['read:secrets'] });
+    expect(
+      (await call(service, 'POST', '/api/v1/tokens', { token: session, json: { name: 't', scopes: ['admin'] } }))
+        .status,
+    ).toBe(201);
     const over = await call(service, 'POST', '/api/v1/tokens', {
       token: session,
       json: { name: 'x', scopes: ['admin'] },
@@ -152,7 +156,7 @@ describe('POST /api/v1/tokens', () => {
     expect(over.status).toBe(409);
     expect(over.body).toEqual({ success: false, error: ErrorText.tokenLimit });
 
-    expect((await call(service, 'DELETE', `/api/v1/tokens/${first.id}`, { token: session })).status).toBe(200);
+    expect((await call(service, 'DELETE', `/api/v1/tokens/${oldest}`, { token: session })).status).toBe(200);
     expect(
       (await call(service, 'POST', '/api/v1/tokens', { token: session, json: { name: 'x', scopes: ['admin'] } }))
         .status,
@@ -162,7 +166,7 @@ describe('POST /api/v1/tokens', () => {
   it('does not count expired tokens against the limit, and frees their slots with the next create', async () => {
     const email = uniqueEmail();
     const session = await sessionFor(service, email);
-    for (let i = 0; i < 100; i += 1) await createToken(service, session, { name: 't', scopes: ['admin'], ttlDays: 1 });
+    await seedTokens(session, 100, { ttlDays: 1 });
     expect(
       (await call(service, 'POST', '/api/v1/tokens', { token: session, json: { name: 'x', scopes: ['admin'] } }))
         .status,
@@ -185,7 +189,7 @@ describe('POST /api/v1/tokens', () => {
 
   it('never lets parallel creates exceed the limit', async () => {
     const session = await sessionFor(service, uniqueEmail());
-    for (let i = 0; i < 95; i += 1) await createToken(service, session, { name: 't', scopes: ['admin'] });
+    await seedTokens(session, 95);
     const replies = await Promise.all(
       Array.from({ length: 12 }, () =>
         call(service, 'POST', '/api/v1/tokens', { token: session, json: { name: 'p', scopes: ['admin'] } }),

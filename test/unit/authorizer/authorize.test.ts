@@ -3,7 +3,7 @@ import { addMemberRoute, createTokenRoute, listMembersRoute } from '@contract/ro
 import { type AuthorizerDeps, authorize } from '@lambdas/authorizer/authorize';
 import { SessionExpiredError, SessionInvalidError } from '@lambdas/authorizer/session-errors';
 import type { TokenRecord } from '@lambdas/data/token-repository';
-import { mintToken } from '@lambdas/domain/token-format';
+import { mintToken, withChecksum } from '@lambdas/domain/token-format';
 
 const now = new Date('2026-11-21T12:00:00.000Z');
 const minted = mintToken();
@@ -46,12 +46,28 @@ const request = (authorization: string[], overrides: Partial<Parameters<typeof a
 });
 
 describe('authorize with an API token', () => {
-  it('allows a valid token on a route its scope covers, as its owner', async () => {
+  it('allows a valid token on a route its scope covers, as its owner with the token’s scopes only', async () => {
     const decision = await authorize(request([`Bearer ${minted.rawToken}`]), deps().fake);
-    expect(decision).toMatchObject({
+    expect(decision).toEqual({
       outcome: 'allow',
-      principal: { kind: 'token', userId: 'user-1', tokenId: minted.tokenId },
+      principal: { kind: 'token', userId: 'user-1', tokenId: minted.tokenId, scopes: ['read:secrets'] },
+      tokenLastUsedAt: null,
     });
+  });
+
+  it('rejects, without reading the database, a token whose checksum is right but whose form is wrong', async () => {
+    // withChecksum gives each a valid checksum: only the prefix, length and alphabet checks refuse them.
+    const secret = minted.rawToken.slice(9, 45);
+    for (const candidate of [
+      withChecksum(`svc_live_${secret.slice(1)}`),
+      withChecksum(`svc_live_${secret}A`),
+      withChecksum(`svc_live_${secret.slice(1)}-`),
+    ]) {
+      const { fake, calls } = deps();
+      const decision = await authorize(request([`Bearer ${candidate}`]), fake);
+      expect(decision).toEqual({ outcome: 'unauthorized', rule: 'malformed-token' });
+      expect(calls.getToken).toBe(0);
+    }
   });
 
   it('rejects a malformed token without reading the database', async () => {
@@ -71,6 +87,8 @@ describe('authorize with an API token', () => {
     ['a missing credential', ['Bearer']],
     ['extra spaces', [`Bearer  ${minted.rawToken}`]],
     ['a trailing space', [`Bearer ${minted.rawToken} `]],
+    ['Bearer after another scheme', [`Basic x Bearer ${minted.rawToken}`]],
+    ['a second word after the token', [`Bearer ${minted.rawToken} extra`]],
   ])('answers unauthorized for %s', async (_label, authorization) => {
     expect((await authorize(request(authorization), deps().fake)).outcome).toBe('unauthorized');
   });
@@ -112,7 +130,8 @@ describe('authorize with an API token', () => {
 
   it('forbids another source IP, in any spelling of the address', async () => {
     const other = await authorize(request([`Bearer ${minted.rawToken}`], { sourceIp: '203.0.113.8' }), deps().fake);
-    expect(other).toMatchObject({ outcome: 'forbidden', error: ErrorText.wrongIp });
+    // The rule names the IP denial: the handler counts it as the `wrong_ip` metric outcome by it.
+    expect(other).toEqual({ outcome: 'forbidden', rule: 'token-ip', error: ErrorText.wrongIp });
     const mapped = await authorize(
       request([`Bearer ${minted.rawToken}`], { sourceIp: '::ffff:203.0.113.7' }),
       deps().fake,
@@ -142,6 +161,32 @@ describe('authorize with an API token', () => {
     expect(decision).toMatchObject({ outcome: 'forbidden', error: ErrorText.sessionRequired });
   });
 
+  it('names the rule that decided, for the log and the metric', async () => {
+    const bearer = [`Bearer ${minted.rawToken}`];
+    const cases: [Parameters<typeof authorize>[0], AuthorizerDeps, string][] = [
+      [request([]), deps().fake, 'authorization-header-count'],
+      [request(['Basic abc']), deps().fake, 'authorization-scheme'],
+      [request(bearer, { tokenScope: undefined }), deps().fake, 'unknown-route'],
+      [request([`Bearer ${minted.rawToken.slice(0, -1)}`]), deps().fake, 'malformed-token'],
+      [request(bearer), deps(null).fake, 'unknown-token'],
+      [request(bearer, { now: new Date('2099-01-01') }), deps().fake, 'token-expired'],
+      [request(bearer, { sourceIp: '203.0.113.8' }), deps().fake, 'token-ip'],
+      [request(bearer, { tokenScope: createTokenRoute.tokenScope }), deps().fake, 'session-required'],
+      [request(bearer, { tokenScope: addMemberRoute.tokenScope }), deps().fake, 'token-scope'],
+      [
+        request(['Bearer eyJ.a.b']),
+        deps(stored, () => Promise.reject(new SessionExpiredError('x'))).fake,
+        'session-expired',
+      ],
+      [
+        request(['Bearer eyJ.a.b']),
+        deps(stored, () => Promise.reject(new SessionInvalidError('audience'))).fake,
+        'session-audience',
+      ],
+    ];
+    for (const [input, fake, rule] of cases) expect(await authorize(input, fake)).toMatchObject({ rule });
+  });
+
   it('answers unauthorized for a route that is not in the table', async () => {
     expect(
       (await authorize(request([`Bearer ${minted.rawToken}`], { tokenScope: undefined }), deps().fake)).outcome,
@@ -161,9 +206,14 @@ describe('authorize with a session', () => {
       request(['Bearer eyJ.session.jwt'], { tokenScope: createTokenRoute.tokenScope }),
       fake,
     );
-    expect(decision).toMatchObject({
+    expect(decision).toEqual({
       outcome: 'allow',
-      principal: { kind: 'session', userId: 's-1', issuedAt: identity.issuedAt },
+      principal: {
+        kind: 'session',
+        userId: 's-1',
+        issuedAt: identity.issuedAt,
+        scopes: ['read:secrets', 'write:secrets', 'admin'],
+      },
     });
     expect(calls.recordProfile).toBe(1);
     expect(calls.getToken).toBe(0);

@@ -6,6 +6,7 @@ import {
   parseToken,
   randomBase62,
   tokenMatchesHash,
+  withChecksum,
 } from '@lambdas/domain/token-format';
 
 describe('mintToken', () => {
@@ -93,6 +94,32 @@ describe('parseToken', () => {
       const replacement = alphabet[(alphabet.indexOf(current) + 1) % alphabet.length];
       expect(parseToken(`${rawToken.slice(0, i)}${replacement}${rawToken.slice(i + 1)}`)).toBeNull();
     }
+  });
+
+  // Each has a valid checksum (withChecksum), so only the prefix, length and alphabet checks refuse it.
+  const body = rawToken.slice(9, 45);
+  it.each([
+    ['another prefix', withChecksum(`svc_test_${body}`)],
+    ['an upper-case prefix', withChecksum(`SVC_LIVE_${body}`)],
+    ['no prefix', withChecksum(`svc_live${body}`)],
+    ['one character short', withChecksum(`svc_live_${body.slice(1)}`)],
+    ['one character long', withChecksum(`svc_live_${body}A`)],
+    ['a non-base62 character', withChecksum(`svc_live_${body.slice(1)}-`)],
+    ['a 10 KB body', withChecksum(`svc_live_${'A'.repeat(10_240)}`)],
+  ])('rejects %s even with a valid checksum', (_label, candidate) => {
+    expect(parseToken(candidate)).toBeNull();
+  });
+
+  it('accepts a token of a known checksum: tokens minted by earlier versions stay valid', () => {
+    // CRC32 of the body, 548618211, written as six base62 digits, most significant first.
+    const known = 'svc_live_AbCdEf1234560123456789abcdefghijKLMN0b7wep';
+    expect(withChecksum(known.slice(0, -6))).toBe(known);
+    expect(parseToken(known)).toEqual({ tokenId: 'AbCdEf123456' });
+  });
+
+  it('checks the checksum over the whole body', () => {
+    expect(parseToken(withChecksum(rawToken.slice(0, -6)))).toEqual({ tokenId });
+    expect(withChecksum(rawToken.slice(0, -6))).toBe(rawToken);
   });
 
   it.each([
