@@ -1,4 +1,4 @@
-import { routeScopesJson } from '../contract/routes';
+import { routeScopesJson } from '../contract/route-table';
 /** What the bench's processes share: the environment a bundle reads at load, and the authorizer's event. */
 
 /** Environment a bundle reads at load; no value reaches AWS (nothing is called). */

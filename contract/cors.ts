@@ -1,5 +1,3 @@
-import { routes } from './routes';
-
 /**
  * Cross-origin access for the one web dashboard the stack is configured for (`dashboardOrigin`),
  * answered alike by the stack and by the local gateway. One fixed origin rather than a list: API
@@ -27,9 +25,3 @@ export const preflightHeaders = (origin: string, methods: readonly string[]): Re
   'Access-Control-Allow-Headers': CORS_REQUEST_HEADERS.join(', '),
   'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
 });
-
-/** Every path of the route table with the methods it serves: where a preflight is answered. */
-export const methodsByPath: ReadonlyMap<string, readonly string[]> = routes.reduce((paths, route) => {
-  paths.set(route.path, [...(paths.get(route.path) ?? []), route.method]);
-  return paths;
-}, new Map<string, string[]>());

@@ -26,31 +26,7 @@ import {
   TOKENS_CREATED_METRIC,
   TOKENS_REVOKED_METRIC,
 } from './service-metrics';
-import { type KeyPrefix, keyPrefix } from './table-schema';
-import type { FloorCall } from './work';
-
-/** A DynamoDB action one of our functions may perform. Scan is deliberately not one of them. */
-export type TableAction =
-  | 'dynamodb:GetItem'
-  | 'dynamodb:BatchGetItem'
-  | 'dynamodb:PutItem'
-  | 'dynamodb:UpdateItem'
-  | 'dynamodb:DeleteItem'
-  | 'dynamodb:ConditionCheckItem'
-  | 'dynamodb:Query';
-
-/** Actions a function may perform on some partitions of the table or of its list index. */
-export interface TableGrant {
-  /** The actions (a TransactWriteItems call needs the action of each of its parts). */
-  readonly actions: readonly TableAction[];
-  /** The partitions they may touch, by key prefix: the grant's condition on `dynamodb:LeadingKeys`. */
-  readonly partitions: readonly KeyPrefix[];
-  /** On the list index (GSI1), whose partition keys `partitions` then name, rather than the table. */
-  readonly listIndex?: boolean;
-}
-
-/** What one function may do to the table; the stack grants exactly this and nothing else. */
-export type TableAccess = readonly TableGrant[];
+import type { DataCall } from './work';
 
 /** HTTP methods the API serves. */
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -96,15 +72,15 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
   };
   /** The 404 text a path parameter that breaks its schema answers, per parameter. */
   readonly paramErrors?: Readonly<Record<string, ErrorTextValue>>;
-  /** Least-privilege table access of the route's function. */
-  readonly tableAccess: TableAccess;
   /** Metric counted once per successful request, for routes that change state worth counting. */
   readonly successMetric?: string;
   /**
-   * The least DynamoDB calls a successful request needs, by its access pattern (docs/data-model.md):
-   * `npm run bench` and the integration suite hold the route to them. Why each is needed is a comment.
+   * The DynamoDB calls the route makes, by its access pattern (docs/data-model.md): those not marked
+   * `beyondFloor` are the least a successful request needs, which `npm run bench` and the integration
+   * suite hold it to; all of them are what the stack grants its function (`grantsOf`). Why each is
+   * needed is a comment.
    */
-  readonly work: readonly FloorCall[];
+  readonly dataAccess: readonly DataCall[];
   /**
    * The route's schemas, built on its first call and kept: a function builds its own route's only,
    * when its first request needs them, not at load.
@@ -186,30 +162,6 @@ const tokenListEntry = () =>
     lastUsedAt: z.nullable(timestamp()),
   });
 
-/**
- * The authorizer's table access: token and profile items only. It reads the token (strongly
- * consistent) and records `lastUsedAt` at most once a minute; it reads a session's profile and, at
- * most once a day or when the address changes, writes the profile and the address's claim (releasing
- * the claim on a previous address).
- */
-export const authorizerTableAccess: TableAccess = [
-  { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.token] },
-  { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitions: [keyPrefix.user] },
-  { actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
-];
-
-/**
- * The offboarding function's table access (`npm run offboard` has the operator's own): it finds the
- * user by address and lists their tokens and memberships, marks their token slots, revokes each
- * token, removes each membership but ownerships, and releases their address.
- */
-export const offboardingTableAccess: TableAccess = [
-  { actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true },
-  { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
-  { actions: ['dynamodb:GetItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
-  { actions: ['dynamodb:DeleteItem'], partitions: [keyPrefix.token, keyPrefix.project] },
-];
-
 export const createTokenRoute = route({
   method: 'POST',
   path: '/api/v1/tokens',
@@ -218,18 +170,13 @@ export const createTokenRoute = route({
   summary: 'Create an API token (dashboard session only)',
   success: { status: 201, description: 'The new token; `rawToken` appears in this response only' },
   errors: { conflict: [ErrorText.tokenLimit] },
-  // Reads the user's token slots, then puts the token and updates the slots (puts the first) in one transaction.
-  tableAccess: [
-    { actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
-    { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.token] },
-  ],
   successMetric: TOKENS_CREATED_METRIC,
   // Least work (create a token under the limit): The slots say which tokens are still live (expired
   // ones free their slot), so they must be read; the version check makes a stale read safe, but it
   // would cancel a 6-unit transaction and retry, so the read is strong (0.5 units more on a rare
   // route). Token and slots in one transaction; the slots are updated (put for a user’s first
   // token).
-  work: [
+  dataAccess: [
     { operation: 'GetItem', entity: 'TokenSlots', consistent: true },
     {
       operation: 'TransactWriteItems',
@@ -237,6 +184,15 @@ export const createTokenRoute = route({
         { action: 'Put', entity: 'Token' },
         { action: 'Update', entity: 'TokenSlots' },
       ],
+    },
+    // A user's first token puts the slot item instead of updating it.
+    {
+      operation: 'TransactWriteItems',
+      actions: [
+        { action: 'Put', entity: 'Token' },
+        { action: 'Put', entity: 'TokenSlots' },
+      ],
+      beyondFloor: true,
     },
   ],
   schemas: () => ({
@@ -246,7 +202,11 @@ export const createTokenRoute = route({
         z.minLength(1),
         z.refine((list) => new Set(list).size === list.length, 'Scopes must be unique'),
       ),
-      ttlDays: z._default(z.nullable(z.int().check(z.gte(1), z.lte(MAX_TTL_DAYS))), DEFAULT_TTL_DAYS),
+      ttlDays: z.optional(
+        z
+          .nullable(z.int().check(z.gte(1), z.lte(MAX_TTL_DAYS)))
+          .check(z.describe(`Days until expiry; \`null\`: never; omitted: ${DEFAULT_TTL_DAYS}`)),
+      ),
     }),
     response: dataBody(
       z.object({
@@ -270,10 +230,9 @@ export const listTokensRoute = route({
   summary: "List the caller's tokens, newest first",
   success: { status: 200, description: "The caller's active and expired tokens, newest first" },
   errors: {},
-  tableAccess: [{ actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true }],
   // Least work (list a user’s tokens): One page of the user’s partition of the list index (an index
   // read is eventually consistent).
-  work: [{ operation: 'Query', entity: 'Token', consistent: false, index: 'GSI1' }],
+  dataAccess: [{ operation: 'Query', entity: 'Token', consistent: false, index: 'GSI1' }],
   schemas: () => ({ response: dataBody(z.array(tokenListEntry())) }),
   sample: () => ({}),
 });
@@ -287,15 +246,10 @@ export const revokeTokenRoute = route({
   success: { status: 200, description: 'Revoked; its next use is a 401' },
   errors: { notFound: [ErrorText.tokenNotFound] },
   paramErrors: { id: ErrorText.tokenNotFound },
-  // Deletes the token and frees its slot in one transaction.
-  tableAccess: [
-    { actions: ['dynamodb:DeleteItem'], partitions: [keyPrefix.token] },
-    { actions: ['dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
-  ],
   successMetric: TOKENS_REVOKED_METRIC,
   // Least work (revoke a token): The owner check is the Delete’s condition, so no read; the slot is
   // freed in the same transaction.
-  work: [
+  dataAccess: [
     {
       operation: 'TransactWriteItems',
       actions: [
@@ -316,11 +270,9 @@ export const createProjectRoute = route({
   summary: 'Create a project owned by the caller',
   success: { status: 201, description: 'The new project; the caller is its owner' },
   errors: {},
-  // Puts project + owner membership in one transaction.
-  tableAccess: [{ actions: ['dynamodb:PutItem'], partitions: [keyPrefix.project] }],
   // Least work (create a project): Project and owner membership together, so no project is ever
   // without its owner.
-  work: [
+  dataAccess: [
     {
       operation: 'TransactWriteItems',
       actions: [
@@ -344,10 +296,9 @@ export const listProjectsRoute = route({
   summary: 'List the projects the caller belongs to',
   success: { status: 200, description: "The caller's projects with the caller's role" },
   errors: {},
-  tableAccess: [{ actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true }],
   // Least work (list a user’s projects): One page of the user’s partition of the list index; each
   // membership carries the project’s name.
-  work: [{ operation: 'Query', entity: 'Member', consistent: false, index: 'GSI1' }],
+  dataAccess: [{ operation: 'Query', entity: 'Member', consistent: false, index: 'GSI1' }],
   schemas: () => ({
     response: dataBody(
       z.array(z.object({ projectId: projectId(), name: z.string(), createdAt: timestamp(), role: role() })),
@@ -366,16 +317,11 @@ export const listMembersRoute = route({
   errors: { notFound: [ErrorText.projectNotFound] },
   paramErrors: { projectId: ErrorText.projectNotFound },
   // A strongly consistent query of the project's partition (membership decides access), then the
-  // members' profiles for their addresses.
-  tableAccess: [
-    { actions: ['dynamodb:Query'], partitions: [keyPrefix.project] },
-    { actions: ['dynamodb:BatchGetItem'], partitions: [keyPrefix.user] },
-  ],
   // Least work (list members (decides access)): The project’s partition, strongly consistent because
   // the caller’s own membership in it decides access; then each member’s profile, whose address
   // follows their latest session (eventual: display only). The sample world’s project has two
   // members.
-  work: [
+  dataAccess: [
     { operation: 'Query', entity: 'Member', consistent: true },
     { operation: 'BatchGetItem', entity: 'Profile', consistent: false, items: 2 },
   ],
@@ -399,19 +345,11 @@ export const addMemberRoute = route({
     conflict: [ErrorText.alreadyMember],
   },
   paramErrors: { projectId: ErrorText.projectNotFound },
-  // The caller's membership and the address's claim, then a condition check on the caller + put of the member.
-  tableAccess: [
-    {
-      actions: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:PutItem'],
-      partitions: [keyPrefix.project],
-    },
-    { actions: ['dynamodb:GetItem'], partitions: [keyPrefix.email] },
-  ],
   successMetric: MEMBERS_ADDED_METRIC,
   // Least work (add a member): The caller’s membership (role, and the project name the new
   // membership carries) and the address’s claim, which names the user (strong: a user who has just
   // signed in must be found), then the role re-checked and the member put if absent, atomically.
-  work: [
+  dataAccess: [
     { operation: 'GetItem', entity: 'Member', consistent: true },
     { operation: 'GetItem', entity: 'EmailClaim', consistent: true },
     {
@@ -446,19 +384,11 @@ export const removeMemberRoute = route({
     conflict: [ErrorText.ownerRemoval],
   },
   paramErrors: { projectId: ErrorText.projectNotFound, email: ErrorText.memberNotFound },
-  // The address's claim, then a condition check on the caller + delete of the member (reads explain a refusal).
-  tableAccess: [
-    {
-      actions: ['dynamodb:GetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem'],
-      partitions: [keyPrefix.project],
-    },
-    { actions: ['dynamodb:GetItem'], partitions: [keyPrefix.email] },
-  ],
   successMetric: MEMBERS_REMOVED_METRIC,
   // Least work (remove a member): The address’s claim names the member (strong: the member is keyed
   // by user id); then the caller’s role checked and the member deleted unless owner, atomically. The
   // caller’s and the member’s items are read only to explain a refusal (404, 403 or 409).
-  work: [
+  dataAccess: [
     { operation: 'GetItem', entity: 'EmailClaim', consistent: true },
     {
       operation: 'TransactWriteItems',
@@ -467,11 +397,15 @@ export const removeMemberRoute = route({
         { action: 'Delete', entity: 'Member' },
       ],
     },
+    // An admin leaving: one conditional delete of their own membership.
+    { operation: 'DeleteItem', entity: 'Member', beyondFloor: true },
+    // A refusal is explained by the caller's and the member's memberships.
+    { operation: 'GetItem', entity: 'Member', consistent: true, beyondFloor: true },
   ],
   schemas: () => ({
     params: z.object({
       projectId: projectId(),
-      email: z.pipe(email(), z.string().check(z.describe('The member e-mail, percent-encoded (`@` as `%40`)'))),
+      email: email(),
     }),
     response: messageBody('Member removed successfully'),
   }),
@@ -491,54 +425,3 @@ export const routes: readonly RouteContract[] = [
   addMemberRoute,
   removeMemberRoute,
 ];
-
-/** The key API Gateway's authorizer event carries for a route: `${httpMethod} ${resource}`. */
-export const routeKey = (method: string, path: string): string => `${method} ${path}`;
-
-/**
- * The authorizer's rule per route, route key → the scope an API token needs (`null`: sessions only),
- * as the JSON of its `ROUTE_SCOPES` variable. The authorizer is handed its rules rather than importing
- * the contracts, whose schemas it never uses and would load on every cold start.
- */
-export const routeScopesJson = (): string =>
-  JSON.stringify(
-    Object.fromEntries(routes.map((contract) => [routeKey(contract.method, contract.path), contract.tokenScope])),
-  );
-
-const routesByKey = new Map(routes.map((contract) => [routeKey(contract.method, contract.path), contract]));
-
-/** The route for an authorizer or proxy event's method and resource, if it is one of ours. */
-export const findRoute = (method: string, resource: string): RouteContract | undefined =>
-  routesByKey.get(routeKey(method, resource));
-
-/** Whether a route reads a JSON request body. */
-export const hasBody = (contract: RouteContract): boolean => contract.schemas().body !== undefined;
-
-/** Every error status a route can answer, with its texts, derived from its contract. */
-export const routeErrors = (contract: RouteContract): ReadonlyMap<number, NonEmpty<ErrorTextValue>> => {
-  const withBody = hasBody(contract);
-  const errors = new Map<number, NonEmpty<ErrorTextValue>>();
-  if (withBody) errors.set(400, [ErrorText.malformedJson, ErrorText.validation]);
-  errors.set(401, [ErrorText.unauthorized, ErrorText.expired]);
-  // The authorizer's order: source IP before the route's scope rule (DESIGN.md); the firewall's own.
-  errors.set(403, [
-    ErrorText.wrongIp,
-    contract.tokenScope === null ? ErrorText.sessionRequired : ErrorText.scope,
-    ...(contract.errors.forbidden ?? []),
-    ErrorText.firewallBlocked,
-  ]);
-  if (contract.errors.notFound) errors.set(404, contract.errors.notFound);
-  if (contract.errors.conflict) errors.set(409, contract.errors.conflict);
-  if (withBody) {
-    errors.set(413, [ErrorText.tooLarge]);
-    errors.set(415, [ErrorText.contentType]);
-  }
-  errors.set(429, [ErrorText.tooManyRequests]);
-  errors.set(500, [ErrorText.internal]);
-  errors.set(503, [ErrorText.unavailable]);
-  return errors;
-};
-
-/** Every status a route can answer: its success and its errors, ascending. */
-export const routeStatuses = (contract: RouteContract): number[] =>
-  [contract.success.status, ...routeErrors(contract).keys()].sort((a, b) => a - b);

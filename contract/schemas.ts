@@ -78,10 +78,15 @@ export const name = () => z.string().check(z.trim(), z.minLength(1), z.maxLength
  * lower-cased.
  */
 export const email = () =>
-  z.pipe(
-    z.string().check(z.trim()),
-    z.email({ pattern: EMAIL_PATTERN }).check(z.maxLength(MAX_EMAIL_LENGTH), z.toLowerCase()),
-  );
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.regex(EMAIL_PATTERN, 'Invalid email address'),
+      z.maxLength(MAX_EMAIL_LENGTH),
+      z.toLowerCase(),
+      z.describe('An e-mail address: printable ASCII, one @, at most 254 characters'),
+    );
 
 /** `{success: true, data}`. */
 export const dataBody = <T extends z.ZodMiniType>(data: T) => z.object({ success: z.literal(true), data });

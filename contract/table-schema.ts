@@ -28,21 +28,3 @@ export type KeyPrefix = (typeof keyPrefix)[keyof typeof keyPrefix];
 
 /** Name of the index that serves the list access patterns. */
 export const listIndexName = tableSchema.globalSecondaryIndexes[0].indexName;
-
-const keySchema = (partitionKey: string, sortKey: string) => [
-  { AttributeName: partitionKey, KeyType: 'HASH' as const },
-  { AttributeName: sortKey, KeyType: 'RANGE' as const },
-];
-
-/**
- * The keys and indexes in the form DynamoDB's CreateTable and CloudFormation's table share: the local
- * bootstrap creates its table with them, and the stack test expects the deployed table to have them.
- */
-export const tableKeys = {
-  KeySchema: keySchema(tableSchema.partitionKey, tableSchema.sortKey),
-  GlobalSecondaryIndexes: tableSchema.globalSecondaryIndexes.map((index) => ({
-    IndexName: index.indexName,
-    KeySchema: keySchema(index.partitionKey, index.sortKey),
-    Projection: { ProjectionType: 'ALL' as const },
-  })),
-};

@@ -1,7 +1,8 @@
 /**
- * The least DynamoDB work a request needs, as its access pattern declares it (docs/data-model.md):
- * each route's contract carries its own, and `npm run bench` and the integration suite hold the
- * service to them.
+ * The DynamoDB calls a route makes, as its access pattern declares them (docs/data-model.md): each
+ * route's contract lists its own. The ones not marked `beyondFloor` are its least work, which
+ * `npm run bench` and the integration suite hold it to; all of them together are what the stack
+ * grants its function.
  */
 
 /** The kinds of item in the table (docs/data-model.md). */
@@ -31,3 +32,9 @@ export type FloorCall =
         readonly entity: Entity;
       }[];
     };
+
+/**
+ * A call a route makes: part of its least work, unless `beyondFloor` (a call made only off the usual
+ * path, such as a read that explains a refusal; a comment says when).
+ */
+export type DataCall = FloorCall & { readonly beyondFloor?: true };

@@ -1,6 +1,7 @@
 import { TOKEN_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
 import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '@contract/limits';
-import { type RouteContract, routeErrors, routes } from '@contract/routes';
+import { routeErrors } from '@contract/route-table';
+import { type RouteContract, routes } from '@contract/routes';
 import { configureZod, type ErrorTextValue, errorBody } from '@contract/schemas';
 import * as z from 'zod/mini';
 import {

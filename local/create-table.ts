@@ -4,7 +4,8 @@ import {
   ResourceInUseException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { tableKeys, tableSchema } from '../contract/table-schema';
+import { tableKeys } from '../contract/table-keys';
+import { tableSchema } from '../contract/table-schema';
 
 /** Creates the service table from the shared key schema unless it exists already. */
 export const createTable = async (endpoint: string, tableName: string): Promise<void> => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { corsHeaders, methodsByPath, preflightHeaders } from '@contract/cors';
+import { corsHeaders, preflightHeaders } from '@contract/cors';
 import { DENIAL_TEXT_VARIABLE, type GatewayResponseType, gatewayResponse } from '@contract/gateway-responses';
+import { methodsByPath } from '@contract/route-table';
 import { type RouteContract, routes } from '@contract/routes';
 import type {
   APIGatewayAuthorizerResult,

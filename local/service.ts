@@ -4,7 +4,7 @@ import { type AddressInfo, isIP, isIPv6 } from 'node:net';
 import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
 import { RETRY_AFTER_SECONDS } from '@contract/limits';
-import { routeScopesJson } from '@contract/routes';
+import { routeScopesJson } from '@contract/route-table';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import { createDevIdp, DEV_AUDIENCE, DEV_IDP_PATH, type DevIdp } from './dev-idp';
 import {

@@ -1,4 +1,4 @@
-import { addMemberRoute } from '@contract/routes';
+import type { addMemberRoute } from '@contract/routes';
 import { clock } from '@lambdas/domain/clock';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
@@ -8,7 +8,7 @@ import middy from '@middy/core';
 /** POST /api/v1/projects/{projectId}/members: adds a signed-in user as `member` or `admin`. */
 export const addMemberHandler = async (event: ApiEvent<typeof addMemberRoute>) => {
   await addMember(event.principal, event.params.projectId, event.input, clock.now());
-  return reply(addMemberRoute, { success: true, message: 'Member added successfully' });
+  return reply(event.route, { success: true, message: 'Member added successfully' });
 };
 
-export const handler = middy(addMemberHandler, MIDDY_OPTIONS).use(apiMiddleware(addMemberRoute));
+export const handler = middy(addMemberHandler, MIDDY_OPTIONS).use(apiMiddleware('addMemberRoute'));

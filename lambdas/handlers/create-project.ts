@@ -1,4 +1,4 @@
-import { createProjectRoute } from '@contract/routes';
+import type { createProjectRoute } from '@contract/routes';
 import { clock } from '@lambdas/domain/clock';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
@@ -7,9 +7,9 @@ import middy from '@middy/core';
 
 /** POST /api/v1/projects: creates a project owned by the caller. */
 export const createProjectHandler = async (event: ApiEvent<typeof createProjectRoute>) =>
-  reply(createProjectRoute, {
+  reply(event.route, {
     success: true,
     data: await createProject(event.principal, event.input.name, clock.now()),
   });
 
-export const handler = middy(createProjectHandler, MIDDY_OPTIONS).use(apiMiddleware(createProjectRoute));
+export const handler = middy(createProjectHandler, MIDDY_OPTIONS).use(apiMiddleware('createProjectRoute'));

@@ -1,5 +1,5 @@
 import { ErrorText } from '@contract/errors';
-import { createTokenRoute } from '@contract/routes';
+import type { createTokenRoute } from '@contract/routes';
 import { clock } from '@lambdas/domain/clock';
 import { ForbiddenError } from '@lambdas/domain/errors';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
@@ -11,7 +11,7 @@ import middy from '@middy/core';
 export const createTokenHandler = async (event: ApiEvent<typeof createTokenRoute>) => {
   if (event.principal.kind !== 'session') throw new ForbiddenError(ErrorText.sessionRequired);
   const token = await createToken(event.principal, event.input, event.requestContext.identity.sourceIp, clock.now());
-  return reply(createTokenRoute, { success: true, data: token });
+  return reply(event.route, { success: true, data: token });
 };
 
-export const handler = middy(createTokenHandler, MIDDY_OPTIONS).use(apiMiddleware(createTokenRoute));
+export const handler = middy(createTokenHandler, MIDDY_OPTIONS).use(apiMiddleware('createTokenRoute'));

@@ -1,4 +1,4 @@
-import { listProjectsRoute } from '@contract/routes';
+import type { listProjectsRoute } from '@contract/routes';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
 import { listProjects } from '@lambdas/use-cases/projects';
@@ -6,6 +6,6 @@ import middy from '@middy/core';
 
 /** GET /api/v1/projects: the projects the caller belongs to, with the caller's role. */
 export const listProjectsHandler = async (event: ApiEvent<typeof listProjectsRoute>) =>
-  reply(listProjectsRoute, { success: true, data: await listProjects(event.principal) });
+  reply(event.route, { success: true, data: await listProjects(event.principal) });
 
-export const handler = middy(listProjectsHandler, MIDDY_OPTIONS).use(apiMiddleware(listProjectsRoute));
+export const handler = middy(listProjectsHandler, MIDDY_OPTIONS).use(apiMiddleware('listProjectsRoute'));

@@ -1,4 +1,4 @@
-import { listTokensRoute } from '@contract/routes';
+import type { listTokensRoute } from '@contract/routes';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
 import { listTokens } from '@lambdas/use-cases/tokens';
@@ -6,6 +6,6 @@ import middy from '@middy/core';
 
 /** GET /api/v1/tokens: the caller's active and expired tokens, newest first, never a secret. */
 export const listTokensHandler = async (event: ApiEvent<typeof listTokensRoute>) =>
-  reply(listTokensRoute, { success: true, data: await listTokens(event.principal) });
+  reply(event.route, { success: true, data: await listTokens(event.principal) });
 
-export const handler = middy(listTokensHandler, MIDDY_OPTIONS).use(apiMiddleware(listTokensRoute));
+export const handler = middy(listTokensHandler, MIDDY_OPTIONS).use(apiMiddleware('listTokensRoute'));

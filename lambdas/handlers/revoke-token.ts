@@ -1,4 +1,4 @@
-import { revokeTokenRoute } from '@contract/routes';
+import type { revokeTokenRoute } from '@contract/routes';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
 import { revokeToken } from '@lambdas/use-cases/tokens';
@@ -7,7 +7,7 @@ import middy from '@middy/core';
 /** DELETE /api/v1/tokens/{id}: revokes one of the caller's tokens; its next use is a 401. */
 export const revokeTokenHandler = async (event: ApiEvent<typeof revokeTokenRoute>) => {
   await revokeToken(event.principal, event.params.id);
-  return reply(revokeTokenRoute, { success: true });
+  return reply(event.route, { success: true });
 };
 
-export const handler = middy(revokeTokenHandler, MIDDY_OPTIONS).use(apiMiddleware(revokeTokenRoute));
+export const handler = middy(revokeTokenHandler, MIDDY_OPTIONS).use(apiMiddleware('revokeTokenRoute'));

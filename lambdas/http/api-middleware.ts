@@ -1,6 +1,7 @@
 import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
 import { MAX_BODY_BYTES } from '@contract/limits';
+import type * as ContractsModule from '@contract/routes';
 import type { RouteContract, RouteInput } from '@contract/routes';
 import {
   ApiError,
@@ -27,12 +28,25 @@ const crossOriginHeaders = dashboardOrigin ? corsHeaders(dashboardOrigin) : unde
 const withCrossOrigin = (response: APIGatewayProxyResult): APIGatewayProxyResult =>
   crossOriginHeaders ? { ...response, headers: { ...response.headers, ...crossOriginHeaders } } : response;
 
-/** The event a route handler receives: the principal, and its path parameters and body as its contract gives them. */
+/** The event a route handler receives: its contract, the principal, and its path parameters and body as the contract gives them. */
 export interface ApiEvent<R extends RouteContract> extends APIGatewayProxyEvent {
+  route: R;
   principal: Principal;
   params: RouteInput<R>['params'];
   input: RouteInput<R>['body'];
 }
+
+type Contracts = typeof ContractsModule;
+
+/** The name under which `contract/routes.ts` exports a route's contract, e.g. `createTokenRoute`. */
+export type RouteName = { [K in keyof Contracts]: Contracts[K] extends RouteContract ? K : never }[keyof Contracts];
+
+/**
+ * The route contracts, loaded with a function's first request rather than with its bundle: the
+ * zod/mini their schemas are built with, evaluated at load, put the route functions over their
+ * cold-load target (`npm run bench`, cold load).
+ */
+const contracts = (): Contracts => require('@contract/routes') as Contracts;
 
 const header = (event: APIGatewayProxyEvent, name: string): string | undefined => {
   const wanted = name.toLowerCase();
@@ -88,28 +102,30 @@ const validParams = (route: RouteContract, schema: z.ZodMiniObject, raw: APIGate
  * the body (size, content type, JSON) checked against the route's contract, and one mapping of every
  * error to its response.
  */
-export const apiMiddleware = <R extends RouteContract>(
-  route: R,
-): MiddlewareObj<ApiEvent<R>, APIGatewayProxyResult> => ({
+export const apiMiddleware = <N extends RouteName>(
+  name: N,
+): MiddlewareObj<ApiEvent<Contracts[N]>, APIGatewayProxyResult> => ({
   before: (request) => {
     (request.internal as Record<string, unknown>).startedAt = performance.now();
     const event = request.event;
+    const route: RouteContract = contracts()[name];
+    event.route = route as Contracts[N];
     event.principal = principalFromContext(event.requestContext?.authorizer);
     const { params, body } = route.schemas();
-    if (params) event.params = validParams(route, params, event.pathParameters) as RouteInput<R>['params'];
+    if (params) event.params = validParams(route, params, event.pathParameters) as RouteInput<Contracts[N]>['params'];
     if (body) {
       const parsed = body.safeParse(readJsonBody(event));
       if (!parsed.success) throw new BadRequestError(ErrorText.validation, detailsOf(parsed.error.issues));
-      event.input = parsed.data as RouteInput<R>['body'];
+      event.input = parsed.data as RouteInput<Contracts[N]>['body'];
     }
   },
   after: (request) => {
     if (request.response) request.response = withCrossOrigin(request.response);
-    logSummary(route, request.event, request.response, undefined, request.internal);
+    logSummary(contracts()[name], request.event, request.response, undefined, request.internal);
   },
   onError: (request) => {
     request.response = withCrossOrigin(errorResponse(request.error));
-    logSummary(route, request.event, request.response, request.error, request.internal);
+    logSummary(contracts()[name], request.event, request.response, request.error, request.internal);
   },
 });
 
@@ -121,7 +137,7 @@ export const apiMiddleware = <R extends RouteContract>(
  */
 const logSummary = (
   route: RouteContract,
-  event: Partial<ApiEvent<RouteContract>>,
+  event: Partial<Pick<ApiEvent<RouteContract>, 'principal' | 'requestContext' | 'httpMethod'>>,
   response: APIGatewayProxyResult | null | undefined,
   error: unknown,
   internal: object,

@@ -1,4 +1,5 @@
 import { ErrorText } from '@contract/errors';
+import { DEFAULT_TTL_DAYS } from '@contract/limits';
 import type { Scope } from '@contract/scopes';
 import {
   createTokenWithinLimit,
@@ -18,14 +19,15 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export interface NewToken {
   readonly name: string;
   readonly scopes: readonly Scope[];
-  /** Days until expiry; `null` never expires. */
-  readonly ttlDays: number | null;
+  /** Days until expiry; `null` never expires; omitted, `DEFAULT_TTL_DAYS`. */
+  readonly ttlDays?: number | null;
 }
 
 /** Mints a token bound to the caller's source IP and stores only its hash; the caller is a session. */
 export const createToken = async (owner: Principal, request: NewToken, sourceIp: string, now: Date) => {
   const boundIp = canonicalIp(sourceIp);
   if (!boundIp || owner.issuedAt === undefined) throw new UnauthorizedError();
+  const ttlDays = request.ttlDays === undefined ? DEFAULT_TTL_DAYS : request.ttlDays;
   const minted = mintToken();
   const record: TokenRecord = {
     tokenId: minted.tokenId,
@@ -36,7 +38,7 @@ export const createToken = async (owner: Principal, request: NewToken, sourceIp:
     boundIp,
     displayPrefix: minted.displayPrefix,
     createdAt: toIso(now),
-    expiresAt: request.ttlDays === null ? null : toIso(new Date(now.getTime() + request.ttlDays * DAY_MS)),
+    expiresAt: ttlDays === null ? null : toIso(new Date(now.getTime() + ttlDays * DAY_MS)),
     lastUsedAt: null,
   };
   await createTokenWithinLimit(record, now, owner.issuedAt);

@@ -1,4 +1,4 @@
-import { offboardingTableAccess } from '@contract/routes';
+import { offboardingTableAccess } from '@contract/table-access';
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule } from 'aws-cdk-lib/aws-events';

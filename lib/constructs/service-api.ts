@@ -1,6 +1,8 @@
-import { corsHeaders, methodsByPath, preflightHeaders } from '@contract/cors';
+import { corsHeaders, preflightHeaders } from '@contract/cors';
 import { gatewayResponses } from '@contract/gateway-responses';
-import { authorizerTableAccess, type RouteContract, routeScopesJson, routes } from '@contract/routes';
+import { methodsByPath, routeScopesJson } from '@contract/route-table';
+import { type RouteContract, routes } from '@contract/routes';
+import { authorizerTableAccess, grantsOf } from '@contract/table-access';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import type { ServiceConfig } from '@lib/config';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
@@ -198,7 +200,7 @@ export class ServiceApi extends Construct {
         logRetention: config.logRetention,
         environment: { ...baseEnvironment, ...(dashboardOrigin && { DASHBOARD_ORIGIN: dashboardOrigin }) },
       });
-      grantTableAccess(fn.role, table, route.tableAccess);
+      grantTableAccess(fn.role, table, grantsOf(route.dataAccess));
       this.api.root
         .resourceForPath(route.path)
         .addMethod(route.method, new LambdaIntegration(fn.lambdaFunction, { allowTestInvoke: false }), {

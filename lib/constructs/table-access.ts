@@ -1,4 +1,4 @@
-import type { TableAccess } from '@contract/routes';
+import type { TableAccess } from '@contract/table-access';
 import { listIndexName } from '@contract/table-schema';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';

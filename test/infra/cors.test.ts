@@ -1,5 +1,6 @@
-import { corsHeaders, methodsByPath, preflightHeaders } from '@contract/cors';
+import { corsHeaders, preflightHeaders } from '@contract/cors';
 import { gatewayResponses } from '@contract/gateway-responses';
+import { methodsByPath } from '@contract/route-table';
 import { resourcePaths, type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
 

@@ -2,8 +2,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { gatewayResponses } from '@contract/gateway-responses';
-import { offboardingTableAccess, routeScopesJson, routes, type TableAccess } from '@contract/routes';
-import { listIndexName, tableKeys, tableSchema } from '@contract/table-schema';
+import { routeScopesJson } from '@contract/route-table';
+import { routes } from '@contract/routes';
+import { grantsOf, offboardingTableAccess, type TableAccess } from '@contract/table-access';
+import { tableKeys } from '@contract/table-keys';
+import { listIndexName, tableSchema } from '@contract/table-schema';
 import { esbuildOptions, PROJECT_ROOT } from '@lib/bundling';
 import { OFFBOARDING_CALLS, OFFBOARDING_ENTRY } from '@lib/constructs/offboarding';
 import { AUTHORIZER_ENTRY, routeEntry } from '@lib/constructs/service-api';
@@ -230,10 +233,10 @@ describe('least privilege', () => {
   });
 
   it.each(routes.map((route) => [route.handler, route] as const))(
-    'grants %s exactly its declared actions, each on the partitions it declares',
+    'grants %s exactly the actions of the calls its contract lists, each on its partition',
     (handler, route) => {
       const fn = routeFunction(handler);
-      expect(dynamoGrants(logicalId(fn.role))).toEqual(declaredGrants(route.tableAccess));
+      expect(dynamoGrants(logicalId(fn.role))).toEqual(declaredGrants(grantsOf(route.dataAccess)));
     },
   );
 

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { ErrorText } from '@contract/errors';
-import { hasBody, type RouteContract, routes } from '@contract/routes';
+import { hasBody } from '@contract/route-table';
+import { type RouteContract, routes } from '@contract/routes';
 import { hasScope, type Scope } from '@contract/scopes';
 import { setClock } from '@lambdas/domain/clock';
 import { mintToken, withChecksum } from '@lambdas/domain/token-format';

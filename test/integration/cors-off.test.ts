@@ -1,4 +1,4 @@
-import { methodsByPath } from '@contract/cors';
+import { methodsByPath } from '@contract/route-table';
 import type { LocalService } from '../../local/service';
 import { call, samplePath, sessionFor, startService, uniqueEmail } from './harness';
 

@@ -1,5 +1,6 @@
-import { CORS_MAX_AGE_SECONDS, methodsByPath } from '@contract/cors';
+import { CORS_MAX_AGE_SECONDS } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
+import { methodsByPath } from '@contract/route-table';
 import type { LocalService } from '../../local/service';
 import { call, type Reply, samplePath, sessionFor, startService, uniqueEmail } from './harness';
 

@@ -1,6 +1,7 @@
 import { ErrorText } from '@contract/errors';
 import { MAX_BODY_BYTES } from '@contract/limits';
-import { hasBody, routes } from '@contract/routes';
+import { hasBody } from '@contract/route-table';
+import { routes } from '@contract/routes';
 import type { LocalService } from '../../local/service';
 import { call, samplePath, sessionFor, startService, uniqueEmail } from './harness';
 

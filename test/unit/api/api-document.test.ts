@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { ErrorText } from '@contract/errors';
-import { hasBody, routeStatuses, routes } from '@contract/routes';
+import { hasBody, routeStatuses } from '@contract/route-table';
+import { routes } from '@contract/routes';
 import { mintToken } from '@lambdas/domain/token-format';
 import { API_DOCUMENT_PATH, apiDocument, apiDocumentBody } from '@lib/api-document';
 import { PROJECT_ROOT } from '@lib/bundling';

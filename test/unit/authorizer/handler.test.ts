@@ -1,5 +1,5 @@
 import { ErrorText } from '@contract/errors';
-import { routeScopesJson } from '@contract/routes';
+import { routeScopesJson } from '@contract/route-table';
 import { AUTHORIZER_DECISION_DIMENSION } from '@contract/service-metrics';
 import type { TokenRecord } from '@lambdas/data/token-repository';
 import { mintToken } from '@lambdas/domain/token-format';

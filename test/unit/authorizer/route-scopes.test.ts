@@ -1,4 +1,5 @@
-import { routeKey, routeScopesJson, routes } from '@contract/routes';
+import { routeKey, routeScopesJson } from '@contract/route-table';
+import { routes } from '@contract/routes';
 
 process.env.ROUTE_SCOPES = routeScopesJson();
 const { parseRouteScopes, routeScopes } =

@@ -1,0 +1,67 @@
+import { ErrorText } from './errors';
+import { type RouteContract, routes } from './routes';
+import type { ErrorTextValue } from './schemas';
+
+/**
+ * What the stack, the local gateway, the API document and the tests derive from the route contracts
+ * as a whole; the functions read only their own contract (contract/routes.ts).
+ */
+
+type NonEmpty<T> = readonly [T, ...T[]];
+
+/** The key API Gateway's authorizer event carries for a route: `${httpMethod} ${resource}`. */
+export const routeKey = (method: string, path: string): string => `${method} ${path}`;
+
+/**
+ * The authorizer's rule per route, route key → the scope an API token needs (`null`: sessions only),
+ * as the JSON of its `ROUTE_SCOPES` variable. The authorizer is handed its rules rather than importing
+ * the contracts, whose schemas it never uses and would load on every cold start.
+ */
+export const routeScopesJson = (): string =>
+  JSON.stringify(
+    Object.fromEntries(routes.map((contract) => [routeKey(contract.method, contract.path), contract.tokenScope])),
+  );
+
+const routesByKey = new Map(routes.map((contract) => [routeKey(contract.method, contract.path), contract]));
+
+/** The route for an authorizer or proxy event's method and resource, if it is one of ours. */
+export const findRoute = (method: string, resource: string): RouteContract | undefined =>
+  routesByKey.get(routeKey(method, resource));
+
+/** Whether a route reads a JSON request body. */
+export const hasBody = (contract: RouteContract): boolean => contract.schemas().body !== undefined;
+
+/** Every error status a route can answer, with its texts, derived from its contract. */
+export const routeErrors = (contract: RouteContract): ReadonlyMap<number, NonEmpty<ErrorTextValue>> => {
+  const withBody = hasBody(contract);
+  const errors = new Map<number, NonEmpty<ErrorTextValue>>();
+  if (withBody) errors.set(400, [ErrorText.malformedJson, ErrorText.validation]);
+  errors.set(401, [ErrorText.unauthorized, ErrorText.expired]);
+  // The authorizer's order: source IP before the route's scope rule (DESIGN.md); the firewall's own.
+  errors.set(403, [
+    ErrorText.wrongIp,
+    contract.tokenScope === null ? ErrorText.sessionRequired : ErrorText.scope,
+    ...(contract.errors.forbidden ?? []),
+    ErrorText.firewallBlocked,
+  ]);
+  if (contract.errors.notFound) errors.set(404, contract.errors.notFound);
+  if (contract.errors.conflict) errors.set(409, contract.errors.conflict);
+  if (withBody) {
+    errors.set(413, [ErrorText.tooLarge]);
+    errors.set(415, [ErrorText.contentType]);
+  }
+  errors.set(429, [ErrorText.tooManyRequests]);
+  errors.set(500, [ErrorText.internal]);
+  errors.set(503, [ErrorText.unavailable]);
+  return errors;
+};
+
+/** Every status a route can answer: its success and its errors, ascending. */
+export const routeStatuses = (contract: RouteContract): number[] =>
+  [contract.success.status, ...routeErrors(contract).keys()].sort((a, b) => a - b);
+
+/** Every path of the route table with the methods it serves: where a preflight is answered. */
+export const methodsByPath: ReadonlyMap<string, readonly string[]> = routes.reduce((paths, contract) => {
+  paths.set(contract.path, [...(paths.get(contract.path) ?? []), contract.method]);
+  return paths;
+}, new Map<string, string[]>());

@@ -1,0 +1,95 @@
+import { type KeyPrefix, keyPrefix } from './table-schema';
+import type { DataCall, Entity } from './work';
+
+/** A DynamoDB action one of our functions may perform. Scan is deliberately not one of them. */
+export type TableAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:BatchGetItem'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:ConditionCheckItem'
+  | 'dynamodb:Query';
+
+/** Actions a function may perform on some partitions of the table or of its list index. */
+export interface TableGrant {
+  /** The actions (a TransactWriteItems call needs the action of each of its parts). */
+  readonly actions: readonly TableAction[];
+  /** The partitions they may touch, by key prefix: the grant's condition on `dynamodb:LeadingKeys`. */
+  readonly partitions: readonly KeyPrefix[];
+  /** On the list index (GSI1), whose partition keys `partitions` then name, rather than the table. */
+  readonly listIndex?: boolean;
+}
+
+/** What one function may do to the table; the stack grants exactly this and nothing else. */
+export type TableAccess = readonly TableGrant[];
+
+/**
+ * The authorizer's table access: token and profile items only. It reads the token (strongly
+ * consistent) and records `lastUsedAt` at most once a minute; it reads a session's profile and, at
+ * most once a day or when the address changes, writes the profile and the address's claim (releasing
+ * the claim on a previous address).
+ */
+export const authorizerTableAccess: TableAccess = [
+  { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.token] },
+  { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitions: [keyPrefix.user] },
+  { actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
+];
+
+/**
+ * The offboarding function's table access (`npm run offboard` has the operator's own): it finds the
+ * user by address and lists their tokens and memberships, marks their token slots, revokes each
+ * token, removes each membership but ownerships, and releases their address.
+ */
+export const offboardingTableAccess: TableAccess = [
+  { actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true },
+  { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
+  { actions: ['dynamodb:GetItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
+  { actions: ['dynamodb:DeleteItem'], partitions: [keyPrefix.token, keyPrefix.project] },
+];
+
+/** The partition an entity's items are in, and the one of the list index that lists them. */
+const partitions: Readonly<Record<Entity, { readonly table: KeyPrefix; readonly listIndex?: KeyPrefix }>> = {
+  Token: { table: keyPrefix.token, listIndex: keyPrefix.user },
+  TokenSlots: { table: keyPrefix.user },
+  Profile: { table: keyPrefix.user },
+  EmailClaim: { table: keyPrefix.email },
+  Project: { table: keyPrefix.project },
+  Member: { table: keyPrefix.project, listIndex: keyPrefix.user },
+};
+
+const transactionActions = {
+  Put: 'dynamodb:PutItem',
+  Update: 'dynamodb:UpdateItem',
+  Delete: 'dynamodb:DeleteItem',
+  ConditionCheck: 'dynamodb:ConditionCheckItem',
+} as const satisfies Record<string, TableAction>;
+
+/**
+ * What a route's function may do to the table, derived from the calls its contract lists: each call's
+ * action (each part's, for a transaction) on its entity's partition, or on the list index for a query
+ * of it; one grant per partition.
+ */
+export const grantsOf = (calls: readonly DataCall[]): TableAccess => {
+  const grants = new Map<string, { actions: Set<TableAction>; partition: KeyPrefix; listIndex: boolean }>();
+  const grant = (action: TableAction, entity: Entity, listIndex: boolean) => {
+    const partition = listIndex ? partitions[entity].listIndex : partitions[entity].table;
+    if (!partition) throw new Error(`${entity} is not in the list index`);
+    const key = `${listIndex ? 'index' : 'table'} ${partition}`;
+    const entry = grants.get(key) ?? { actions: new Set<TableAction>(), partition, listIndex };
+    entry.actions.add(action);
+    grants.set(key, entry);
+  };
+  for (const call of calls) {
+    if (call.operation === 'TransactWriteItems') {
+      for (const part of call.actions) grant(transactionActions[part.action], part.entity, false);
+    } else {
+      grant(`dynamodb:${call.operation}`, call.entity, 'index' in call && call.index !== undefined);
+    }
+  }
+  return [...grants.values()].map(({ actions, partition, listIndex }) => ({
+    actions: [...actions].sort(),
+    partitions: [partition],
+    ...(listIndex && { listIndex }),
+  }));
+};

@@ -1,0 +1,19 @@
+import { tableSchema } from './table-schema';
+
+const keySchema = (partitionKey: string, sortKey: string) => [
+  { AttributeName: partitionKey, KeyType: 'HASH' as const },
+  { AttributeName: sortKey, KeyType: 'RANGE' as const },
+];
+
+/**
+ * The keys and indexes in the form DynamoDB's CreateTable and CloudFormation's table share: the local
+ * bootstrap creates its table with them, and the stack test expects the deployed table to have them.
+ */
+export const tableKeys = {
+  KeySchema: keySchema(tableSchema.partitionKey, tableSchema.sortKey),
+  GlobalSecondaryIndexes: tableSchema.globalSecondaryIndexes.map((index) => ({
+    IndexName: index.indexName,
+    KeySchema: keySchema(index.partitionKey, index.sortKey),
+    Projection: { ProjectionType: 'ALL' as const },
+  })),
+};

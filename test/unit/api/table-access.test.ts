@@ -1,0 +1,70 @@
+import { createTokenRoute, listMembersRoute, listTokensRoute, removeMemberRoute } from '@contract/routes';
+import { grantsOf } from '@contract/table-access';
+
+/** A grant as one line per action and partition, whatever the grouping. */
+const lines = (calls: Parameters<typeof grantsOf>[0]) =>
+  grantsOf(calls)
+    .flatMap((grant) =>
+      grant.actions.flatMap((action) =>
+        grant.partitions.map((partition) => `${action} ${grant.listIndex ? 'index' : 'table'} ${partition}`),
+      ),
+    )
+    .sort();
+
+describe('grants derived from the calls a route lists', () => {
+  it('grants each part of a transaction its own action on its entity’s partition', () => {
+    expect(
+      lines([
+        {
+          operation: 'TransactWriteItems',
+          actions: [
+            { action: 'ConditionCheck', entity: 'Member' },
+            { action: 'Put', entity: 'Member' },
+            { action: 'Update', entity: 'TokenSlots' },
+            { action: 'Delete', entity: 'Token' },
+          ],
+        },
+      ]),
+    ).toEqual([
+      'dynamodb:ConditionCheckItem table PROJECT#',
+      'dynamodb:DeleteItem table TOKEN#',
+      'dynamodb:PutItem table PROJECT#',
+      'dynamodb:UpdateItem table USER#',
+    ]);
+  });
+
+  it('grants a query of the list index on the index, under the user’s partition', () => {
+    expect(lines([{ operation: 'Query', entity: 'Token', consistent: false, index: 'GSI1' }])).toEqual([
+      'dynamodb:Query index USER#',
+    ]);
+    expect(lines([{ operation: 'Query', entity: 'Member', consistent: true }])).toEqual([
+      'dynamodb:Query table PROJECT#',
+    ]);
+  });
+
+  it('refuses a query of the list index for an entity it does not list', () => {
+    expect(() => grantsOf([{ operation: 'Query', entity: 'Project', consistent: false, index: 'GSI1' }])).toThrow(
+      'Project is not in the list index',
+    );
+  });
+
+  it('gives the routes the grants they had when they were written out by hand', () => {
+    expect(lines(createTokenRoute.dataAccess)).toEqual([
+      'dynamodb:GetItem table USER#',
+      'dynamodb:PutItem table TOKEN#',
+      'dynamodb:PutItem table USER#',
+      'dynamodb:UpdateItem table USER#',
+    ]);
+    expect(lines(listTokensRoute.dataAccess)).toEqual(['dynamodb:Query index USER#']);
+    expect(lines(listMembersRoute.dataAccess)).toEqual([
+      'dynamodb:BatchGetItem table USER#',
+      'dynamodb:Query table PROJECT#',
+    ]);
+    expect(lines(removeMemberRoute.dataAccess)).toEqual([
+      'dynamodb:ConditionCheckItem table PROJECT#',
+      'dynamodb:DeleteItem table PROJECT#',
+      'dynamodb:GetItem table EMAIL#',
+      'dynamodb:GetItem table PROJECT#',
+    ]);
+  });
+});
