@@ -176,7 +176,7 @@ describe('REQUEST authorizer', () => {
 });
 
 describe('gateway responses', () => {
-  it('defines exactly the responses of lib/gateway-responses.ts', () => {
+  it('defines exactly the responses of contract/gateway-responses.ts', () => {
     synthesized.template.resourceCountIs('AWS::ApiGateway::GatewayResponse', gatewayResponses.length);
   });
 
@@ -198,7 +198,7 @@ describe('gateway responses', () => {
 });
 
 describe('table', () => {
-  it('is one on-demand table with the schema of lib/table-schema.ts', () => {
+  it('is one on-demand table with the schema of contract/table-schema.ts', () => {
     synthesized.template.resourceCountIs('AWS::DynamoDB::Table', 1);
     synthesized.template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
