@@ -149,7 +149,7 @@ const labelOf = (subject: string): string => {
   return route ? `\`${route.method} ${route.path.replace('/api/v1', '')}\`` : (AUTHORIZER_LABELS[subject] ?? subject);
 };
 
-/** The floors as the Markdown table of docs/data-model.md (a test keeps the two in step). */
+/** The floors as a Markdown table: `npx tsx bench/work-floors.ts` prints it. */
 export const floorsMarkdown = (): string => {
   const rows = workFloors.map((floor) => {
     const totals = floorTotals(floor);
@@ -160,3 +160,5 @@ export const floorsMarkdown = (): string => {
     '\n',
   );
 };
+
+if (require.main === module) console.log(floorsMarkdown());

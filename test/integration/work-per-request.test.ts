@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { routes } from '@contract/routes';
 import { checkWork, excessOver, measureWork, type Work, type WorkCall, type WorkReport } from '../../bench/work';
-import { floorFor, floorsMarkdown, floorTotals } from '../../bench/work-floors';
+import { floorFor, floorTotals } from '../../bench/work-floors';
 import type { LocalService } from '../../local/service';
 import { type CountingProxy, startCountingProxy } from './dynamo-proxy';
 import { startService } from './harness';
@@ -88,11 +86,6 @@ describe('work per request', () => {
     ];
     expect(all.length).toBeGreaterThan(0);
     for (const call of all) expect(call.capacity).toBeGreaterThan(0);
-  });
-
-  it('docs/data-model.md shows the same minimum table as bench/work-floors.ts', () => {
-    const readme = readFileSync(join(__dirname, '../../docs/data-model.md'), 'utf8');
-    expect(readme).toContain(floorsMarkdown());
   });
 
   it('flags a request that spends more than its floor', () => {
