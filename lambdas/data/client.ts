@@ -1,5 +1,6 @@
 import {
   BatchGetItemCommand,
+  type DeleteItemCommand,
   DynamoDBClient,
   type DynamoDBClientConfig,
   GetItemCommand,
@@ -7,6 +8,7 @@ import {
   type QueryCommandInput,
   type TransactWriteItem,
   TransactWriteItemsCommand,
+  type UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { marshall, type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
@@ -100,6 +102,21 @@ export const conditionFailedAt = (error: unknown, index: number): boolean => {
 /** Whether a single-item write failed its condition. */
 export const isConditionFailed = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+/**
+ * Sends a single-item conditional write whose failed condition is an answer, not an error: whether
+ * the write was made.
+ */
+export const writeIfCondition = async (command: DeleteItemCommand | UpdateItemCommand): Promise<boolean> => {
+  try {
+    // The client's overloads take one command class at a time; both classes send alike.
+    await dynamo.send(command as DeleteItemCommand);
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+};
 
 const cancellationCodes = (error: unknown): (string | undefined)[] =>
   error instanceof Error && error.name === 'TransactionCanceledException'

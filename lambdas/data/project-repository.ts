@@ -13,6 +13,7 @@ import {
   tableName,
   toItem,
   transactWrite,
+  writeIfCondition,
 } from './client';
 import { MEMBER_PREFIX, memberKey, memberProjectListKeys, memberProjectListPartition, projectKey } from './keys';
 
@@ -160,12 +161,5 @@ export const deleteMemberIfAllowed = async (
 };
 
 /** Removes a membership that is not an ownership, whoever asks (offboarding); answers whether it removed one. */
-export const deleteMembershipUnlessOwner = async (projectId: string, userId: string): Promise<boolean> => {
-  try {
-    await dynamo.send(new DeleteItemCommand(deleteUnlessOwner(projectId, userId)));
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
-};
+export const deleteMembershipUnlessOwner = (projectId: string, userId: string): Promise<boolean> =>
+  writeIfCondition(new DeleteItemCommand(deleteUnlessOwner(projectId, userId)));

@@ -8,11 +8,11 @@ import {
   conditionFailedAt,
   dynamo,
   getItem,
-  isConditionFailed,
   queryAll,
   tableName,
   toItem,
   transactWrite,
+  writeIfCondition,
 } from './client';
 import { tokenKey, tokenListKeys, tokenListPartition, tokenSlotsKey } from './keys';
 
@@ -181,23 +181,19 @@ export const revokeToken = async (userId: string, tokenId: string): Promise<void
 
 /** Records a use of the token, at most once per `intervalMs`; concurrent writers lose the condition harmlessly. */
 export const touchTokenLastUsed = async (tokenId: string, now: Date, intervalMs: number): Promise<void> => {
-  try {
-    await dynamo.send(
-      new UpdateItemCommand({
-        TableName: tableName,
-        Key: marshall(tokenKey(tokenId)),
-        UpdateExpression: 'SET lastUsedAt = :now',
-        ConditionExpression: 'attribute_exists(PK) AND (lastUsedAt = :null OR lastUsedAt < :threshold)',
-        ExpressionAttributeValues: marshall({
-          ':now': now.toISOString(),
-          ':null': null,
-          ':threshold': new Date(now.getTime() - intervalMs).toISOString(),
-        }),
+  await writeIfCondition(
+    new UpdateItemCommand({
+      TableName: tableName,
+      Key: marshall(tokenKey(tokenId)),
+      UpdateExpression: 'SET lastUsedAt = :now',
+      ConditionExpression: 'attribute_exists(PK) AND (lastUsedAt = :null OR lastUsedAt < :threshold)',
+      ExpressionAttributeValues: marshall({
+        ':now': now.toISOString(),
+        ':null': null,
+        ':threshold': new Date(now.getTime() - intervalMs).toISOString(),
       }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+    }),
+  );
 };
 
 /**

@@ -1,6 +1,6 @@
 import { DeleteItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { batchGetItems, dynamo, getItem, isConditionFailed, tableName, toItem, transactWrite } from './client';
+import { batchGetItems, getItem, tableName, toItem, transactWrite, writeIfCondition } from './client';
 import { emailClaimKey, userProfileKey } from './keys';
 
 /** A user as their latest verified session presented them. */
@@ -33,18 +33,14 @@ export const findUserByEmail = (email: string): Promise<EmailClaim | undefined> 
 
 /** Gives up a user's claim on an address, unless another user has claimed it since. */
 export const releaseEmailClaim = async (email: string, userId: string): Promise<void> => {
-  try {
-    await dynamo.send(
-      new DeleteItemCommand({
-        TableName: tableName,
-        Key: marshall(emailClaimKey(email)),
-        ConditionExpression: 'userId = :userId',
-        ExpressionAttributeValues: marshall({ ':userId': userId }),
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+  await writeIfCondition(
+    new DeleteItemCommand({
+      TableName: tableName,
+      Key: marshall(emailClaimKey(email)),
+      ConditionExpression: 'userId = :userId',
+      ExpressionAttributeValues: marshall({ ':userId': userId }),
+    }),
+  );
 };
 
 /**
@@ -81,17 +77,13 @@ export const recordUserProfile = async (
 
 /** Marks a user's profile offboarded, if they ever signed in: their next session records it anew. */
 export const markProfileOffboarded = async (userId: string, now: Date): Promise<void> => {
-  try {
-    await dynamo.send(
-      new UpdateItemCommand({
-        TableName: tableName,
-        Key: marshall(userProfileKey(userId)),
-        UpdateExpression: 'SET offboardedAt = :now',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: marshall({ ':now': now.toISOString() }),
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+  await writeIfCondition(
+    new UpdateItemCommand({
+      TableName: tableName,
+      Key: marshall(userProfileKey(userId)),
+      UpdateExpression: 'SET offboardedAt = :now',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: marshall({ ':now': now.toISOString() }),
+    }),
+  );
 };
