@@ -9,18 +9,8 @@ export const MAX_EMAIL_LENGTH = 254;
  */
 export const EMAIL_PATTERN = /^[!-?A-~]+@[!-?A-~]+$/;
 
-/** An address as given (trimmed), the form the service keeps it in, and which of the rule's parts it meets. */
-export const readEmail = (raw: string): { email: string; wellFormed: boolean; withinLength: boolean } => {
-  const trimmed = raw.trim();
-  return {
-    email: trimmed.toLowerCase(),
-    wellFormed: EMAIL_PATTERN.test(trimmed),
-    withinLength: trimmed.length <= MAX_EMAIL_LENGTH,
-  };
-};
-
 /** An e-mail address as the service keeps it, trimmed and lower-cased; `undefined` when it breaks the rule. */
 export const normalizeEmail = (raw: string): string | undefined => {
-  const { email, wellFormed, withinLength } = readEmail(raw);
-  return wellFormed && withinLength ? email : undefined;
+  const trimmed = raw.trim();
+  return EMAIL_PATTERN.test(trimmed) && trimmed.length <= MAX_EMAIL_LENGTH ? trimmed.toLowerCase() : undefined;
 };

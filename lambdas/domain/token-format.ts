@@ -5,7 +5,6 @@ import {
   DISPLAY_PREFIX_LENGTH,
   TOKEN_CHECKSUM_LENGTH,
   TOKEN_ID_LENGTH,
-  TOKEN_ID_PATTERN,
   TOKEN_LENGTH,
   TOKEN_PATTERN,
   TOKEN_PREFIX,
@@ -78,9 +77,6 @@ export const parseToken = (candidate: string): { tokenId: string } | null => {
   if (checksumOf(body) !== candidate.slice(-CHECKSUM_LENGTH)) return null;
   return { tokenId: candidate.slice(TOKEN_PREFIX.length, TOKEN_PREFIX.length + ID_LENGTH) };
 };
-
-/** Whether a string has the form of a token id (checked before any lookup by id). */
-export const isTokenId = (candidate: string): boolean => TOKEN_ID_PATTERN.test(candidate);
 
 /** Constant-time comparison of a presented token with a stored hash. */
 export const tokenMatchesHash = (rawToken: string, storedHash: string): boolean => {

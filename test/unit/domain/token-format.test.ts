@@ -1,7 +1,7 @@
 import { TOKEN_LENGTH } from '@contract/identifiers';
+import { revokeTokenRoute } from '@contract/routes';
 import {
   hashToken,
-  isTokenId,
   mintToken,
   parseToken,
   randomBase62,
@@ -138,8 +138,9 @@ describe('parseToken', () => {
   });
 });
 
-describe('isTokenId', () => {
+describe('a token id in the revoke path', () => {
   it('accepts 12 base62 characters only', () => {
+    const isTokenId = (id: string) => revokeTokenRoute.schemas().params.safeParse({ id }).success;
     expect(isTokenId('AbCdEf123456')).toBe(true);
     expect(isTokenId('AbCdEf12345')).toBe(false);
     expect(isTokenId('AbCdEf12345-')).toBe(false);
