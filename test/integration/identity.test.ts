@@ -1,4 +1,5 @@
 import { ErrorText } from '@contract/errors';
+import { call } from './harness';
 import { type MockIdp, startMockIdp } from './mock-idp';
 import { type NpmService, startNpmService } from './npm-start';
 
@@ -31,24 +32,9 @@ const newUser = (label: string) => {
 const session = (user: { sub: string; email: string }) =>
   idp.sign({ sub: user.sub, email: user.email, email_verified: true });
 
-/** A reply with its body parsed. */
-interface Answer {
-  readonly status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read fields of arbitrary response bodies
-  readonly body: any;
-}
-
-const api = async (method: string, path: string, token: string, json?: unknown): Promise<Answer> => {
-  const response = await fetch(`${service.baseUrl}${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(json !== undefined && { 'Content-Type': 'application/json' }),
-    },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  return { status: response.status, body: await response.json() };
-};
+/** One request to the spawned service, checked against the API document as every reply of the suite is. */
+const api = (method: string, path: string, token: string, json?: unknown) =>
+  call(service, method, path, { token, json });
 
 const signIn = async (user: { sub: string; email: string }): Promise<string> => {
   const token = await session(user);

@@ -4,21 +4,11 @@ import { type AuthorizerDeps, authorize } from '@lambdas/authorizer/authorize';
 import { SessionExpiredError, SessionInvalidError } from '@lambdas/authorizer/session-errors';
 import type { TokenRecord } from '@lambdas/data/token-repository';
 import { mintToken, withChecksum } from '@lambdas/domain/token-format';
+import { storedToken } from './stored-token';
 
 const now = new Date('2026-11-21T12:00:00.000Z');
 const minted = mintToken();
-const stored: TokenRecord = {
-  tokenId: minted.tokenId,
-  userId: 'user-1',
-  name: 'ci',
-  scopes: ['read:secrets'],
-  secretHash: minted.hash,
-  boundIp: '203.0.113.7',
-  displayPrefix: minted.displayPrefix,
-  createdAt: '2026-11-01T00:00:00.000Z',
-  expiresAt: '2026-12-01T00:00:00.000Z',
-  lastUsedAt: null,
-};
+const stored = storedToken(minted, { expiresAt: '2026-12-01T00:00:00.000Z' });
 
 const identity = { userId: 's-1', email: 's@x.io', issuedAt: '2026-11-21T11:00:00.000Z' };
 

@@ -1,23 +1,12 @@
 import { ErrorText } from '@contract/errors';
 import { routeScopesJson } from '@contract/route-table';
 import { AUTHORIZER_DECISION_DIMENSION } from '@contract/service-metrics';
-import type { TokenRecord } from '@lambdas/data/token-repository';
 import { mintToken } from '@lambdas/domain/token-format';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { storedToken } from './stored-token';
 
 const minted = mintToken();
-const stored: TokenRecord = {
-  tokenId: minted.tokenId,
-  userId: 'user-1',
-  name: 'ci',
-  scopes: ['read:secrets'],
-  secretHash: minted.hash,
-  boundIp: '203.0.113.7',
-  displayPrefix: minted.displayPrefix,
-  createdAt: '2026-11-01T00:00:00.000Z',
-  expiresAt: null,
-  lastUsedAt: '2099-01-01T00:00:00.000Z',
-};
+const stored = storedToken(minted, { lastUsedAt: '2099-01-01T00:00:00.000Z' });
 
 // The handler's table and key set are replaced: this file checks what it logs and counts.
 jest.mock('@lambdas/data/token-repository', () => ({
