@@ -1,0 +1,3 @@
+import { render } from 'preact';
+
+render(<main>Secrets Service</main>, document.getElementById('app') as HTMLElement);
