@@ -38,5 +38,14 @@ module.exports = {
       setupFiles: ['<rootDir>/test/integration/env.ts'],
     },
     { ...base, ...timeout(120_000), displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+    {
+      ...base,
+      ...timeout(120_000),
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/integration/global-setup.ts',
+      globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
+      setupFiles: ['<rootDir>/test/integration/env.ts'],
+    },
   ],
 };

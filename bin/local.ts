@@ -101,6 +101,8 @@ const main = async (): Promise<void> => {
     const service = await listener.serve({ dynamoEndpoint: endpoint, tableName, dataDir, trustedIssuer });
 
     const storage = dataDir ? `data in ${dataDir}` : 'in memory';
+    const signIn = trustedIssuer ? `sign in at ${trustedIssuer.issuer}` : 'sign in with any e-mail';
+    console.log(`Dashboard: ${service.baseUrl}/ (${signIn})`);
     console.log(`Secrets Service API on ${service.baseUrl}/api/v1 (DynamoDB ${endpoint}, ${storage})`);
     if (trustedIssuer) {
       const keys = trustedIssuer.jwksUrl ?? 'its discovery document';

@@ -8,12 +8,15 @@ import { exportJWK, generateKeyPair, importJWK, type JWK, type JWTPayload, SignJ
 export const DEV_AUDIENCE = 'local-dashboard';
 /** Path under the base URL where the development identity provider lives. */
 export const DEV_IDP_PATH = '/_dev/idp';
-const SESSION_SECONDS = 60 * 60;
+/** How long a session lasts, in seconds, however it was signed in. */
+export const SESSION_SECONDS = 60 * 60;
 
 /** The development identity provider: signs RS256 session JWTs like Cognito's ID tokens. Never deployed. */
 export interface DevIdp {
   readonly issuer: string;
   readonly jwks: { keys: JWK[] };
+  /** The private signing key with its `kid`, for the OpenID provider that signs the browser's sessions. */
+  readonly signingJwk: JWK;
   /** A session for an e-mail, as a dashboard sign-in would get it. */
   issue(email: string): Promise<string>;
   /** Signs arbitrary claims with the provider's key (tests use it to craft near-miss sessions). */
@@ -34,8 +37,14 @@ const loadKey = async (dataDir: string | undefined): Promise<{ privateJwk: JWK; 
   return key;
 };
 
-/** A stable subject per e-mail, shaped like Cognito's UUID `sub`. */
-const subjectFor = (email: string): string => {
+/** Whether the development identity provider signs in `email`: any address of the form `x@y`. */
+export const isDevEmail = (email: string): boolean => /^[^\s@]+@[^\s@]+$/.test(email.trim());
+
+/** The address a session carries for what a person typed. */
+export const normalizeDevEmail = (email: string): string => email.trim().toLowerCase();
+
+/** A stable subject per normalized e-mail, shaped like Cognito's UUID `sub`. */
+export const subjectFor = (email: string): string => {
   const hex = createHash('sha256').update(`dev-idp:${email}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 };
@@ -50,9 +59,10 @@ export const createDevIdp = async (issuer: string, dataDir?: string): Promise<De
   return {
     issuer,
     jwks: { keys: [{ ...publicJwk, kid, alg: 'RS256', use: 'sig' }] },
+    signingJwk: { ...privateJwk, kid, alg: 'RS256', use: 'sig' },
     sign,
     issue: async (email) => {
-      const normalized = email.trim().toLowerCase();
+      const normalized = normalizeDevEmail(email);
       const issuedAt = Math.floor(clock.now().getTime() / 1000);
       return sign({
         iss: issuer,

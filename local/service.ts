@@ -6,7 +6,9 @@ import { ErrorText } from '@contract/errors';
 import { RETRY_AFTER_SECONDS } from '@contract/limits';
 import { routeScopesJson } from '@contract/route-table';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
-import { createDevIdp, DEV_AUDIENCE, DEV_IDP_PATH, type DevIdp } from './dev-idp';
+import { type DashboardRoute, localDashboard } from './dashboard-site';
+import { createDevIdp, DEV_AUDIENCE, DEV_IDP_PATH, type DevIdp, isDevEmail } from './dev-idp';
+import { createDevOidc, type DevOidcHandler } from './dev-oidc';
 import {
   type GatewayHandlers,
   type GatewayResult,
@@ -113,30 +115,34 @@ const idpHostnames = (hosts: readonly string[]): ReadonlySet<string> =>
 const hostnameOf = (hostHeader: string | undefined): string | undefined =>
   /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d*)?$/i.exec(hostHeader ?? '')?.[1]?.toLowerCase();
 
+const isDevIdpPath = (path: string): boolean => path === DEV_IDP_PATH || path.startsWith(`${DEV_IDP_PATH}/`);
+
+const JWKS_PATH = `${DEV_IDP_PATH}/.well-known/jwks.json`;
+const TOKEN_PATH = `${DEV_IDP_PATH}/token`;
+
+/** Paths the development identity provider's own JSON routes answer; the rest of its paths are OpenID Connect's. */
+const isDevIdpJsonPath = (path: string): boolean => path === JWKS_PATH || path === TOKEN_PATH;
+
+const wrongHost = jsonResult(403, {
+  success: false,
+  error: 'The development identity provider answers only to localhost, 127.0.0.1 or [::1]',
+});
+
 const devIdpRoute = async (
   req: IncomingMessage,
   path: string,
   body: Buffer,
   idp: DevIdp,
-  hostnames: ReadonlySet<string>,
 ): Promise<GatewayResult | undefined> => {
-  if (path !== DEV_IDP_PATH && !path.startsWith(`${DEV_IDP_PATH}/`)) return undefined;
-  const hostname = hostnameOf(req.headers.host);
-  if (!hostname || !hostnames.has(hostname)) {
-    return jsonResult(403, {
-      success: false,
-      error: 'The development identity provider answers only to localhost, 127.0.0.1 or [::1]',
-    });
-  }
-  if (req.method === 'GET' && path === `${DEV_IDP_PATH}/.well-known/jwks.json`) return jsonResult(200, idp.jwks);
-  if (req.method === 'POST' && path === `${DEV_IDP_PATH}/token`) {
+  if (req.method === 'GET' && path === JWKS_PATH) return jsonResult(200, idp.jwks);
+  if (req.method === 'POST' && path === TOKEN_PATH) {
     let email: unknown;
     try {
       email = (JSON.parse(body.toString('utf8')) as { email?: unknown }).email;
     } catch {
       email = undefined;
     }
-    if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email.trim())) {
+    if (typeof email !== 'string' || !isDevEmail(email)) {
       return jsonResult(400, { success: false, error: 'Send {"email": "<address>"}' });
     }
     return jsonResult(200, { token: await idp.issue(email) });
@@ -207,18 +213,33 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
   const hostnames = idpHostnames(hosts);
   let handlers: GatewayHandlers | undefined;
   let idp: DevIdp | undefined;
+  let oidc: Promise<DevOidcHandler> | undefined;
+  let dashboard: DashboardRoute | undefined;
   const handler: RequestListener = (req, res) => {
     void (async () => {
       try {
+        const path = new URL(req.url ?? '/', 'http://local').pathname;
+        const hostname = hostnameOf(req.headers.host);
+        const loopbackName = hostname !== undefined && hostnames.has(hostname);
+        if (handlers && idp && isDevIdpPath(path)) {
+          if (!loopbackName) return writeResult(res, wrongHost);
+          if (!isDevIdpJsonPath(path)) {
+            oidc ??= createDevOidc({ issuer: idp.issuer, signingJwk: idp.signingJwk, dashboardUrls: dashboardUrls() });
+            return await (await oidc)(req, res);
+          }
+        }
         const request = await readRequest(req);
+        // The dashboard calls the API on the origin it was opened from: a loopback name, or the base URL.
+        const origin = loopbackName ? `http://${req.headers.host}` : baseUrl;
         const result = !handlers
           ? unavailable
           : (apiDocumentRoute(request.method, request.path, dashboardOrigin) ??
-            (idp && (await devIdpRoute(req, request.path, request.body, idp, hostnames))) ??
+            (idp && (await devIdpRoute(req, request.path, request.body, idp))) ??
+            dashboard?.(request.method, request.path, origin) ??
             (await handleRequest(request, handlers, { dashboardOrigin })));
         writeResult(res, result);
       } catch {
-        writeResult(res, jsonResult(500, { success: false, error: ErrorText.internal }));
+        if (!res.headersSent) writeResult(res, jsonResult(500, { success: false, error: ErrorText.internal }));
       }
     })();
   };
@@ -226,6 +247,8 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
   const first = hosts[0] ?? '127.0.0.1';
   // An unspecified address serves loopback too, and a URL needs an address to connect to.
   const baseUrl = `http://${first === '0.0.0.0' || first === '::' ? '127.0.0.1' : urlHost(first)}:${port}`;
+  /** The dashboard's address under every name the development identity provider answers to. */
+  const dashboardUrls = () => [...hostnames].map((name) => `http://${name}:${port}/`);
   const close = async () => {
     await Promise.all(servers.map(closeServer));
   };
@@ -256,6 +279,10 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
     if (dashboardOrigin) process.env.DASHBOARD_ORIGIN = dashboardOrigin;
     else delete process.env.DASHBOARD_ORIGIN;
     idp = trusted ? undefined : await createDevIdp(devIssuer, serveOptions.dataDir);
+    dashboard = localDashboard({
+      issuer: trusted?.issuer ?? devIssuer,
+      clientId: trusted?.audience ?? DEV_AUDIENCE,
+    });
     handlers = await loadHandlers();
     return { baseUrl, port, idp, close };
   };

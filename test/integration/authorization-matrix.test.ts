@@ -330,7 +330,7 @@ describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as 
 describe('unknown paths and methods', () => {
   it.each([
     ['GET', '/api/v1/unknown'],
-    ['GET', '/'],
+    ['GET', '/api'],
     ['PUT', '/api/v1/tokens'],
     ['PATCH', '/api/v1/projects'],
     ['GET', '/api/v1/tokens/AAAAAAAAAAAA'],

@@ -208,7 +208,12 @@ describe('a running npm start', () => {
   it(
     'refuses the development identity provider to another Host (DNS rebinding)',
     async () => {
-      for (const path of ['/_dev/idp/token', '/_dev/idp/.well-known/jwks.json']) {
+      for (const path of [
+        '/_dev/idp/token',
+        '/_dev/idp/.well-known/jwks.json',
+        '/_dev/idp/.well-known/openid-configuration',
+        '/_dev/idp/auth',
+      ]) {
         const reply = await call(service, path.endsWith('token') ? 'POST' : 'GET', path, {
           json: { email: uniqueEmail() },
           headers: [['Host', 'evil.example:3000']],
@@ -217,6 +222,32 @@ describe('a running npm start', () => {
         expect(reply.body).toEqual({ success: false, error: expect.any(String) });
         expect(reply.body.token).toBeUndefined();
       }
+    },
+    TEST_MS,
+  );
+
+  it(
+    'publishes an OpenID provider for the dashboard: code flow with PKCE only, signed with the sessions’ key',
+    async () => {
+      const issuer = `${service.baseUrl}/_dev/idp`;
+      const discovery = await call(service, 'GET', '/_dev/idp/.well-known/openid-configuration');
+      expect(discovery.status).toBe(200);
+      expect(discovery.body).toMatchObject({
+        issuer,
+        authorization_endpoint: `${issuer}/auth`,
+        token_endpoint: `${issuer}/oauth/token`,
+        jwks_uri: `${issuer}/.well-known/jwks.json`,
+        response_types_supported: ['code'],
+        code_challenge_methods_supported: ['S256'],
+        id_token_signing_alg_values_supported: ['RS256'],
+      });
+      const redirect = encodeURIComponent(`${service.baseUrl}/`);
+      const withoutPkce = await fetch(
+        `${issuer}/auth?client_id=local-dashboard&response_type=code&scope=openid%20email&redirect_uri=${redirect}`,
+        { redirect: 'manual' },
+      );
+      expect(withoutPkce.status).toBe(303);
+      expect(new URL(withoutPkce.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_request');
     },
     TEST_MS,
   );

@@ -1,0 +1,107 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { createApi } from './api';
+import { MembersScreen } from './members';
+import { ProjectsScreen } from './projects';
+import type { Session, SessionState } from './session';
+import { TokensScreen } from './tokens';
+
+/** The screen a hash names: `#/tokens` (the default), `#/projects`, `#/projects/<id>`. */
+type Screen = { name: 'tokens' } | { name: 'projects' } | { name: 'members'; projectId: string };
+
+const screenOf = (hash: string): Screen => {
+  const [, first, second] = hash.replace(/^#/, '').split('/');
+  if (first === 'projects' && second) return { name: 'members', projectId: decodeURIComponent(second) };
+  if (first === 'projects') return { name: 'projects' };
+  return { name: 'tokens' };
+};
+
+const useScreen = (): Screen => {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const follow = () => setHash(location.hash);
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  return screenOf(hash);
+};
+
+const SignInScreen = ({ session, notice }: { session: Session; notice: string | undefined }) => {
+  const [busy, setBusy] = useState(false);
+  return (
+    <>
+      <header class="top">
+        <span class="brand">Secrets Service</span>
+      </header>
+      <main class="sign-in">
+        <h1>Sign in to Secrets Service</h1>
+        <p>Create and revoke API tokens, and manage who can reach your projects.</p>
+        {notice && (
+          <p class="error" role="alert">
+            {notice}
+          </p>
+        )}
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            session.signIn().catch(() => setBusy(false));
+          }}
+        >
+          Sign in
+        </button>
+      </main>
+    </>
+  );
+};
+
+const NavLink = ({ href, current, children }: { href: string; current: boolean; children: string }) => (
+  <a href={href} aria-current={current ? 'page' : undefined}>
+    {children}
+  </a>
+);
+
+/** The dashboard: the sign-in screen, or the signed-in person's tokens, projects and members. */
+export const App = ({ session }: { session: Session }) => {
+  const [state, setState] = useState<SessionState>(session.initial);
+  const screen = useScreen();
+  const { user } = state;
+  const api = useMemo(
+    () =>
+      createApi(
+        session.config,
+        () => user?.id_token ?? '',
+        () => {
+          void session.forget();
+          setState({ user: undefined, notice: 'Your session expired. Sign in again.' });
+        },
+      ),
+    [session, user],
+  );
+  if (!user) return <SignInScreen session={session} notice={state.notice} />;
+  const email = typeof user.profile.email === 'string' ? user.profile.email : user.profile.sub;
+  return (
+    <>
+      <header class="top">
+        <span class="brand">Secrets Service</span>
+        <nav aria-label="Main">
+          <NavLink href="#/tokens" current={screen.name === 'tokens'}>
+            Tokens
+          </NavLink>
+          <NavLink href="#/projects" current={screen.name !== 'tokens'}>
+            Projects
+          </NavLink>
+        </nav>
+        <span class="who">{email}</span>
+        <button type="button" class="secondary" onClick={() => void session.signOut()}>
+          Sign out
+        </button>
+      </header>
+      <main>
+        {screen.name === 'tokens' && <TokensScreen api={api} />}
+        {screen.name === 'projects' && <ProjectsScreen api={api} />}
+        {screen.name === 'members' && <MembersScreen key={screen.projectId} api={api} projectId={screen.projectId} />}
+      </main>
+    </>
+  );
+};

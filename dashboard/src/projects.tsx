@@ -1,0 +1,92 @@
+import type { createProjectRoute, listProjectsRoute, RouteAnswer } from '@contract/routes';
+import { useState } from 'preact/hooks';
+import type { Api } from './api';
+import { ErrorMessage, errorText, useDraft, useLoad, When } from './ui';
+
+/** A project as the list shows it, with the caller's role. */
+export type ProjectEntry = RouteAnswer<typeof listProjectsRoute>['data'][number];
+
+/** The caller's projects, as the members screen needs them too. */
+export const loadProjects = (api: Api) => api<RouteAnswer<typeof listProjectsRoute>>('GET', '/api/v1/projects');
+
+const CreateProjectForm = ({ api, onCreated }: { api: Api; onCreated: () => void }) => {
+  const [name, setName, clearName] = useDraft('project', '');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api<RouteAnswer<typeof createProjectRoute>>('POST', '/api/v1/projects', { name });
+      clearName();
+      onCreated();
+    } catch (failure) {
+      setError(errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="panel" onSubmit={submit} aria-labelledby="create-project-title">
+      <h2 id="create-project-title">Create a project</h2>
+      <label for="project-name">Name</label>
+      <input
+        id="project-name"
+        required
+        maxLength={100}
+        value={name}
+        aria-describedby="create-project-error"
+        onInput={(event) => setName(event.currentTarget.value)}
+      />
+      <ErrorMessage id="create-project-error" error={error} />
+      <button type="submit" disabled={busy}>
+        Create project
+      </button>
+    </form>
+  );
+};
+
+/** Projects: the caller's, with their role in each, and a new one. */
+export const ProjectsScreen = ({ api }: { api: Api }) => {
+  const projects = useLoad(() => loadProjects(api));
+  const list = projects.data?.data;
+  return (
+    <>
+      <h1>Projects</h1>
+      <CreateProjectForm api={api} onCreated={projects.reload} />
+      <section aria-labelledby="projects-title">
+        <h2 id="projects-title">Your projects</h2>
+        <ErrorMessage id="projects-error" error={projects.error} />
+        {list === undefined ? (
+          !projects.error && <p>Loading…</p>
+        ) : list.length === 0 ? (
+          <p>No projects yet.</p>
+        ) : (
+          <table class="stack">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Your role</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((project) => (
+                <tr key={project.projectId}>
+                  <th scope="row" data-label="Name">
+                    <a href={`#/projects/${encodeURIComponent(project.projectId)}`}>{project.name}</a>
+                  </th>
+                  <td data-label="Your role">{project.role}</td>
+                  <td data-label="Created">
+                    <When at={project.createdAt} otherwise="" />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+};

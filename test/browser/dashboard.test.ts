@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { type NpmService, startNpmService } from '../integration/npm-start';
+import { accessibilityViolations, type BrowserSession, openBrowser, screenshotEachWidth } from './browser';
+
+/**
+ * The dashboard as a person uses it: `npm start`, Debian's Chromium, the development identity
+ * provider's sign-in page, and the real API behind every click. The steps run in order, each on the
+ * state the one before left.
+ */
+
+let service: NpmService;
+let browser: BrowserSession;
+let page: Page;
+const ada = `ada-${randomUUID().slice(0, 8)}@example.com`;
+const bob = `bob-${randomUUID().slice(0, 8)}@example.com`;
+let rawToken = '';
+
+const api = (path: string, init: RequestInit & { bearer?: string } = {}) =>
+  fetch(`${service.baseUrl}${path}`, {
+    ...init,
+    headers: { ...(init.bearer && { Authorization: `Bearer ${init.bearer}` }), 'Content-Type': 'application/json' },
+  });
+
+/** The screen passes axe-core, and looks right at both widths (saved for people to look at). */
+const checkScreen = async (name: string) => {
+  expect(await accessibilityViolations(page)).toEqual([]);
+  expect(await screenshotEachWidth(page, name)).toEqual([]);
+};
+
+/** Waits until `read` answers something other than `unwanted`; the test's own time limit bounds the wait. */
+const waitUntilNot = async (unwanted: string | null, read: () => Promise<string | null>): Promise<void> => {
+  while ((await read()) === unwanted) await new Promise((resolve) => setTimeout(resolve, 250));
+};
+
+const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name });
+
+const tokenRow = (name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name }) });
+
+beforeAll(async () => {
+  service = await startNpmService();
+  browser = await openBrowser();
+  page = browser.page;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+test('npm start prints the dashboard URL first', () => {
+  const firstUrl = /https?:\/\/\S+/.exec(service.output().stdout)?.[0];
+  expect(firstUrl).toBe(`${service.baseUrl}/`);
+});
+
+test('a person signs in through the development provider with an e-mail only', async () => {
+  await page.goto(`${service.baseUrl}/`);
+  await checkScreen('sign-in');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('E-mail').waitFor();
+  expect(new URL(page.url()).pathname).toMatch(/^\/_dev\/idp\/interaction\//);
+  await checkScreen('dev-idp-sign-in');
+  await page.getByLabel('E-mail').fill(ada);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+  await page.getByText(ada).waitFor();
+  expect(new URL(page.url()).search).toBe('');
+});
+
+test('creates a token and shows the raw token once, with a copy button and a warning', async () => {
+  await page.getByLabel('Name').fill('deploy-bot');
+  await page.getByLabel('read:secrets').check();
+  await page.getByLabel('admin').check();
+  await page.getByLabel('Expires in days').fill('7');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const field = page.getByLabel('New token');
+  await field.waitFor();
+  rawToken = await field.inputValue();
+  expect(rawToken).toMatch(/^svc_live_/);
+  expect(await field.getAttribute('readonly')).not.toBeNull();
+  await page.getByRole('button', { name: 'Copy' }).waitFor();
+  await page.getByText('It will not be shown again.').waitFor();
+  await tokenRow('deploy-bot').waitFor();
+  await checkScreen('token-created');
+
+  await page.reload();
+  await tokenRow('deploy-bot').waitFor();
+  expect(await page.content()).not.toContain(rawToken);
+  await expect(page.getByLabel('New token').count()).resolves.toBe(0);
+  await checkScreen('tokens');
+});
+
+test('the new token works from a script, and its last use shows after a reload', async () => {
+  await expect(tokenRow('deploy-bot').getByRole('cell').nth(4).textContent()).resolves.toBe('never');
+  const response = await api('/api/v1/projects', { bearer: rawToken });
+  expect(response.status).toBe(200);
+  // The last use is recorded off the request's path: reload until it shows.
+  await waitUntilNot('never', async () => {
+    await page.reload();
+    return tokenRow('deploy-bot').getByRole('cell').nth(4).textContent();
+  });
+  await expect(tokenRow('deploy-bot').getByRole('cell').nth(4).locator('time').count()).resolves.toBe(1);
+});
+
+test('revokes a token after a confirmation, and the token stops working', async () => {
+  await tokenRow('deploy-bot').getByRole('button', { name: 'Revoke' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  await checkScreen('revoke-confirmation');
+  await dialog.getByRole('button', { name: 'Revoke' }).click();
+  await tokenRow('deploy-bot').waitFor({ state: 'detached' });
+  expect((await api('/api/v1/projects', { bearer: rawToken })).status).toBe(401);
+});
+
+test('an error is shown in words next to the form that caused it', async () => {
+  await page.getByLabel('Name').fill('no-scopes');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Validation failed' }).waitFor();
+});
+
+test('creates a project and lists it with the role owner', async () => {
+  await nav('Projects').click();
+  await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+  await page.getByLabel('Name').fill('payments');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'payments' }) });
+  await row.waitFor();
+  await expect(row.getByRole('cell').first().textContent()).resolves.toBe('owner');
+  await checkScreen('projects');
+});
+
+test('adding an unknown e-mail shows the API error in words', async () => {
+  await page.getByRole('link', { name: 'payments' }).click();
+  await page.getByRole('heading', { name: 'Members of payments' }).waitFor();
+  await page.getByLabel('E-mail').fill(`nobody-${randomUUID().slice(0, 8)}@example.com`);
+  await page.getByRole('button', { name: 'Add member' }).click();
+  await page.getByRole('alert').filter({ hasText: 'User not found' }).waitFor();
+});
+
+test('adds a member who has signed in once, then removes them after a confirmation', async () => {
+  const session = await api('/_dev/idp/token', { method: 'POST', body: JSON.stringify({ email: bob }) });
+  const { token } = (await session.json()) as { token: string };
+  expect((await api('/api/v1/tokens', { bearer: token })).status).toBe(200);
+
+  await page.getByLabel('E-mail').fill(bob);
+  await page.getByLabel('Role').selectOption('admin');
+  await page.getByRole('button', { name: 'Add member' }).click();
+  const bobRow = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: bob }) });
+  await bobRow.waitFor();
+  const rows = page.getByRole('row').filter({ has: page.getByRole('rowheader') });
+  await expect(rows.allTextContents()).resolves.toEqual([expect.stringContaining(ada), expect.stringContaining(bob)]);
+  const adaRow = rows.filter({ hasText: ada });
+  await expect(adaRow.getByRole('button', { name: 'Remove' }).count()).resolves.toBe(0);
+  await checkScreen('members');
+
+  await bobRow.getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+  await bobRow.waitFor({ state: 'detached' });
+});
+
+test('a session the API rejects sends the person to sign in again, keeping what they typed', async () => {
+  await nav('Projects').click();
+  await page.getByLabel('Name').fill('half-typed');
+  // The stored session's ID token no longer verifies, as after it expired (browser code as text: the
+  // tests are compiled without the DOM's types).
+  await page.evaluate(`
+    for (const key of Object.keys(sessionStorage).filter((name) => name.startsWith('oidc.user:'))) {
+      const user = JSON.parse(sessionStorage.getItem(key));
+      sessionStorage.setItem(key, JSON.stringify({ ...user, id_token: user.id_token + 'x' }));
+    }
+  `);
+  await page.reload();
+  await page.getByRole('alert').filter({ hasText: 'Your session expired. Sign in again.' }).waitFor();
+  // The provider's own session is still alive, so it signs the person in without asking again.
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+  await expect(page.getByLabel('Name').inputValue()).resolves.toBe('half-typed');
+});
+
+test('signs out, and signing in again asks for the e-mail', async () => {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  await page.reload();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('E-mail').waitFor();
+});
+
+test('the page logged no error and asked no host but the service', () => {
+  expect(browser.errors).toEqual([]);
+  const hosts = new Set(browser.requests.filter((url) => !url.startsWith('data:')).map((url) => new URL(url).host));
+  expect([...hosts]).toEqual([new URL(service.baseUrl).host]);
+});
