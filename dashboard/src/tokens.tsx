@@ -19,10 +19,16 @@ const EMPTY_DRAFT: TokenDraft = { name: '', scopes: [], days: '30', never: false
 
 /** The raw token, once: a read-only field, a copy button and the warning that it will not come back. */
 const CreatedToken = ({ token, onDone }: { token: NewToken; onDone: () => void }) => {
-  const [copied, setCopied] = useState(false);
+  const [status, setStatus] = useState('');
   const copy = async () => {
-    await navigator.clipboard.writeText(token.rawToken).catch(() => undefined);
-    setCopied(true);
+    try {
+      await navigator.clipboard.writeText(token.rawToken);
+      setStatus('Copied to the clipboard.');
+    } catch {
+      // Some browsers refuse the clipboard to a page; the selected text is one keystroke away.
+      document.getElementById('new-token')?.focus();
+      setStatus('The browser did not allow copying: the token is selected, press Ctrl+C or ⌘C.');
+    }
   };
   return (
     <section class="panel created" aria-labelledby="created-title">
@@ -42,7 +48,7 @@ const CreatedToken = ({ token, onDone }: { token: NewToken; onDone: () => void }
         </button>
       </div>
       <p class="status" role="status">
-        {copied ? 'Copied to the clipboard.' : ''}
+        {status}
       </p>
       <button type="button" class="secondary" onClick={onDone}>
         Done

@@ -48,6 +48,7 @@ export const openBrowser = async (): Promise<BrowserSession> => {
     headless: true,
     viewport: { width: 1280, height: 800 },
   });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   const requests: string[] = [];

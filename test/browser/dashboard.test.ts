@@ -78,8 +78,10 @@ test('creates a token and shows the raw token once, with a copy button and a war
   rawToken = await field.inputValue();
   expect(rawToken).toMatch(/^svc_live_/);
   expect(await field.getAttribute('readonly')).not.toBeNull();
-  await page.getByRole('button', { name: 'Copy' }).waitFor();
   await page.getByText('It will not be shown again.').waitFor();
+  await page.getByRole('button', { name: 'Copy' }).click();
+  await page.getByRole('status').filter({ hasText: 'Copied to the clipboard.' }).waitFor();
+  await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(rawToken);
   await tokenRow('deploy-bot').waitFor();
   await checkScreen('token-created');
 
@@ -156,6 +158,32 @@ test('adds a member who has signed in once, then removes them after a confirmati
   await bobRow.getByRole('button', { name: 'Remove' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
   await bobRow.waitFor({ state: 'detached' });
+});
+
+test('a plain member sees the members but is offered no control to change them', async () => {
+  await page.getByLabel('E-mail').fill(bob);
+  await page.getByRole('button', { name: 'Add member' }).click();
+  const bobRow = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: bob }) });
+  await expect(bobRow.getByRole('cell').first().textContent()).resolves.toBe('member');
+  const projectUrl = page.url();
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('E-mail').fill(bob);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+  await page.goto(projectUrl);
+  await page.getByRole('heading', { name: 'Members of payments' }).waitFor();
+  await bobRow.waitFor();
+  await expect(page.getByRole('button', { name: 'Add member' }).count()).resolves.toBe(0);
+  await expect(page.getByRole('button', { name: 'Remove' }).count()).resolves.toBe(0);
+  await expect(page.getByLabel('E-mail').count()).resolves.toBe(0);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('E-mail').fill(ada);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'API tokens' }).waitFor();
 });
 
 test('a session the API rejects sends the person to sign in again, keeping what they typed', async () => {
