@@ -115,9 +115,13 @@ const contextSchema = z.object({
    */
   alarmEmail: z.email({ error: 'must be an e-mail address, e.g. ops@example.com' }).optional(),
   /**
-   * Origin of the web dashboard when it is served from another origin than the API, e.g.
-   * `https://dashboard.example.com`: the API then answers its CORS preflights and lets it read every
-   * answer. Default: none (no cross-origin access).
+   * Origin of the web dashboard, which calls the API across origins: the API answers its CORS preflights
+   * and lets it read every answer, and with the stack's Cognito pool `<origin>/` is the app client's only
+   * callback and sign-out URL. Set it when a custom domain fronts the stack's CloudFront distribution,
+   * e.g. `https://dashboard.example.com` (its DNS, certificate and the distribution's alternate domain name
+   * are set up outside the stack), or to try a dashboard under development against the deployed API
+   * (`http://localhost:5173`; the deployed dashboard then cannot sign in or call the API).
+   * Default: the distribution's own origin, `https://<id>.cloudfront.net`.
    */
   dashboardOrigin: z.string({ error: ORIGIN_ERROR }).refine(isDashboardOrigin, { error: ORIGIN_ERROR }).optional(),
   /**
@@ -168,7 +172,7 @@ export interface ServiceConfig {
   readonly apiGatewayCloudWatchRole: boolean;
   /** E-mail address subscribed to the alarm topic, if any. */
   readonly alarmEmail: string | undefined;
-  /** The dashboard's origin, when it may call the API from another origin. */
+  /** The dashboard's origin, when it is not the stack's CloudFront distribution (a custom domain in front of it). */
   readonly dashboardOrigin: string | undefined;
   /** Whether a WAF web ACL guards the API stage. */
   readonly waf: boolean;
