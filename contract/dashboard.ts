@@ -29,13 +29,37 @@ const originOf = (url: string): string => new URL(url).origin;
  * to exactly the API and the identity provider (`connectTo` lists their URLs; only origins count).
  */
 export const dashboardContentSecurityPolicy = (connectTo: readonly string[]): string =>
+  dashboardContentSecurityPolicyOfOrigins(connectTo.map(originOf));
+
+/**
+ * The same policy for origins taken as given, not parsed: the stack's are deploy-time values
+ * (`https://${restApiId}.execute-api...`) that no URL parser can read before CloudFormation resolves them.
+ */
+export const dashboardContentSecurityPolicyOfOrigins = (origins: readonly string[]): string =>
   [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
-    `connect-src 'self' ${[...new Set(connectTo.map(originOf))].join(' ')}`,
+    `connect-src 'self' ${[...new Set(origins)].join(' ')}`,
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
+
+/**
+ * How long a browser keeps to HTTPS for the dashboard's host once it has seen it, in seconds (one year).
+ * Browsers ignore the header over plain HTTP, so `npm start` may send it too.
+ */
+export const DASHBOARD_HSTS_MAX_AGE_SECONDS = 31_536_000;
+
+/**
+ * The other security headers of every dashboard answer, as `name: value`: HTTPS only (with subdomains), no
+ * MIME sniffing, never in a frame, and no `Referer` (the page's URL carries the sign-in's authorization code).
+ */
+export const dashboardSecurityHeaders = {
+  'Strict-Transport-Security': `max-age=${DASHBOARD_HSTS_MAX_AGE_SECONDS}; includeSubDomains`,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+} as const;

@@ -24,6 +24,12 @@ const httpsUrl = (error: string) => z.url({ protocol: /^https$/, error });
 const ORIGIN_ERROR =
   'must be an origin: https://, a host and an optional port, no path, e.g. https://dashboard.example.com (http:// only for localhost)';
 
+/** Cognito's rules for a prefix domain (`<prefix>.auth.<region>.amazoncognito.com`): a DNS label in lowercase. */
+const DOMAIN_PREFIX_ERROR =
+  'must be 1-63 lowercase letters, digits or hyphens, not starting or ending with a hyphen, e.g. secrets-acme';
+/** Words Cognito refuses in a prefix domain. */
+const RESERVED_PREFIX_WORDS = ['aws', 'amazon', 'cognito'] as const;
+
 /** An https origin exactly as a browser sends it (or http on localhost, for a dashboard in development). */
 const isDashboardOrigin = (value: string): boolean => {
   try {
@@ -47,6 +53,19 @@ const contextSchema = z.object({
    * which creates a Cognito user pool and uses it as the issuer. Requires `sessionAudience`.
    */
   sessionIssuer: httpsUrl('must be an https URL, e.g. https://idp.example.com/').optional(),
+  /**
+   * Prefix of the stack's Cognito sign-in domain, `https://<prefix>.auth.<region>.amazoncognito.com`, where
+   * the dashboard's users sign in (managed login). It must be free in the region across all AWS accounts.
+   * Default: the stack name in lowercase and the last group of the stack's id (unique per stack, e.g.
+   * `secretsservice-1a2b3c4d5e6f`). Only valid without `sessionIssuer`.
+   */
+  cognitoDomainPrefix: z
+    .string({ error: DOMAIN_PREFIX_ERROR })
+    .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, { error: DOMAIN_PREFIX_ERROR })
+    .refine((prefix) => !RESERVED_PREFIX_WORDS.some((word) => prefix.includes(word)), {
+      error: `must not contain ${RESERVED_PREFIX_WORDS.map((word) => `"${word}"`).join(', ')} (Cognito refuses them)`,
+    })
+    .optional(),
   /** Audience (`aud`) the session JWTs must carry. Default: none (the Cognito app client's id). */
   sessionAudience: z
     .string({ error: 'must be a non-empty string' })
@@ -96,9 +115,13 @@ const contextSchema = z.object({
    */
   alarmEmail: z.email({ error: 'must be an e-mail address, e.g. ops@example.com' }).optional(),
   /**
-   * Origin of the web dashboard when it is served from another origin than the API, e.g.
-   * `https://dashboard.example.com`: the API then answers its CORS preflights and lets it read every
-   * answer. Default: none (no cross-origin access).
+   * Origin of the web dashboard, which calls the API across origins: the API answers its CORS preflights
+   * and lets it read every answer, and with the stack's Cognito pool `<origin>/` is the app client's only
+   * callback and sign-out URL. Set it when a custom domain fronts the stack's CloudFront distribution,
+   * e.g. `https://dashboard.example.com` (its DNS, certificate and the distribution's alternate domain name
+   * are set up outside the stack), or to try a dashboard under development against the deployed API
+   * (`http://localhost:5173`; the deployed dashboard then cannot sign in or call the API).
+   * Default: the distribution's own origin, `https://<id>.cloudfront.net`.
    */
   dashboardOrigin: z.string({ error: ORIGIN_ERROR }).refine(isDashboardOrigin, { error: ORIGIN_ERROR }).optional(),
   /**
@@ -123,8 +146,11 @@ export const CONTEXT_KEYS = Object.keys(contextSchema.shape) as (keyof typeof co
 
 /** Where the dashboard's session JWTs come from. */
 export type SessionIssuerConfig =
-  /** The stack creates a Cognito user pool and app client and trusts their ID tokens. */
-  | { readonly kind: 'cognito' }
+  /**
+   * The stack creates a Cognito user pool, its sign-in domain (`domainPrefix`, else a default per stack)
+   * and the dashboard's app client, and trusts their ID tokens.
+   */
+  | { readonly kind: 'cognito'; readonly domainPrefix?: string }
   /** An external OIDC provider, configured through context. */
   | { readonly kind: 'external'; readonly issuer: string; readonly audience: string; readonly jwksUrl?: string };
 
@@ -146,7 +172,7 @@ export interface ServiceConfig {
   readonly apiGatewayCloudWatchRole: boolean;
   /** E-mail address subscribed to the alarm topic, if any. */
   readonly alarmEmail: string | undefined;
-  /** The dashboard's origin, when it may call the API from another origin. */
+  /** The dashboard's origin, when it is not the stack's CloudFront distribution (a custom domain in front of it). */
   readonly dashboardOrigin: string | undefined;
   /** Whether a WAF web ACL guards the API stage. */
   readonly waf: boolean;
@@ -190,6 +216,11 @@ export const loadConfig = (scope: Construct): ServiceConfig => {
   if (context.sessionIssuer !== undefined && context.sessionAudience === undefined) {
     throw new ConfigError('Invalid CDK context "sessionAudience": it must be set when "sessionIssuer" is set.');
   }
+  if (context.sessionIssuer !== undefined && context.cognitoDomainPrefix !== undefined) {
+    throw new ConfigError(
+      'Invalid CDK context "cognitoDomainPrefix": it names the sign-in domain of the stack\'s own Cognito pool, so it must not be set with "sessionIssuer".',
+    );
+  }
   if (context.throttlingBurstLimit < context.throttlingRateLimit) {
     throw new ConfigError(
       `Invalid CDK context "throttlingBurstLimit": it must be at least "throttlingRateLimit" (${context.throttlingRateLimit}).`,
@@ -199,7 +230,10 @@ export const loadConfig = (scope: Construct): ServiceConfig => {
   return {
     sessionIssuer:
       context.sessionIssuer === undefined || context.sessionAudience === undefined
-        ? { kind: 'cognito' }
+        ? {
+            kind: 'cognito',
+            ...(context.cognitoDomainPrefix !== undefined && { domainPrefix: context.cognitoDomainPrefix }),
+          }
         : {
             kind: 'external',
             issuer: context.sessionIssuer,

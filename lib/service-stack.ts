@@ -1,5 +1,6 @@
 import { tableSchema } from '@contract/table-schema';
 import type { ServiceConfig } from '@lib/config';
+import { DashboardSite } from '@lib/constructs/dashboard-site';
 import { DataStore } from '@lib/constructs/data-store';
 import { Observability } from '@lib/constructs/observability';
 import { Offboarding } from '@lib/constructs/offboarding';
@@ -15,9 +16,10 @@ export interface ServiceStackProps extends StackProps {
 }
 
 /**
- * The Secrets Service: the stateful {@link DataStore} (table, user pool) and the stateless
- * {@link ServiceApi} (REST API, authorizer, one function per route). Environment-agnostic, so it
- * synthesizes offline without credentials.
+ * The Secrets Service: the stateful {@link DataStore} (table, user pool), the stateless
+ * {@link ServiceApi} (REST API, authorizer, one function per route) and the web dashboard
+ * ({@link DashboardSite}: S3 and CloudFront). Environment-agnostic, so it synthesizes offline without
+ * credentials.
  */
 export class ServiceStack extends Stack {
   /** Table and, unless sessions come from an external issuer, the user pool. */
@@ -30,12 +32,27 @@ export class ServiceStack extends Stack {
   readonly webAcl: WebAcl | undefined;
   /** Offboarding on the user pool's disable and delete calls, with the stack's own Cognito pool. */
   readonly offboarding: Offboarding | undefined;
+  /** The web dashboard: its bucket, distribution and deployment. */
+  readonly dashboard: DashboardSite;
+  /** The dashboard's origin: `dashboardOrigin`, else the distribution's `https://<id>.cloudfront.net`. */
+  readonly dashboardOrigin: string;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
     const { config } = props;
 
-    this.dataStore = new DataStore(this, 'DataStore', { createUserPool: config.sessionIssuer.kind === 'cognito' });
+    // The dashboard's distribution comes first: the app client's callback and the API's CORS name its origin.
+    this.dashboard = new DashboardSite(this, 'Dashboard', { logRetention: config.logRetention });
+    this.dashboardOrigin = config.dashboardOrigin ?? this.dashboard.distributionOrigin;
+    const dashboardUrl = `${this.dashboardOrigin}/`;
+
+    this.dataStore = new DataStore(
+      this,
+      'DataStore',
+      config.sessionIssuer.kind === 'cognito'
+        ? { userPool: { dashboardUrl, domainPrefix: config.sessionIssuer.domainPrefix } }
+        : {},
+    );
     const users = this.dataStore.users;
 
     let session: SessionIssuerSettings;
@@ -47,8 +64,39 @@ export class ServiceStack extends Stack {
       throw new Error('The Cognito session issuer needs the user pool');
     }
 
-    this.serviceApi = new ServiceApi(this, 'ServiceApi', { config, table: this.dataStore.table, session });
-    const stage = this.serviceApi.api.deploymentStage;
+    this.serviceApi = new ServiceApi(this, 'ServiceApi', {
+      config,
+      table: this.dataStore.table,
+      session,
+      dashboardOrigin: this.dashboardOrigin,
+    });
+    const { api } = this.serviceApi;
+    const stage = api.deploymentStage;
+
+    // `logout_uri` is a query value, so it is escaped. CloudFormation cannot escape a deploy-time value, but
+    // the distribution's host name needs no escaping (letters, digits, dots, hyphens): only the rest is.
+    const escapedDashboardUrl =
+      config.dashboardOrigin === undefined
+        ? `${encodeURIComponent('https://')}${this.dashboard.distribution.distributionDomainName}${encodeURIComponent('/')}`
+        : encodeURIComponent(dashboardUrl);
+    this.dashboard.publish({
+      config: {
+        apiUrl: api.url,
+        issuer: session.issuer,
+        clientId: session.audience,
+        // Cognito's discovery document names no end_session_endpoint; its managed login signs out here.
+        ...(users && {
+          signOutUrl: `${users.domainUrl}/logout?client_id=${users.client.userPoolClientId}&logout_uri=${escapedDashboardUrl}`,
+        }),
+      },
+      connectTo: [
+        // Built from the RestApi alone: api.url names the stage, whose deployment waits for every method and
+        // so for the route functions, whose environment names the distribution this policy belongs to.
+        `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}`,
+        // Discovery and keys at the issuer; with Cognito, the token endpoint at the sign-in domain.
+        ...(users ? [users.issuerOrigin, users.domainUrl] : [new URL(session.issuer).origin]),
+      ],
+    });
     this.offboarding = users
       ? new Offboarding(this, 'Offboarding', {
           table: this.dataStore.table,
@@ -73,7 +121,14 @@ export class ServiceStack extends Stack {
       webAcl: this.webAcl,
     });
 
-    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API', value: this.serviceApi.api.url });
+    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API', value: api.url });
+    new CfnOutput(this, 'DashboardUrl', { description: 'The web dashboard', value: dashboardUrl });
+    if (config.dashboardOrigin !== undefined) {
+      new CfnOutput(this, 'DashboardDistributionDomainName', {
+        description: "The dashboard distribution's own host name, for the DNS of the custom domain in front of it",
+        value: this.dashboard.distribution.distributionDomainName,
+      });
+    }
     new CfnOutput(this, 'TableName', { description: 'The DynamoDB table', value: this.dataStore.table.tableName });
     new CfnOutput(this, 'SessionIssuer', { description: 'Issuer of accepted session JWTs', value: session.issuer });
     new CfnOutput(this, 'AlarmTopicArn', {
@@ -95,6 +150,10 @@ export class ServiceStack extends Stack {
       new CfnOutput(this, 'UserPoolClientId', {
         description: 'Cognito app client of the dashboard (the session audience)',
         value: users.client.userPoolClientId,
+      });
+      new CfnOutput(this, 'CognitoDomainUrl', {
+        description: "Cognito's sign-in domain (managed login) of the dashboard's users",
+        value: users.domainUrl,
       });
     }
   }

@@ -1,5 +1,10 @@
 import { extname } from 'node:path';
-import { DASHBOARD_CONFIG_PATH, type DashboardConfig, dashboardContentSecurityPolicy } from '@contract/dashboard';
+import {
+  DASHBOARD_CONFIG_PATH,
+  type DashboardConfig,
+  dashboardContentSecurityPolicy,
+  dashboardSecurityHeaders,
+} from '@contract/dashboard';
 import { dashboardFiles } from '../dashboard/build';
 import type { GatewayResult } from './gateway';
 
@@ -30,9 +35,7 @@ export const localDashboard = (options: LocalDashboardOptions): DashboardRoute =
   const headers = (path: string): Record<string, string> => ({
     'Content-Type': CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',
     'Content-Security-Policy': dashboardContentSecurityPolicy([options.issuer]),
-    'X-Content-Type-Options': 'nosniff',
-    'X-Frame-Options': 'DENY',
-    'Referrer-Policy': 'no-referrer',
+    ...dashboardSecurityHeaders,
     'Cache-Control': 'no-cache',
   });
   return (method, path, origin) => {

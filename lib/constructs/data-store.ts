@@ -1,36 +1,78 @@
 import { tableSchema } from '@contract/table-schema';
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Fn, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import {
   AccountRecovery,
+  CfnManagedLoginBranding,
   ClientAttributes,
   FeaturePlan,
+  ManagedLoginVersion,
   Mfa,
+  OAuthScope,
   UserPool,
   type UserPoolClient,
+  UserPoolClientIdentityProvider,
+  type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 
 /** Properties of the {@link DataStore}. */
 export interface DataStoreProps {
-  /** Whether to create the Cognito user pool that issues dashboard sessions (false with an external issuer). */
-  readonly createUserPool: boolean;
+  /** The Cognito user pool that issues dashboard sessions; omitted with an external issuer. */
+  readonly userPool?: UserPoolSettings;
+}
+
+/** How the user pool lets the dashboard sign its users in. */
+export interface UserPoolSettings {
+  /** The dashboard's address, `https://<host>/`: the app client's only callback and sign-out URL. */
+  readonly dashboardUrl: string;
+  /** Prefix of the sign-in domain. Default: {@link defaultDomainPrefix}. */
+  readonly domainPrefix?: string;
 }
 
 /** The Cognito pool and its dashboard client, when the stack is its own session issuer. */
 export interface UserDirectory {
   /** The user pool. */
   readonly userPool: UserPool;
-  /** The dashboard's app client (public, no secret). */
+  /** The dashboard's app client (public, no secret, authorization code grant). */
   readonly client: UserPoolClient;
+  /** The sign-in domain, `https://<prefix>.auth.<region>.amazoncognito.com`, serving managed login. */
+  readonly domain: UserPoolDomain;
+  /** The sign-in domain's URL, `https://<prefix>.auth.<region>.amazoncognito.com` (no trailing slash). */
+  readonly domainUrl: string;
   /** `iss` of the pool's tokens: `https://cognito-idp.<region>.amazonaws.com/<poolId>`. */
   readonly issuer: string;
+  /** The issuer's origin, `https://cognito-idp.<region>.amazonaws.com`, which serves discovery and the keys. */
+  readonly issuerOrigin: string;
 }
 
+/** Words Cognito refuses in a prefix domain. */
+const RESERVED_PREFIX_WORDS = /aws|amazon|cognito/g;
+
 /**
- * The stateful resources: the single table and, by default, the user pool. They live apart from the
- * API and functions and are retained and deletion-protected, so no code change or stack delete can
- * take data with it.
+ * A sign-in domain prefix no other stack has: the stack's name in lowercase (without the words Cognito
+ * refuses) and the last group of the stack id's UUID, 12 hexadecimal digits known at deploy time, e.g.
+ * `secretsservice-1a2b3c4d5e6f`.
+ */
+export const defaultDomainPrefix = (stack: Stack): string => {
+  let name = Token.isUnresolved(stack.stackName) ? '' : stack.stackName.toLowerCase();
+  // Removing one word may join the letters around it into another.
+  for (let previous = ''; previous !== name; ) {
+    previous = name;
+    name = name.replace(RESERVED_PREFIX_WORDS, '');
+  }
+  name = name
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 50)
+    .replace(/^-+|-+$/g, '');
+  const stackUuid = Fn.select(2, Fn.split('/', stack.stackId));
+  return `${name || 'dashboard'}-${Fn.select(4, Fn.split('-', stackUuid))}`;
+};
+
+/**
+ * The stateful resources: the single table and, by default, the user pool (with its sign-in domain and
+ * the dashboard's app client). They live apart from the API and functions and are retained and
+ * deletion-protected, so no code change or stack delete can take data with it.
  */
 export class DataStore extends Construct {
   /** The service's one table, built from `tableSchema`. */
@@ -60,10 +102,10 @@ export class DataStore extends Construct {
       });
     }
 
-    this.users = props.createUserPool ? this.createUserDirectory() : undefined;
+    this.users = props.userPool ? this.createUserDirectory(props.userPool) : undefined;
   }
 
-  private createUserDirectory(): UserDirectory {
+  private createUserDirectory(settings: UserPoolSettings): UserDirectory {
     const userPool = new UserPool(this, 'UserPool', {
       // Dashboard users are invited by an administrator.
       selfSignUpEnabled: false,
@@ -101,21 +143,54 @@ export class DataStore extends Construct {
       },
     );
 
+    // Managed login: Cognito's own sign-in pages (NEWER_MANAGED_LOGIN; the classic hosted UI is the default).
+    const domain = userPool.addDomain('SignInDomain', {
+      cognitoDomain: { domainPrefix: settings.domainPrefix ?? defaultDomainPrefix(Stack.of(this)) },
+      managedLoginVersion: ManagedLoginVersion.NEWER_MANAGED_LOGIN,
+    });
+
     const client = userPool.addClient('DashboardClient', {
-      // A browser dashboard cannot keep a secret.
+      // A browser dashboard cannot keep a secret; it proves its code exchange with PKCE instead.
       generateSecret: false,
-      authFlows: { userSrp: true },
+      // SRP stays, and is the only password flow. Managed login offers an app client's users the sign-in
+      // methods its flows allow (Cognito Developer Guide, "Configure authentication methods for managed
+      // login"), so without a password flow its page could not take a password. SRP is the one whose
+      // password never reaches Cognito, and it grants nothing the sign-in page does not: same user, same
+      // password, same MFA. Refresh tokens are allowed too (CDK adds ALLOW_REFRESH_TOKEN_AUTH).
+      authFlows: { userSrp: true, userPassword: false, adminUserPassword: false, custom: false, user: false },
+      oAuth: {
+        // The code grant only: no implicit grant (tokens in the URL) and no client credentials (no user).
+        flows: { authorizationCodeGrant: true, implicitCodeGrant: false, clientCredentials: false },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
+        callbackUrls: [settings.dashboardUrl],
+        logoutUrls: [settings.dashboardUrl],
+      },
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
       preventUserExistenceErrors: true,
-      // CDK's defaults would enable the implicit and code grants with an example.com callback; the dashboard
-      // signs in through the SRP flow above, and a grant it does not use is only a way in for someone else.
-      disableOAuth: true,
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
       // Users may change their display name, never their e-mail, through the dashboard.
       writeAttributes: new ClientAttributes().withStandardAttributes({ fullname: true }),
     });
 
+    // Managed login shows an app client no page until a branding style is assigned to it; Cognito's own
+    // look will do. The style belongs to the domain's managed login, so it waits for the domain.
+    const branding = new CfnManagedLoginBranding(this, 'SignInBranding', {
+      userPoolId: userPool.userPoolId,
+      clientId: client.userPoolClientId,
+      useCognitoProvidedValues: true,
+    });
+    branding.node.addDependency(domain);
+
     const { region, urlSuffix } = Stack.of(this);
-    return { userPool, client, issuer: `https://cognito-idp.${region}.${urlSuffix}/${userPool.userPoolId}` };
+    const issuerOrigin = `https://cognito-idp.${region}.${urlSuffix}`;
+    return {
+      userPool,
+      client,
+      domain,
+      domainUrl: domain.baseUrl(),
+      issuer: `${issuerOrigin}/${userPool.userPoolId}`,
+      issuerOrigin,
+    };
   }
 }

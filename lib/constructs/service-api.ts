@@ -49,6 +49,11 @@ export interface ServiceApiProps {
   readonly table: ITable;
   /** Whom the authorizer trusts for session JWTs. */
   readonly session: SessionIssuerSettings;
+  /**
+   * The web dashboard's origin (deploy-time value allowed): the one origin whose preflights the API
+   * answers and that may read its answers.
+   */
+  readonly dashboardOrigin: string;
 }
 
 /** Entry file of a route's handler module. */
@@ -89,12 +94,12 @@ export class ServiceApi extends Construct {
   readonly accessLogs: LogGroup;
   /** `GET /api/v1/openapi.json`: the API document, unauthenticated, from a mock integration. */
   readonly apiDocumentMethod: Method;
-  /** `OPTIONS` of every route path when a dashboard origin is configured (CORS preflights). */
+  /** `OPTIONS` of every route path: the dashboard's CORS preflights. */
   readonly preflightMethods: readonly Method[];
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
-    const { config, table, session } = props;
+    const { config, table, session, dashboardOrigin } = props;
     const baseEnvironment = { TABLE_NAME: table.tableName, LOG_LEVEL: config.logLevel };
 
     this.authorizerFunction = new ApiFunction(this, 'AuthorizerFunction', {
@@ -181,13 +186,12 @@ export class ServiceApi extends Construct {
     cfnApi.securityPolicy = SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09;
     cfnApi.endpointAccessMode = EndpointAccessMode.STRICT;
 
-    const { dashboardOrigin } = config;
     for (const response of gatewayResponses) {
       this.api.addGatewayResponse(pascalCase(response.type.toLowerCase()), {
         type: ResponseType.of(response.type),
         statusCode: response.statusCode?.toString(),
         templates: { 'application/json': response.template },
-        responseHeaders: quotedHeaders({ ...response.headers, ...(dashboardOrigin && corsHeaders(dashboardOrigin)) }),
+        responseHeaders: quotedHeaders({ ...response.headers, ...corsHeaders(dashboardOrigin) }),
       });
     }
 
@@ -198,7 +202,7 @@ export class ServiceApi extends Construct {
         entry: routeEntry(route),
         description: `${route.method} ${route.path}: ${route.summary}`,
         logRetention: config.logRetention,
-        environment: { ...baseEnvironment, ...(dashboardOrigin && { DASHBOARD_ORIGIN: dashboardOrigin }) },
+        environment: { ...baseEnvironment, DASHBOARD_ORIGIN: dashboardOrigin },
       });
       grantTableAccess(fn.role, table, grantsOf(route.dataAccess));
       this.api.root
@@ -212,7 +216,7 @@ export class ServiceApi extends Construct {
     this.routeFunctions = routeFunctions;
 
     this.apiDocumentMethod = this.addApiDocument(dashboardOrigin);
-    this.preflightMethods = dashboardOrigin ? this.addPreflights(dashboardOrigin) : [];
+    this.preflightMethods = this.addPreflights(dashboardOrigin);
 
     this.acknowledgeFindings(config.waf);
   }
@@ -221,13 +225,13 @@ export class ServiceApi extends Construct {
    * Serves the generated OpenAPI document with no Lambda: a mock integration whose integration
    * response template is the document (written without `$` and `#`, which VTL would interpret).
    */
-  private addApiDocument(dashboardOrigin: string | undefined): Method {
+  private addApiDocument(dashboardOrigin: string): Method {
     return this.addStaticMethod(
       API_DOCUMENT_PATH,
       'GET',
       {
         statusCode: 200,
-        headers: { 'Content-Type': 'application/json', ...(dashboardOrigin && corsHeaders(dashboardOrigin)) },
+        headers: { 'Content-Type': 'application/json', ...corsHeaders(dashboardOrigin) },
         body: apiDocumentBody(),
       },
       'The API document is public by design (like any published API reference): a static body from a mock integration, with no data, no Lambda and no table behind it; every other method uses the REQUEST authorizer.',

@@ -51,6 +51,16 @@ describe('loadConfig', () => {
       wafRateLimit: 2000,
     });
     expect(configFrom({ dashboardOrigin: 'http://localhost:5173' }).dashboardOrigin).toBe('http://localhost:5173');
+    expect(configFrom({ cognitoDomainPrefix: 'secrets-acme-2' }).sessionIssuer).toEqual({
+      kind: 'cognito',
+      domainPrefix: 'secrets-acme-2',
+    });
+    for (const prefix of ['a', '7', 'a'.repeat(63)]) {
+      expect(configFrom({ cognitoDomainPrefix: prefix }).sessionIssuer).toEqual({
+        kind: 'cognito',
+        domainPrefix: prefix,
+      });
+    }
     expect(configFrom({ waf: false, wafRateLimit: 10 })).toMatchObject({ waf: false, wafRateLimit: 10 });
   });
 
@@ -93,6 +103,20 @@ describe('loadConfig', () => {
     ['dashboardOrigin', { dashboardOrigin: 'dashboard.example.com' }],
     ['dashboardOrigin', { dashboardOrigin: 'https://a.example.com,https://b.example.com' }],
     ['dashboardOrigin', { dashboardOrigin: "https://dash'board.example.com" }],
+    ['cognitoDomainPrefix', { cognitoDomainPrefix: 'Secrets' }],
+    ['cognitoDomainPrefix', { cognitoDomainPrefix: '-secrets' }],
+    ['cognitoDomainPrefix', { cognitoDomainPrefix: 'secrets-' }],
+    ['cognitoDomainPrefix', { cognitoDomainPrefix: 'secrets.acme' }],
+    ['cognitoDomainPrefix', { cognitoDomainPrefix: '' }],
+    ['cognitoDomainPrefix', { cognitoDomainPrefix: 'a'.repeat(64) }],
+    ['cognitoDomainPrefix', { cognitoDomainPrefix: 'my-aws-login' }],
+    ['cognitoDomainPrefix', { cognitoDomainPrefix: 'amazonsecrets' }],
+    ['cognitoDomainPrefix', { cognitoDomainPrefix: 'secrets-cognito' }],
+    ['cognitoDomainPrefix', { cognitoDomainPrefix: 42 }],
+    [
+      'cognitoDomainPrefix',
+      { sessionIssuer: 'https://idp.example.com', sessionAudience: 'dashboard', cognitoDomainPrefix: 'secrets' },
+    ],
     ['waf', { waf: 'yes' }],
     ['waf', { waf: 1 }],
     ['wafRateLimit', { wafRateLimit: 'many' }],
@@ -108,6 +132,7 @@ describe('loadConfig', () => {
     ['logLevel', 'loud'],
     ['alarmEmail', 'not-an-address'],
     ['dashboardOrigin', '*'],
+    ['cognitoDomainPrefix', 'aws-secrets'],
     ['waf', 'on'],
     ['wafRateLimit', '0'],
   ])('stops synthesis of the app on a wrong %s', (key, value) => {
@@ -133,7 +158,7 @@ describe('with an external session issuer', () => {
     synthesized.template.resourceCountIs('AWS::Cognito::UserPool', 0);
     synthesized.template.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
     expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
-      ['AlarmTopicArn', 'ApiUrl', 'DashboardName', 'SessionIssuer', 'TableName'].sort(),
+      ['AlarmTopicArn', 'ApiUrl', 'DashboardName', 'DashboardUrl', 'SessionIssuer', 'TableName'].sort(),
     );
   });
 

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { corsHeaders } from '@contract/cors';
 import { gatewayResponses } from '@contract/gateway-responses';
-import { routeScopesJson } from '@contract/route-table';
+import { methodsByPath, routeScopesJson } from '@contract/route-table';
 import { routes } from '@contract/routes';
 import { grantsOf, offboardingTableAccess, type TableAccess } from '@contract/table-access';
 import { tableKeys } from '@contract/table-keys';
@@ -14,6 +15,7 @@ import { resourcePaths, type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
+import { DASHBOARD_FILES } from '../../dashboard/build';
 
 const AUTHORIZER = 'authorizer';
 const OFFBOARDING = 'offboard-user';
@@ -49,6 +51,20 @@ const offboardingFunction = () => {
   if (!fn) throw new Error('No offboarding function');
   return fn;
 };
+/** The role of CDK's function that deploys the dashboard's files. */
+const dashboardDeploymentRole = () => synthesized.stack.dashboard.node.findChild('DeploymentRole');
+/** Logical ids of the service's own functions: the authorizer, one per route and the offboarding function. */
+const serviceFunctionIds = (): Set<string> =>
+  new Set(
+    [
+      synthesized.stack.serviceApi.authorizerFunction,
+      ...synthesized.stack.serviceApi.routeFunctions.values(),
+      offboardingFunction(),
+    ].map((fn) => logicalId(fn.lambdaFunction)),
+  );
+/** The service's own functions, without CDK's deploy-time handlers. */
+const serviceFunctions = (): [string, Json][] =>
+  Object.entries(resourcesOf('AWS::Lambda::Function')).filter(([id]) => serviceFunctionIds().has(id));
 
 /** Every statement of every policy attached to the role. */
 const statementsOfRole = (roleLogicalId: string): CfnStatement[] =>
@@ -104,8 +120,8 @@ const declaredGrants = (access: TableAccess): string[] =>
   ].sort();
 
 describe('API routes', () => {
-  it('has exactly one method per route of the route table, and the API document', () => {
-    expect(Object.keys(resourcesOf('AWS::ApiGateway::Method'))).toHaveLength(routes.length + 1);
+  it("has exactly one method per route of the route table, the API document and a path's CORS preflight", () => {
+    expect(Object.keys(resourcesOf('AWS::ApiGateway::Method'))).toHaveLength(routes.length + 1 + methodsByPath.size);
   });
 
   it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
@@ -181,15 +197,18 @@ describe('gateway responses', () => {
   });
 
   it.each(gatewayResponses.map((response) => [response.type, response] as const))(
-    'answers %s with its status, JSON body and headers',
+    "answers %s with its status, JSON body and headers, readable by the dashboard's origin",
     (_type, response) => {
+      const headers = { ...response.headers, ...corsHeaders(synthesized.stack.dashboardOrigin) };
       synthesized.template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
         ResponseType: response.type,
         StatusCode: response.statusCode === undefined ? Match.absent() : String(response.statusCode),
         ResponseTemplates: Match.objectEquals({ 'application/json': response.template }),
         ResponseParameters: Match.objectEquals(
-          Object.fromEntries(
-            Object.entries(response.headers).map(([name, value]) => [`gatewayresponse.header.${name}`, `'${value}'`]),
+          synthesized.stack.resolve(
+            Object.fromEntries(
+              Object.entries(headers).map(([name, value]) => [`gatewayresponse.header.${name}`, `'${value}'`]),
+            ),
           ),
         ),
       });
@@ -271,10 +290,15 @@ describe('least privilege', () => {
     }
   });
 
-  it('never grants dynamodb:*, Scan or a wildcard action', () => {
-    const actions = Object.values(resourcesOf('AWS::IAM::Policy')).flatMap((policy) =>
-      (propertiesOf(policy).PolicyDocument as { Statement: CfnStatement[] }).Statement.flatMap(actionsOf),
-    );
+  it('never grants dynamodb:*, Scan or a wildcard action to a role of the service', () => {
+    // CDK's dashboard deployment has S3 wildcards of its own (dashboard.test.ts lists them).
+    const deploymentRole = JSON.stringify({ Ref: logicalId(dashboardDeploymentRole()) });
+    const actions = Object.values(resourcesOf('AWS::IAM::Policy'))
+      .map(propertiesOf)
+      .filter((properties) => !(properties.Roles as unknown[]).some((role) => JSON.stringify(role) === deploymentRole))
+      .flatMap((properties) =>
+        (properties.PolicyDocument as { Statement: CfnStatement[] }).Statement.flatMap(actionsOf),
+      );
     expect(actions.length).toBeGreaterThan(0);
     expect(actions.filter((action) => action.includes('*') || /scan/i.test(action))).toEqual([]);
   });
@@ -328,14 +352,20 @@ describe('offboarding', () => {
 });
 
 describe('functions', () => {
-  it('creates one function per route, the authorizer and the offboarding function', () => {
-    synthesized.template.resourceCountIs('AWS::Lambda::Function', routes.length + 2);
+  it("creates one function per route, the authorizer and the offboarding function, besides CDK's deploy-time two", () => {
+    expect(serviceFunctionIds().size).toBe(routes.length + 2);
     expect([...synthesized.stack.serviceApi.routeFunctions.keys()]).toEqual(routes.map((route) => route.handler));
+    // CloudFormation runs these two during a deploy only: copying the dashboard's files, emptying its bucket on delete.
+    const others = Object.keys(resourcesOf('AWS::Lambda::Function')).filter((id) => !serviceFunctionIds().has(id));
+    expect(others.sort()).toEqual([
+      expect.stringMatching(/^CustomCDKBucketDeployment/),
+      expect.stringMatching(/^CustomS3AutoDeleteObjectsCustomResourceProvider/),
+    ]);
   });
 
   it('runs every function on Node.js 22, arm64, with tracing, its log group and the shared environment', () => {
     const tableRef = { Ref: tableLogicalId() };
-    for (const [id, resource] of Object.entries(resourcesOf('AWS::Lambda::Function'))) {
+    for (const [id, resource] of serviceFunctions()) {
       const properties = propertiesOf(resource);
       expect({ id, runtime: properties.Runtime, architectures: properties.Architectures }).toEqual({
         id,
@@ -362,7 +392,7 @@ describe('functions', () => {
   it('leaves the log format and levels at their defaults, so Lambda neither wraps nor filters our JSON lines', () => {
     // LoggingFormat.JSON would re-wrap each console line as an escaped string in `message` and filter by
     // console method (see ApiFunction); LOG_LEVEL alone decides what is logged.
-    for (const [id, resource] of Object.entries(resourcesOf('AWS::Lambda::Function'))) {
+    for (const [id, resource] of serviceFunctions()) {
       expect({ id, loggingConfig: propertiesOf(resource).LoggingConfig }).toEqual({
         id,
         loggingConfig: { LogGroup: { Ref: expect.any(String) } },
@@ -370,11 +400,12 @@ describe('functions', () => {
     }
   });
 
-  it('keeps function and access logs for the configured 30 days', () => {
+  it('keeps function, access and dashboard deployment logs for the configured 30 days', () => {
     const retentions = Object.values(resourcesOf('AWS::Logs::LogGroup')).map(
       (group) => propertiesOf(group).RetentionInDays,
     );
-    expect(retentions).toHaveLength(routes.length + 3);
+    // Each route function's, the authorizer's, the offboarding function's, the stage's and the dashboard deployment's.
+    expect(retentions).toHaveLength(routes.length + 4);
     expect(new Set(retentions)).toEqual(new Set([30]));
   });
 
@@ -410,6 +441,18 @@ describe('functions', () => {
     } finally {
       fs.rmSync(outDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('dashboard build', () => {
+  it('ships exactly the files buildDashboard writes, built locally without Docker, next to config.json', () => {
+    const deployment = propertiesOf(Object.values(resourcesOf('Custom::CDKBucketDeployment'))[0] as Json);
+    const [buildKey, configKey] = deployment.SourceObjectKeys as string[];
+    const folderOf = (key: string | undefined) =>
+      path.join(synthesized.assemblyDirectory, `asset.${(key ?? '').replace(/\.zip$/, '')}`);
+    expect(fs.readdirSync(folderOf(buildKey)).sort()).toEqual([...DASHBOARD_FILES].sort());
+    expect(fs.readFileSync(path.join(folderOf(buildKey), 'index.html'), 'utf8')).toContain('/app.js');
+    expect(fs.readdirSync(folderOf(configKey))).toEqual(['config.json']);
   });
 });
 
@@ -483,24 +526,46 @@ describe('user pool', () => {
     });
   });
 
-  it('gives the dashboard client no OAuth flow, scope or redirect URL it does not use', () => {
+  it('lets the dashboard client sign in with the authorization code grant only, and return to the dashboard only', () => {
     synthesized.template.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
     const client = propertiesOf(Object.values(resourcesOf('AWS::Cognito::UserPoolClient'))[0] as Json);
-    expect(client.AllowedOAuthFlowsUserPoolClient ?? false).toBe(false);
-    expect(client).not.toHaveProperty('AllowedOAuthFlows');
-    expect(client).not.toHaveProperty('AllowedOAuthScopes');
-    expect(client).not.toHaveProperty('CallbackURLs');
-    expect(client).not.toHaveProperty('LogoutURLs');
+    const distributionUrl = {
+      'Fn::Join': [
+        '',
+        ['https://', { 'Fn::GetAtt': [logicalId(synthesized.stack.dashboard.distribution), 'DomainName'] }, '/'],
+      ],
+    };
+    expect(client).toMatchObject({
+      AllowedOAuthFlowsUserPoolClient: true,
+      // No implicit grant (tokens in the URL), no client credentials (no user behind them).
+      AllowedOAuthFlows: ['code'],
+      AllowedOAuthScopes: ['openid', 'email', 'profile'],
+      CallbackURLs: [distributionUrl],
+      LogoutURLs: [distributionUrl],
+      SupportedIdentityProviders: ['COGNITO'],
+      GenerateSecret: false,
+      IdTokenValidity: 60,
+      AccessTokenValidity: 60,
+      TokenValidityUnits: { IdToken: 'minutes', AccessToken: 'minutes' },
+    });
+    expect(client).not.toHaveProperty('DefaultRedirectURI');
+  });
+
+  it('allows SRP as its one password flow (managed login takes passwords through it) and refresh tokens', () => {
+    const client = propertiesOf(Object.values(resourcesOf('AWS::Cognito::UserPoolClient'))[0] as Json);
+    expect(client.ExplicitAuthFlows).toEqual(['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']);
   });
 });
 
 describe('outputs', () => {
-  it('exports the API URL, table name, session issuer, alarm topic, dashboard and the Cognito ids', () => {
+  it('exports the API URL, table name, session issuer, alarm topic, dashboards, the Cognito ids and sign-in domain', () => {
     expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
       [
         'AlarmTopicArn',
         'ApiUrl',
+        'CognitoDomainUrl',
         'DashboardName',
+        'DashboardUrl',
         'SessionIssuer',
         'TableName',
         'UserPoolClientId',
@@ -532,15 +597,27 @@ describe('cdk-nag', () => {
         'AwsSolutions-APIG2',
         'AwsSolutions-APIG3',
         'AwsSolutions-APIG4',
+        'AwsSolutions-CFR1',
+        'AwsSolutions-CFR2',
+        'AwsSolutions-CFR3',
+        'AwsSolutions-CFR4',
         'AwsSolutions-COG2',
         'AwsSolutions-COG4',
         'AwsSolutions-COG8',
         'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        'AwsSolutions-IAM5[Action::s3:Abort*]',
+        'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
+        'AwsSolutions-IAM5[Action::s3:GetBucket*]',
+        'AwsSolutions-IAM5[Action::s3:GetObject*]',
+        'AwsSolutions-IAM5[Action::s3:List*]',
+        `AwsSolutions-IAM5[Resource::<${logicalId(synthesized.stack.dashboard.bucket)}.Arn>/*]`,
+        'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
         'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-L1',
         'AwsSolutions-SQS3',
         'Serverless-LambdaDLQ',
         'Serverless-LambdaLatestVersion',
+        'Serverless-LambdaTracing',
         'Serverless-SQSRedrivePolicy',
       ].sort(),
     );

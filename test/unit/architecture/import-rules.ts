@@ -17,6 +17,7 @@ const ALIASES: Readonly<Record<string, string>> = {
   '@contract/': 'contract/',
   '@lib/': 'lib/',
   '@lambdas/': 'lambdas/',
+  '@test/': 'test/',
 };
 
 /** Where an import specifier of `from` leads inside the repository, or `undefined` for a package. */
@@ -28,34 +29,51 @@ export const resolveSpecifier = (from: string, specifier: string): string | unde
   return undefined;
 };
 
-/** A rule: files under `layer` must not import what `forbidden` matches. */
+/**
+ * A rule: files under `layer` must not import what `forbidden` matches, and, when `onlyFrom` is given,
+ * nothing of the repository outside it (packages stay allowed).
+ */
 export interface LayerRule {
   readonly layer: string;
-  readonly forbidden: readonly string[];
+  readonly forbidden?: readonly string[];
+  /** The only repository folders (each ending in `/`) the layer may import from. */
+  readonly onlyFrom?: readonly string[];
   readonly why: string;
 }
 
 /**
  * Dependencies point one way: `lib/` (the CDK app) and `lambdas/` (the functions) each depend on
- * `contract/` (what both share) and never on each other; `contract/` depends on neither. Inside
- * `lambdas/`, the domain knows no AWS shape, the data layer no HTTP, and the HTTP edge no data client.
+ * `contract/` (what both share) and never on each other; `contract/` depends on neither. The dashboard's
+ * screens (`dashboard/src/`) know only `contract/` and their packages; its build (`dashboard/build.ts`) is
+ * tooling that the app and the local runtime call, never the other way round. Inside `lambdas/`, the
+ * domain knows no AWS shape, the data layer no HTTP, and the HTTP edge no data client.
  * A forbidden entry ending in `/` is a folder; any other is a package name prefix.
  */
 export const layerRules: readonly LayerRule[] = [
   {
     layer: 'contract/',
-    forbidden: ['lib/', 'lambdas/', 'local/', 'bin/', 'bench/', 'test/'],
+    forbidden: ['lib/', 'lambdas/', 'local/', 'bin/', 'bench/', 'test/', 'dashboard/'],
     why: 'shared by both sides',
   },
   {
     layer: 'lib/',
-    forbidden: ['lambdas/', 'local/', 'bench/', 'test/'],
-    why: 'the CDK app reaches code only through contract/',
+    forbidden: ['lambdas/', 'local/', 'bench/', 'test/', 'dashboard/src/'],
+    why: 'the CDK app reaches code only through contract/ (and builds the dashboard with dashboard/build)',
   },
   {
     layer: 'lambdas/',
-    forbidden: ['lib/', 'local/', 'bench/', 'test/'],
+    forbidden: ['lib/', 'local/', 'bench/', 'test/', 'dashboard/'],
     why: 'the functions reach the app only through contract/',
+  },
+  {
+    layer: 'dashboard/build',
+    forbidden: ['lib/', 'lambdas/', 'local/', 'bin/', 'bench/', 'test/'],
+    why: 'the build is tooling the app and the local runtime call',
+  },
+  {
+    layer: 'dashboard/src/',
+    onlyFrom: ['contract/', 'dashboard/src/'],
+    why: 'the screens run in the browser and share only contract/ with the service',
   },
   {
     layer: 'lambdas/domain/',
@@ -85,17 +103,25 @@ export const layerRules: readonly LayerRule[] = [
   { layer: 'lambdas/http/', forbidden: ['lambdas/data/', 'lambdas/handlers/'], why: 'the HTTP edge calls use cases' },
 ];
 
+/** Whether `edge` leads into the folder `entry` (ending in `/`) of the repository. */
+const leadsInto = (edge: ImportEdge, entry: string): boolean =>
+  edge.to !== undefined && `${edge.to}/`.startsWith(entry);
+
 /** Every import that breaks a rule, as one line each. */
 export const violations = (edges: readonly ImportEdge[], rules: readonly LayerRule[] = layerRules): string[] =>
   edges.flatMap((edge) =>
     rules
       .filter((rule) => edge.from.startsWith(rule.layer))
-      .filter((rule) =>
-        rule.forbidden.some((entry) =>
-          entry.endsWith('/') && !entry.startsWith('@')
-            ? edge.to !== undefined && `${edge.to}/`.startsWith(entry)
-            : edge.to === undefined && edge.specifier.startsWith(entry),
-        ),
+      .filter(
+        (rule) =>
+          (rule.forbidden ?? []).some((entry) =>
+            entry.endsWith('/') && !entry.startsWith('@')
+              ? leadsInto(edge, entry)
+              : edge.to === undefined && edge.specifier.startsWith(entry),
+          ) ||
+          (rule.onlyFrom !== undefined &&
+            edge.to !== undefined &&
+            !rule.onlyFrom.some((entry) => leadsInto(edge, entry))),
       )
       .map((rule) => `${edge.from} imports ${edge.specifier} (${rule.layer}: ${rule.why})`),
   );
@@ -104,7 +130,7 @@ const sourceFiles = (folder: string): string[] =>
   readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
     const path = `${folder}/${entry.name}`;
     if (entry.isDirectory()) return sourceFiles(path);
-    return /\.(ts|cjs|js)$/.test(entry.name) ? [path] : [];
+    return /\.(tsx?|cjs|js)$/.test(entry.name) ? [path] : [];
   });
 
 /** The imports of every source file under `folders` (static, dynamic and `require`), as TypeScript reads them. */

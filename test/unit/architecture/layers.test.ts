@@ -7,13 +7,16 @@ const edge = (from: string, specifier: string): ImportEdge => ({
 });
 
 describe('dependencies point one way', () => {
-  const graph = importGraph(['contract', 'lib', 'lambdas']);
+  const graph = importGraph(['contract', 'lib', 'lambdas', 'dashboard']);
 
   it('reads the imports of every layer', () => {
     const layers = new Set(graph.map((e) => e.from.split('/')[0]));
-    expect([...layers].sort()).toEqual(['contract', 'lambdas', 'lib']);
+    expect([...layers].sort()).toEqual(['contract', 'dashboard', 'lambdas', 'lib']);
     expect(graph.some((e) => e.from.startsWith('lambdas/') && e.to?.startsWith('contract/'))).toBe(true);
     expect(graph.some((e) => e.from.startsWith('lib/') && e.to?.startsWith('contract/'))).toBe(true);
+    // The stack builds the dashboard with its build script, and the screens are read too (.tsx).
+    expect(graph.some((e) => e.from.startsWith('lib/') && e.to === 'dashboard/build')).toBe(true);
+    expect(graph.some((e) => e.from.startsWith('dashboard/src/') && e.from.endsWith('.tsx'))).toBe(true);
   });
 
   it('has no import that crosses a layer the wrong way', () => {
@@ -30,9 +33,27 @@ describe('dependencies point one way', () => {
     ['the domain importing the HTTP edge', edge('lambdas/domain/x.ts', '../http/responses')],
     ['the HTTP edge importing the data client', edge('lambdas/http/errors.ts', '@lambdas/data/client')],
     ['the data layer importing a use case', edge('lambdas/data/x.ts', '../use-cases/tokens')],
+    ['a dashboard screen importing the app', edge('dashboard/src/x.tsx', '@lib/config')],
+    ['a dashboard screen importing function code', edge('dashboard/src/x.tsx', '@lambdas/domain/roles')],
+    ['a dashboard screen importing the local runtime', edge('dashboard/src/screens/x.tsx', '../../../local/dev-idp')],
+    ['a dashboard screen importing the build', edge('dashboard/src/x.tsx', '../build')],
+    ['a dashboard screen importing the tests', edge('dashboard/src/x.tsx', '@test/infra/synth')],
+    ['the dashboard build importing the app', edge('dashboard/build.ts', '../lib/bundling')],
+    ['the app importing a dashboard screen', edge('lib/constructs/x.ts', '../../dashboard/src/main')],
+    ['the contract importing the dashboard', edge('contract/dashboard.ts', '../dashboard/build')],
+    ['function code importing the dashboard', edge('lambdas/http/x.ts', '../../dashboard/build')],
   ])('reports %s', (_label, wrong) => {
     expect(violations([...graph, wrong])).toEqual([
       expect.stringContaining(`${wrong.from} imports ${wrong.specifier}`),
     ]);
+  });
+
+  it.each([
+    ['a dashboard screen importing the contract', edge('dashboard/src/x.tsx', '@contract/dashboard')],
+    ['a dashboard screen importing another screen', edge('dashboard/src/screens/x.tsx', '../api-client')],
+    ['a dashboard screen importing a package', edge('dashboard/src/x.tsx', 'oidc-client-ts')],
+    ['the app importing the dashboard build', edge('lib/constructs/x.ts', '../../dashboard/build')],
+  ])('allows %s', (_label, right) => {
+    expect(violations([right])).toEqual([]);
   });
 });
