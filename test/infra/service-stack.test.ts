@@ -15,7 +15,7 @@ import { resourcePaths, type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
-import { DASHBOARD_FILES } from '../../dashboard/build';
+import { dashboardFiles } from '../../dashboard/build';
 
 const AUTHORIZER = 'authorizer';
 const OFFBOARDING = 'offboard-user';
@@ -450,7 +450,7 @@ describe('dashboard build', () => {
     const [buildKey, configKey] = deployment.SourceObjectKeys as string[];
     const folderOf = (key: string | undefined) =>
       path.join(synthesized.assemblyDirectory, `asset.${(key ?? '').replace(/\.zip$/, '')}`);
-    expect(fs.readdirSync(folderOf(buildKey)).sort()).toEqual([...DASHBOARD_FILES].sort());
+    expect(fs.readdirSync(folderOf(buildKey)).sort()).toEqual([...dashboardFiles().keys()].sort());
     expect(fs.readFileSync(path.join(folderOf(buildKey), 'index.html'), 'utf8')).toContain('/app.js');
     expect(fs.readdirSync(folderOf(configKey))).toEqual(['config.json']);
   });
