@@ -16,4 +16,5 @@ export const tableKeys = {
     KeySchema: keySchema(index.partitionKey, index.sortKey),
     Projection: { ProjectionType: 'ALL' as const },
   })),
+  StreamSpecification: { StreamEnabled: true, StreamViewType: tableSchema.streamViewType },
 };

@@ -5,6 +5,8 @@ export const tableSchema = {
   globalSecondaryIndexes: [{ indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' }],
   /** Epoch seconds after which DynamoDB may delete the item. */
   timeToLiveAttribute: 'ttl',
+  /** The table's stream carries each new item whole: the audit events flow from it to the event bus. */
+  streamViewType: 'NEW_IMAGE',
 } as const;
 
 /**
@@ -19,8 +21,10 @@ export const keyPrefix = {
   user: 'USER#',
   /** A verified e-mail address and the user who holds it. */
   email: 'EMAIL#',
-  /** A project and its members. */
+  /** A project and its members; in the list index, a project's audit trail. */
   project: 'PROJECT#',
+  /** A user's audit trail: what they did and what happened to their tokens, newest last by time. */
+  audit: 'AUDIT#',
 } as const;
 
 /** One kind of partition. */

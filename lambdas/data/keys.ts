@@ -54,3 +54,22 @@ export const memberProjectListKeys = (userId: string, projectId: string) => ({
   GSI1PK: memberProjectListPartition(userId),
   GSI1SK: projectKey(projectId).PK,
 });
+
+/** Sort key of an event in a trail: its time, then its id, so that a trail reads in time order. */
+export const auditSortKey = (time: string, eventId: string): string => `${time}#${eventId}`;
+
+/** Partition of a user's audit trail: what they did and what happened to their tokens. */
+export const userAuditPartition = (userId: string): string => `${keyPrefix.audit}${userId}`;
+
+/** Partition of a project's audit trail in the list index. */
+export const projectAuditPartition = (projectId: string): string => `${projectKey(projectId).PK}#AUDIT`;
+
+/**
+ * Keys of one audit event: in the trail of the user it concerns (the actor, or the owner of a denied
+ * token, or the offboarded user), and, for an event of a project, in the project's trail (list index).
+ */
+export const auditEventKeys = (event: { time: string; id: string }, userId: string, projectId: string | null) => ({
+  PK: userAuditPartition(userId),
+  SK: auditSortKey(event.time, event.id),
+  ...(projectId !== null && { GSI1PK: projectAuditPartition(projectId), GSI1SK: auditSortKey(event.time, event.id) }),
+});
