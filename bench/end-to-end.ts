@@ -30,6 +30,7 @@ const main = async () => {
   const { createTokenWithinLimit } = await import('@lambdas/data/token-repository');
   const { handler: authorizer } = await import('@lambdas/authorizer/handler');
   const { clientSettings } = await import('@lambdas/data/client');
+  const { auditEvent, systemOrigin } = await import('@lambdas/domain/audit');
 
   const minted = mintToken();
   const now = new Date();
@@ -48,6 +49,7 @@ const main = async () => {
     },
     now,
     now.toISOString(),
+    auditEvent('token.created', systemOrigin, now, { tokenId: minted.tokenId }),
   );
   const event = benchAuthorizerEvent(minted.rawToken);
   const raw = new DynamoDBClient({ ...clientSettings, endpoint });

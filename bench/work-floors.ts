@@ -26,6 +26,8 @@ export const inListIndex: Readonly<Record<Entity, boolean>> = {
   EmailClaim: false,
   Project: false,
   Member: true,
+  AuditEvent: false,
+  ProjectAuditEvent: true,
 };
 
 /** What one request may at most do to the table. */

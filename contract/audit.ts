@@ -63,7 +63,7 @@ export interface AuditTarget {
  * does not apply), so the table's item, the API's answer and the bus's `detail` have one shape.
  */
 export interface AuditEvent {
-  /** `evt_` + a time-ordered id. */
+  /** `evt_` + 20 random base62 characters. */
   readonly id: string;
   /** ISO 8601 UTC with milliseconds. */
   readonly time: string;

@@ -183,6 +183,7 @@ export const createTokenRoute = route({
       actions: [
         { action: 'Put', entity: 'Token' },
         { action: 'Update', entity: 'TokenSlots' },
+        { action: 'Put', entity: 'AuditEvent' },
       ],
     },
     // A user's first token puts the slot item instead of updating it.
@@ -191,6 +192,7 @@ export const createTokenRoute = route({
       actions: [
         { action: 'Put', entity: 'Token' },
         { action: 'Put', entity: 'TokenSlots' },
+        { action: 'Put', entity: 'AuditEvent' },
       ],
       beyondFloor: true,
     },
@@ -255,6 +257,7 @@ export const revokeTokenRoute = route({
       actions: [
         { action: 'Delete', entity: 'Token' },
         { action: 'Update', entity: 'TokenSlots' },
+        { action: 'Put', entity: 'AuditEvent' },
       ],
     },
   ],
@@ -278,6 +281,7 @@ export const createProjectRoute = route({
       actions: [
         { action: 'Put', entity: 'Project' },
         { action: 'Put', entity: 'Member' },
+        { action: 'Put', entity: 'ProjectAuditEvent' },
       ],
     },
   ],
@@ -357,6 +361,7 @@ export const addMemberRoute = route({
       actions: [
         { action: 'ConditionCheck', entity: 'Member' },
         { action: 'Put', entity: 'Member' },
+        { action: 'Put', entity: 'ProjectAuditEvent' },
       ],
     },
   ],
@@ -395,10 +400,18 @@ export const removeMemberRoute = route({
       actions: [
         { action: 'ConditionCheck', entity: 'Member' },
         { action: 'Delete', entity: 'Member' },
+        { action: 'Put', entity: 'ProjectAuditEvent' },
       ],
     },
-    // An admin leaving: one conditional delete of their own membership.
-    { operation: 'DeleteItem', entity: 'Member', beyondFloor: true },
+    // An admin leaving: their own membership deleted if they are an admin, with its event.
+    {
+      operation: 'TransactWriteItems',
+      actions: [
+        { action: 'Delete', entity: 'Member' },
+        { action: 'Put', entity: 'ProjectAuditEvent' },
+      ],
+      beyondFloor: true,
+    },
     // A refusal is explained by the caller's and the member's memberships.
     { operation: 'GetItem', entity: 'Member', consistent: true, beyondFloor: true },
   ],

@@ -39,13 +39,15 @@ export const authorizerTableAccess: TableAccess = [
 /**
  * The offboarding function's table access (`npm run offboard` has the operator's own): it finds the
  * user by address and lists their tokens and memberships, marks their token slots, revokes each
- * token, removes each membership but ownerships, and releases their address.
+ * token, removes each membership but ownerships, and releases their address, recording an audit
+ * event for each change and one for the offboarding.
  */
 export const offboardingTableAccess: TableAccess = [
   { actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true },
   { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
   { actions: ['dynamodb:GetItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
   { actions: ['dynamodb:DeleteItem'], partitions: [keyPrefix.token, keyPrefix.project] },
+  { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.audit] },
 ];
 
 /** The partition an entity's items are in, and the one of the list index that lists them. */
@@ -56,6 +58,8 @@ const partitions: Readonly<Record<Entity, { readonly table: KeyPrefix; readonly 
   EmailClaim: { table: keyPrefix.email },
   Project: { table: keyPrefix.project },
   Member: { table: keyPrefix.project, listIndex: keyPrefix.user },
+  AuditEvent: { table: keyPrefix.audit },
+  ProjectAuditEvent: { table: keyPrefix.audit, listIndex: keyPrefix.project },
 };
 
 const transactionActions = {

@@ -5,8 +5,19 @@
  * grants its function.
  */
 
-/** The kinds of item in the table (docs/data-model.md). */
-export type Entity = 'Token' | 'TokenSlots' | 'Profile' | 'EmailClaim' | 'Project' | 'Member';
+/**
+ * The kinds of item in the table (docs/data-model.md). An audit event is in its user's trail; one of a
+ * project (`ProjectAuditEvent`) is in the project's trail in the list index too.
+ */
+export type Entity =
+  | 'Token'
+  | 'TokenSlots'
+  | 'Profile'
+  | 'EmailClaim'
+  | 'Project'
+  | 'Member'
+  | 'AuditEvent'
+  | 'ProjectAuditEvent';
 
 /** One DynamoDB call a pattern needs. */
 export type FloorCall =

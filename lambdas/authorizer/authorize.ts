@@ -62,7 +62,13 @@ const authorizeToken = async (
   if (!hasScope(token.scopes, needed)) return { outcome: 'forbidden', rule: 'token-scope', error: ErrorText.scope };
   return {
     outcome: 'allow',
-    principal: { kind: 'token', userId: token.userId, tokenId: token.tokenId, scopes: token.scopes },
+    principal: {
+      kind: 'token',
+      userId: token.userId,
+      tokenId: token.tokenId,
+      scopes: token.scopes,
+      ...(token.ownerEmail && { email: token.ownerEmail }),
+    },
     tokenLastUsedAt: token.lastUsedAt,
   };
 };
@@ -94,6 +100,12 @@ const authorizeSession = async (jwt: string, now: Date, deps: AuthorizerDeps): P
   await deps.recordProfile(identity, now);
   return {
     outcome: 'allow',
-    principal: { kind: 'session', userId: identity.userId, issuedAt: identity.issuedAt, scopes: [...allScopes] },
+    principal: {
+      kind: 'session',
+      userId: identity.userId,
+      issuedAt: identity.issuedAt,
+      scopes: [...allScopes],
+      email: identity.email,
+    },
   };
 };

@@ -1,20 +1,11 @@
-import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import type { ProjectRole } from '@contract/roles';
 import { listIndexName } from '@contract/table-schema';
 import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
-import {
-  conditionFailedAt,
-  dynamo,
-  getItem,
-  isConditionFailed,
-  queryAll,
-  tableName,
-  toItem,
-  transactWrite,
-  writeIfCondition,
-} from './client';
+import { auditEventPut } from './audit-repository';
+import { conditionFailedAt, getItem, queryAll, tableName, toItem, transactWrite } from './client';
 import { MEMBER_PREFIX, memberKey, memberProjectListKeys, memberProjectListPartition, projectKey } from './keys';
 
 /** A project. */
@@ -45,8 +36,8 @@ const memberItem = (member: MemberRecord) =>
     ...member,
   });
 
-/** Creates a project and its owner's membership atomically: never a project without its owner. */
-export const createProjectWithOwner = async (project: ProjectRecord, ownerUserId: string) => {
+/** Creates a project and its owner's membership atomically, with its event: never a project without its owner. */
+export const createProjectWithOwner = async (project: ProjectRecord, ownerUserId: string, event: AuditEvent) => {
   await transactWrite([
     {
       Put: {
@@ -69,6 +60,7 @@ export const createProjectWithOwner = async (project: ProjectRecord, ownerUserId
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
+    auditEventPut(event, { userId: ownerUserId, projectId: project.projectId }),
   ]);
 };
 
@@ -105,13 +97,18 @@ const managerCheck = (projectId: string, managerUserId: string) => ({
 
 /**
  * Adds a member if the user is not one yet, in one transaction with a check that the acting manager
- * still holds a managing role.
+ * still holds a managing role, and with its event.
  */
-export const putMemberIfAbsent = async (manager: MemberRecord, member: MemberRecord): Promise<void> => {
+export const putMemberIfAbsent = async (
+  manager: MemberRecord,
+  member: MemberRecord,
+  event: AuditEvent,
+): Promise<void> => {
   try {
     await transactWrite([
       managerCheck(manager.projectId, manager.userId),
       { Put: { TableName: tableName, Item: memberItem(member), ConditionExpression: 'attribute_not_exists(PK)' } },
+      auditEventPut(event, { userId: manager.userId, projectId: manager.projectId }),
     ]);
   } catch (error) {
     if (conditionFailedAt(error, 1)) throw new ConflictError(ErrorText.alreadyMember);
@@ -129,37 +126,63 @@ const deleteUnlessOwner = (projectId: string, userId: string) => ({
 });
 
 /**
- * Removes a member who is not the owner, if the caller may: one transaction that checks the caller's
- * managing role and deletes the member unless it is the owner, or, when callers remove themselves,
- * one delete that holds only for an admin (an owner cannot leave, a plain member may not manage).
- * Answers whether it removed; on `false` nothing changed and the caller explains why.
+ * Removes a member who is not the owner, if the caller may, with its event: one transaction that
+ * checks the caller's managing role and deletes the member unless it is the owner, or, when callers
+ * remove themselves, deletes them only if they are an admin (an owner cannot leave, a plain member
+ * may not manage). Answers whether it removed; on `false` nothing changed and the caller explains why.
  */
 export const deleteMemberIfAllowed = async (
   projectId: string,
   callerUserId: string,
   userId: string,
+  event: AuditEvent,
 ): Promise<boolean> => {
+  const recorded = auditEventPut(event, { userId: callerUserId, projectId });
   try {
     if (callerUserId === userId) {
-      await dynamo.send(
-        new DeleteItemCommand({
-          TableName: tableName,
-          Key: marshall(memberKey(projectId, userId)),
-          ConditionExpression: '#role = :admin',
-          ExpressionAttributeNames: { '#role': 'role' },
-          ExpressionAttributeValues: marshall({ ':admin': 'admin' }),
-        }),
-      );
+      await transactWrite([
+        {
+          Delete: {
+            TableName: tableName,
+            Key: marshall(memberKey(projectId, userId)),
+            ConditionExpression: '#role = :admin',
+            ExpressionAttributeNames: { '#role': 'role' },
+            ExpressionAttributeValues: marshall({ ':admin': 'admin' }),
+          },
+        },
+        recorded,
+      ]);
       return true;
     }
-    await transactWrite([managerCheck(projectId, callerUserId), { Delete: deleteUnlessOwner(projectId, userId) }]);
+    await transactWrite([
+      managerCheck(projectId, callerUserId),
+      { Delete: deleteUnlessOwner(projectId, userId) },
+      recorded,
+    ]);
     return true;
   } catch (error) {
-    if (isConditionFailed(error) || conditionFailedAt(error, 0) || conditionFailedAt(error, 1)) return false;
+    if (conditionFailedAt(error, 0) || conditionFailedAt(error, 1)) return false;
     throw error;
   }
 };
 
-/** Removes a membership that is not an ownership, whoever asks (offboarding); answers whether it removed one. */
-export const deleteMembershipUnlessOwner = (projectId: string, userId: string): Promise<boolean> =>
-  writeIfCondition(new DeleteItemCommand(deleteUnlessOwner(projectId, userId)));
+/**
+ * Removes a membership that is not an ownership, whoever asks (offboarding), with its event; answers
+ * whether it removed one.
+ */
+export const deleteMembershipUnlessOwner = async (
+  projectId: string,
+  userId: string,
+  event: AuditEvent,
+): Promise<boolean> => {
+  try {
+    await transactWrite([
+      { Delete: deleteUnlessOwner(projectId, userId) },
+      auditEventPut(event, { userId, projectId }),
+    ]);
+    return true;
+  } catch (error) {
+    if (conditionFailedAt(error, 0)) return false;
+    throw error;
+  }
+};

@@ -1,9 +1,11 @@
 import { type TransactWriteItem, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import type { Scope } from '@contract/scopes';
 import { listIndexName, tableSchema } from '@contract/table-schema';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '@lambdas/domain/errors';
+import { auditEventPut } from './audit-repository';
 import {
   conditionFailedAt,
   dynamo,
@@ -29,6 +31,8 @@ export interface TokenRecord {
   readonly createdAt: string;
   readonly expiresAt: string | null;
   readonly lastUsedAt: string | null;
+  /** The owner's e-mail when they created the token, for the audit trail only (absent on older tokens). */
+  readonly ownerEmail?: string;
 }
 
 /** Live tokens a user may hold at once. */
@@ -60,7 +64,12 @@ interface StoredSlots {
  * identity provider for up to an hour, and a token minted with it would outlive the offboarding. The
  * offboarding bumps the version, so a create racing it reads the mark and is refused too.
  */
-export const createTokenWithinLimit = async (token: TokenRecord, now: Date, sessionIssuedAt: string): Promise<void> => {
+export const createTokenWithinLimit = async (
+  token: TokenRecord,
+  now: Date,
+  sessionIssuedAt: string,
+  event: AuditEvent,
+): Promise<void> => {
   const expiresAt = token.expiresAt === null ? null : Date.parse(token.expiresAt);
   // The token's item is the same in every round; only the slot map is read and written again.
   const tokenItem = toItem({
@@ -72,6 +81,7 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date, sess
     ...token,
   });
   const slot: Slot = { userId: token.userId, tokenId: token.tokenId, expiry: expiresAt ?? 0 };
+  const recorded = auditEventPut(event, { userId: token.userId, projectId: null });
   for (let attempt = 1; ; attempt += 1) {
     const stored = await getItem<StoredSlots>(tokenSlotsKey(token.userId), true);
     if (stored?.offboardedAt !== undefined && sessionIssuedAt <= stored.offboardedAt) throw new UnauthorizedError();
@@ -80,6 +90,7 @@ export const createTokenWithinLimit = async (token: TokenRecord, now: Date, sess
       await transactWrite([
         { Put: { TableName: tableName, Item: tokenItem, ConditionExpression: 'attribute_not_exists(PK)' } },
         slotWrite,
+        recorded,
       ]);
       return;
     } catch (error) {
@@ -150,8 +161,8 @@ export const listTokensByUser = (userId: string): Promise<TokenRecord[]> =>
     ScanIndexForward: false,
   });
 
-/** Deletes one of the user's tokens and frees its slot; 404 when it is not the user's live token. */
-export const revokeToken = async (userId: string, tokenId: string): Promise<void> => {
+/** Deletes one of the user's tokens and frees its slot, with its event; 404 when it is not the user's live token. */
+export const revokeToken = async (userId: string, tokenId: string, event: AuditEvent): Promise<void> => {
   try {
     await transactWrite([
       {
@@ -172,6 +183,7 @@ export const revokeToken = async (userId: string, tokenId: string): Promise<void
           ExpressionAttributeValues: marshall({ ':one': 1 }),
         },
       },
+      auditEventPut(event, { userId, projectId: null }),
     ]);
   } catch (error) {
     if (conditionFailedAt(error, 0)) throw new NotFoundError(ErrorText.tokenNotFound);

@@ -1,8 +1,8 @@
 import type { Scope } from '@contract/scopes';
 
 /**
- * Who is calling: a dashboard session (every scope) or an API token (its scopes), as a user id. No
- * e-mail: access never depends on one.
+ * Who is calling: a dashboard session (every scope) or an API token (its scopes), as a user id. Access
+ * never depends on an e-mail; `email` is only recorded in the audit trail.
  */
 export interface Principal {
   readonly kind: 'session' | 'token';
@@ -13,4 +13,6 @@ export interface Principal {
   /** When a session was issued (its `iat`), ISO 8601. */
   readonly issuedAt?: string;
   readonly scopes: readonly Scope[];
+  /** For the record only: a session's verified e-mail, or the one a token's owner had when creating it. */
+  readonly email?: string;
 }

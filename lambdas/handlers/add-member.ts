@@ -7,7 +7,7 @@ import middy from '@middy/core';
 
 /** POST /api/v1/projects/{projectId}/members: adds a signed-in user as `member` or `admin`. */
 export const addMemberHandler = async (event: ApiEvent<typeof addMemberRoute>) => {
-  await addMember(event.principal, event.params.projectId, event.input, clock.now());
+  await addMember(event.principal, event.params.projectId, event.input, event.origin, clock.now());
   return reply(event.route, { success: true, message: 'Member added successfully' });
 };
 

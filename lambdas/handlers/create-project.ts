@@ -9,7 +9,7 @@ import middy from '@middy/core';
 export const createProjectHandler = async (event: ApiEvent<typeof createProjectRoute>) =>
   reply(event.route, {
     success: true,
-    data: await createProject(event.principal, event.input.name, clock.now()),
+    data: await createProject(event.principal, event.input.name, event.origin, clock.now()),
   });
 
 export const handler = middy(createProjectHandler, MIDDY_OPTIONS).use(apiMiddleware('createProjectRoute'));

@@ -10,7 +10,7 @@ import middy from '@middy/core';
 /** POST /api/v1/tokens: mints a token bound to the caller's IP; the raw token is in this response only. */
 export const createTokenHandler = async (event: ApiEvent<typeof createTokenRoute>) => {
   if (event.principal.kind !== 'session') throw new ForbiddenError(ErrorText.sessionRequired);
-  const token = await createToken(event.principal, event.input, event.requestContext.identity.sourceIp, clock.now());
+  const token = await createToken(event.principal, event.input, event.origin, clock.now());
   return reply(event.route, { success: true, data: token });
 };
 

@@ -3,6 +3,7 @@ import { ErrorText } from '@contract/errors';
 import { MAX_BODY_BYTES } from '@contract/limits';
 import type * as ContractsModule from '@contract/routes';
 import type { RouteContract, RouteInput } from '@contract/routes';
+import { type RequestOrigin, requestOrigin } from '@lambdas/domain/audit';
 import {
   ApiError,
   BadRequestError,
@@ -32,6 +33,8 @@ const withCrossOrigin = (response: APIGatewayProxyResult): APIGatewayProxyResult
 export interface ApiEvent<R extends RouteContract> extends APIGatewayProxyEvent {
   route: R;
   principal: Principal;
+  /** Who called from where, as an audit event records it. */
+  origin: RequestOrigin;
   params: RouteInput<R>['params'];
   input: RouteInput<R>['body'];
 }
@@ -111,6 +114,11 @@ export const apiMiddleware = <N extends RouteName>(
     const route: RouteContract = contracts()[name];
     event.route = route as Contracts[N];
     event.principal = principalFromContext(event.requestContext?.authorizer);
+    event.origin = requestOrigin(event.principal, {
+      sourceIp: event.requestContext.identity?.sourceIp,
+      userAgent: event.requestContext.identity?.userAgent,
+      requestId: event.requestContext.requestId,
+    });
     const { params, body } = route.schemas();
     if (params) event.params = validParams(route, params, event.pathParameters) as RouteInput<Contracts[N]>['params'];
     if (body) {

@@ -24,6 +24,7 @@ export const toAuthorizerContext = (principal: Principal): AuthorizerContext => 
   scopes: principal.scopes.join(' '),
   ...(principal.tokenId && { tokenId: principal.tokenId }),
   ...(principal.issuedAt && { issuedAt: principal.issuedAt }),
+  ...(principal.email && { email: principal.email }),
 });
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
@@ -34,14 +35,15 @@ const isText = (value: unknown): value is string => typeof value === 'string' &&
  */
 export const principalFromContext = (context: Record<string, unknown> | null | undefined): Principal => {
   if (context?.denial === 'expired') throw new TokenExpiredError();
-  const { kind, userId, scopes, tokenId, issuedAt } = context ?? {};
+  const { kind, userId, scopes, tokenId, issuedAt, email } = context ?? {};
   const complete =
     isText(userId) &&
     typeof scopes === 'string' &&
     ((kind === 'token' && isText(tokenId)) || (kind === 'session' && isText(issuedAt)));
   if (!complete) throw new UnauthorizedError();
   const granted = scopes.split(' ').filter((scope): scope is Scope => (allScopes as readonly string[]).includes(scope));
+  const recorded = isText(email) ? { email } : {};
   return kind === 'token'
-    ? { kind, userId, tokenId: tokenId as string, scopes: granted }
-    : { kind: 'session', userId, issuedAt: issuedAt as string, scopes: granted };
+    ? { kind, userId, tokenId: tokenId as string, scopes: granted, ...recorded }
+    : { kind: 'session', userId, issuedAt: issuedAt as string, scopes: granted, ...recorded };
 };

@@ -1,4 +1,5 @@
 import { normalizeEmail } from '@contract/email';
+import { recordAuditEvent } from '@lambdas/data/audit-repository';
 import { deleteMembershipUnlessOwner, listMembershipsByUser } from '@lambdas/data/project-repository';
 import { listTokensByUser, markOffboarded, revokeToken } from '@lambdas/data/token-repository';
 import {
@@ -7,6 +8,7 @@ import {
   markProfileOffboarded,
   releaseEmailClaim,
 } from '@lambdas/data/user-repository';
+import { auditEvent, systemOrigin } from '@lambdas/domain/audit';
 import { NotFoundError } from '@lambdas/domain/errors';
 
 /** What an offboarding did; running it again reports what was left to do (usually nothing). */
@@ -49,7 +51,7 @@ export const offboardUser = async (who: string, now: Date): Promise<OffboardingR
   const revokedTokens: string[] = [];
   for (const tokenId of new Set([...slotted, ...listed.map((token) => token.tokenId)])) {
     try {
-      await revokeToken(userId, tokenId);
+      await revokeToken(userId, tokenId, auditEvent('token.revoked', systemOrigin, now, { tokenId }));
       revokedTokens.push(tokenId);
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
@@ -57,12 +59,16 @@ export const offboardUser = async (who: string, now: Date): Promise<OffboardingR
   }
   const removedFrom: string[] = [];
   for (const membership of memberships.filter((member) => member.role !== 'owner')) {
-    if (await deleteMembershipUnlessOwner(membership.projectId, userId)) removedFrom.push(membership.projectId);
+    const { projectId } = membership;
+    const event = auditEvent('member.removed', systemOrigin, now, { projectId, userId, email: profile?.email });
+    if (await deleteMembershipUnlessOwner(projectId, userId, event)) removedFrom.push(projectId);
   }
   if (profile) {
     await markProfileOffboarded(userId, now);
     await releaseEmailClaim(profile.email, userId);
   }
+  const offboarded = auditEvent('user.offboarded', systemOrigin, now, { userId, email: profile?.email ?? null });
+  await recordAuditEvent(offboarded, { userId, projectId: null });
   return {
     userId,
     email: profile?.email,

@@ -9,6 +9,7 @@ import {
   putMemberIfAbsent,
 } from '@lambdas/data/project-repository';
 import { findUserByEmail, getUserProfiles } from '@lambdas/data/user-repository';
+import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { ConflictError, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
 import { newProjectId } from '@lambdas/domain/ids';
@@ -16,9 +17,10 @@ import type { Principal } from '@lambdas/domain/principal';
 import { canManageMembers, compareMembers } from '@lambdas/domain/roles';
 
 /** Creates a project; the caller becomes its owner. */
-export const createProject = async (caller: Principal, name: string, now: Date) => {
+export const createProject = async (caller: Principal, name: string, origin: RequestOrigin, now: Date) => {
   const project = { projectId: newProjectId(), name, createdAt: toIso(now) };
-  await createProjectWithOwner(project, caller.userId);
+  const event = auditEvent('project.created', origin, now, { projectId: project.projectId }, { name });
+  await createProjectWithOwner(project, caller.userId, event);
   return project;
 };
 
@@ -58,26 +60,47 @@ export const addMember = async (
   caller: Principal,
   projectId: string,
   request: { email: string; role: 'member' | 'admin' },
+  origin: RequestOrigin,
   now: Date,
 ): Promise<void> => {
   // Independent reads, side by side: one round trip instead of two before the write.
   const [manager, user] = await Promise.all([requireManager(caller, projectId), findUserByEmail(request.email)]);
   if (!user) throw new NotFoundError(ErrorText.userNotFound);
-  await putMemberIfAbsent(manager, {
-    projectId,
-    projectName: manager.projectName,
-    projectCreatedAt: manager.projectCreatedAt,
-    userId: user.userId,
-    role: request.role,
-    addedAt: toIso(now),
-  });
+  const event = auditEvent(
+    'member.added',
+    origin,
+    now,
+    { projectId, userId: user.userId, email: request.email },
+    { role: request.role },
+  );
+  await putMemberIfAbsent(
+    manager,
+    {
+      projectId,
+      projectName: manager.projectName,
+      projectCreatedAt: manager.projectCreatedAt,
+      userId: user.userId,
+      role: request.role,
+      addedAt: toIso(now),
+    },
+    event,
+  );
 };
 
 /** Removes the member who holds this address, other than the owner, from a project the caller manages. */
-export const removeMember = async (caller: Principal, projectId: string, email: string): Promise<void> => {
+export const removeMember = async (
+  caller: Principal,
+  projectId: string,
+  email: string,
+  origin: RequestOrigin,
+  now: Date,
+): Promise<void> => {
   const user = await findUserByEmail(email);
   // The write checks the caller's role itself; the reads below only run to explain a refusal.
-  if (user && (await deleteMemberIfAllowed(projectId, caller.userId, user.userId))) return;
+  if (user) {
+    const event = auditEvent('member.removed', origin, now, { projectId, userId: user.userId, email });
+    if (await deleteMemberIfAllowed(projectId, caller.userId, user.userId, event)) return;
+  }
   await requireManager(caller, projectId);
   const target = user && (await getMember(projectId, user.userId));
   throw target?.role === 'owner'

@@ -6,6 +6,7 @@ import {
   revokeToken as revokeStoredToken,
   type TokenRecord,
 } from '@lambdas/data/token-repository';
+import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { UnauthorizedError } from '@lambdas/domain/errors';
 import { canonicalIp } from '@lambdas/domain/ip';
@@ -23,8 +24,8 @@ export interface NewToken {
 }
 
 /** Mints a token bound to the caller's source IP and stores only its hash; the caller is a session. */
-export const createToken = async (owner: Principal, request: NewToken, sourceIp: string, now: Date) => {
-  const boundIp = canonicalIp(sourceIp);
+export const createToken = async (owner: Principal, request: NewToken, origin: RequestOrigin, now: Date) => {
+  const boundIp = canonicalIp(origin.sourceIp ?? '');
   if (!boundIp || owner.issuedAt === undefined) throw new UnauthorizedError();
   const ttlDays = request.ttlDays === undefined ? DEFAULT_TTL_DAYS : request.ttlDays;
   const minted = mintToken();
@@ -39,8 +40,16 @@ export const createToken = async (owner: Principal, request: NewToken, sourceIp:
     createdAt: toIso(now),
     expiresAt: ttlDays === null ? null : toIso(new Date(now.getTime() + ttlDays * DAY_MS)),
     lastUsedAt: null,
+    ...(owner.email && { ownerEmail: owner.email }),
   };
-  await createTokenWithinLimit(record, now, owner.issuedAt);
+  const event = auditEvent(
+    'token.created',
+    origin,
+    now,
+    { tokenId: record.tokenId },
+    { name: record.name, scopes: record.scopes, expiresAt: record.expiresAt },
+  );
+  await createTokenWithinLimit(record, now, owner.issuedAt, event);
   return {
     id: record.tokenId,
     name: record.name,
@@ -64,5 +73,5 @@ export const listTokens = async (owner: Principal) =>
   }));
 
 /** Revokes one of the caller's tokens (its id's form is checked by the route contract). */
-export const revokeToken = (owner: Principal, tokenId: string): Promise<void> =>
-  revokeStoredToken(owner.userId, tokenId);
+export const revokeToken = (owner: Principal, tokenId: string, origin: RequestOrigin, now: Date): Promise<void> =>
+  revokeStoredToken(owner.userId, tokenId, auditEvent('token.revoked', origin, now, { tokenId }));

@@ -51,6 +51,7 @@ describe('grants derived from the calls a route lists', () => {
   it('gives the routes the grants they had when they were written out by hand', () => {
     expect(lines(createTokenRoute.dataAccess)).toEqual([
       'dynamodb:GetItem table USER#',
+      'dynamodb:PutItem table AUDIT#',
       'dynamodb:PutItem table TOKEN#',
       'dynamodb:PutItem table USER#',
       'dynamodb:UpdateItem table USER#',
@@ -65,6 +66,7 @@ describe('grants derived from the calls a route lists', () => {
       'dynamodb:DeleteItem table PROJECT#',
       'dynamodb:GetItem table EMAIL#',
       'dynamodb:GetItem table PROJECT#',
+      'dynamodb:PutItem table AUDIT#',
     ]);
   });
 });

@@ -203,6 +203,7 @@ describe('authorize with a session', () => {
         userId: 's-1',
         issuedAt: identity.issuedAt,
         scopes: ['read:secrets', 'write:secrets', 'admin'],
+        email: identity.email,
       },
     });
     expect(calls.recordProfile).toBe(1);

@@ -1,0 +1,164 @@
+import {
+  type AttributeValue,
+  PutItemCommand,
+  type PutItemCommandInput,
+  QueryCommand,
+  type TransactWriteItem,
+} from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { type AuditEvent, type AuditEventType, DEFAULT_AUDIT_RETENTION_DAYS } from '@contract/audit';
+import { ErrorText } from '@contract/errors';
+import { listIndexName, tableSchema } from '@contract/table-schema';
+import { BadRequestError } from '@lambdas/domain/errors';
+import { dynamo, tableName, toItem } from './client';
+import { auditEventKeys, projectAuditPartition, userAuditPartition } from './keys';
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+/** Days an event is kept before DynamoDB's TTL deletes it (the stack's `auditRetentionDays`). */
+const retentionDays = (() => {
+  const value = process.env.AUDIT_RETENTION_DAYS;
+  if (value === undefined || value === '') return DEFAULT_AUDIT_RETENTION_DAYS;
+  if (!/^\d+$/.test(value)) throw new Error('Environment variable AUDIT_RETENTION_DAYS must be a whole number');
+  return Number(value);
+})();
+
+/** The trails an event belongs to: always a user's, and a project's for an event of a project. */
+export interface AuditTrails {
+  readonly userId: string;
+  readonly projectId: string | null;
+}
+
+/** The event's item: its keys in both trails, its expiry, and the event's own fields. */
+const eventItem = (event: AuditEvent, trails: AuditTrails) =>
+  toItem({
+    ...auditEventKeys(event, trails.userId, trails.projectId),
+    entity: 'AuditEvent',
+    [tableSchema.timeToLiveAttribute]: Math.floor(Date.parse(event.time) / 1000) + retentionDays * DAY_SECONDS,
+    ...event,
+  });
+
+/**
+ * The write of one event, to go into the transaction of the change it records: no change without its
+ * event, no event without its change. Its id is new, so the condition never fails but on a collision.
+ */
+export const auditEventPut = (event: AuditEvent, trails: AuditTrails): TransactWriteItem => ({
+  Put: { TableName: tableName, Item: eventItem(event, trails), ConditionExpression: 'attribute_not_exists(PK)' },
+});
+
+/** Writes an event that marks the end of steps that each wrote their own (the offboarding's). */
+export const recordAuditEvent = async (event: AuditEvent, trails: AuditTrails): Promise<void> => {
+  await dynamo.send(new PutItemCommand(auditEventPut(event, trails).Put as PutItemCommandInput));
+};
+
+/** What a page of a trail asks for. */
+export interface TrailQuery {
+  readonly limit: number;
+  readonly cursor?: string;
+  readonly type?: AuditEventType;
+  /** Inclusive bounds on the event's time, ISO 8601. */
+  readonly since?: string;
+  readonly until?: string;
+}
+
+/** One page of a trail, newest first, and the cursor of the next (null when there is none). */
+export interface TrailPage {
+  readonly events: AuditEvent[];
+  readonly nextCursor: string | null;
+}
+
+const SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#evt_[0-9A-Za-z]{20}$/;
+
+const invalidCursor = () => new BadRequestError(ErrorText.validation, [{ path: 'cursor', message: 'Invalid cursor' }]);
+
+/** Where a trail lives: the user's in the table, the project's in the list index. */
+interface Trail {
+  readonly partitionKey: 'PK' | 'GSI1PK';
+  readonly sortKey: 'SK' | 'GSI1SK';
+  readonly partition: string;
+  readonly index?: string;
+}
+
+/** The cursor is the last event's keys, opaque to the caller; one that is not from this trail is refused. */
+const encodeCursor = (key: Record<string, string>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
+
+const decodeCursor = (cursor: string, trail: Trail): Record<string, AttributeValue> => {
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidCursor();
+  }
+  const expected = trail.index ? ['GSI1PK', 'GSI1SK', 'PK', 'SK'] : ['PK', 'SK'];
+  const valid =
+    typeof key === 'object' &&
+    key !== null &&
+    Object.keys(key).sort().join() === expected.join() &&
+    Object.values(key).every((value) => typeof value === 'string') &&
+    (key as Record<string, string>)[trail.partitionKey] === trail.partition &&
+    SORT_KEY.test((key as Record<string, string>).SK ?? '') &&
+    (!trail.index ||
+      ((key as Record<string, string>).GSI1SK === (key as Record<string, string>).SK &&
+        (key as Record<string, string>).PK?.startsWith(userAuditPartition(''))));
+  if (!valid) throw invalidCursor();
+  return marshall(key as Record<string, string>);
+};
+
+/** Reads a page of a trail: newest first, filtered by time on the key and by type on the items. */
+const readTrail = async (trail: Trail, query: TrailQuery): Promise<TrailPage> => {
+  const events: AuditEvent[] = [];
+  const keys: Record<string, string>[] = [];
+  let startKey = query.cursor === undefined ? undefined : decodeCursor(query.cursor, trail);
+  let more = true;
+  while (events.length < query.limit && more) {
+    const page = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: trail.index,
+        // The user's own trail reads what they just did; an index is only ever eventually consistent.
+        ConsistentRead: trail.index === undefined,
+        KeyConditionExpression: '#pk = :partition AND #sk BETWEEN :from AND :to',
+        ...(query.type && { FilterExpression: '#type = :type' }),
+        ExpressionAttributeNames: {
+          '#pk': trail.partitionKey,
+          '#sk': trail.sortKey,
+          ...(query.type && { '#type': 'type' }),
+        },
+        ExpressionAttributeValues: marshall({
+          ':partition': trail.partition,
+          ':from': query.since ?? '0',
+          // `~` sorts after every character of an event id, so `until` takes in its whole millisecond.
+          ':to': `${query.until ?? '9'}#~`,
+          ...(query.type && { ':type': query.type }),
+        }),
+        ScanIndexForward: false,
+        Limit: query.limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const { PK, SK, GSI1PK, GSI1SK, entity, [tableSchema.timeToLiveAttribute]: _ttl, ...event } = unmarshall(item);
+      events.push(event as AuditEvent);
+      keys.push(trail.index ? { PK, SK, GSI1PK, GSI1SK } : { PK, SK });
+    }
+    startKey = page.LastEvaluatedKey;
+    more = startKey !== undefined;
+  }
+  const last = keys[Math.min(events.length, query.limit) - 1];
+  const truncated = events.length > query.limit;
+  return {
+    events: events.slice(0, query.limit),
+    nextCursor: (more || truncated) && last ? encodeCursor(last) : null,
+  };
+};
+
+/** A user's trail: what they did and what happened to their tokens (strongly consistent: it is their own). */
+export const listUserAuditEvents = (userId: string, query: TrailQuery): Promise<TrailPage> =>
+  readTrail({ partitionKey: 'PK', sortKey: 'SK', partition: userAuditPartition(userId) }, query);
+
+/** A project's trail, from the list index. */
+export const listProjectAuditEvents = (projectId: string, query: TrailQuery): Promise<TrailPage> =>
+  readTrail(
+    { partitionKey: 'GSI1PK', sortKey: 'GSI1SK', partition: projectAuditPartition(projectId), index: listIndexName },
+    query,
+  );

@@ -1,0 +1,68 @@
+import {
+  type AuditActor,
+  type AuditDetails,
+  type AuditEvent,
+  type AuditEventType,
+  type AuditTarget,
+  MAX_USER_AGENT_LENGTH,
+} from '@contract/audit';
+import { toIso } from './clock';
+import type { Principal } from './principal';
+import { randomBase62 } from './token-format';
+
+/** Where a request came from, as API Gateway saw it: what an audit event records of its caller. */
+export interface RequestOrigin {
+  readonly actor: AuditActor;
+  readonly sourceIp: string | null;
+  readonly userAgent: string | null;
+  readonly requestId: string | null;
+}
+
+/** The actor a principal is: a session or one of the user's tokens. */
+export const actorOf = (principal: Principal): AuditActor => ({
+  userId: principal.userId,
+  email: principal.email ?? null,
+  via: principal.kind,
+  tokenId: principal.tokenId ?? null,
+});
+
+/** The origin of a request made by `principal`; the user agent is cut to what an event keeps. */
+export const requestOrigin = (
+  principal: Principal,
+  request: { sourceIp?: string | null; userAgent?: string | null; requestId?: string | null },
+): RequestOrigin => ({
+  actor: actorOf(principal),
+  sourceIp: request.sourceIp || null,
+  userAgent: request.userAgent ? request.userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null,
+  requestId: request.requestId || null,
+});
+
+/** The origin of what the service does on its own (offboarding): no user, address or request. */
+export const systemOrigin: RequestOrigin = {
+  actor: { userId: null, email: null, via: 'system', tokenId: null },
+  sourceIp: null,
+  userAgent: null,
+  requestId: null,
+};
+
+const noTarget: AuditTarget = { tokenId: null, projectId: null, userId: null, email: null };
+const noDetails: AuditDetails = { name: null, scopes: null, expiresAt: null, role: null, reason: null };
+
+/** One audit event of `type` by `origin`'s caller; the fields not given are null. */
+export const auditEvent = (
+  type: AuditEventType,
+  origin: RequestOrigin,
+  now: Date,
+  target: Partial<AuditTarget> = {},
+  details: Partial<AuditDetails> = {},
+): AuditEvent => ({
+  id: `evt_${randomBase62(20)}`,
+  time: toIso(now),
+  type,
+  actor: origin.actor,
+  target: { ...noTarget, ...target },
+  sourceIp: origin.sourceIp,
+  userAgent: origin.userAgent,
+  requestId: origin.requestId,
+  details: { ...noDetails, ...details },
+});
