@@ -98,8 +98,10 @@ export const floorCallUnits = (call: FloorCall): { read: number; write: number }
   const indexed = (entity: Entity) => (inListIndex[entity] ? 1 : 0);
   switch (call.operation) {
     case 'GetItem':
-    case 'Query':
-      return { read: call.consistent ? 1 : 0.5, write: 0 };
+    case 'Query': {
+      const units = 'pageBytes' in call && call.pageBytes ? Math.ceil(call.pageBytes / 4096) : 1;
+      return { read: units * (call.consistent ? 1 : 0.5), write: 0 };
+    }
     case 'BatchGetItem':
       return { read: call.items * 0.5, write: 0 };
     case 'PutItem':

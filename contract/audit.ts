@@ -31,6 +31,12 @@ export const AUDIT_EVENT_SOURCE = 'secrets-service';
 /** Longest user agent an event keeps; a longer one is cut. */
 export const MAX_USER_AGENT_LENGTH = 256;
 
+/**
+ * The most an event's item takes, in bytes: a 256-character user agent, two e-mails of up to 254
+ * characters, its ids, keys and attribute names. A trail's page reads at most this per event.
+ */
+export const MAX_AUDIT_EVENT_BYTES = 1_536;
+
 /** Days an event is kept by default before DynamoDB's TTL deletes it (`auditRetentionDays`). */
 export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
 /** Fewest days `auditRetentionDays` accepts. */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { DEFAULT_AUDIT_PAGE, MAX_AUDIT_EVENT_BYTES } from './audit';
 import { ErrorText } from './errors';
 import { DEFAULT_TTL_DAYS, MAX_TTL_DAYS } from './limits';
 import { grantableRoles } from './roles';
@@ -17,6 +18,8 @@ import {
   successBody,
   timestamp,
   tokenId,
+  trailPage,
+  trailQuery,
 } from './schemas';
 import type { Scope } from './scopes';
 import { scopes } from './scopes';
@@ -33,9 +36,10 @@ export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 type NonEmpty<T> = readonly [T, ...T[]];
 
-/** The schemas of a route: path parameters, JSON body (body routes only), success answer. */
+/** The schemas of a route: path parameters, query string, JSON body (body routes only), success answer. */
 export interface RouteSchemas {
   readonly params?: z.ZodMiniObject;
+  readonly query?: z.ZodMiniObject;
   readonly body?: z.ZodMiniType;
   readonly response: z.ZodMiniType;
 }
@@ -139,6 +143,7 @@ export type RouteInput<R> =
     ? {
         readonly body: S['body'] extends z.ZodMiniType ? z.output<S['body']> : undefined;
         readonly params: S['params'] extends z.ZodMiniType ? z.output<S['params']> : Record<string, never>;
+        readonly query: S['query'] extends z.ZodMiniType ? z.output<S['query']> : Record<string, never>;
       }
     : never;
 
@@ -427,6 +432,53 @@ export const removeMemberRoute = route({
   }),
 });
 
+export const listAuditEventsRoute = route({
+  method: 'GET',
+  path: '/api/v1/audit-events',
+  handler: 'list-audit-events',
+  tokenScope: 'admin',
+  summary: "Read the caller's audit trail: what they did and what happened to their tokens",
+  success: { status: 200, description: 'One page of the trail, newest first' },
+  errors: {},
+  // Least work (read a user’s trail): One page of the user’s own trail partition, strongly
+  // consistent so that what they just did is in it.
+  dataAccess: [
+    {
+      operation: 'Query',
+      entity: 'AuditEvent',
+      consistent: true,
+      pageBytes: DEFAULT_AUDIT_PAGE * MAX_AUDIT_EVENT_BYTES,
+    },
+  ],
+  schemas: () => ({ query: trailQuery(), response: trailPage() }),
+  sample: () => ({}),
+});
+
+export const listProjectAuditEventsRoute = route({
+  method: 'GET',
+  path: '/api/v1/projects/{projectId}/audit-events',
+  handler: 'list-project-audit-events',
+  tokenScope: 'admin',
+  summary: "Read a project's audit trail (owner and admin)",
+  success: { status: 200, description: 'One page of the trail, newest first' },
+  errors: { forbidden: [ErrorText.projectRole], notFound: [ErrorText.projectNotFound] },
+  paramErrors: { projectId: ErrorText.projectNotFound },
+  // Least work (read a project’s trail): The caller’s membership (strong: it decides access), then
+  // one page of the project’s partition of the list index.
+  dataAccess: [
+    { operation: 'GetItem', entity: 'Member', consistent: true },
+    {
+      operation: 'Query',
+      entity: 'ProjectAuditEvent',
+      consistent: false,
+      index: 'GSI1',
+      pageBytes: DEFAULT_AUDIT_PAGE * MAX_AUDIT_EVENT_BYTES,
+    },
+  ],
+  schemas: () => ({ params: z.object({ projectId: projectId() }), query: trailQuery(), response: trailPage() }),
+  sample: (world) => ({ params: { projectId: world.projectId } }),
+});
+
 /** Every route of the API. */
 export const routes: readonly RouteContract[] = [
   createTokenRoute,
@@ -437,4 +489,6 @@ export const routes: readonly RouteContract[] = [
   listMembersRoute,
   addMemberRoute,
   removeMemberRoute,
+  listAuditEventsRoute,
+  listProjectAuditEventsRoute,
 ];

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
+import { auditEventTypes, DEFAULT_AUDIT_PAGE, denialReasons, MAX_AUDIT_PAGE, MAX_USER_AGENT_LENGTH } from './audit';
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from './email';
 import type { ErrorText } from './errors';
 import {
@@ -111,4 +112,82 @@ export const errorBody = (texts: readonly [ErrorTextValue, ...ErrorTextValue[]],
         z.array(z.object({ path: z.string(), message: z.string() })).check(z.describe('With "Validation failed" only')),
       ),
     }),
+  });
+
+let auditEventSchema: ReturnType<typeof buildAuditEvent> | undefined;
+
+/**
+ * One audit event, as both trails answer it and the event bus carries it; the API document's
+ * `AuditEvent`. Built once: both trail routes share it, and the document names it once.
+ */
+export const auditEvent = () => {
+  auditEventSchema ??= buildAuditEvent();
+  return auditEventSchema;
+};
+
+const buildAuditEvent = () =>
+  z
+    .object({
+      id: z.string().check(z.describe('`evt_` + 20 random base62 characters')),
+      time: timestamp(),
+      type: z.enum(auditEventTypes),
+      actor: z.object({
+        userId: z.nullable(z.string()),
+        email: z.nullable(z.string()),
+        via: z.enum(['session', 'token', 'system']),
+        tokenId: z.nullable(z.string()),
+      }),
+      target: z.object({
+        tokenId: z.nullable(z.string()),
+        projectId: z.nullable(z.string()),
+        userId: z.nullable(z.string()),
+        email: z.nullable(z.string()),
+      }),
+      sourceIp: z.nullable(z.string()),
+      userAgent: z.nullable(z.string().check(z.maxLength(MAX_USER_AGENT_LENGTH))),
+      requestId: z.nullable(z.string()),
+      details: z.object({
+        name: z.nullable(z.string()),
+        scopes: z.nullable(z.array(z.string())),
+        expiresAt: z.nullable(z.string()),
+        role: z.nullable(z.string()),
+        reason: z.nullable(z.enum(denialReasons)),
+      }),
+    })
+    .check(z.meta({ id: 'AuditEvent' }), z.describe('One recorded change or denial; never a credential'));
+
+/** An instant in a query: any ISO 8601 date-time, compared as UTC with milliseconds. */
+const instant = () =>
+  z.pipe(
+    z.iso.datetime({ offset: true }),
+    z.transform((value) => new Date(value).toISOString()),
+  );
+
+/** The query of a trail: page size, the cursor of the next page, and filters. */
+export const trailQuery = () =>
+  z.strictObject({
+    limit: z.optional(
+      z.coerce
+        .number()
+        .check(
+          z.int(),
+          z.gte(1),
+          z.lte(MAX_AUDIT_PAGE),
+          z.describe(`Events per page, 1 to ${MAX_AUDIT_PAGE}; default ${DEFAULT_AUDIT_PAGE}`),
+        ),
+    ),
+    cursor: z.optional(
+      z.string().check(z.minLength(1), z.maxLength(1024), z.describe('`nextCursor` of the previous page')),
+    ),
+    type: z.optional(z.enum(auditEventTypes).check(z.describe('Only events of this type'))),
+    since: z.optional(instant().check(z.describe('Only events at or after this ISO 8601 time'))),
+    until: z.optional(instant().check(z.describe('Only events at or before this ISO 8601 time'))),
+  });
+
+/** One page of a trail, newest first, with the cursor of the next page (null on the last). */
+export const trailPage = () =>
+  z.object({
+    success: z.literal(true),
+    data: z.array(auditEvent()),
+    nextCursor: z.nullable(z.string()),
   });

@@ -32,6 +32,8 @@ export type TableAccess = readonly TableGrant[];
  */
 export const authorizerTableAccess: TableAccess = [
   { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.token] },
+  // A genuine token's refusal: its mark for the reason and its event, in one transaction.
+  { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.audit] },
   { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitions: [keyPrefix.user] },
   { actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
 ];

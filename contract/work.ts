@@ -27,6 +27,11 @@ export type FloorCall =
       /** Whether the read must be strongly consistent (it decides access or guards a write). */
       readonly consistent: boolean;
       readonly index?: 'GSI1';
+      /**
+       * The most a page of this Query returns, in bytes, when a page may exceed one 4 KB read unit
+       * (a trail's page of events); otherwise a Query is one read of the few items it returns.
+       */
+      readonly pageBytes?: number;
     }
   | {
       readonly operation: 'BatchGetItem';

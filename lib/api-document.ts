@@ -47,7 +47,7 @@ const security = (route: RouteContract): Record<string, string[]>[] =>
   route.tokenScope === null ? [{ session: [] }] : [{ apiToken: [] }, { session: [] }];
 
 const operation = (route: RouteContract): ZodOpenApiOperationObject => {
-  const { params, body, response } = route.schemas();
+  const { params, query, body, response } = route.schemas();
   const who =
     route.tokenScope === null
       ? 'Dashboard session only; an API token gets 403.'
@@ -61,7 +61,7 @@ const operation = (route: RouteContract): ZodOpenApiOperationObject => {
     summary: route.summary,
     description: who,
     security: security(route),
-    ...(params && { requestParams: { path: params } }),
+    ...((params || query) && { requestParams: { ...(params && { path: params }), ...(query && { query }) } }),
     ...(body && { requestBody: { required: true, content: jsonContent(body) } }),
     responses,
   };

@@ -1,3 +1,4 @@
+import type { DenialReason } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { TOKEN_PREFIX } from '@contract/identifiers';
 import { scopes as allScopes, hasScope, type Scope } from '@contract/scopes';
@@ -8,12 +9,23 @@ import { parseToken, tokenMatchesHash } from '@lambdas/domain/token-format';
 import { SessionExpiredError, SessionInvalidError } from './session-errors';
 import type { SessionIdentity } from './session-verifier';
 
-/** What the authorizer decided, and which rule decided it (for the log; never the credential). */
+/** A genuine API token that was refused, for the audit trail: the token and why. */
+export interface TokenDenial {
+  readonly tokenId: string;
+  readonly userId: string;
+  readonly ownerEmail: string | null;
+  readonly reason: DenialReason;
+}
+
+/**
+ * What the authorizer decided, and which rule decided it (for the log; never the credential). A
+ * refusal of a genuine token names it in `denied`.
+ */
 export type Decision =
   | { readonly outcome: 'allow'; readonly principal: Principal; readonly tokenLastUsedAt?: string | null }
   | { readonly outcome: 'unauthorized'; readonly rule: string }
-  | { readonly outcome: 'expired'; readonly rule: string }
-  | { readonly outcome: 'forbidden'; readonly rule: string; readonly error: string };
+  | { readonly outcome: 'expired'; readonly rule: string; readonly denied?: TokenDenial }
+  | { readonly outcome: 'forbidden'; readonly rule: string; readonly error: string; readonly denied?: TokenDenial };
 
 /** The request as the authorizer sees it. */
 export interface AuthorizationRequest {
@@ -51,15 +63,25 @@ const authorizeToken = async (
   if (!parsed) return unauthorized('malformed-token');
   const token = await deps.getToken(parsed.tokenId);
   if (!token || !tokenMatchesHash(rawToken, token.secretHash)) return unauthorized('unknown-token');
+  const denied = (reason: DenialReason): TokenDenial => ({
+    tokenId: token.tokenId,
+    userId: token.userId,
+    ownerEmail: token.ownerEmail ?? null,
+    reason,
+  });
   if (token.expiresAt !== null && request.now.getTime() >= Date.parse(token.expiresAt)) {
-    return { outcome: 'expired', rule: 'token-expired' };
+    return { outcome: 'expired', rule: 'token-expired', denied: denied('expired') };
   }
   if (!sameIp(token.boundIp, request.sourceIp)) {
-    return { outcome: 'forbidden', rule: 'token-ip', error: ErrorText.wrongIp };
+    return { outcome: 'forbidden', rule: 'token-ip', error: ErrorText.wrongIp, denied: denied('ip') };
   }
   const needed = request.tokenScope;
-  if (needed === null) return { outcome: 'forbidden', rule: 'session-required', error: ErrorText.sessionRequired };
-  if (!hasScope(token.scopes, needed)) return { outcome: 'forbidden', rule: 'token-scope', error: ErrorText.scope };
+  if (needed === null) {
+    return { outcome: 'forbidden', rule: 'session-required', error: ErrorText.sessionRequired, denied: denied('scope') };
+  }
+  if (!hasScope(token.scopes, needed)) {
+    return { outcome: 'forbidden', rule: 'token-scope', error: ErrorText.scope, denied: denied('scope') };
+  }
   return {
     outcome: 'allow',
     principal: {

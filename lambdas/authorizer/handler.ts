@@ -1,21 +1,25 @@
 import {
+  AUDIT_DENIAL_EVENTS_METRIC,
   AUTHORIZER_DECISION_DIMENSION,
   AUTHORIZER_DECISION_METRIC,
   type AuthorizerDecisionOutcome,
 } from '@contract/service-metrics';
-import { getTokenById, touchTokenLastUsed } from '@lambdas/data/token-repository';
+import { getTokenById, recordTokenDenial, touchTokenLastUsed } from '@lambdas/data/token-repository';
 import { getUserProfile, recordUserProfile } from '@lambdas/data/user-repository';
+import { auditEvent, originOf } from '@lambdas/domain/audit';
 import { clock, toIso } from '@lambdas/domain/clock';
 import { expiredContext, toAuthorizerContext } from '@lambdas/http/authorizer-context';
 import { describeError, logger } from '@lambdas/http/logger';
 import { metricFields } from '@lambdas/http/metrics';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { type AuthorizerDeps, authorize, type Decision } from './authorize';
+import { type AuthorizerDeps, authorize, type Decision, type TokenDenial } from './authorize';
 import { routeScopes } from './route-scopes';
 import { verifySession } from './session-verifier';
 
 /** `lastUsedAt` is written at most this often per token. */
 const LAST_USED_INTERVAL_MS = 60_000;
+/** A `token.denied` event is written at most this often per token and reason. */
+const DENIAL_INTERVAL_MS = 60_000;
 /** A session's profile is refreshed at most this often. */
 const PROFILE_REFRESH_MS = 24 * 60 * 60_000;
 
@@ -150,6 +154,9 @@ export const authorizerHandler = async (
   if (decision.outcome === 'allow' && decision.principal.tokenId && isUseDue(decision.tokenLastUsedAt, now)) {
     await recordTokenUse(decision.principal.tokenId, now);
   }
+  if (decision.outcome !== 'allow' && decision.outcome !== 'unauthorized' && decision.denied) {
+    await recordDenial(decision.denied, event, now);
+  }
   return toAuthorizerResult(decision, event.methodArn);
 };
 
@@ -169,6 +176,36 @@ const recordTokenUse = async (tokenId: string, now: Date): Promise<void> => {
     await touchTokenLastUsed(tokenId, now, LAST_USED_INTERVAL_MS);
   } catch (error) {
     logger.warn('lastUsedAt not recorded', { tokenId, ...describeError(error) });
+  }
+};
+
+/**
+ * Records the refusal of a genuine token in its owner's trail, at most once per token, reason and
+ * minute. A failure to record is logged and never changes the answer: the refusal stands.
+ */
+const recordDenial = async (denial: TokenDenial, event: APIGatewayRequestAuthorizerEvent, now: Date): Promise<void> => {
+  const { identity, requestId } = event.requestContext;
+  const recorded = auditEvent(
+    'token.denied',
+    originOf(
+      { userId: denial.userId, email: denial.ownerEmail, via: 'token', tokenId: denial.tokenId },
+      { sourceIp: identity.sourceIp, userAgent: identity.userAgent, requestId },
+    ),
+    now,
+    { tokenId: denial.tokenId },
+    { reason: denial.reason },
+  );
+  try {
+    if (await recordTokenDenial(denial, recorded, now, DENIAL_INTERVAL_MS)) {
+      logger.info('token denial recorded', {
+        requestId,
+        tokenId: denial.tokenId,
+        reason: denial.reason,
+        ...metricFields('authorizer', [{ name: AUDIT_DENIAL_EVENTS_METRIC }]),
+      });
+    }
+  } catch (error) {
+    logger.warn('token denial not recorded', { tokenId: denial.tokenId, ...describeError(error) });
   }
 };
 

@@ -1,6 +1,6 @@
 import { type TransactWriteItem, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AuditEvent } from '@contract/audit';
+import type { AuditEvent, DenialReason } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import type { Scope } from '@contract/scopes';
 import { listIndexName, tableSchema } from '@contract/table-schema';
@@ -206,6 +206,45 @@ export const touchTokenLastUsed = async (tokenId: string, now: Date, intervalMs:
       }),
     }),
   );
+};
+
+/** The token item's attribute that holds when a denial of this reason was last recorded. */
+const denialMark = (reason: DenialReason): string => `deniedAt_${reason}`;
+
+/**
+ * Records a denial of a genuine token with its event, at most once per token, reason and `intervalMs`:
+ * the token's mark for the reason and the event are one transaction whose condition is the mark's
+ * age, so replaying a stolen token cannot turn denials into unbounded writes. Answers whether it
+ * recorded (false: one was recorded within the interval, or the token is gone).
+ */
+export const recordTokenDenial = async (
+  denial: { tokenId: string; userId: string; reason: DenialReason },
+  event: AuditEvent,
+  now: Date,
+  intervalMs: number,
+): Promise<boolean> => {
+  try {
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName,
+          Key: marshall(tokenKey(denial.tokenId)),
+          UpdateExpression: 'SET #mark = :now',
+          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#mark) OR #mark < :threshold)',
+          ExpressionAttributeNames: { '#mark': denialMark(denial.reason) },
+          ExpressionAttributeValues: marshall({
+            ':now': now.toISOString(),
+            ':threshold': new Date(now.getTime() - intervalMs).toISOString(),
+          }),
+        },
+      },
+      auditEventPut(event, { userId: denial.userId, projectId: null }),
+    ]);
+    return true;
+  } catch (error) {
+    if (conditionFailedAt(error, 0)) return false;
+    throw error;
+  }
 };
 
 /**

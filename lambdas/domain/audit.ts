@@ -26,16 +26,24 @@ export const actorOf = (principal: Principal): AuditActor => ({
   tokenId: principal.tokenId ?? null,
 });
 
-/** The origin of a request made by `principal`; the user agent is cut to what an event keeps. */
-export const requestOrigin = (
-  principal: Principal,
-  request: { sourceIp?: string | null; userAgent?: string | null; requestId?: string | null },
-): RequestOrigin => ({
-  actor: actorOf(principal),
+/** What API Gateway tells of a request. */
+export interface RequestFacts {
+  readonly sourceIp?: string | null;
+  readonly userAgent?: string | null;
+  readonly requestId?: string | null;
+}
+
+/** The origin of a request by `actor`; the user agent is cut to what an event keeps. */
+export const originOf = (actor: AuditActor, request: RequestFacts): RequestOrigin => ({
+  actor,
   sourceIp: request.sourceIp || null,
   userAgent: request.userAgent ? request.userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null,
   requestId: request.requestId || null,
 });
+
+/** The origin of a request made by `principal`. */
+export const requestOrigin = (principal: Principal, request: RequestFacts): RequestOrigin =>
+  originOf(actorOf(principal), request);
 
 /** The origin of what the service does on its own (offboarding): no user, address or request. */
 export const systemOrigin: RequestOrigin = {

@@ -36,6 +36,7 @@ export interface ApiEvent<R extends RouteContract> extends APIGatewayProxyEvent 
   /** Who called from where, as an audit event records it. */
   origin: RequestOrigin;
   params: RouteInput<R>['params'];
+  query: RouteInput<R>['query'];
   input: RouteInput<R>['body'];
 }
 
@@ -119,8 +120,13 @@ export const apiMiddleware = <N extends RouteName>(
       userAgent: event.requestContext.identity?.userAgent,
       requestId: event.requestContext.requestId,
     });
-    const { params, body } = route.schemas();
+    const { params, query, body } = route.schemas();
     if (params) event.params = validParams(route, params, event.pathParameters) as RouteInput<Contracts[N]>['params'];
+    if (query) {
+      const parsed = query.safeParse(event.queryStringParameters ?? {});
+      if (!parsed.success) throw new BadRequestError(ErrorText.validation, detailsOf(parsed.error.issues));
+      event.query = parsed.data as RouteInput<Contracts[N]>['query'];
+    }
     if (body) {
       const parsed = body.safeParse(readJsonBody(event));
       if (!parsed.success) throw new BadRequestError(ErrorText.validation, detailsOf(parsed.error.issues));

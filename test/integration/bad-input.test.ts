@@ -33,6 +33,20 @@ const dumpTable = async (): Promise<string> =>
     (await scanTable(endpoint, tableName)).map((item) => JSON.stringify(item, Object.keys(item).sort())).sort(),
   );
 
+/**
+ * The table without what a refused API token leaves by design: its `token.denied` event and the mark
+ * that limits those to one a minute (test/integration/audit.test.ts holds them to that).
+ */
+const withoutDenialRecords = (dump: string): string =>
+  JSON.stringify(
+    (JSON.parse(dump) as string[])
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((item) => item.type !== 'token.denied')
+      .map((item) =>
+        JSON.stringify(Object.fromEntries(Object.entries(item).filter(([key]) => !key.startsWith('deniedAt_')))),
+      ),
+  );
+
 beforeAll(async () => {
   await createTable(endpoint, tableName);
   service = await startService({ tableName });
@@ -162,7 +176,11 @@ describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as 
             expect(Object.keys(reply.body).sort()).toEqual(
               reply.body.details ? ['details', 'error', 'success'] : ['error', 'success'],
             );
-            expect(after).toBe(snapshot);
+            if (credential === 'admin' && reply.status === 403) {
+              expect(withoutDenialRecords(after)).toBe(withoutDenialRecords(snapshot));
+            } else {
+              expect(after).toBe(snapshot);
+            }
           } else {
             expect(reply.body.success).toBe(true);
           }

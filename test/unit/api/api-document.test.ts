@@ -78,12 +78,24 @@ describe('the OpenAPI document', () => {
       } else {
         expect(operation.requestBody).toBeUndefined();
       }
-      const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-      expect((operation.parameters ?? []).map((parameter: Json) => [parameter.in, parameter.name])).toEqual(
-        parameters.map((name) => ['path', name]),
-      );
+      const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ['path', match[1]]);
+      const query = Object.keys(route.schemas().query?.shape ?? {}).map((name) => ['query', name]);
+      expect((operation.parameters ?? []).map((parameter: Json) => [parameter.in, parameter.name])).toEqual([
+        ...parameters,
+        ...query,
+      ]);
     },
   );
+
+  it("documents the trails' paging and filters, and the event schema once", () => {
+    for (const path of ['/api/v1/audit-events', '/api/v1/projects/{projectId}/audit-events']) {
+      const names = operationOf('GET', path)
+        .parameters.filter((p: Json) => p.in === 'query')
+        .map((p: Json) => p.name);
+      expect(names).toEqual(['limit', 'cursor', 'type', 'since', 'until']);
+    }
+    expect(Object.keys(document.components?.schemas ?? {})).toContain('AuditEvent');
+  });
 
   it('gives the member routes the errors DESIGN.md names, written out here independently', () => {
     const texts = (method: string, path: string, status: number) =>
