@@ -41,6 +41,7 @@ export interface WorkFloor {
 export type AuthorizerCase =
   | 'authorizer/token'
   | 'authorizer/token-record-use'
+  | 'authorizer/token-record-denial'
   | 'authorizer/session'
   | 'authorizer/session-record-profile'
   | 'authorizer/malformed';
@@ -57,6 +58,22 @@ export const workFloors: readonly WorkFloor[] = [
   // UpdateItem. The token list shows `lastUsedAt` from the list index, so the write also rewrites
   // the token’s index entry (2 units).
   { subject: 'authorizer/token-record-use', calls: [tokenRead, { operation: 'UpdateItem', entity: 'Token' }] },
+  // refuse a genuine API token + record `token.denied`: At most once a minute per token and reason:
+  // the token’s mark for the reason (which rewrites its index entry) and the event, one transaction
+  // whose condition is the mark’s age.
+  {
+    subject: 'authorizer/token-record-denial',
+    calls: [
+      tokenRead,
+      {
+        operation: 'TransactWriteItems',
+        actions: [
+          { action: 'Update', entity: 'Token' },
+          { action: 'Put', entity: 'AuditEvent' },
+        ],
+      },
+    ],
+  },
   // record a session’s profile (remembered): A warm container remembers the profiles it saw recorded
   // today, so a session’s steady state needs no call; a cold container reads the profile once
   // (eventually consistent: a stale read only costs an early refresh).
@@ -143,6 +160,7 @@ const describeCall = (call: FloorCall): string => {
 const AUTHORIZER_LABELS: Readonly<Record<string, string>> = {
   'authorizer/token': 'authorizer, API token',
   'authorizer/token-record-use': 'authorizer, API token, first use in a minute',
+  'authorizer/token-record-denial': 'authorizer, genuine API token refused, first in a minute for its reason',
   'authorizer/session': 'authorizer, session',
   'authorizer/session-record-profile': 'authorizer, session, first in a day',
   'authorizer/malformed': 'authorizer, malformed credential',

@@ -268,7 +268,7 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
   }
   authorizerCase(
     'token on a session-only route (403)',
-    'authorizer/token',
+    'authorizer/token-record-denial',
     'token',
     expectStatus(
       await send('POST', '/api/v1/tokens', { token: apiToken, json: { name: 'x', scopes: ['admin'] } }),

@@ -192,7 +192,8 @@ export const handleRequest = async (
   const multiValueQueryStringParameters = request.query.size
     ? Object.fromEntries([...new Set(request.query.keys())].map((key) => [key, request.query.getAll(key)]))
     : null;
-  const identity = { sourceIp: request.sourceIp, userAgent: request.headers['user-agent'] ?? null };
+  const userAgent = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
+  const identity = { sourceIp: request.sourceIp, userAgent: userAgent ?? null };
   const requestContext = {
     accountId: ACCOUNT,
     apiId: API_ID,

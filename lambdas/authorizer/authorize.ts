@@ -77,7 +77,12 @@ const authorizeToken = async (
   }
   const needed = request.tokenScope;
   if (needed === null) {
-    return { outcome: 'forbidden', rule: 'session-required', error: ErrorText.sessionRequired, denied: denied('scope') };
+    return {
+      outcome: 'forbidden',
+      rule: 'session-required',
+      error: ErrorText.sessionRequired,
+      denied: denied('scope'),
+    };
   }
   if (!hasScope(token.scopes, needed)) {
     return { outcome: 'forbidden', rule: 'token-scope', error: ErrorText.scope, denied: denied('scope') };

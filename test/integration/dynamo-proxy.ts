@@ -60,6 +60,11 @@ export interface CountingProxy {
   withPhase<T>(phase: string, fn: () => Promise<T>): Promise<T>;
   /** Resolves once no forwarded request is in flight (after letting just-started ones arrive). */
   settled(): Promise<void>;
+  /**
+   * Changes every request body of `operation` before it reaches DynamoDB (undefined: forward as sent):
+   * how a test makes DynamoDB itself refuse a call, e.g. cancel a transaction.
+   */
+  rewrite(operation: string, change: ((body: Record<string, unknown>) => void) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -264,6 +269,7 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
   let inFlight = 0;
   let idle: (() => void)[] = [];
   let port = 0;
+  const rewrites = new Map<string, (body: Record<string, unknown>) => void>();
 
   // Observes every HTTP request this process sends (the SDK's included): a request to the proxy is
   // tagged with the phase of the async context that sent it, keyed by its socket's local port, which
@@ -351,6 +357,7 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
     void (async () => {
       const received = await readAll(req);
       const body = DATA_OPERATIONS.has(operation) ? parseJson(received) : undefined;
+      if (body) rewrites.get(operation)?.(body);
       const clientAsked = body?.ReturnConsumedCapacity !== undefined && body.ReturnConsumedCapacity !== 'NONE';
       if (body && !clientAsked) body.ReturnConsumedCapacity = 'TOTAL';
       const consistent = operation === 'GetItem' || operation === 'Query' ? body?.ConsistentRead === true : undefined;
@@ -453,6 +460,10 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
       // A request started without being awaited reaches the proxy a few event-loop turns later.
       await new Promise((resolve) => setTimeout(resolve, 20));
       if (inFlight > 0) await new Promise<void>((resolve) => idle.push(resolve));
+    },
+    rewrite: (operation, change) => {
+      if (change) rewrites.set(operation, change);
+      else rewrites.delete(operation);
     },
     close: async () => {
       diagnosticsChannel.unsubscribe('http.client.request.start', onRequestStart);

@@ -48,7 +48,16 @@ describe('the OpenAPI document', () => {
       expect(operation.summary).toBe(route.summary);
       const extra = domainErrors(route);
       const success = route.success.status;
-      const expected = [success, 401, 403, 429, 500, 503, ...(hasBody(route) ? [400, 413, 415] : [])];
+      const withQuery = route.schemas().query !== undefined;
+      const expected = [
+        success,
+        401,
+        403,
+        429,
+        500,
+        503,
+        ...(hasBody(route) ? [400, 413, 415] : withQuery ? [400] : []),
+      ];
       if (extra[404]) expected.push(404);
       if (extra[409]) expected.push(409);
       expected.sort((a, b) => a - b);
@@ -69,6 +78,7 @@ describe('the OpenAPI document', () => {
       expect(errorTexts(responses[500])).toEqual([ErrorText.internal]);
       expect(errorTexts(responses[503])).toEqual([ErrorText.unavailable]);
       expect(responses[503].headers['Retry-After'].required).toBe(true);
+      if (withQuery && !hasBody(route)) expect(errorTexts(responses[400])).toEqual([ErrorText.validation]);
       if (hasBody(route)) {
         expect(errorTexts(responses[400])).toEqual([ErrorText.malformedJson, ErrorText.validation]);
         expect(responses[400].content['application/json'].schema.properties.details).toBeDefined();

@@ -121,7 +121,12 @@ describe('authorize with an API token', () => {
   it('forbids another source IP, in any spelling of the address', async () => {
     const other = await authorize(request([`Bearer ${minted.rawToken}`], { sourceIp: '203.0.113.8' }), deps().fake);
     // The rule names the IP denial: the handler counts it as the `wrong_ip` metric outcome by it.
-    expect(other).toEqual({ outcome: 'forbidden', rule: 'token-ip', error: ErrorText.wrongIp });
+    expect(other).toEqual({
+      outcome: 'forbidden',
+      rule: 'token-ip',
+      error: ErrorText.wrongIp,
+      denied: { tokenId: minted.tokenId, userId: 'user-1', ownerEmail: null, reason: 'ip' },
+    });
     const mapped = await authorize(
       request([`Bearer ${minted.rawToken}`], { sourceIp: '::ffff:203.0.113.7' }),
       deps().fake,

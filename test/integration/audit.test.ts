@@ -1,0 +1,287 @@
+import { ErrorText } from '@contract/errors';
+import { type CountingProxy, startCountingProxy } from './dynamo-proxy';
+import { call, type Reply, uniqueEmail } from './harness';
+import { type NpmService, startNpmService } from './npm-start';
+
+/**
+ * The audit trail, black box against `npm start` (its DynamoDB behind the counting proxy, which can
+ * make DynamoDB cancel a transaction): every change leaves its event with who, from where and what;
+ * a refusal leaves none (a genuine token's denial aside, once a minute); the trails page exactly once
+ * through everything, and only their owners read them.
+ */
+
+let service: NpmService;
+let proxy: CountingProxy;
+const USER_AGENT = 'audit-test/1.0';
+
+beforeAll(async () => {
+  proxy = await startCountingProxy(process.env.TEST_DYNAMODB_ENDPOINT ?? '');
+  service = await startNpmService({ DYNAMODB_ENDPOINT: proxy.endpoint });
+});
+
+afterAll(async () => {
+  await service?.stop();
+  await proxy?.close();
+});
+
+const session = async (email: string): Promise<string> => {
+  const reply = await call(service, 'POST', '/_dev/idp/token', { json: { email } });
+  return reply.body.token as string;
+};
+
+const as = (token: string, extra: { json?: unknown; from?: string } = {}) => ({
+  token,
+  headers: [['User-Agent', USER_AGENT]] as [string, string][],
+  ...extra,
+});
+
+const trail = async (token: string, query = ''): Promise<Reply> =>
+  call(service, 'GET', `/api/v1/audit-events${query}`, as(token));
+
+const projectTrail = (token: string, projectId: string, query = ''): Promise<Reply> =>
+  call(service, 'GET', `/api/v1/projects/${projectId}/audit-events${query}`, as(token));
+
+/** A user who has signed in once, with a session and their user id. */
+const signedIn = async (label: string) => {
+  const email = uniqueEmail(label);
+  const token = await session(email);
+  const userId = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')).sub as string;
+  await trail(token);
+  return { email, token, userId };
+};
+
+describe('each change leaves its event', () => {
+  it('records token and member changes with actor, target, address, user agent and request id', async () => {
+    const ada = await signedIn('ada');
+    const bob = await signedIn('bob');
+    const created = await call(
+      service,
+      'POST',
+      '/api/v1/tokens',
+      as(ada.token, { json: { name: 'ci', scopes: ['admin'], ttlDays: 7 } }),
+    );
+    expect(created.status).toBe(201);
+    const tokenId = created.body.data.id as string;
+    const project = await call(
+      service,
+      'POST',
+      '/api/v1/projects',
+      as(created.body.data.rawToken, { json: { name: 'audit' } }),
+    );
+    const projectId = project.body.data.projectId as string;
+    await call(
+      service,
+      'POST',
+      `/api/v1/projects/${projectId}/members`,
+      as(ada.token, { json: { email: bob.email, role: 'admin' } }),
+    );
+    await call(
+      service,
+      'DELETE',
+      `/api/v1/projects/${projectId}/members/${encodeURIComponent(bob.email)}`,
+      as(ada.token),
+    );
+    await call(service, 'DELETE', `/api/v1/tokens/${tokenId}`, as(ada.token));
+
+    const events = (await trail(ada.token)).body.data as Record<string, any>[];
+    expect(events.map((event) => event.type)).toEqual([
+      'token.revoked',
+      'member.removed',
+      'member.added',
+      'project.created',
+      'token.created',
+    ]);
+    for (const event of events) {
+      expect(event).toMatchObject({ sourceIp: '127.0.0.1', userAgent: USER_AGENT, requestId: expect.any(String) });
+      expect(event.actor.userId).toBe(ada.userId);
+      expect(event.actor.email).toBe(ada.email);
+    }
+    const [revoked, removed, added, projectCreated, tokenCreated] = events;
+    expect(tokenCreated).toMatchObject({
+      actor: { via: 'session', tokenId: null },
+      target: { tokenId },
+      details: { name: 'ci', scopes: ['admin'], expiresAt: created.body.data.expiresAt },
+    });
+    expect(projectCreated).toMatchObject({
+      actor: { via: 'token', tokenId },
+      target: { projectId },
+      details: { name: 'audit' },
+    });
+    expect(added).toMatchObject({
+      target: { projectId, userId: bob.userId, email: bob.email },
+      details: { role: 'admin' },
+    });
+    expect(removed).toMatchObject({ target: { projectId, userId: bob.userId, email: bob.email } });
+    expect(revoked).toMatchObject({ target: { tokenId } });
+
+    const projectEvents = (await projectTrail(ada.token, projectId)).body.data as Record<string, any>[];
+    expect(projectEvents.map((event) => event.type)).toEqual(['member.removed', 'member.added', 'project.created']);
+  });
+
+  it('records nothing for a refused request', async () => {
+    const ada = await signedIn('ada');
+    const before = (await trail(ada.token)).body.data;
+    const project = await call(service, 'POST', '/api/v1/projects', as(ada.token, { json: { name: 'p' } }));
+    const projectId = project.body.data.projectId as string;
+    const afterCreate = (await trail(ada.token)).body.data;
+    expect(afterCreate).toHaveLength(before.length + 1);
+    const refused = [
+      await call(
+        service,
+        'POST',
+        `/api/v1/projects/${projectId}/members`,
+        as(ada.token, { json: { email: uniqueEmail(), role: 'member' } }),
+      ),
+      await call(
+        service,
+        'POST',
+        `/api/v1/projects/${projectId}/members`,
+        as(ada.token, { json: { email: ada.email, role: 'member' } }),
+      ),
+      await call(service, 'DELETE', '/api/v1/tokens/AAAAAAAAAAAA', as(ada.token)),
+      await call(service, 'POST', '/api/v1/tokens', as(ada.token, { json: { name: '', scopes: [] } })),
+    ];
+    expect(refused.map((reply) => reply.status)).toEqual([404, 409, 404, 400]);
+    expect((await trail(ada.token)).body.data).toEqual(afterCreate);
+  });
+
+  it('writes a change and its event in one transaction: when DynamoDB cancels it, neither is there', async () => {
+    const ada = await signedIn('ada');
+    const before = (await trail(ada.token)).body.data;
+    // DynamoDB refuses the event's write; the token's write, in the same call, must go with it.
+    proxy.rewrite('TransactWriteItems', (body) => {
+      for (const item of body.TransactItems as Record<string, Record<string, any>>[]) {
+        if (item.Put?.Item?.entity?.S === 'AuditEvent') item.Put.ConditionExpression = 'attribute_exists(PK)';
+      }
+    });
+    try {
+      const refused = await call(
+        service,
+        'POST',
+        '/api/v1/tokens',
+        as(ada.token, { json: { name: 'x', scopes: ['admin'] } }),
+      );
+      expect(refused.status).toBe(500);
+    } finally {
+      proxy.rewrite('TransactWriteItems', undefined);
+    }
+    expect((await call(service, 'GET', '/api/v1/tokens', as(ada.token))).body.data).toEqual([]);
+    expect((await trail(ada.token)).body.data).toEqual(before);
+  });
+});
+
+describe('denials of a genuine token', () => {
+  it('records one event for 50 parallel uses from another address, with the reason', async () => {
+    const ada = await signedIn('ada');
+    const created = await call(
+      service,
+      'POST',
+      '/api/v1/tokens',
+      as(ada.token, { json: { name: 'leaked', scopes: ['admin'] } }),
+    );
+    const raw = created.body.data.rawToken as string;
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, () => call(service, 'GET', '/api/v1/tokens', as(raw, { from: '127.0.0.2' }))),
+    );
+    expect(new Set(replies.map((reply) => reply.body.error))).toEqual(new Set([ErrorText.wrongIp]));
+    const denials = (await trail(ada.token, '?type=token.denied')).body.data as Record<string, any>[];
+    expect(denials).toHaveLength(1);
+    expect(denials[0]).toMatchObject({
+      actor: { userId: ada.userId, via: 'token', tokenId: created.body.data.id },
+      target: { tokenId: created.body.data.id },
+      sourceIp: '127.0.0.2',
+      details: { reason: 'ip' },
+    });
+    // Another reason is recorded on its own.
+    await call(service, 'POST', '/api/v1/tokens', as(raw, { json: { name: 'x', scopes: ['admin'] } }));
+    const reasons = ((await trail(ada.token, '?type=token.denied')).body.data as Record<string, any>[]).map(
+      (event) => event.details.reason,
+    );
+    expect(reasons).toEqual(['scope', 'ip']);
+  });
+});
+
+describe('reading the trails', () => {
+  it('pages a 250-event trail exactly once, newest first', async () => {
+    const ada = await signedIn('ada');
+    for (let start = 0; start < 250; start += 25) {
+      await Promise.all(
+        Array.from({ length: 25 }, (_, i) =>
+          call(service, 'POST', '/api/v1/projects', as(ada.token, { json: { name: `p${start + i}` } })),
+        ),
+      );
+    }
+    const seen: Record<string, any>[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `?limit=40${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const page = await trail(ada.token, query);
+      expect(page.status).toBe(200);
+      expect(page.body.data.length).toBeLessThanOrEqual(40);
+      seen.push(...page.body.data);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(seen).toHaveLength(250);
+    expect(new Set(seen.map((event) => event.id)).size).toBe(250);
+    const keys = seen.map((event) => `${event.time}#${event.id}`);
+    expect(keys).toEqual([...keys].sort().reverse());
+    expect(new Set(seen.map((event) => event.details.name))).toEqual(
+      new Set(Array.from({ length: 250 }, (_, i) => `p${i}`)),
+    );
+  });
+
+  it('filters by type and time, and refuses a bad query or a cursor that is not its own', async () => {
+    const ada = await signedIn('ada');
+    const eve = await signedIn('eve');
+    await call(service, 'POST', '/api/v1/projects', as(ada.token, { json: { name: 'one' } }));
+    const middle = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await call(service, 'POST', '/api/v1/tokens', as(ada.token, { json: { name: 't', scopes: ['admin'] } }));
+    expect((await trail(ada.token, '?type=token.created')).body.data.map((e: any) => e.type)).toEqual([
+      'token.created',
+    ]);
+    expect((await trail(ada.token, `?since=${middle}`)).body.data.map((e: any) => e.type)).toEqual(['token.created']);
+    expect((await trail(ada.token, `?until=${middle}`)).body.data.map((e: any) => e.type)).toEqual(['project.created']);
+
+    const first = await trail(ada.token, '?limit=1');
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    const foreign = await trail(eve.token, `?cursor=${encodeURIComponent(first.body.nextCursor)}`);
+    expect(foreign.status).toBe(400);
+    for (const query of [
+      '?limit=0',
+      '?limit=101',
+      '?limit=x',
+      '?type=token.stolen',
+      '?since=yesterday',
+      '?cursor=%7B%7D',
+      '?cursor=bm9wZQ',
+      '?colour=red',
+    ]) {
+      const reply = await trail(ada.token, query);
+      expect([query, reply.status, reply.body.error]).toEqual([query, 400, ErrorText.validation]);
+    }
+  });
+
+  it('lets owners and admins read a project trail; a member gets 403, anyone else 404', async () => {
+    const owner = await signedIn('owner');
+    const member = await signedIn('member');
+    const stranger = await signedIn('stranger');
+    const project = await call(service, 'POST', '/api/v1/projects', as(owner.token, { json: { name: 'p' } }));
+    const projectId = project.body.data.projectId as string;
+    await call(
+      service,
+      'POST',
+      `/api/v1/projects/${projectId}/members`,
+      as(owner.token, { json: { email: member.email, role: 'member' } }),
+    );
+
+    expect((await projectTrail(owner.token, projectId)).status).toBe(200);
+    const asMember = await projectTrail(member.token, projectId);
+    expect([asMember.status, asMember.body.error]).toEqual([403, ErrorText.projectRole]);
+    const asStranger = await projectTrail(stranger.token, projectId);
+    expect([asStranger.status, asStranger.body.error]).toEqual([404, ErrorText.projectNotFound]);
+    // A stranger's own trail never holds another user's events.
+    const strangers = (await trail(stranger.token)).body.data as Record<string, any>[];
+    expect(strangers.every((event) => event.actor.userId === stranger.userId)).toBe(true);
+  });
+});
