@@ -19,6 +19,7 @@ import { tableKeys } from '@contract/table-keys';
 import { auditEventKeys } from '@lambdas/data/keys';
 import { createTable } from '../../local/create-table';
 import { type EventLog, startEventLog } from '../../local/event-log';
+import { call, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
 
 /**
@@ -134,6 +135,42 @@ describe('npm start’s event log', () => {
       const kept = await until(() => (hasEvent(keptEvents(), last) ? keptEvents() : undefined), keptEvents);
       expect(kept).toEqual([event, last]);
       expect(service?.output().stderr).not.toMatch(/Event log/);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'prints the event a request writes, with the caller’s address and user agent',
+    async () => {
+      const email = uniqueEmail();
+      const port = { port: service?.port ?? 0 };
+      const session = (await call(port, 'POST', '/_dev/idp/token', { json: { email } })).body.token as string;
+      const created = await call(port, 'POST', '/api/v1/tokens', {
+        token: session,
+        json: { name: 'ci-pipeline', scopes: ['admin'], ttlDays: 30 },
+        // As curl sends it: the name's case must not lose the agent.
+        headers: [['User-Agent', 'curl/8.5.0']],
+      });
+      expect(created.status).toBe(201);
+      const tokenId = created.body.data.id as string;
+
+      const isTheEvent = (seen: unknown) => (seen as AuditEvent).target?.tokenId === tokenId;
+      const printed = await until(
+        () => printedEvents().find(isTheEvent),
+        () => service?.output(),
+      );
+      expect(printed).toEqual({
+        id: expect.stringMatching(/^evt_/),
+        time: expect.any(String),
+        type: 'token.created',
+        actor: { userId: expect.any(String), email, via: 'session', tokenId: null },
+        target: { tokenId, projectId: null, userId: null, email: null },
+        sourceIp: '127.0.0.1',
+        userAgent: 'curl/8.5.0',
+        requestId: expect.any(String),
+        details: expect.objectContaining({ name: 'ci-pipeline', scopes: ['admin'] }),
+      });
+      expect(await until(() => keptEvents().find(isTheEvent), keptEvents)).toEqual(printed);
     },
     TEST_MS,
   );
