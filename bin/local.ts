@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createTable } from '../local/create-table';
 import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local';
+import { EVENTS_FILE, type EventLog, printEvents, startEventLog } from '../local/event-log';
 import { LOOPBACK_HOSTS, type LocalListener, listenLocal, type TrustedIssuer } from '../local/service';
 
 /** A start setting that cannot work; its message is one sentence naming the variable. */
@@ -50,9 +51,11 @@ const readTrustedIssuer = (): TrustedIssuer | undefined => {
 
 let dynamo: DynamoDbLocal | undefined;
 let listener: LocalListener | undefined;
+let eventLog: EventLog | undefined;
 
 /** Stops whatever has started, so no DynamoDB Local outlives this process. */
 const shutdown = async (code: number): Promise<never> => {
+  await eventLog?.stop().catch(() => undefined);
   await listener?.close().catch(() => undefined);
   await dynamo?.stop().catch(() => undefined);
   process.exit(code);
@@ -98,6 +101,8 @@ const main = async (): Promise<void> => {
     if (!external) dynamo = await startDynamoDbLocal({ dataDir });
     const endpoint = external ?? dynamo?.endpoint ?? '';
     await createTable(endpoint, tableName);
+    // Positioned before the API serves, so the first request's events are shown.
+    eventLog = await startEventLog({ endpoint, tableName, sink: printEvents(dataDir) });
     const service = await listener.serve({ dynamoEndpoint: endpoint, tableName, dataDir, trustedIssuer });
 
     const storage = dataDir ? `data in ${dataDir}` : 'in memory';
@@ -116,6 +121,8 @@ const main = async (): Promise<void> => {
         `  curl -s -X POST ${service.baseUrl}/_dev/idp/token -H 'Content-Type: application/json' -d '{"email":"you@example.com"}'`,
       );
     }
+    const eventsFile = dataDir ? ` and appended to ${join(dataDir, EVENTS_FILE)}` : '';
+    console.log(`Audit events, as the event bus would receive them: "event: <json>" lines here${eventsFile}`);
     console.log('Ctrl-C stops the service and DynamoDB Local.');
   } catch (error) {
     console.error(explain(error, port, hosts));

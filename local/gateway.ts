@@ -192,6 +192,7 @@ export const handleRequest = async (
   const multiValueQueryStringParameters = request.query.size
     ? Object.fromEntries([...new Set(request.query.keys())].map((key) => [key, request.query.getAll(key)]))
     : null;
+  // Header names keep the client's case (curl sends `User-Agent`); API Gateway finds the agent in any.
   const userAgent = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
   const identity = { sourceIp: request.sourceIp, userAgent: userAgent ?? null };
   const requestContext = {
