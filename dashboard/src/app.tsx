@@ -1,15 +1,28 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ActivityScreen, ProjectActivityScreen } from './activity';
 import { createApi } from './api';
 import { MembersScreen } from './members';
 import { ProjectsScreen } from './projects';
 import type { Session, SessionState } from './session';
 import { TokensScreen } from './tokens';
 
-/** The screen a hash names: `#/tokens` (the default), `#/projects`, `#/projects/<id>`. */
-type Screen = { name: 'tokens' } | { name: 'projects' } | { name: 'members'; projectId: string };
+/**
+ * The screen a hash names: `#/tokens` (the default), `#/projects`, `#/projects/<id>`,
+ * `#/projects/<id>/activity`, `#/activity`.
+ */
+type Screen =
+  | { name: 'tokens' }
+  | { name: 'projects' }
+  | { name: 'members'; projectId: string }
+  | { name: 'project-activity'; projectId: string }
+  | { name: 'activity' };
 
 const screenOf = (hash: string): Screen => {
-  const [, first, second] = hash.replace(/^#/, '').split('/');
+  const [, first, second, third] = hash.replace(/^#/, '').split('/');
+  if (first === 'activity') return { name: 'activity' };
+  if (first === 'projects' && second && third === 'activity') {
+    return { name: 'project-activity', projectId: decodeURIComponent(second) };
+  }
   if (first === 'projects' && second) return { name: 'members', projectId: decodeURIComponent(second) };
   if (first === 'projects') return { name: 'projects' };
   return { name: 'tokens' };
@@ -88,8 +101,11 @@ export const App = ({ session }: { session: Session }) => {
           <NavLink href="#/tokens" current={screen.name === 'tokens'}>
             Tokens
           </NavLink>
-          <NavLink href="#/projects" current={screen.name !== 'tokens'}>
+          <NavLink href="#/projects" current={screen.name !== 'tokens' && screen.name !== 'activity'}>
             Projects
+          </NavLink>
+          <NavLink href="#/activity" current={screen.name === 'activity'}>
+            Activity
           </NavLink>
         </nav>
         <span class="who">{email}</span>
@@ -101,6 +117,10 @@ export const App = ({ session }: { session: Session }) => {
         {screen.name === 'tokens' && <TokensScreen api={api} />}
         {screen.name === 'projects' && <ProjectsScreen api={api} />}
         {screen.name === 'members' && <MembersScreen key={screen.projectId} api={api} projectId={screen.projectId} />}
+        {screen.name === 'project-activity' && (
+          <ProjectActivityScreen key={screen.projectId} api={api} projectId={screen.projectId} />
+        )}
+        {screen.name === 'activity' && <ActivityScreen api={api} />}
       </main>
     </>
   );

@@ -1,4 +1,4 @@
-import type { addMemberRoute } from '@contract/routes';
+import type { addMemberRoute } from '@contract/routes/members';
 import { clock } from '@lambdas/domain/clock';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
@@ -11,4 +11,6 @@ export const addMemberHandler = async (event: ApiEvent<typeof addMemberRoute>) =
   return reply(event.route, { success: true, message: 'Member added successfully' });
 };
 
-export const handler = middy(addMemberHandler, MIDDY_OPTIONS).use(apiMiddleware('addMemberRoute'));
+export const handler = middy(addMemberHandler, MIDDY_OPTIONS).use(
+  apiMiddleware((): typeof addMemberRoute => require('@contract/routes/members').addMemberRoute),
+);

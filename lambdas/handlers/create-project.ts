@@ -1,4 +1,4 @@
-import type { createProjectRoute } from '@contract/routes';
+import type { createProjectRoute } from '@contract/routes/projects';
 import { clock } from '@lambdas/domain/clock';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
@@ -12,4 +12,6 @@ export const createProjectHandler = async (event: ApiEvent<typeof createProjectR
     data: await createProject(event.principal, event.input.name, event.origin, clock.now()),
   });
 
-export const handler = middy(createProjectHandler, MIDDY_OPTIONS).use(apiMiddleware('createProjectRoute'));
+export const handler = middy(createProjectHandler, MIDDY_OPTIONS).use(
+  apiMiddleware((): typeof createProjectRoute => require('@contract/routes/projects').createProjectRoute),
+);

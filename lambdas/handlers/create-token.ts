@@ -1,5 +1,5 @@
 import { ErrorText } from '@contract/errors';
-import type { createTokenRoute } from '@contract/routes';
+import type { createTokenRoute } from '@contract/routes/tokens';
 import { clock } from '@lambdas/domain/clock';
 import { ForbiddenError } from '@lambdas/domain/errors';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
@@ -14,4 +14,6 @@ export const createTokenHandler = async (event: ApiEvent<typeof createTokenRoute
   return reply(event.route, { success: true, data: token });
 };
 
-export const handler = middy(createTokenHandler, MIDDY_OPTIONS).use(apiMiddleware('createTokenRoute'));
+export const handler = middy(createTokenHandler, MIDDY_OPTIONS).use(
+  apiMiddleware((): typeof createTokenRoute => require('@contract/routes/tokens').createTokenRoute),
+);

@@ -1,4 +1,4 @@
-import type { listAuditEventsRoute } from '@contract/routes';
+import type { listAuditEventsRoute } from '@contract/routes/audit';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
 import { readUserTrail } from '@lambdas/use-cases/audit';
@@ -10,4 +10,6 @@ export const listAuditEventsHandler = async (event: ApiEvent<typeof listAuditEve
   return reply(event.route, { success: true, data: page.events, nextCursor: page.nextCursor });
 };
 
-export const handler = middy(listAuditEventsHandler, MIDDY_OPTIONS).use(apiMiddleware('listAuditEventsRoute'));
+export const handler = middy(listAuditEventsHandler, MIDDY_OPTIONS).use(
+  apiMiddleware((): typeof listAuditEventsRoute => require('@contract/routes/audit').listAuditEventsRoute),
+);

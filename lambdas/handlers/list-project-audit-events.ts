@@ -1,4 +1,4 @@
-import type { listProjectAuditEventsRoute } from '@contract/routes';
+import type { listProjectAuditEventsRoute } from '@contract/routes/audit';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
 import { readProjectTrail } from '@lambdas/use-cases/audit';
@@ -11,5 +11,7 @@ export const listProjectAuditEventsHandler = async (event: ApiEvent<typeof listP
 };
 
 export const handler = middy(listProjectAuditEventsHandler, MIDDY_OPTIONS).use(
-  apiMiddleware('listProjectAuditEventsRoute'),
+  apiMiddleware(
+    (): typeof listProjectAuditEventsRoute => require('@contract/routes/audit').listProjectAuditEventsRoute,
+  ),
 );

@@ -1,4 +1,4 @@
-import type { listProjectsRoute } from '@contract/routes';
+import type { listProjectsRoute } from '@contract/routes/projects';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
 import { listProjects } from '@lambdas/use-cases/projects';
@@ -8,4 +8,6 @@ import middy from '@middy/core';
 export const listProjectsHandler = async (event: ApiEvent<typeof listProjectsRoute>) =>
   reply(event.route, { success: true, data: await listProjects(event.principal) });
 
-export const handler = middy(listProjectsHandler, MIDDY_OPTIONS).use(apiMiddleware('listProjectsRoute'));
+export const handler = middy(listProjectsHandler, MIDDY_OPTIONS).use(
+  apiMiddleware((): typeof listProjectsRoute => require('@contract/routes/projects').listProjectsRoute),
+);

@@ -1,4 +1,4 @@
-import type { removeMemberRoute } from '@contract/routes';
+import type { removeMemberRoute } from '@contract/routes/members';
 import { clock } from '@lambdas/domain/clock';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
@@ -11,4 +11,6 @@ export const removeMemberHandler = async (event: ApiEvent<typeof removeMemberRou
   return reply(event.route, { success: true, message: 'Member removed successfully' });
 };
 
-export const handler = middy(removeMemberHandler, MIDDY_OPTIONS).use(apiMiddleware('removeMemberRoute'));
+export const handler = middy(removeMemberHandler, MIDDY_OPTIONS).use(
+  apiMiddleware((): typeof removeMemberRoute => require('@contract/routes/members').removeMemberRoute),
+);

@@ -1,4 +1,4 @@
-import type { revokeTokenRoute } from '@contract/routes';
+import type { revokeTokenRoute } from '@contract/routes/tokens';
 import { clock } from '@lambdas/domain/clock';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
@@ -11,4 +11,6 @@ export const revokeTokenHandler = async (event: ApiEvent<typeof revokeTokenRoute
   return reply(event.route, { success: true });
 };
 
-export const handler = middy(revokeTokenHandler, MIDDY_OPTIONS).use(apiMiddleware('revokeTokenRoute'));
+export const handler = middy(revokeTokenHandler, MIDDY_OPTIONS).use(
+  apiMiddleware((): typeof revokeTokenRoute => require('@contract/routes/tokens').revokeTokenRoute),
+);

@@ -1,7 +1,6 @@
 import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
 import { MAX_BODY_BYTES } from '@contract/limits';
-import type * as ContractsModule from '@contract/routes';
 import type { RouteContract, RouteInput } from '@contract/routes';
 import { type RequestOrigin, requestOrigin } from '@lambdas/domain/audit';
 import {
@@ -40,17 +39,14 @@ export interface ApiEvent<R extends RouteContract> extends APIGatewayProxyEvent 
   input: RouteInput<R>['body'];
 }
 
-type Contracts = typeof ContractsModule;
-
-/** The name under which `contract/routes.ts` exports a route's contract, e.g. `createTokenRoute`. */
-export type RouteName = { [K in keyof Contracts]: Contracts[K] extends RouteContract ? K : never }[keyof Contracts];
-
 /**
- * The route contracts, loaded with a function's first request rather than with its bundle: the
- * zod/mini their schemas are built with, evaluated at load, put the route functions over their
- * cold-load target (`npm run bench`, cold load).
+ * How a handler hands its route's contract to the middleware: a function that loads its resource's
+ * contracts module with the function's first request rather than with its bundle, e.g.
+ * `() => require('@contract/routes/tokens').createTokenRoute`. The zod/mini schemas in it, evaluated
+ * at load, put the route functions over their cold-load target (`npm run bench`, cold load); and one
+ * module per resource keeps the other resources' contracts out of the bundle (bundle size).
  */
-const contracts = (): Contracts => require('@contract/routes') as Contracts;
+export type ContractLoader<R extends RouteContract> = () => R;
 
 const header = (event: APIGatewayProxyEvent, name: string): string | undefined => {
   const wanted = name.toLowerCase();
@@ -106,42 +102,49 @@ const validParams = (route: RouteContract, schema: z.ZodMiniObject, raw: APIGate
  * the body (size, content type, JSON) checked against the route's contract, and one mapping of every
  * error to its response.
  */
-export const apiMiddleware = <N extends RouteName>(
-  name: N,
-): MiddlewareObj<ApiEvent<Contracts[N]>, APIGatewayProxyResult> => ({
-  before: (request) => {
-    (request.internal as Record<string, unknown>).startedAt = performance.now();
-    const event = request.event;
-    const route: RouteContract = contracts()[name];
-    event.route = route as Contracts[N];
-    event.principal = principalFromContext(event.requestContext?.authorizer);
-    event.origin = requestOrigin(event.principal, {
-      sourceIp: event.requestContext.identity?.sourceIp,
-      userAgent: event.requestContext.identity?.userAgent,
-      requestId: event.requestContext.requestId,
-    });
-    const { params, query, body } = route.schemas();
-    if (params) event.params = validParams(route, params, event.pathParameters) as RouteInput<Contracts[N]>['params'];
-    if (query) {
-      const parsed = query.safeParse(event.queryStringParameters ?? {});
-      if (!parsed.success) throw new BadRequestError(ErrorText.validation, detailsOf(parsed.error.issues));
-      event.query = parsed.data as RouteInput<Contracts[N]>['query'];
-    }
-    if (body) {
-      const parsed = body.safeParse(readJsonBody(event));
-      if (!parsed.success) throw new BadRequestError(ErrorText.validation, detailsOf(parsed.error.issues));
-      event.input = parsed.data as RouteInput<Contracts[N]>['body'];
-    }
-  },
-  after: (request) => {
-    if (request.response) request.response = withCrossOrigin(request.response);
-    logSummary(contracts()[name], request.event, request.response, undefined, request.internal);
-  },
-  onError: (request) => {
-    request.response = withCrossOrigin(errorResponse(request.error));
-    logSummary(contracts()[name], request.event, request.response, request.error, request.internal);
-  },
-});
+export const apiMiddleware = <R extends RouteContract>(
+  load: ContractLoader<R>,
+): MiddlewareObj<ApiEvent<R>, APIGatewayProxyResult> => {
+  let loaded: R | undefined;
+  const contract = (): R => {
+    loaded ??= load();
+    return loaded;
+  };
+  return {
+    before: (request) => {
+      (request.internal as Record<string, unknown>).startedAt = performance.now();
+      const event = request.event;
+      const route: RouteContract = contract();
+      event.route = route as R;
+      event.principal = principalFromContext(event.requestContext?.authorizer);
+      event.origin = requestOrigin(event.principal, {
+        sourceIp: event.requestContext.identity?.sourceIp,
+        userAgent: event.requestContext.identity?.userAgent,
+        requestId: event.requestContext.requestId,
+      });
+      const { params, query, body } = route.schemas();
+      if (params) event.params = validParams(route, params, event.pathParameters) as RouteInput<R>['params'];
+      if (query) {
+        const parsed = query.safeParse(event.queryStringParameters ?? {});
+        if (!parsed.success) throw new BadRequestError(ErrorText.validation, detailsOf(parsed.error.issues));
+        event.query = parsed.data as RouteInput<R>['query'];
+      }
+      if (body) {
+        const parsed = body.safeParse(readJsonBody(event));
+        if (!parsed.success) throw new BadRequestError(ErrorText.validation, detailsOf(parsed.error.issues));
+        event.input = parsed.data as RouteInput<R>['body'];
+      }
+    },
+    after: (request) => {
+      if (request.response) request.response = withCrossOrigin(request.response);
+      logSummary(contract(), request.event, request.response, undefined, request.internal);
+    },
+    onError: (request) => {
+      request.response = withCrossOrigin(errorResponse(request.error));
+      logSummary(contract(), request.event, request.response, request.error, request.internal);
+    },
+  };
+};
 
 /**
  * The one summary line per request: who (user and token id, never the credential), what (route and

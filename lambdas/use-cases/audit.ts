@@ -1,21 +1,42 @@
 import { type AuditEventType, DEFAULT_AUDIT_PAGE } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
-import { listProjectAuditEvents, listUserAuditEvents, type TrailPage } from '@lambdas/data/audit-repository';
+import {
+  listProjectAuditEvents,
+  listUserAuditEvents,
+  type TrailPage,
+  type TrailQuery,
+} from '@lambdas/data/audit-repository';
 import { getMember } from '@lambdas/data/project-repository';
-import { ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
+import { BadRequestError, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
 import type { Principal } from '@lambdas/domain/principal';
 import { canManageMembers } from '@lambdas/domain/roles';
 
-/** A trail's query as the route validated it. */
+/** A trail's query as the route validated it: text of the right form. */
 export interface TrailRequest {
-  readonly limit?: number;
+  readonly limit?: string;
   readonly cursor?: string;
   readonly type?: AuditEventType;
   readonly since?: string;
   readonly until?: string;
 }
 
-const withDefaults = (request: TrailRequest) => ({ ...request, limit: request.limit ?? DEFAULT_AUDIT_PAGE });
+/** An instant as the trail's keys hold it (UTC with milliseconds); a date that does not exist is a 400. */
+const toKeyTime = (name: 'since' | 'until', instant: string | undefined): string | undefined => {
+  if (instant === undefined) return undefined;
+  const time = new Date(instant);
+  if (Number.isNaN(time.getTime())) {
+    throw new BadRequestError(ErrorText.validation, [{ path: name, message: 'Not a date and time' }]);
+  }
+  return time.toISOString();
+};
+
+const withDefaults = (request: TrailRequest): TrailQuery => ({
+  limit: request.limit === undefined ? DEFAULT_AUDIT_PAGE : Number(request.limit),
+  cursor: request.cursor,
+  type: request.type,
+  since: toKeyTime('since', request.since),
+  until: toKeyTime('until', request.until),
+});
 
 /** The caller's own trail: what they did, and what happened to their tokens. */
 export const readUserTrail = (caller: Principal, request: TrailRequest): Promise<TrailPage> =>

@@ -160,6 +160,35 @@ test('adds a member who has signed in once, then removes them after a confirmati
   await bobRow.waitFor({ state: 'detached' });
 });
 
+test('shows what happened, for the person and for a project, with filters', async () => {
+  const eventTypes = () => page.getByRole('rowheader').allTextContents();
+  await page.getByRole('link', { name: 'Project activity' }).click();
+  await page.getByRole('heading', { name: 'Activity of payments' }).waitFor();
+  await page.getByRole('rowheader', { name: 'project.created' }).waitFor();
+  await expect(eventTypes()).resolves.toEqual(['member.removed', 'member.added', 'project.created']);
+  await checkScreen('project-activity');
+
+  await nav('Activity').click();
+  await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
+  await page.getByRole('rowheader', { name: 'token.created' }).waitFor();
+  await expect(eventTypes()).resolves.toEqual([
+    'member.removed',
+    'member.added',
+    'project.created',
+    'token.revoked',
+    'token.created',
+  ]);
+  await page.getByLabel('Type').selectOption('token.revoked');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByRole('rowheader', { name: 'token.created' }).waitFor({ state: 'detached' });
+  await expect(eventTypes()).resolves.toEqual(['token.revoked']);
+  await checkScreen('activity');
+
+  await nav('Projects').click();
+  await page.getByRole('link', { name: 'payments' }).click();
+  await page.getByRole('heading', { name: 'Members of payments' }).waitFor();
+});
+
 test('a plain member sees the members but is offered no control to change them', async () => {
   await page.getByLabel('E-mail').fill(bob);
   await page.getByRole('button', { name: 'Add member' }).click();

@@ -253,6 +253,7 @@ describe('reading the trails', () => {
       '?limit=x',
       '?type=token.stolen',
       '?since=yesterday',
+      '?until=2026-02-30T25:00:00Z',
       '?cursor=%7B%7D',
       '?cursor=bm9wZQ',
       '?colour=red',

@@ -1,0 +1,129 @@
+import type * as z from 'zod/mini';
+import { configureZod, type ErrorTextValue } from './schemas';
+import type { Scope } from './scopes';
+import type { DataCall } from './work';
+
+/** HTTP methods the API serves. */
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+type NonEmpty<T> = readonly [T, ...T[]];
+
+/** The schemas of a route: path parameters, query string, JSON body (body routes only), success answer. */
+export interface RouteSchemas {
+  readonly params?: z.ZodMiniObject;
+  readonly query?: z.ZodMiniObject;
+  readonly body?: z.ZodMiniType;
+  readonly response: z.ZodMiniType;
+}
+
+/**
+ * One route's whole contract, the single source of truth for the stack, the local gateway, the
+ * authorizer's rules, request validation, the API document, the tests that walk every route and the
+ * bench. Adding a route adds one of these to `routes` below, its handler, its data access and its test.
+ */
+export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
+  readonly method: HttpMethod;
+  /** Resource path in API Gateway form, with `{param}` segments. */
+  readonly path: string;
+  /** Module in `lambdas/handlers/` that serves the route; it exports `handler`. */
+  readonly handler: string;
+  /**
+   * Scope an API token needs (`admin` grants every scope), or `null` when API tokens may not call the
+   * route at all. Sessions may call every route.
+   */
+  readonly tokenScope: Scope | null;
+  /** One line for people: logs, the README and the API document. */
+  readonly summary: string;
+  /** The success answer's status and its description in the API document. */
+  readonly success: { readonly status: 200 | 201; readonly description: string };
+  /**
+   * The texts of the errors the route's own work can answer, beyond the ones every route or every
+   * body route answers (derived in `routeErrors`). A malformed path parameter answers the 404 text
+   * `paramErrors` names for it, which must be among `notFound`.
+   */
+  readonly errors: {
+    readonly forbidden?: NonEmpty<ErrorTextValue>;
+    readonly notFound?: NonEmpty<ErrorTextValue>;
+    readonly conflict?: NonEmpty<ErrorTextValue>;
+  };
+  /** The 404 text a path parameter that breaks its schema answers, per parameter. */
+  readonly paramErrors?: Readonly<Record<string, ErrorTextValue>>;
+  /** Metric counted once per successful request, for routes that change state worth counting. */
+  readonly successMetric?: string;
+  /**
+   * The DynamoDB calls the route makes, by its access pattern (docs/data-model.md): those not marked
+   * `beyondFloor` are the least a successful request needs, which `npm run bench` and the integration
+   * suite hold it to; all of them are what the stack grants its function (`grantsOf`). Why each is
+   * needed is a comment.
+   */
+  readonly dataAccess: readonly DataCall[];
+  /**
+   * The route's schemas, built on its first call and kept: a function builds its own route's only,
+   * when its first request needs them, not at load.
+   */
+  readonly schemas: () => S;
+  /**
+   * A request that succeeds in `world`: the tests that walk every route send it (with `SAMPLE_WORLD`'s
+   * well-formed ids), and the bench measures each route's work with it in a world made for it.
+   */
+  readonly sample: (world: SampleWorld) => SampleRequest;
+}
+
+/**
+ * What a sample request may refer to: the caller owns a project with one other member, holds a
+ * spare token, and another user has signed in but belongs to no project of the caller's.
+ */
+export interface SampleWorld {
+  readonly projectId: string;
+  readonly tokenId: string;
+  readonly memberEmail: string;
+  readonly otherEmail: string;
+}
+
+/** A world of well-formed values, for requests whose outcome does not depend on stored data. */
+export const SAMPLE_WORLD: SampleWorld = {
+  projectId: 'prj_AAAAAAAAAAAAAAAA',
+  tokenId: 'AAAAAAAAAAAA',
+  memberEmail: 'member@example.com',
+  otherEmail: 'someone@example.com',
+};
+
+/** A request: its raw path parameters (as they appear in the path, percent-encoded) and JSON body. */
+export interface SampleRequest {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+}
+
+/** A route contract whose schemas are built once, on first use. */
+export const route = <S extends RouteSchemas>(contract: RouteContract<S>): RouteContract<S> => {
+  let built: S | undefined;
+  return {
+    ...contract,
+    schemas: () => {
+      if (!built) {
+        configureZod();
+        built = contract.schemas();
+      }
+      return built;
+    },
+  };
+};
+
+/** What a route's handler receives after validation: its body and path parameters, as its schemas give them. */
+export type RouteInput<R> =
+  R extends RouteContract<infer S>
+    ? {
+        readonly body: S['body'] extends z.ZodMiniType ? z.output<S['body']> : undefined;
+        readonly params: S['params'] extends z.ZodMiniType ? z.output<S['params']> : Record<string, never>;
+        readonly query: S['query'] extends z.ZodMiniType ? z.output<S['query']> : Record<string, never>;
+      }
+    : never;
+
+type DeepReadonly<T> = T extends readonly (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** The success body of a route, as its response schema describes it (read-only data is welcome). */
+export type RouteAnswer<R> = R extends RouteContract<infer S> ? DeepReadonly<z.input<S['response']>> : never;

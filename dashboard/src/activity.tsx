@@ -1,0 +1,195 @@
+import { type AuditEvent, type AuditEventType, auditEventTypes } from '@contract/audit';
+import { useEffect, useState } from 'preact/hooks';
+import type { Api } from './api';
+import { loadProjects } from './projects';
+import { ErrorMessage, errorText, useLoad, When } from './ui';
+
+interface Page {
+  readonly data: readonly AuditEvent[];
+  readonly nextCursor: string | null;
+}
+
+interface Filters {
+  readonly type: AuditEventType | '';
+  /** `datetime-local` values, in the reader's time zone. */
+  readonly since: string;
+  readonly until: string;
+}
+
+const NO_FILTERS: Filters = { type: '', since: '', until: '' };
+
+/** The trail's query for the filters and a cursor. */
+const queryOf = (filters: Filters, cursor: string | null): string => {
+  const query = new URLSearchParams();
+  if (filters.type) query.set('type', filters.type);
+  if (filters.since) query.set('since', new Date(filters.since).toISOString());
+  if (filters.until) query.set('until', new Date(filters.until).toISOString());
+  if (cursor) query.set('cursor', cursor);
+  const text = query.toString();
+  return text ? `?${text}` : '';
+};
+
+const actorOf = (event: AuditEvent): string => {
+  if (event.actor.via === 'system') return 'the service';
+  const who = event.actor.email ?? event.actor.userId ?? 'unknown';
+  return event.actor.via === 'token' ? `${who} (token ${event.actor.tokenId})` : who;
+};
+
+const targetOf = (event: AuditEvent): string =>
+  [
+    event.target.tokenId && `token ${event.target.tokenId}`,
+    event.target.email ?? (event.target.userId && `user ${event.target.userId}`),
+    event.target.projectId && `project ${event.target.projectId}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+
+const detailsOf = (event: AuditEvent): string =>
+  Object.entries(event.details)
+    .filter(([, value]) => value !== null)
+    .map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(' ') : value}`)
+    .join('; ');
+
+/**
+ * A trail, newest first, with the API's filters and a page at a time: the caller's own
+ * (`/api/v1/audit-events`) or a project's.
+ */
+export const ActivityLog = ({ api, path }: { api: Api; path: string }) => {
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [events, setEvents] = useState<readonly AuditEvent[]>();
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const load = async (applied: Filters, after: string | null) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const page = await api<Page>('GET', `${path}${queryOf(applied, after)}`);
+      setEvents((previous) => (after ? [...(previous ?? []), ...page.data] : page.data));
+      setCursor(page.nextCursor);
+    } catch (failure) {
+      setError(errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  // The unfiltered trail once, on the first render.
+  useEffect(() => {
+    void load(NO_FILTERS, null);
+  }, []);
+
+  return (
+    <>
+      <form
+        class="panel filters"
+        aria-label="Filter activity"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void load(filters, null);
+        }}
+      >
+        <div>
+          <label for="activity-type">Type</label>
+          <select
+            id="activity-type"
+            value={filters.type}
+            onChange={(event) => setFilters({ ...filters, type: event.currentTarget.value as Filters['type'] })}
+          >
+            <option value="">All types</option>
+            {auditEventTypes.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="activity-since">Since</label>
+          <input
+            id="activity-since"
+            type="datetime-local"
+            value={filters.since}
+            onInput={(event) => setFilters({ ...filters, since: event.currentTarget.value })}
+          />
+        </div>
+        <div>
+          <label for="activity-until">Until</label>
+          <input
+            id="activity-until"
+            type="datetime-local"
+            value={filters.until}
+            onInput={(event) => setFilters({ ...filters, until: event.currentTarget.value })}
+          />
+        </div>
+        <button type="submit" disabled={busy}>
+          Apply filters
+        </button>
+      </form>
+      <ErrorMessage id="activity-error" error={error} />
+      {events === undefined ? (
+        !error && <p>Loading…</p>
+      ) : events.length === 0 ? (
+        <p>No activity.</p>
+      ) : (
+        <table class="stack">
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">When</th>
+              <th scope="col">By</th>
+              <th scope="col">About</th>
+              <th scope="col">From</th>
+              <th scope="col">Details</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.map((event) => (
+              <tr key={event.id}>
+                <th scope="row" data-label="Event">
+                  <code>{event.type}</code>
+                </th>
+                <td data-label="When">
+                  <When at={event.time} otherwise="" />
+                </td>
+                <td data-label="By">{actorOf(event)}</td>
+                <td data-label="About">{targetOf(event)}</td>
+                <td data-label="From">{event.sourceIp ?? ''}</td>
+                <td data-label="Details">{detailsOf(event)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {cursor && (
+        <button type="button" class="secondary" disabled={busy} onClick={() => void load(filters, cursor)}>
+          Load more
+        </button>
+      )}
+    </>
+  );
+};
+
+/** The caller's own activity: what they did, and what happened to their tokens. */
+export const ActivityScreen = ({ api }: { api: Api }) => (
+  <>
+    <h1>Activity</h1>
+    <p class="lead">What you did, and what happened to your tokens, newest first.</p>
+    <ActivityLog api={api} path="/api/v1/audit-events" />
+  </>
+);
+
+/** A project's activity, for its owner and admins. */
+export const ProjectActivityScreen = ({ api, projectId }: { api: Api; projectId: string }) => {
+  const projects = useLoad(() => loadProjects(api));
+  const project = projects.data?.data.find((entry) => entry.projectId === projectId);
+  return (
+    <>
+      <p>
+        <a href={`#/projects/${encodeURIComponent(projectId)}`}>← Members</a>
+      </p>
+      <h1>{project ? `Activity of ${project.name}` : 'Project activity'}</h1>
+      <ActivityLog api={api} path={`/api/v1/projects/${encodeURIComponent(projectId)}/audit-events`} />
+    </>
+  );
+};
