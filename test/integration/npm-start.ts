@@ -108,6 +108,10 @@ export const runScript = async (
  */
 export const startNpmService = async (env: ChildEnv = {}, startMs = DEFAULT_START_MS): Promise<NpmService> => {
   const defaults: ChildEnv = {
+    // An in-process service of the same test file sets these for its own handlers; npm start must not trust them.
+    SESSION_ISSUER: undefined,
+    SESSION_AUDIENCE: undefined,
+    SESSION_JWKS_URL: undefined,
     PORT: String(await freePort()),
     DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT,
     TABLE_NAME: `npm-start-${randomUUID().slice(0, 8)}`,

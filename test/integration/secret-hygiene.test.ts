@@ -1,9 +1,13 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tokenKey } from '@lambdas/data/keys';
 import { setClock } from '@lambdas/domain/clock';
 import type { LocalService } from '../../local/service';
 import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { type NpmService, startNpmService } from './npm-start';
 import { findSecrets, scanTable } from './secret-scan';
 
 const endpoint = process.env.TEST_DYNAMODB_ENDPOINT ?? '';
@@ -106,5 +110,57 @@ describe('no secret anywhere it should not be', () => {
     const table = JSON.stringify(await scanTable(endpoint, tableName));
     expect(findSecrets(table)).toEqual([]);
     for (const secret of secrets) expect(table).not.toContain(secret);
+  });
+});
+
+describe('no secret in the audit events npm start shows and keeps', () => {
+  let started: NpmService | undefined;
+  const dataDir = mkdtempSync(join(tmpdir(), 'hygiene-events-'));
+  afterAll(async () => {
+    await started?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints and appends every kind of event without a raw token, hash or JWT', async () => {
+    started = await startNpmService({ DATA_DIR: dataDir });
+    const npm = started;
+    const email = uniqueEmail('events');
+    const session = (await call(npm, 'POST', '/_dev/idp/token', { json: { email } })).body.token as string;
+    const created = await call(npm, 'POST', '/api/v1/tokens', {
+      token: session,
+      json: { name: 'events', scopes: ['admin'] },
+    });
+    expect([created.status, created.text]).toEqual([201, expect.any(String)]);
+    const raw = created.body.data.rawToken as string;
+    const project = await call(npm, 'POST', '/api/v1/projects', { token: raw, json: { name: 'p' } });
+    await call(npm, 'GET', '/api/v1/tokens', { token: raw, from: '127.0.0.2' });
+    await call(npm, 'DELETE', `/api/v1/tokens/${created.body.data.id}`, { token: session });
+    expect(project.status).toBe(201);
+
+    const file = join(dataDir, 'events.jsonl');
+    const wanted = ['token.created', 'project.created', 'token.denied', 'token.revoked'];
+    const types = () =>
+      existsSync(file)
+        ? readFileSync(file, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => (JSON.parse(line) as { type: string }).type)
+        : [];
+    // The stream is polled: wait until all four are there (the test's time limit bounds the wait).
+    while (!wanted.every((type) => types().includes(type))) await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const kept = readFileSync(file, 'utf8');
+    const printed = npm
+      .output()
+      .stdout.split('\n')
+      .filter((line) => line.startsWith('event: '))
+      .join('\n');
+    expect(printed.split('\n').length).toBeGreaterThanOrEqual(wanted.length);
+    for (const text of [kept, printed]) {
+      expect(findSecrets(text)).toEqual([]);
+      expect(text).not.toContain(raw.slice(9));
+      expect(text).not.toContain(session.split('.')[2]);
+      expect(text).not.toMatch(/secretHash|"hash"/);
+    }
   });
 });
