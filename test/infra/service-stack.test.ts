@@ -218,10 +218,14 @@ describe('gateway responses', () => {
 
 describe('table', () => {
   it('is one on-demand table with the schema of contract/table-schema.ts', () => {
+    // CloudFormation has no StreamEnabled (CreateTable's flag): a view type alone turns the stream on.
+    const { StreamSpecification, ...keys } = tableKeys;
+    expect(StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
     synthesized.template.resourceCountIs('AWS::DynamoDB::Table', 1);
     synthesized.template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
-      ...tableKeys,
+      ...keys,
+      StreamSpecification: Match.objectEquals({ StreamViewType: tableSchema.streamViewType }),
       TimeToLiveSpecification: { AttributeName: tableSchema.timeToLiveAttribute, Enabled: true },
     });
   });
