@@ -102,6 +102,7 @@ export class ServiceStack extends Stack {
           table: this.dataStore.table,
           logRetention: config.logRetention,
           logLevel: config.logLevel,
+          auditRetentionDays: config.auditRetentionDays,
         })
       : undefined;
 

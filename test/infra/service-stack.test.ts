@@ -387,6 +387,8 @@ describe('functions', () => {
           Variables: expect.objectContaining({
             TABLE_NAME: tableRef,
             LOG_LEVEL: 'info',
+            // Every one of them writes audit events, whose TTL follows it.
+            AUDIT_RETENTION_DAYS: '400',
           }),
         },
       });
