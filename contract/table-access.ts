@@ -25,27 +25,31 @@ export interface TableGrant {
 export type TableAccess = readonly TableGrant[];
 
 /**
- * The authorizer's table access: token and profile items only. It reads the token (strongly
- * consistent) and records `lastUsedAt` at most once a minute; it reads a session's profile and, at
- * most once a day or when the address changes, writes the profile and the address's claim (releasing
- * the claim on a previous address).
+ * The authorizer's table access: token and profile items, and audit events. It reads the token
+ * (strongly consistent) and records `lastUsedAt` at most once a minute; it reads a session's profile
+ * and, at most once a day or when the address changes, writes the profile and the address's claim
+ * (releasing the claim on a previous address). When it refuses a token that exists, one transaction
+ * marks the denial on the token and puts the `token.denied` event in its owner's trail.
  */
 export const authorizerTableAccess: TableAccess = [
   { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.token] },
   { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitions: [keyPrefix.user] },
   { actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
+  { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.audit] },
 ];
 
 /**
  * The offboarding function's table access (`npm run offboard` has the operator's own): it finds the
  * user by address and lists their tokens and memberships, marks their token slots, revokes each
- * token, removes each membership but ownerships, and releases their address.
+ * token, removes each membership but ownerships, releases their address, and records the
+ * `user.offboarded` event in the user's trail.
  */
 export const offboardingTableAccess: TableAccess = [
   { actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true },
   { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
   { actions: ['dynamodb:GetItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
   { actions: ['dynamodb:DeleteItem'], partitions: [keyPrefix.token, keyPrefix.project] },
+  { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.audit] },
 ];
 
 /** The partition an entity's items are in, and the one of the list index that lists them. */
@@ -56,6 +60,8 @@ const partitions: Readonly<Record<Entity, { readonly table: KeyPrefix; readonly 
   EmailClaim: { table: keyPrefix.email },
   Project: { table: keyPrefix.project },
   Member: { table: keyPrefix.project, listIndex: keyPrefix.user },
+  // An event is in its user's trail (AUDIT#) and, for a project's event, in the project's trail of the list index.
+  AuditEvent: { table: keyPrefix.audit, listIndex: keyPrefix.project },
 };
 
 const transactionActions = {

@@ -6,7 +6,7 @@
  */
 
 /** The kinds of item in the table (docs/data-model.md). */
-export type Entity = 'Token' | 'TokenSlots' | 'Profile' | 'EmailClaim' | 'Project' | 'Member';
+export type Entity = 'Token' | 'TokenSlots' | 'Profile' | 'EmailClaim' | 'Project' | 'Member' | 'AuditEvent';
 
 /** One DynamoDB call a pattern needs. */
 export type FloorCall =

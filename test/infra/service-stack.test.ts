@@ -243,12 +243,13 @@ describe('table', () => {
 });
 
 describe('least privilege', () => {
-  it('lets the authorizer touch token and profile items only: tokens, users and e-mail claims', () => {
+  it('lets the authorizer touch token and profile items only, and put denial events in the audit trail', () => {
     const roleId = logicalId(synthesized.stack.serviceApi.authorizerFunction.role);
     expect(dynamoGrants(roleId)).toEqual([
       'dynamodb:DeleteItem on table for EMAIL#*',
       'dynamodb:GetItem on table for TOKEN#*',
       'dynamodb:GetItem on table for USER#*',
+      'dynamodb:PutItem on table for AUDIT#*',
       'dynamodb:PutItem on table for EMAIL#*',
       'dynamodb:PutItem on table for USER#*',
       'dynamodb:UpdateItem on table for TOKEN#*',
@@ -344,6 +345,10 @@ describe('offboarding', () => {
 
   it('grants the offboarding function exactly its declared table access', () => {
     expect(dynamoGrants(logicalId(offboardingFunction().role))).toEqual(declaredGrants(offboardingTableAccess));
+    // It records the user.offboarded event, and may only add to the trail.
+    expect(dynamoGrants(logicalId(offboardingFunction().role)).filter((line) => line.endsWith('AUDIT#*'))).toEqual([
+      'dynamodb:PutItem on table for AUDIT#*',
+    ]);
   });
 
   it('is not there when sessions come from an external issuer, whose user directory the stack cannot watch', () => {
