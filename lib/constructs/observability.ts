@@ -29,6 +29,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 /** A function to watch, with the name shown in alarm descriptions and on the dashboard. */
@@ -65,6 +66,8 @@ export interface ObservabilityProps {
   readonly alarmEmail?: string;
   /** The web ACL in front of the stage, if any: adds its request counts to the dashboard. */
   readonly webAcl?: WebAclMetrics;
+  /** The audit pipe's dead-letter queue: a message there is a batch of audit events the bus never got. */
+  readonly auditDeadLetterQueue: IQueue;
 }
 
 /**
@@ -100,6 +103,8 @@ const FUNCTION_THROTTLES = 1;
 const TABLE_THROTTLES = 5;
 /** DynamoDB internal errors (HTTP 500) in a period; the SDK retries single ones unseen. */
 const TABLE_SYSTEM_ERRORS = 5;
+/** Messages in the audit pipe's dead-letter queue: each one is audit events the bus never received. */
+const AUDIT_UNDELIVERED_BATCHES = 1;
 
 /**
  * The DynamoDB operations the service calls (ThrottledRequests and SystemErrors carry an `Operation`
@@ -222,6 +227,17 @@ export class Observability extends Construct {
       description: `At least ${AUTHORIZER_ERROR_RATE_PERCENT}% of authorizer invocations (of at least ${AUTHORIZER_ERROR_MIN_INVOCATIONS} per 5 minutes) ended in an error in 2 of the last 3 periods. Each generic 401 counts as an error, so this means most credentials are refused: a wrong session issuer or audience, or a flood of bad tokens. See the AuthorizerDecision metrics and the authorizer's log.`,
     });
     this.addAlarm('AuthorizerThrottles', this.throttlesSpec(authorizer));
+
+    // Audit
+    this.addAlarm('AuditDeliveryFailures', {
+      metric: props.auditDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        statistic: 'Maximum',
+        period: PERIOD,
+      }),
+      threshold: AUDIT_UNDELIVERED_BATCHES,
+      evaluationPeriods: 1,
+      description: `The audit pipe gave up on a batch of stream records (after its retries, or an hour): those audit events never reached the event bus. Each message in the audit dead-letter queue (AuditDeadLetterQueueUrl) names the shard and sequence numbers; the events are still in the table (the audit trail routes) and the stream keeps the records 24 hours. Put them on the bus again, then delete the message.`,
+    });
 
     // Route functions
     for (const fn of routeFunctions) {
@@ -436,6 +452,21 @@ export class Observability extends Construct {
       ]),
       graph('Authorizer duration', [fn.metricDuration(percentile('p50')), fn.metricDuration(percentile('p99'))]),
       graph('Authorizer failures (503)', [this.authorizerFailures]),
+    );
+
+    dashboard.addWidgets(heading('## Audit'));
+    dashboard.addWidgets(
+      graph(
+        'Audit batches not delivered (dead-letter queue)',
+        [
+          props.auditDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+            statistic: 'Maximum',
+            period: PERIOD,
+            label: 'Messages in the audit dead-letter queue',
+          }),
+        ],
+        12,
+      ),
     );
 
     dashboard.addWidgets(heading('## Route functions'));

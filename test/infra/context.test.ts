@@ -178,7 +178,18 @@ describe('with an external session issuer', () => {
     synthesized.template.resourceCountIs('AWS::Cognito::UserPool', 0);
     synthesized.template.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
     expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
-      ['AlarmTopicArn', 'ApiUrl', 'DashboardName', 'DashboardUrl', 'SessionIssuer', 'TableName'].sort(),
+      [
+        'AlarmTopicArn',
+        'ApiUrl',
+        'AuditArchiveName',
+        'AuditDeadLetterQueueUrl',
+        'AuditEventBusArn',
+        'AuditEventBusName',
+        'DashboardName',
+        'DashboardUrl',
+        'SessionIssuer',
+        'TableName',
+      ].sort(),
     );
   });
 

@@ -170,6 +170,7 @@ describe('alarms', () => {
     'AuthorizerFailures',
     'AuthorizerErrorRate',
     'AuthorizerThrottles',
+    'AuditDeliveryFailures',
     ...FUNCTION_ALARMS,
     'TableThrottledRequests',
     'TableThrottleEvents',
@@ -196,6 +197,22 @@ describe('alarms', () => {
     // CloudWatch's hard limit for a metric math alarm.
     expect(metrics.length).toBeLessThanOrEqual(10);
     for (const metric of metrics) expect(metric.period).toBe(300);
+  });
+
+  it('alarms as soon as a batch of audit events lands in the audit pipe’s dead-letter queue', () => {
+    const { properties, metrics } = alarmOf(plain, 'AuditDeliveryFailures');
+    expect(properties).toMatchObject({ Threshold: 1, EvaluationPeriods: 1 });
+    expect(metrics).toEqual([
+      {
+        namespace: 'AWS/SQS',
+        metricName: 'ApproximateNumberOfMessagesVisible',
+        dimensions: {
+          QueueName: { 'Fn::GetAtt': [logicalId(plain, plain.stack.auditStream.deadLetterQueue), 'QueueName'] },
+        },
+        stat: 'Maximum',
+        period: 300,
+      },
+    ]);
   });
 
   it("alarms on the API's 5XX rate: 5% of at least 10 requests, in 2 of 3 five-minute periods", () => {
@@ -444,6 +461,13 @@ describe('dashboard', () => {
     ]);
     expect(graphs.get('Authorizer duration')).toEqual(['AWS/Lambda/Duration', 'AWS/Lambda/Duration']);
     expect(graphs.get('Authorizer failures (503)')).toEqual(['SecretsService/AuthorizerFailures']);
+  });
+
+  it('graphs the audit pipe’s undelivered batches', () => {
+    const graphs = graphsOf(plain);
+    expect(graphs.get('Audit batches not delivered (dead-letter queue)')).toEqual([
+      'AWS/SQS/ApproximateNumberOfMessagesVisible',
+    ]);
   });
 
   it('graphs every route function', () => {

@@ -415,8 +415,9 @@ describe('functions', () => {
     const retentions = Object.values(resourcesOf('AWS::Logs::LogGroup')).map(
       (group) => propertiesOf(group).RetentionInDays,
     );
-    // Each route function's, the authorizer's, the offboarding function's, the stage's and the dashboard deployment's.
-    expect(retentions).toHaveLength(routes.length + 4);
+    // Each route function's, the authorizer's, the offboarding function's, the stage's, the dashboard
+    // deployment's and the audit pipe's.
+    expect(retentions).toHaveLength(routes.length + 5);
     expect(new Set(retentions)).toEqual(new Set([30]));
   });
 
@@ -569,11 +570,15 @@ describe('user pool', () => {
 });
 
 describe('outputs', () => {
-  it('exports the API URL, table name, session issuer, alarm topic, dashboards, the Cognito ids and sign-in domain', () => {
+  it('exports the API URL, table name, session issuer, alarm topic, dashboards, audit bus, the Cognito ids and sign-in domain', () => {
     expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
       [
         'AlarmTopicArn',
         'ApiUrl',
+        'AuditArchiveName',
+        'AuditDeadLetterQueueUrl',
+        'AuditEventBusArn',
+        'AuditEventBusName',
         'CognitoDomainUrl',
         'DashboardName',
         'DashboardUrl',
