@@ -38,3 +38,12 @@ export const MEMBERS_REMOVED_METRIC = 'MembersRemoved';
 
 /** One count per cold start of any function, with the dimension `function` (the route's handler name or `authorizer`). */
 export const COLD_START_METRIC = 'ColdStart';
+
+/**
+ * One count per `token.denied` audit event the authorizer writes (a token that exists, refused as
+ * expired, from another address or for a missing scope), published by the authorizer in its decision
+ * log line with NO dimension: a directive of its own in `_aws.CloudWatchMetrics`, `Dimensions: [[]]`,
+ * since the decision's directive carries `outcome` and a metric with another dimension set is another
+ * metric, which the alarm would not see. Its alarm fires on a burst of denials in one minute.
+ */
+export const AUDIT_DENIAL_EVENTS_METRIC = 'TokenDenialEvents';

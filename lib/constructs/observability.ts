@@ -1,5 +1,6 @@
 import { routes } from '@contract/routes';
 import {
+  AUDIT_DENIAL_EVENTS_METRIC,
   AUTHORIZER_DECISION_DIMENSION,
   AUTHORIZER_DECISION_METRIC,
   AUTHORIZER_DECISION_OUTCOMES,
@@ -103,6 +104,19 @@ const FUNCTION_THROTTLES = 1;
 const TABLE_THROTTLES = 5;
 /** DynamoDB internal errors (HTTP 500) in a period; the SDK retries single ones unseen. */
 const TABLE_SYSTEM_ERRORS = 5;
+/**
+ * Denials must page within minutes, so their alarm reads 1-minute periods (the authorizer's embedded
+ * metrics have 1-minute resolution).
+ */
+const DENIAL_PERIOD = Duration.minutes(1);
+/**
+ * `token.denied` events in one minute. A denial is a real token refused (expired, another address, a
+ * missing scope), never a malformed or unknown one; a misconfigured job that keeps retrying with an
+ * expired or unbound token makes a few a minute, while 10 (one every 6 seconds, sustained for a minute)
+ * is a token being tried from somewhere it does not belong, or a client looping on a refusal. Either
+ * needs a person.
+ */
+const DENIAL_EVENTS_PER_MINUTE = 10;
 /** Messages in the audit pipe's dead-letter queue: each one is audit events the bus never received. */
 const AUDIT_UNDELIVERED_BATCHES = 1;
 
@@ -158,6 +172,8 @@ export class Observability extends Construct {
   readonly dashboard: Dashboard;
   /** The metric counted from the access log: requests the authorizer failed to judge. */
   readonly authorizerFailures: Metric;
+  /** `token.denied` events per minute, as the authorizer publishes them. */
+  readonly denialEvents: Metric;
 
   private readonly action: SnsAction;
 
@@ -229,6 +245,19 @@ export class Observability extends Construct {
     this.addAlarm('AuthorizerThrottles', this.throttlesSpec(authorizer));
 
     // Audit
+    this.denialEvents = new Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: AUDIT_DENIAL_EVENTS_METRIC,
+      statistic: 'Sum',
+      period: DENIAL_PERIOD,
+      label: 'Token denials (token.denied events)',
+    });
+    this.addAlarm('TokenDenialEvents', {
+      metric: this.denialEvents,
+      threshold: DENIAL_EVENTS_PER_MINUTE,
+      evaluationPeriods: 1,
+      description: `At least ${DENIAL_EVENTS_PER_MINUTE} existing tokens were refused (expired, another address or a missing scope) in one minute: a token tried from where it does not belong, or a client looping on a refusal. Find the tokens in the token.denied events (audit trail, or the audit bus) and revoke what is not yours.`,
+    });
     this.addAlarm('AuditDeliveryFailures', {
       metric: props.auditDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
         statistic: 'Maximum',
@@ -456,6 +485,7 @@ export class Observability extends Construct {
 
     dashboard.addWidgets(heading('## Audit'));
     dashboard.addWidgets(
+      graph('Token denials per minute', [this.denialEvents], 12),
       graph(
         'Audit batches not delivered (dead-letter queue)',
         [

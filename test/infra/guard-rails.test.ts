@@ -1,5 +1,6 @@
 import { ErrorText } from '@contract/errors';
 import { routes } from '@contract/routes';
+import { AUDIT_DENIAL_EVENTS_METRIC, METRICS_NAMESPACE } from '@contract/service-metrics';
 import { tableSchema } from '@contract/table-schema';
 import { type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
@@ -170,6 +171,7 @@ describe('alarms', () => {
     'AuthorizerFailures',
     'AuthorizerErrorRate',
     'AuthorizerThrottles',
+    'TokenDenialEvents',
     'AuditDeliveryFailures',
     ...FUNCTION_ALARMS,
     'TableThrottledRequests',
@@ -196,7 +198,23 @@ describe('alarms', () => {
     expect((properties.AlarmDescription as string).length).toBeGreaterThan(60);
     // CloudWatch's hard limit for a metric math alarm.
     expect(metrics.length).toBeLessThanOrEqual(10);
-    for (const metric of metrics) expect(metric.period).toBe(300);
+    // Five minutes, but for denials, which page within the minute.
+    for (const metric of metrics) expect(metric.period).toBe(id === 'TokenDenialEvents' ? 60 : 300);
+  });
+
+  it('alarms on 10 token denials (token.denied events) in one minute, from the metric the authorizer publishes', () => {
+    const { properties, metrics } = alarmOf(plain, 'TokenDenialEvents');
+    expect(properties).toMatchObject({
+      Threshold: 10,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    // No dimension: the authorizer publishes it in a directive of its own (contract/service-metrics.ts).
+    expect(metrics).toEqual([
+      { namespace: 'SecretsService', metricName: 'TokenDenialEvents', dimensions: {}, stat: 'Sum', period: 60 },
+    ]);
+    expect(AUDIT_DENIAL_EVENTS_METRIC).toBe('TokenDenialEvents');
+    expect(METRICS_NAMESPACE).toBe('SecretsService');
   });
 
   it('alarms as soon as a batch of audit events lands in the audit pipe’s dead-letter queue', () => {
@@ -463,8 +481,9 @@ describe('dashboard', () => {
     expect(graphs.get('Authorizer failures (503)')).toEqual(['SecretsService/AuthorizerFailures']);
   });
 
-  it('graphs the audit pipe’s undelivered batches', () => {
+  it('graphs token denials per minute and the audit pipe’s undelivered batches', () => {
     const graphs = graphsOf(plain);
+    expect(graphs.get('Token denials per minute')).toEqual(['SecretsService/TokenDenialEvents']);
     expect(graphs.get('Audit batches not delivered (dead-letter queue)')).toEqual([
       'AWS/SQS/ApproximateNumberOfMessagesVisible',
     ]);
