@@ -130,6 +130,7 @@ export class ServiceStack extends Stack {
       alarmEmail: config.alarmEmail,
       webAcl: this.webAcl,
       auditDeadLetterQueue: this.auditStream.deadLetterQueue,
+      auditEventBusName: this.auditStream.eventBus.eventBusName,
     });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API', value: api.url });

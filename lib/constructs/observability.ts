@@ -69,6 +69,8 @@ export interface ObservabilityProps {
   readonly webAcl?: WebAclMetrics;
   /** The audit pipe's dead-letter queue: a message there is a batch of audit events the bus never got. */
   readonly auditDeadLetterQueue: IQueue;
+  /** Name of the audit event bus, whose rules may publish to the alarm topic (e.g. `token.denied` events). */
+  readonly auditEventBusName: string;
 }
 
 /**
@@ -181,7 +183,7 @@ export class Observability extends Construct {
     super(scope, id);
     const { stage, authorizer, routeFunctions, table } = props;
 
-    this.topic = this.createTopic(props.alarmEmail);
+    this.topic = this.createTopic(props.alarmEmail, props.auditEventBusName);
     this.action = new SnsAction(this.topic);
 
     new MetricFilter(this, 'AuthorizerFailuresFilter', {
@@ -330,7 +332,7 @@ export class Observability extends Construct {
   }
 
   /** The KMS-encrypted, SSL-only topic the alarms notify, with the optional e-mail subscription. */
-  private createTopic(alarmEmail: string | undefined): Topic {
+  private createTopic(alarmEmail: string | undefined, auditEventBusName: string): Topic {
     // A customer managed key: CloudWatch may only publish to an encrypted topic whose key policy lets
     // it use the key, which the AWS managed aws/sns key cannot grant.
     const key = new Key(this, 'AlarmTopicKey', {
@@ -344,6 +346,15 @@ export class Observability extends Construct {
       new PolicyStatement({
         sid: 'CloudWatchAlarmsPublishToTheEncryptedTopic',
         principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+      }),
+    );
+    // EventBridge encrypts what a rule's target publishes with the topic's key, like CloudWatch does.
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AuditBusRulesPublishToTheEncryptedTopic',
+        principals: [new ServicePrincipal('events.amazonaws.com')],
         actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
         resources: ['*'],
       }),
@@ -364,6 +375,20 @@ export class Observability extends Construct {
         resources: [topic.topicArn],
         conditions: {
           ArnLike: { 'aws:SourceArn': `arn:${partition}:cloudwatch:${region}:${account}:alarm:*` },
+          StringEquals: { 'aws:SourceAccount': account },
+        },
+      }),
+    );
+    // Rules of the audit bus may page too (README: `token.denied` events to this topic); rules of other
+    // buses may not. A rule of a custom bus is `rule/<bus name>/<rule name>`.
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AuditBusRulesPublish',
+        principals: [new ServicePrincipal('events.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: {
+          ArnLike: { 'aws:SourceArn': `arn:${partition}:events:${region}:${account}:rule/${auditEventBusName}/*` },
           StringEquals: { 'aws:SourceAccount': account },
         },
       }),

@@ -342,22 +342,24 @@ describe('alarms', () => {
 });
 
 describe('alarm topic', () => {
-  it('is encrypted with a rotated customer managed key that CloudWatch may use', () => {
+  it('is encrypted with a rotated customer managed key that CloudWatch and EventBridge may use', () => {
     const topic = onlyResource(plain, 'AWS::SNS::Topic');
     const keyId = logicalId(plain, plain.stack.observability.node.findChild('AlarmTopicKey'));
     expect(topic.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
     const key = propertiesOf(plain, 'AWS::KMS::Key', keyId);
     expect(key.EnableKeyRotation).toBe(true);
-    expect((key.KeyPolicy as { Statement: unknown[] }).Statement).toContainEqual(
-      expect.objectContaining({
-        Effect: 'Allow',
-        Principal: { Service: 'cloudwatch.amazonaws.com' },
-        Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
-      }),
-    );
+    for (const service of ['cloudwatch.amazonaws.com', 'events.amazonaws.com']) {
+      expect((key.KeyPolicy as { Statement: unknown[] }).Statement).toContainEqual(
+        expect.objectContaining({
+          Effect: 'Allow',
+          Principal: { Service: service },
+          Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        }),
+      );
+    }
   });
 
-  it("accepts only TLS publishing, and publishing by this account's CloudWatch alarms", () => {
+  it("accepts only TLS publishing, and publishing by this account's alarms and audit bus rules", () => {
     const policy = onlyResource(plain, 'AWS::SNS::TopicPolicy');
     const topic = ref(plain, plain.stack.observability.topic);
     expect(policy.Topics).toEqual([topic]);
@@ -378,13 +380,27 @@ describe('alarm topic', () => {
           StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
         },
       }),
+      expect.objectContaining({
+        Effect: 'Allow',
+        Principal: { Service: 'events.amazonaws.com' },
+        Action: 'sns:Publish',
+        Resource: topic,
+        Condition: {
+          ArnLike: { 'aws:SourceArn': expect.anything() },
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+        },
+      }),
     ]);
   });
 
-  it('lets in alarms of this account and region only', () => {
+  it('lets in alarms of this account and region, and rules of the audit bus, only', () => {
     const policy = onlyResource(plain, 'AWS::SNS::TopicPolicy');
-    const [, allow] = (policy.PolicyDocument as { Statement: { Condition: { ArnLike: Json } }[] }).Statement;
-    expect(joined(allow?.Condition.ArnLike['aws:SourceArn'])).toBe('arn:TOKEN:cloudwatch:TOKEN:TOKEN:alarm:*');
+    const [, alarms, rules] = (policy.PolicyDocument as { Statement: { Condition: { ArnLike: Json } }[] }).Statement;
+    expect(joined(alarms?.Condition.ArnLike['aws:SourceArn'])).toBe('arn:TOKEN:cloudwatch:TOKEN:TOKEN:alarm:*');
+    const ruleArn = rules?.Condition.ArnLike['aws:SourceArn'] as { 'Fn::Join': [string, unknown[]] };
+    expect(joined(ruleArn)).toBe('arn:TOKEN:events:TOKEN:TOKEN:rule/TOKEN/*');
+    // The token naming the bus is the audit bus's name.
+    expect(ruleArn['Fn::Join'][1]).toContainEqual(ref(plain, plain.stack.auditStream.eventBus));
   });
 
   it('has no subscription unless alarmEmail is set', () => {
