@@ -105,6 +105,13 @@ export const auditEventInputTemplate = renderObject(auditEventMapping, NEW_IMAGE
 export const AUDIT_DETAIL_TYPE_PATH = `${NEW_IMAGE}.type.S`;
 
 /**
+ * The event's `time`: when the change happened (the event's own ISO 8601 time, an RFC 3339 timestamp),
+ * not when the pipe delivered it, which a retry can delay by up to an hour. An archive replays by this
+ * time, so a replay window matches the audit trail's times.
+ */
+export const AUDIT_TIME_PATH = `${NEW_IMAGE}.time.S`;
+
+/**
  * The records the pipe passes: new items (INSERT) whose partition key starts with `AUDIT#`. Every other
  * item, each update, and each deletion (a TTL expiry is a REMOVE) is dropped before the target.
  */
@@ -133,7 +140,7 @@ const MAX_RECORD_AGE = Duration.hours(1);
  * The audit trail's way out of the table: a custom event bus, an archive of every event on it for
  * `auditRetentionDays`, and an EventBridge Pipe from the table's stream to the bus that passes each new
  * audit item (and nothing else) as an event with `source` {@link AUDIT_EVENT_SOURCE}, `detail-type` the
- * event's type and `detail` the event. No Lambda of ours is in the path.
+ * event's type, `time` the event's time and `detail` the event. No Lambda of ours is in the path.
  *
  * The pipe starts at TRIM_HORIZON, the oldest record the stream still holds (24 hours): the stream and
  * the pipe are created in one deployment, and an event written between the two would be skipped with
@@ -233,7 +240,11 @@ export class AuditStream extends Construct {
       },
       target: this.eventBus.eventBusArn,
       targetParameters: {
-        eventBridgeEventBusParameters: { source: AUDIT_EVENT_SOURCE, detailType: AUDIT_DETAIL_TYPE_PATH },
+        eventBridgeEventBusParameters: {
+          source: AUDIT_EVENT_SOURCE,
+          detailType: AUDIT_DETAIL_TYPE_PATH,
+          time: AUDIT_TIME_PATH,
+        },
         inputTemplate: auditEventInputTemplate,
       },
       logConfiguration: {

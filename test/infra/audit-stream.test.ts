@@ -1,9 +1,10 @@
-import { convertToAttr, marshall } from '@aws-sdk/util-dynamodb';
+import { convertToAttr, convertToNative, marshall } from '@aws-sdk/util-dynamodb';
 import { AUDIT_EVENT_SOURCE, type AuditEvent } from '@contract/audit';
 import { tableSchema } from '@contract/table-schema';
 import { auditEventKeys } from '@lambdas/data/keys';
 import {
   AUDIT_DETAIL_TYPE_PATH,
+  AUDIT_TIME_PATH,
   auditEventInputTemplate,
   auditEventMapping,
   auditRecordFilter,
@@ -219,19 +220,26 @@ describe('pipe', () => {
     expect(matches(auditRecordFilter, recordOf(eventName, item))).toBe(passes);
   });
 
-  it('puts each event on the audit bus with source secrets-service and the event type as detail-type', () => {
+  it('puts each event on the audit bus with source secrets-service, the event type as detail-type and its time', () => {
     const pipe = pipeOf(plain);
     expect(pipe.Target).toEqual(busArn(plain));
     const target = pipe.TargetParameters as Json;
     expect(target.EventBridgeEventBusParameters).toEqual({
       Source: 'secrets-service',
-      // A dynamic path parameter: read from the stream record itself, not from the transformed input.
+      // Dynamic path parameters: read from the stream record itself, not from the transformed input.
       DetailType: '$.dynamodb.NewImage.type.S',
+      Time: '$.dynamodb.NewImage.time.S',
     });
     expect(AUDIT_EVENT_SOURCE).toBe('secrets-service');
-    expect(AUDIT_DETAIL_TYPE_PATH).toBe('$.dynamodb.NewImage.type.S');
-    for (const event of EVENTS)
-      expect(valueAt(recordOf('INSERT', itemOf(event)), AUDIT_DETAIL_TYPE_PATH)).toBe(event.type);
+    expect([AUDIT_DETAIL_TYPE_PATH, AUDIT_TIME_PATH]).toEqual([
+      '$.dynamodb.NewImage.type.S',
+      '$.dynamodb.NewImage.time.S',
+    ]);
+    for (const event of EVENTS) {
+      const record = recordOf('INSERT', itemOf(event));
+      expect(valueAt(record, AUDIT_DETAIL_TYPE_PATH)).toBe(event.type);
+      expect(valueAt(record, AUDIT_TIME_PATH)).toBe(event.time);
+    }
   });
 
   it('shapes the detail with the input template, every field of the event named', () => {
@@ -290,6 +298,22 @@ describe('pipe', () => {
       const detail = fillTemplate(auditEventInputTemplate, recordOf('INSERT', itemOf(event)));
       expect(detail).toEqual(expectedDetail(event));
       expect(Object.keys(detail as Json).sort()).toEqual(Object.keys(event).sort());
+    },
+  );
+
+  it.each(EVENTS.map((event) => [event.type, event] as const))(
+    'lets a consumer restore the plain %s event with convertToNative (the README recipe)',
+    (_type, event) => {
+      // As in the README: every DynamoDB attribute value back to its value, plain strings kept.
+      const isAttribute = (value: object) =>
+        Object.keys(value).length === 1 && ['S', 'L', 'NULL'].includes(Object.keys(value)[0] ?? '');
+      const native = (value: unknown): unknown =>
+        typeof value === 'string'
+          ? value
+          : isAttribute(value as object)
+            ? convertToNative(value as Parameters<typeof convertToNative>[0])
+            : Object.fromEntries(Object.entries(value as Json).map(([key, inner]) => [key, native(inner)]));
+      expect(native(fillTemplate(auditEventInputTemplate, recordOf('INSERT', itemOf(event))))).toEqual(event);
     },
   );
 
