@@ -36,11 +36,14 @@ export const TOKENS_REVOKED_METRIC = 'TokensRevoked';
 export const MEMBERS_ADDED_METRIC = 'MembersAdded';
 export const MEMBERS_REMOVED_METRIC = 'MembersRemoved';
 
-/**
- * One count per `token.denied` audit event the authorizer records (at most one per token, reason and
- * minute), no dimension: a burst of them, wrong-IP ones above all, is what a leaked token looks like.
- */
-export const AUDIT_DENIAL_EVENTS_METRIC = 'TokenDenialEvents';
-
 /** One count per cold start of any function, with the dimension `function` (the route's handler name or `authorizer`). */
 export const COLD_START_METRIC = 'ColdStart';
+
+/**
+ * One count per `token.denied` audit event the authorizer writes (a token that exists, refused as
+ * expired, from another address or for a missing scope), at most one per token, reason and minute,
+ * published by the authorizer in a log line of its own with NO dimension (`Dimensions: [[]]`): the
+ * decision's line carries `outcome`, and a metric with another dimension set is another metric, which
+ * the alarm would not see. Its alarm fires on a burst of denials in one minute (a leaked token).
+ */
+export const AUDIT_DENIAL_EVENTS_METRIC = 'TokenDenialEvents';

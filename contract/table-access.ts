@@ -25,10 +25,11 @@ export interface TableGrant {
 export type TableAccess = readonly TableGrant[];
 
 /**
- * The authorizer's table access: token and profile items only. It reads the token (strongly
- * consistent) and records `lastUsedAt` at most once a minute; it reads a session's profile and, at
- * most once a day or when the address changes, writes the profile and the address's claim (releasing
- * the claim on a previous address).
+ * The authorizer's table access: token and profile items, and audit events. It reads the token
+ * (strongly consistent) and records `lastUsedAt` at most once a minute; it reads a session's profile
+ * and, at most once a day or when the address changes, writes the profile and the address's claim
+ * (releasing the claim on a previous address). When it refuses a token that exists, one transaction
+ * marks the denial on the token and puts the `token.denied` event in its owner's trail.
  */
 export const authorizerTableAccess: TableAccess = [
   { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.token] },
@@ -36,6 +37,7 @@ export const authorizerTableAccess: TableAccess = [
   { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.audit] },
   { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitions: [keyPrefix.user] },
   { actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
+  { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.audit] },
 ];
 
 /**

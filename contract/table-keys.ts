@@ -7,7 +7,8 @@ const keySchema = (partitionKey: string, sortKey: string) => [
 
 /**
  * The keys and indexes in the form DynamoDB's CreateTable and CloudFormation's table share: the local
- * bootstrap creates its table with them, and the stack test expects the deployed table to have them.
+ * bootstrap creates its table with them, and the stack test expects the deployed table to have them
+ * (CloudFormation has no `StreamEnabled`: there the view type alone turns the stream on).
  */
 export const tableKeys = {
   KeySchema: keySchema(tableSchema.partitionKey, tableSchema.sortKey),

@@ -1,3 +1,4 @@
+import { DEFAULT_AUDIT_RETENTION_DAYS, MIN_AUDIT_RETENTION_DAYS } from '@contract/audit';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { z } from 'zod';
@@ -104,6 +105,17 @@ const contextSchema = z.object({
     })
     .default(30),
   /**
+   * Days an audit event is kept: DynamoDB's TTL deletes its item after them (the functions read
+   * `AUDIT_RETENTION_DAYS`), and the event bus's archive keeps its copy as long. Default: 400.
+   */
+  auditRetentionDays: z.coerce
+    .number({ error: 'must be a whole number of days' })
+    .int({ error: 'must be a whole number of days' })
+    .min(MIN_AUDIT_RETENTION_DAYS, {
+      error: `must be at least ${MIN_AUDIT_RETENTION_DAYS} days (an audit trail must outlive the investigations that read it)`,
+    })
+    .default(DEFAULT_AUDIT_RETENTION_DAYS),
+  /**
    * Whether the stack sets the account's API Gateway CloudWatch Logs role, which access logging
    * needs. It is one setting per account and region: set `false` when another stack already manages it.
    * Default: `true`.
@@ -168,6 +180,8 @@ export interface ServiceConfig {
   readonly throttlingBurstLimit: number;
   /** CloudWatch Logs retention of function and access logs. */
   readonly logRetention: RetentionDays;
+  /** Days an audit event is kept, in the table (TTL) and in the event bus's archive. */
+  readonly auditRetentionDays: number;
   /** Whether the stack sets the account's API Gateway CloudWatch Logs role. */
   readonly apiGatewayCloudWatchRole: boolean;
   /** E-mail address subscribed to the alarm topic, if any. */
@@ -245,6 +259,7 @@ export const loadConfig = (scope: Construct): ServiceConfig => {
     throttlingRateLimit: context.throttlingRateLimit,
     throttlingBurstLimit: context.throttlingBurstLimit,
     logRetention: context.logRetentionDays as RetentionDays,
+    auditRetentionDays: context.auditRetentionDays,
     apiGatewayCloudWatchRole: context.apiGatewayCloudWatchRole,
     alarmEmail: context.alarmEmail,
     dashboardOrigin: context.dashboardOrigin,

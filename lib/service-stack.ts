@@ -1,5 +1,6 @@
 import { tableSchema } from '@contract/table-schema';
 import type { ServiceConfig } from '@lib/config';
+import { AuditStream } from '@lib/constructs/audit-stream';
 import { DashboardSite } from '@lib/constructs/dashboard-site';
 import { DataStore } from '@lib/constructs/data-store';
 import { Observability } from '@lib/constructs/observability';
@@ -26,6 +27,8 @@ export class ServiceStack extends Stack {
   readonly dataStore: DataStore;
   /** API, authorizer and route functions. */
   readonly serviceApi: ServiceApi;
+  /** The audit events' bus, its archive and the pipe from the table's stream. */
+  readonly auditStream: AuditStream;
   /** Alarms, their topic and the dashboard. */
   readonly observability: Observability;
   /** The WAF web ACL in front of the stage, with `waf=true`. */
@@ -102,8 +105,15 @@ export class ServiceStack extends Stack {
           table: this.dataStore.table,
           logRetention: config.logRetention,
           logLevel: config.logLevel,
+          auditRetentionDays: config.auditRetentionDays,
         })
       : undefined;
+
+    this.auditStream = new AuditStream(this, 'AuditStream', {
+      table: this.dataStore.table,
+      retentionDays: config.auditRetentionDays,
+      logRetention: config.logRetention,
+    });
 
     this.webAcl = config.waf ? new WebAcl(this, 'WebAcl', { stage, rateLimit: config.wafRateLimit }) : undefined;
 
@@ -119,6 +129,8 @@ export class ServiceStack extends Stack {
       indexNames: tableSchema.globalSecondaryIndexes.map((index) => index.indexName),
       alarmEmail: config.alarmEmail,
       webAcl: this.webAcl,
+      auditDeadLetterQueue: this.auditStream.deadLetterQueue,
+      auditEventBusName: this.auditStream.eventBus.eventBusName,
     });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API', value: api.url });
@@ -138,6 +150,22 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'DashboardName', {
       description: 'CloudWatch dashboard of the API, authorizer, functions and table',
       value: this.observability.dashboard.dashboardName,
+    });
+    new CfnOutput(this, 'AuditEventBusName', {
+      description: 'EventBridge bus of the audit events (source secrets-service, detail-type the event type)',
+      value: this.auditStream.eventBus.eventBusName,
+    });
+    new CfnOutput(this, 'AuditEventBusArn', {
+      description: 'ARN of the audit event bus',
+      value: this.auditStream.eventBus.eventBusArn,
+    });
+    new CfnOutput(this, 'AuditArchiveName', {
+      description: 'Archive of every audit event on the bus, for replays',
+      value: this.auditStream.archive.archiveName,
+    });
+    new CfnOutput(this, 'AuditDeadLetterQueueUrl', {
+      description: 'Where the audit pipe describes the stream records it could not deliver to the bus',
+      value: this.auditStream.deadLetterQueue.queueUrl,
     });
     if (this.webAcl) {
       new CfnOutput(this, 'WebAclArn', {

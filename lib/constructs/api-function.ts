@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { Duration, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -28,6 +29,27 @@ export interface ApiFunctionProps {
    */
   readonly deadLetterQueue?: IQueue;
 }
+
+/** What every function of the service is told, whatever it serves (see {@link serviceEnvironment}). */
+export interface ServiceEnvironmentSettings {
+  /** The service's table (`TABLE_NAME`). */
+  readonly table: ITable;
+  /** `LOG_LEVEL`. */
+  readonly logLevel: string;
+  /** Days an audit event is kept (`AUDIT_RETENTION_DAYS`): each event item's TTL is its time plus these. */
+  readonly auditRetentionDays: number;
+}
+
+/**
+ * The environment every function of the service starts from: the authorizer, each route's function and
+ * the offboarding function all write to the table, and every state change or denial writes an audit
+ * event whose TTL follows `AUDIT_RETENTION_DAYS`. The one place these variables are set.
+ */
+export const serviceEnvironment = (settings: ServiceEnvironmentSettings): Record<string, string> => ({
+  TABLE_NAME: settings.table.tableName,
+  LOG_LEVEL: settings.logLevel,
+  AUDIT_RETENTION_DAYS: String(settings.auditRetentionDays),
+});
 
 /** Environment every function gets; `ApiFunctionProps.environment` is merged over it. */
 const DEFAULT_ENVIRONMENT: Readonly<Record<string, string>> = runtimeNodeOptions

@@ -13,7 +13,7 @@ import {
   UserPoolClientIdentityProvider,
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 
 /** Properties of the {@link DataStore}. */
@@ -88,6 +88,8 @@ export class DataStore extends Construct {
       sortKey: { name: tableSchema.sortKey, type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: tableSchema.timeToLiveAttribute,
+      // Each new item whole: the audit events reach the event bus from the stream (AuditStream).
+      stream: StreamViewType[tableSchema.streamViewType],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,

@@ -1,5 +1,6 @@
 import { routes } from '@contract/routes';
 import {
+  AUDIT_DENIAL_EVENTS_METRIC,
   AUTHORIZER_DECISION_DIMENSION,
   AUTHORIZER_DECISION_METRIC,
   AUTHORIZER_DECISION_OUTCOMES,
@@ -29,6 +30,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 /** A function to watch, with the name shown in alarm descriptions and on the dashboard. */
@@ -65,6 +67,10 @@ export interface ObservabilityProps {
   readonly alarmEmail?: string;
   /** The web ACL in front of the stage, if any: adds its request counts to the dashboard. */
   readonly webAcl?: WebAclMetrics;
+  /** The audit pipe's dead-letter queue: a message there is a batch of audit events the bus never got. */
+  readonly auditDeadLetterQueue: IQueue;
+  /** Name of the audit event bus, whose rules may publish to the alarm topic (e.g. `token.denied` events). */
+  readonly auditEventBusName: string;
 }
 
 /**
@@ -100,6 +106,21 @@ const FUNCTION_THROTTLES = 1;
 const TABLE_THROTTLES = 5;
 /** DynamoDB internal errors (HTTP 500) in a period; the SDK retries single ones unseen. */
 const TABLE_SYSTEM_ERRORS = 5;
+/**
+ * Denials must page within minutes, so their alarm reads 1-minute periods (the authorizer's embedded
+ * metrics have 1-minute resolution).
+ */
+const DENIAL_PERIOD = Duration.minutes(1);
+/**
+ * `token.denied` events in one minute. A denial is a real token refused (expired, another address, a
+ * missing scope), never a malformed or unknown one; a misconfigured job that keeps retrying with an
+ * expired or unbound token makes a few a minute, while 10 (one every 6 seconds, sustained for a minute)
+ * is a token being tried from somewhere it does not belong, or a client looping on a refusal. Either
+ * needs a person.
+ */
+const DENIAL_EVENTS_PER_MINUTE = 10;
+/** Messages in the audit pipe's dead-letter queue: each one is audit events the bus never received. */
+const AUDIT_UNDELIVERED_BATCHES = 1;
 
 /**
  * The DynamoDB operations the service calls (ThrottledRequests and SystemErrors carry an `Operation`
@@ -153,6 +174,8 @@ export class Observability extends Construct {
   readonly dashboard: Dashboard;
   /** The metric counted from the access log: requests the authorizer failed to judge. */
   readonly authorizerFailures: Metric;
+  /** `token.denied` events per minute, as the authorizer publishes them. */
+  readonly denialEvents: Metric;
 
   private readonly action: SnsAction;
 
@@ -160,7 +183,7 @@ export class Observability extends Construct {
     super(scope, id);
     const { stage, authorizer, routeFunctions, table } = props;
 
-    this.topic = this.createTopic(props.alarmEmail);
+    this.topic = this.createTopic(props.alarmEmail, props.auditEventBusName);
     this.action = new SnsAction(this.topic);
 
     new MetricFilter(this, 'AuthorizerFailuresFilter', {
@@ -222,6 +245,30 @@ export class Observability extends Construct {
       description: `At least ${AUTHORIZER_ERROR_RATE_PERCENT}% of authorizer invocations (of at least ${AUTHORIZER_ERROR_MIN_INVOCATIONS} per 5 minutes) ended in an error in 2 of the last 3 periods. Each generic 401 counts as an error, so this means most credentials are refused: a wrong session issuer or audience, or a flood of bad tokens. See the AuthorizerDecision metrics and the authorizer's log.`,
     });
     this.addAlarm('AuthorizerThrottles', this.throttlesSpec(authorizer));
+
+    // Audit
+    this.denialEvents = new Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: AUDIT_DENIAL_EVENTS_METRIC,
+      statistic: 'Sum',
+      period: DENIAL_PERIOD,
+      label: 'Token denials (token.denied events)',
+    });
+    this.addAlarm('TokenDenialEvents', {
+      metric: this.denialEvents,
+      threshold: DENIAL_EVENTS_PER_MINUTE,
+      evaluationPeriods: 1,
+      description: `At least ${DENIAL_EVENTS_PER_MINUTE} existing tokens were refused (expired, another address or a missing scope) in one minute: a token tried from where it does not belong, or a client looping on a refusal. Find the tokens in the token.denied events (audit trail, or the audit bus) and revoke what is not yours.`,
+    });
+    this.addAlarm('AuditDeliveryFailures', {
+      metric: props.auditDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        statistic: 'Maximum',
+        period: PERIOD,
+      }),
+      threshold: AUDIT_UNDELIVERED_BATCHES,
+      evaluationPeriods: 1,
+      description: `The audit pipe gave up on a batch of stream records (after its retries, or an hour): those audit events never reached the event bus. Each message in the audit dead-letter queue (AuditDeadLetterQueueUrl) names the shard and sequence numbers; the events are still in the table (the audit trail routes) and the stream keeps the records 24 hours. Put them on the bus again, then delete the message.`,
+    });
 
     // Route functions
     for (const fn of routeFunctions) {
@@ -285,7 +332,7 @@ export class Observability extends Construct {
   }
 
   /** The KMS-encrypted, SSL-only topic the alarms notify, with the optional e-mail subscription. */
-  private createTopic(alarmEmail: string | undefined): Topic {
+  private createTopic(alarmEmail: string | undefined, auditEventBusName: string): Topic {
     // A customer managed key: CloudWatch may only publish to an encrypted topic whose key policy lets
     // it use the key, which the AWS managed aws/sns key cannot grant.
     const key = new Key(this, 'AlarmTopicKey', {
@@ -299,6 +346,15 @@ export class Observability extends Construct {
       new PolicyStatement({
         sid: 'CloudWatchAlarmsPublishToTheEncryptedTopic',
         principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+      }),
+    );
+    // EventBridge encrypts what a rule's target publishes with the topic's key, like CloudWatch does.
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AuditBusRulesPublishToTheEncryptedTopic',
+        principals: [new ServicePrincipal('events.amazonaws.com')],
         actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
         resources: ['*'],
       }),
@@ -319,6 +375,20 @@ export class Observability extends Construct {
         resources: [topic.topicArn],
         conditions: {
           ArnLike: { 'aws:SourceArn': `arn:${partition}:cloudwatch:${region}:${account}:alarm:*` },
+          StringEquals: { 'aws:SourceAccount': account },
+        },
+      }),
+    );
+    // Rules of the audit bus may page too (README: `token.denied` events to this topic); rules of other
+    // buses may not. A rule of a custom bus is `rule/<bus name>/<rule name>`.
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AuditBusRulesPublish',
+        principals: [new ServicePrincipal('events.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: {
+          ArnLike: { 'aws:SourceArn': `arn:${partition}:events:${region}:${account}:rule/${auditEventBusName}/*` },
           StringEquals: { 'aws:SourceAccount': account },
         },
       }),
@@ -436,6 +506,22 @@ export class Observability extends Construct {
       ]),
       graph('Authorizer duration', [fn.metricDuration(percentile('p50')), fn.metricDuration(percentile('p99'))]),
       graph('Authorizer failures (503)', [this.authorizerFailures]),
+    );
+
+    dashboard.addWidgets(heading('## Audit'));
+    dashboard.addWidgets(
+      graph('Token denials per minute', [this.denialEvents], 12),
+      graph(
+        'Audit batches not delivered (dead-letter queue)',
+        [
+          props.auditDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+            statistic: 'Maximum',
+            period: PERIOD,
+            label: 'Messages in the audit dead-letter queue',
+          }),
+        ],
+        12,
+      ),
     );
 
     dashboard.addWidgets(heading('## Route functions'));

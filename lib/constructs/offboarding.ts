@@ -6,7 +6,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ApiFunction } from './api-function';
+import { ApiFunction, serviceEnvironment } from './api-function';
 import { grantTableAccess } from './table-access';
 
 /** Properties of the {@link Offboarding}. */
@@ -15,6 +15,8 @@ export interface OffboardingProps {
   readonly table: ITable;
   readonly logRetention: RetentionDays;
   readonly logLevel: string;
+  /** Days the `user.offboarded` event it writes is kept. */
+  readonly auditRetentionDays: number;
 }
 
 /** The Cognito API calls that remove a user; CloudTrail records each with the user's `sub`. */
@@ -55,7 +57,7 @@ export class Offboarding extends Construct {
       entry: OFFBOARDING_ENTRY,
       description: 'Offboards a user the Cognito pool disabled or deleted: revokes tokens, removes memberships',
       logRetention: props.logRetention,
-      environment: { TABLE_NAME: props.table.tableName, LOG_LEVEL: props.logLevel },
+      environment: serviceEnvironment(props),
       timeout: Duration.seconds(60),
       deadLetterQueue: this.deadLetterQueue,
     });

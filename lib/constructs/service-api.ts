@@ -28,7 +28,7 @@ import {
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ApiFunction } from './api-function';
+import { ApiFunction, serviceEnvironment } from './api-function';
 import { grantTableAccess } from './table-access';
 
 /** The session issuer the authorizer trusts, as resolved values (tokens allowed). */
@@ -100,7 +100,11 @@ export class ServiceApi extends Construct {
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
     const { config, table, session, dashboardOrigin } = props;
-    const baseEnvironment = { TABLE_NAME: table.tableName, LOG_LEVEL: config.logLevel };
+    const baseEnvironment = serviceEnvironment({
+      table,
+      logLevel: config.logLevel,
+      auditRetentionDays: config.auditRetentionDays,
+    });
 
     this.authorizerFunction = new ApiFunction(this, 'AuthorizerFunction', {
       entry: AUTHORIZER_ENTRY,

@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       throttlingRateLimit: 50,
       throttlingBurstLimit: 100,
       logRetention: 30,
+      auditRetentionDays: 400,
       apiGatewayCloudWatchRole: true,
       alarmEmail: undefined,
       dashboardOrigin: undefined,
@@ -30,6 +31,7 @@ describe('loadConfig', () => {
         throttlingRateLimit: '20',
         throttlingBurstLimit: '40',
         logRetentionDays: '90',
+        auditRetentionDays: '730',
         apiGatewayCloudWatchRole: 'false',
         logLevel: 'debug',
         stageName: 'staging_2',
@@ -42,6 +44,7 @@ describe('loadConfig', () => {
       throttlingRateLimit: 20,
       throttlingBurstLimit: 40,
       logRetention: 90,
+      auditRetentionDays: 730,
       apiGatewayCloudWatchRole: false,
       logLevel: 'debug',
       stageName: 'staging_2',
@@ -62,6 +65,7 @@ describe('loadConfig', () => {
       });
     }
     expect(configFrom({ waf: false, wafRateLimit: 10 })).toMatchObject({ waf: false, wafRateLimit: 10 });
+    expect(configFrom({ auditRetentionDays: 90 }).auditRetentionDays).toBe(90);
   });
 
   it('reads an external issuer with its audience and JWKS URL', () => {
@@ -87,6 +91,11 @@ describe('loadConfig', () => {
     ['logLevel', { logLevel: 'verbose' }],
     ['stageName', { stageName: 'my stage' }],
     ['logRetentionDays', { logRetentionDays: 42 }],
+    ['auditRetentionDays', { auditRetentionDays: 89 }],
+    ['auditRetentionDays', { auditRetentionDays: '30' }],
+    ['auditRetentionDays', { auditRetentionDays: 'forever' }],
+    ['auditRetentionDays', { auditRetentionDays: '365.5' }],
+    ['auditRetentionDays', { auditRetentionDays: -400 }],
     ['apiGatewayCloudWatchRole', { apiGatewayCloudWatchRole: 'yes' }],
     ['sessionIssuer', { sessionIssuer: 'http://idp.example.com', sessionAudience: 'dashboard' }],
     ['sessionIssuer', { sessionAudience: 'dashboard' }],
@@ -128,6 +137,15 @@ describe('loadConfig', () => {
     expect(() => configFrom(context)).toThrow(new RegExp(`^Invalid CDK context "${key}": .+\\.`));
   });
 
+  it('says why an audit retention is refused', () => {
+    expect(() => configFrom({ auditRetentionDays: 30 })).toThrow(
+      'Invalid CDK context "auditRetentionDays": must be at least 90 days (an audit trail must outlive the investigations that read it) (got 30).',
+    );
+    expect(() => configFrom({ auditRetentionDays: 'forever' })).toThrow(
+      'Invalid CDK context "auditRetentionDays": must be a whole number of days (got "forever").',
+    );
+  });
+
   it.each([
     ['logLevel', 'loud'],
     ['alarmEmail', 'not-an-address'],
@@ -135,6 +153,8 @@ describe('loadConfig', () => {
     ['cognitoDomainPrefix', 'aws-secrets'],
     ['waf', 'on'],
     ['wafRateLimit', '0'],
+    ['auditRetentionDays', '60'],
+    ['auditRetentionDays', 'a year'],
   ])('stops synthesis of the app on a wrong %s', (key, value) => {
     expect(() => synthesize({ context: { [key]: value } })).toThrow(new RegExp(`Invalid CDK context "${key}"`));
   });
@@ -158,7 +178,18 @@ describe('with an external session issuer', () => {
     synthesized.template.resourceCountIs('AWS::Cognito::UserPool', 0);
     synthesized.template.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
     expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
-      ['AlarmTopicArn', 'ApiUrl', 'DashboardName', 'DashboardUrl', 'SessionIssuer', 'TableName'].sort(),
+      [
+        'AlarmTopicArn',
+        'ApiUrl',
+        'AuditArchiveName',
+        'AuditDeadLetterQueueUrl',
+        'AuditEventBusArn',
+        'AuditEventBusName',
+        'DashboardName',
+        'DashboardUrl',
+        'SessionIssuer',
+        'TableName',
+      ].sort(),
     );
   });
 

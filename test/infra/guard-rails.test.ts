@@ -1,5 +1,6 @@
 import { ErrorText } from '@contract/errors';
 import { routes } from '@contract/routes';
+import { AUDIT_DENIAL_EVENTS_METRIC, METRICS_NAMESPACE } from '@contract/service-metrics';
 import { tableSchema } from '@contract/table-schema';
 import { type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
@@ -170,6 +171,8 @@ describe('alarms', () => {
     'AuthorizerFailures',
     'AuthorizerErrorRate',
     'AuthorizerThrottles',
+    'TokenDenialEvents',
+    'AuditDeliveryFailures',
     ...FUNCTION_ALARMS,
     'TableThrottledRequests',
     'TableThrottleEvents',
@@ -195,7 +198,39 @@ describe('alarms', () => {
     expect((properties.AlarmDescription as string).length).toBeGreaterThan(60);
     // CloudWatch's hard limit for a metric math alarm.
     expect(metrics.length).toBeLessThanOrEqual(10);
-    for (const metric of metrics) expect(metric.period).toBe(300);
+    // Five minutes, but for denials, which page within the minute.
+    for (const metric of metrics) expect(metric.period).toBe(id === 'TokenDenialEvents' ? 60 : 300);
+  });
+
+  it('alarms on 10 token denials (token.denied events) in one minute, from the metric the authorizer publishes', () => {
+    const { properties, metrics } = alarmOf(plain, 'TokenDenialEvents');
+    expect(properties).toMatchObject({
+      Threshold: 10,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    // No dimension: the authorizer publishes it in a directive of its own (contract/service-metrics.ts).
+    expect(metrics).toEqual([
+      { namespace: 'SecretsService', metricName: 'TokenDenialEvents', dimensions: {}, stat: 'Sum', period: 60 },
+    ]);
+    expect(AUDIT_DENIAL_EVENTS_METRIC).toBe('TokenDenialEvents');
+    expect(METRICS_NAMESPACE).toBe('SecretsService');
+  });
+
+  it('alarms as soon as a batch of audit events lands in the audit pipe’s dead-letter queue', () => {
+    const { properties, metrics } = alarmOf(plain, 'AuditDeliveryFailures');
+    expect(properties).toMatchObject({ Threshold: 1, EvaluationPeriods: 1 });
+    expect(metrics).toEqual([
+      {
+        namespace: 'AWS/SQS',
+        metricName: 'ApproximateNumberOfMessagesVisible',
+        dimensions: {
+          QueueName: { 'Fn::GetAtt': [logicalId(plain, plain.stack.auditStream.deadLetterQueue), 'QueueName'] },
+        },
+        stat: 'Maximum',
+        period: 300,
+      },
+    ]);
   });
 
   it("alarms on the API's 5XX rate: 5% of at least 10 requests, in 2 of 3 five-minute periods", () => {
@@ -307,22 +342,24 @@ describe('alarms', () => {
 });
 
 describe('alarm topic', () => {
-  it('is encrypted with a rotated customer managed key that CloudWatch may use', () => {
+  it('is encrypted with a rotated customer managed key that CloudWatch and EventBridge may use', () => {
     const topic = onlyResource(plain, 'AWS::SNS::Topic');
     const keyId = logicalId(plain, plain.stack.observability.node.findChild('AlarmTopicKey'));
     expect(topic.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
     const key = propertiesOf(plain, 'AWS::KMS::Key', keyId);
     expect(key.EnableKeyRotation).toBe(true);
-    expect((key.KeyPolicy as { Statement: unknown[] }).Statement).toContainEqual(
-      expect.objectContaining({
-        Effect: 'Allow',
-        Principal: { Service: 'cloudwatch.amazonaws.com' },
-        Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
-      }),
-    );
+    for (const service of ['cloudwatch.amazonaws.com', 'events.amazonaws.com']) {
+      expect((key.KeyPolicy as { Statement: unknown[] }).Statement).toContainEqual(
+        expect.objectContaining({
+          Effect: 'Allow',
+          Principal: { Service: service },
+          Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        }),
+      );
+    }
   });
 
-  it("accepts only TLS publishing, and publishing by this account's CloudWatch alarms", () => {
+  it("accepts only TLS publishing, and publishing by this account's alarms and audit bus rules", () => {
     const policy = onlyResource(plain, 'AWS::SNS::TopicPolicy');
     const topic = ref(plain, plain.stack.observability.topic);
     expect(policy.Topics).toEqual([topic]);
@@ -343,13 +380,27 @@ describe('alarm topic', () => {
           StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
         },
       }),
+      expect.objectContaining({
+        Effect: 'Allow',
+        Principal: { Service: 'events.amazonaws.com' },
+        Action: 'sns:Publish',
+        Resource: topic,
+        Condition: {
+          ArnLike: { 'aws:SourceArn': expect.anything() },
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+        },
+      }),
     ]);
   });
 
-  it('lets in alarms of this account and region only', () => {
+  it('lets in alarms of this account and region, and rules of the audit bus, only', () => {
     const policy = onlyResource(plain, 'AWS::SNS::TopicPolicy');
-    const [, allow] = (policy.PolicyDocument as { Statement: { Condition: { ArnLike: Json } }[] }).Statement;
-    expect(joined(allow?.Condition.ArnLike['aws:SourceArn'])).toBe('arn:TOKEN:cloudwatch:TOKEN:TOKEN:alarm:*');
+    const [, alarms, rules] = (policy.PolicyDocument as { Statement: { Condition: { ArnLike: Json } }[] }).Statement;
+    expect(joined(alarms?.Condition.ArnLike['aws:SourceArn'])).toBe('arn:TOKEN:cloudwatch:TOKEN:TOKEN:alarm:*');
+    const ruleArn = rules?.Condition.ArnLike['aws:SourceArn'] as { 'Fn::Join': [string, unknown[]] };
+    expect(joined(ruleArn)).toBe('arn:TOKEN:events:TOKEN:TOKEN:rule/TOKEN/*');
+    // The token naming the bus is the audit bus's name.
+    expect(ruleArn['Fn::Join'][1]).toContainEqual(ref(plain, plain.stack.auditStream.eventBus));
   });
 
   it('has no subscription unless alarmEmail is set', () => {
@@ -444,6 +495,14 @@ describe('dashboard', () => {
     ]);
     expect(graphs.get('Authorizer duration')).toEqual(['AWS/Lambda/Duration', 'AWS/Lambda/Duration']);
     expect(graphs.get('Authorizer failures (503)')).toEqual(['SecretsService/AuthorizerFailures']);
+  });
+
+  it('graphs token denials per minute and the audit pipe’s undelivered batches', () => {
+    const graphs = graphsOf(plain);
+    expect(graphs.get('Token denials per minute')).toEqual(['SecretsService/TokenDenialEvents']);
+    expect(graphs.get('Audit batches not delivered (dead-letter queue)')).toEqual([
+      'AWS/SQS/ApproximateNumberOfMessagesVisible',
+    ]);
   });
 
   it('graphs every route function', () => {

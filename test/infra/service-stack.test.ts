@@ -218,10 +218,14 @@ describe('gateway responses', () => {
 
 describe('table', () => {
   it('is one on-demand table with the schema of contract/table-schema.ts', () => {
+    // CloudFormation has no StreamEnabled (CreateTable's flag): a view type alone turns the stream on.
+    const { StreamSpecification, ...keys } = tableKeys;
+    expect(StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
     synthesized.template.resourceCountIs('AWS::DynamoDB::Table', 1);
     synthesized.template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
-      ...tableKeys,
+      ...keys,
+      StreamSpecification: Match.objectEquals({ StreamViewType: tableSchema.streamViewType }),
       TimeToLiveSpecification: { AttributeName: tableSchema.timeToLiveAttribute, Enabled: true },
     });
   });
@@ -239,12 +243,13 @@ describe('table', () => {
 });
 
 describe('least privilege', () => {
-  it('lets the authorizer touch token and profile items only: tokens, users and e-mail claims', () => {
+  it('lets the authorizer touch token and profile items only, and put denial events in the audit trail', () => {
     const roleId = logicalId(synthesized.stack.serviceApi.authorizerFunction.role);
     expect(dynamoGrants(roleId)).toEqual([
       'dynamodb:DeleteItem on table for EMAIL#*',
       'dynamodb:GetItem on table for TOKEN#*',
       'dynamodb:GetItem on table for USER#*',
+      'dynamodb:PutItem on table for AUDIT#*',
       'dynamodb:PutItem on table for EMAIL#*',
       'dynamodb:PutItem on table for USER#*',
       'dynamodb:UpdateItem on table for TOKEN#*',
@@ -340,6 +345,10 @@ describe('offboarding', () => {
 
   it('grants the offboarding function exactly its declared table access', () => {
     expect(dynamoGrants(logicalId(offboardingFunction().role))).toEqual(declaredGrants(offboardingTableAccess));
+    // It records the user.offboarded event, and may only add to the trail.
+    expect(dynamoGrants(logicalId(offboardingFunction().role)).filter((line) => line.endsWith('AUDIT#*'))).toEqual([
+      'dynamodb:PutItem on table for AUDIT#*',
+    ]);
   });
 
   it('is not there when sessions come from an external issuer, whose user directory the stack cannot watch', () => {
@@ -383,6 +392,8 @@ describe('functions', () => {
           Variables: expect.objectContaining({
             TABLE_NAME: tableRef,
             LOG_LEVEL: 'info',
+            // Every one of them writes audit events, whose TTL follows it.
+            AUDIT_RETENTION_DAYS: '400',
           }),
         },
       });
@@ -404,8 +415,9 @@ describe('functions', () => {
     const retentions = Object.values(resourcesOf('AWS::Logs::LogGroup')).map(
       (group) => propertiesOf(group).RetentionInDays,
     );
-    // Each route function's, the authorizer's, the offboarding function's, the stage's and the dashboard deployment's.
-    expect(retentions).toHaveLength(routes.length + 4);
+    // Each route function's, the authorizer's, the offboarding function's, the stage's, the dashboard
+    // deployment's and the audit pipe's.
+    expect(retentions).toHaveLength(routes.length + 5);
     expect(new Set(retentions)).toEqual(new Set([30]));
   });
 
@@ -558,11 +570,15 @@ describe('user pool', () => {
 });
 
 describe('outputs', () => {
-  it('exports the API URL, table name, session issuer, alarm topic, dashboards, the Cognito ids and sign-in domain', () => {
+  it('exports the API URL, table name, session issuer, alarm topic, dashboards, audit bus, the Cognito ids and sign-in domain', () => {
     expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
       [
         'AlarmTopicArn',
         'ApiUrl',
+        'AuditArchiveName',
+        'AuditDeadLetterQueueUrl',
+        'AuditEventBusArn',
+        'AuditEventBusName',
         'CognitoDomainUrl',
         'DashboardName',
         'DashboardUrl',

@@ -42,6 +42,27 @@ describe('grants derived from the calls a route lists', () => {
     ]);
   });
 
+  it("puts an audit event in the user's trail and lists a project's events in the list index", () => {
+    expect(
+      lines([
+        {
+          operation: 'TransactWriteItems',
+          actions: [
+            { action: 'Put', entity: 'Project' },
+            { action: 'Put', entity: 'AuditEvent' },
+          ],
+        },
+        { operation: 'Query', entity: 'AuditEvent', consistent: false },
+        { operation: 'Query', entity: 'AuditEvent', consistent: false, index: 'GSI1' },
+      ]),
+    ).toEqual([
+      'dynamodb:PutItem table AUDIT#',
+      'dynamodb:PutItem table PROJECT#',
+      'dynamodb:Query index PROJECT#',
+      'dynamodb:Query table AUDIT#',
+    ]);
+  });
+
   it('refuses a query of the list index for an entity it does not list', () => {
     expect(() => grantsOf([{ operation: 'Query', entity: 'Project', consistent: false, index: 'GSI1' }])).toThrow(
       'Project is not in the list index',
