@@ -49,11 +49,11 @@ describe('grants derived from the calls a route lists', () => {
           operation: 'TransactWriteItems',
           actions: [
             { action: 'Put', entity: 'Project' },
-            { action: 'Put', entity: 'AuditEvent' },
+            { action: 'Put', entity: 'ProjectAuditEvent' },
           ],
         },
         { operation: 'Query', entity: 'AuditEvent', consistent: false },
-        { operation: 'Query', entity: 'AuditEvent', consistent: false, index: 'GSI1' },
+        { operation: 'Query', entity: 'ProjectAuditEvent', consistent: false, index: 'GSI1' },
       ]),
     ).toEqual([
       'dynamodb:PutItem table AUDIT#',
@@ -61,6 +61,10 @@ describe('grants derived from the calls a route lists', () => {
       'dynamodb:Query index PROJECT#',
       'dynamodb:Query table AUDIT#',
     ]);
+    // A user's trail is in the table only: no grant on the list index can come of it.
+    expect(() => lines([{ operation: 'Query', entity: 'AuditEvent', consistent: false, index: 'GSI1' }])).toThrow(
+      'AuditEvent is not in the list index',
+    );
   });
 
   it('refuses a query of the list index for an entity it does not list', () => {
