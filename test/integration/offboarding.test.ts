@@ -118,6 +118,37 @@ describe('offboarding on a Cognito disable or delete', () => {
     expect((await add()).status).toBe(200);
   });
 
+  it('records each revocation and removal, and the offboarding, as done by the service', async () => {
+    const user = await userWithAccess();
+    const offboardedAt = Date.now();
+    await offboardUserHandler(cognitoEvent('AdminDisableUser', user.userId));
+
+    const projectTrail = await call(service, 'GET', `/api/v1/projects/${user.joined}/audit-events`, {
+      token: user.owner,
+    });
+    expect(projectTrail.body.data[0]).toMatchObject({
+      type: 'member.removed',
+      actor: { userId: null, via: 'system' },
+      target: { projectId: user.joined, userId: user.userId, email: user.email },
+      sourceIp: null,
+    });
+
+    setClock({ now: () => new Date(offboardedAt + 2_000) });
+    const again = await sessionFor(service, user.email);
+    const trail = await call(service, 'GET', '/api/v1/audit-events?limit=4', { token: again });
+    const types = (trail.body.data as { type: string; actor: { via: string } }[]).map((event) => [
+      event.type,
+      event.actor.via,
+    ]);
+    // One offboarding is one instant: its events share their time, so their order among themselves is the ids'.
+    expect(types.sort()).toEqual([
+      ['member.removed', 'system'],
+      ['token.revoked', 'system'],
+      ['token.revoked', 'system'],
+      ['user.offboarded', 'system'],
+    ]);
+  });
+
   it('is idempotent: a second event changes nothing and fails nothing', async () => {
     const user = await userWithAccess();
     await offboardUserHandler(cognitoEvent('AdminDeleteUser', user.userId));
