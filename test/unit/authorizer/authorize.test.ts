@@ -106,7 +106,11 @@ describe('authorize with an API token', () => {
       }),
       deps().fake,
     );
-    expect(decision.outcome).toBe('expired');
+    expect(decision).toEqual({
+      outcome: 'expired',
+      rule: 'token-expired',
+      denied: { tokenId: minted.tokenId, userId: 'user-1', ownerEmail: null, reason: 'expired' },
+    });
   });
 
   it('never expires a token without expiresAt', async () => {
@@ -139,7 +143,7 @@ describe('authorize with an API token', () => {
       request([`Bearer ${minted.rawToken}`], { tokenScope: addMemberRoute.tokenScope }),
       deps().fake,
     );
-    expect(decision).toMatchObject({ outcome: 'forbidden', error: ErrorText.scope });
+    expect(decision).toMatchObject({ outcome: 'forbidden', error: ErrorText.scope, denied: { reason: 'scope' } });
     const wrongIp = await authorize(
       request([`Bearer ${minted.rawToken}`], { tokenScope: addMemberRoute.tokenScope, sourceIp: '1.1.1.1' }),
       deps().fake,
@@ -153,7 +157,24 @@ describe('authorize with an API token', () => {
       request([`Bearer ${minted.rawToken}`], { tokenScope: createTokenRoute.tokenScope }),
       deps(admin).fake,
     );
-    expect(decision).toMatchObject({ outcome: 'forbidden', error: ErrorText.sessionRequired });
+    expect(decision).toMatchObject({
+      outcome: 'forbidden',
+      error: ErrorText.sessionRequired,
+      denied: { tokenId: minted.tokenId, reason: 'scope' },
+    });
+  });
+
+  it("carries the owner's e-mail of the token's creation, for the record only, when the token has one", async () => {
+    const recorded = { ...stored, ownerEmail: 'owner@example.com' };
+    const allowed = await authorize(request([`Bearer ${minted.rawToken}`]), deps(recorded).fake);
+    expect(allowed).toMatchObject({ outcome: 'allow', principal: { email: 'owner@example.com' } });
+    const refused = await authorize(
+      request([`Bearer ${minted.rawToken}`], { sourceIp: '203.0.113.8' }),
+      deps(recorded).fake,
+    );
+    expect(refused).toMatchObject({ denied: { ownerEmail: 'owner@example.com' } });
+    const without = await authorize(request([`Bearer ${minted.rawToken}`]), deps().fake);
+    expect(without.outcome === 'allow' && 'email' in without.principal).toBe(false);
   });
 
   it('names the rule that decided, for the log and the metric', async () => {
