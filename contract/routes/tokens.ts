@@ -17,6 +17,7 @@ const tokenListEntry = () =>
     createdAt: timestamp(),
     expiresAt: z.nullable(timestamp()),
     lastUsedAt: z.nullable(timestamp()),
+    lastUsedIp: z.nullable(z.string().check(z.describe('The address of that use, as API Gateway saw it'))),
   });
 
 export const createTokenRoute = route({

@@ -139,6 +139,12 @@ const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (token: NewT
 
 const isExpired = (token: TokenEntry): boolean => token.expiresAt !== null && Date.parse(token.expiresAt) <= Date.now();
 
+const SOON_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A live token that stops working within 7 days. */
+const expiresSoon = (token: TokenEntry): boolean =>
+  token.expiresAt !== null && !isExpired(token) && Date.parse(token.expiresAt) - Date.now() <= SOON_MS;
+
 /** Tokens: create one and read it once, list them with their last use, revoke one. */
 export const TokensScreen = ({ api }: { api: Api }) => {
   const tokens = useLoad(() => api<RouteAnswer<typeof listTokensRoute>>('GET', '/api/v1/tokens'));
@@ -188,6 +194,7 @@ export const TokensScreen = ({ api }: { api: Api }) => {
                   <th scope="row" data-label="Name">
                     {token.name}
                     {isExpired(token) && <span class="badge">Expired</span>}
+                    {expiresSoon(token) && <span class="badge">Expires soon</span>}
                   </th>
                   <td data-label="Prefix">
                     <code>{token.displayPrefix}…</code>
@@ -201,6 +208,7 @@ export const TokensScreen = ({ api }: { api: Api }) => {
                   </td>
                   <td data-label="Last used">
                     <When at={token.lastUsedAt} otherwise="never" />
+                    {token.lastUsedIp && <span class="from"> from {token.lastUsedIp}</span>}
                   </td>
                   <td class="row-actions">
                     <button type="button" class="danger" onClick={() => setRevoking(token)}>

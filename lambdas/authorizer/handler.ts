@@ -8,6 +8,7 @@ import { getTokenById, recordTokenDenial, touchTokenLastUsed } from '@lambdas/da
 import { getUserProfile, recordUserProfile } from '@lambdas/data/user-repository';
 import { auditEvent, originOf } from '@lambdas/domain/audit';
 import { clock, toIso } from '@lambdas/domain/clock';
+import { canonicalIp } from '@lambdas/domain/ip';
 import { expiredContext, toAuthorizerContext } from '@lambdas/http/authorizer-context';
 import { describeError, logger } from '@lambdas/http/logger';
 import { metricFields } from '@lambdas/http/metrics';
@@ -152,7 +153,7 @@ export const authorizerHandler = async (
     }),
   });
   if (decision.outcome === 'allow' && decision.principal.tokenId && isUseDue(decision.tokenLastUsedAt, now)) {
-    await recordTokenUse(decision.principal.tokenId, now);
+    await recordTokenUse(decision.principal.tokenId, now, event.requestContext.identity.sourceIp);
   }
   if (decision.outcome !== 'allow' && decision.outcome !== 'unauthorized' && decision.denied) {
     await recordDenial(decision.denied, event, now);
@@ -171,9 +172,9 @@ const decisionOutcome = (decision: Decision): AuthorizerDecisionOutcome => {
 const isUseDue = (lastUsedAt: string | null | undefined, now: Date): boolean =>
   !lastUsedAt || now.getTime() - Date.parse(lastUsedAt) >= LAST_USED_INTERVAL_MS;
 
-const recordTokenUse = async (tokenId: string, now: Date): Promise<void> => {
+const recordTokenUse = async (tokenId: string, now: Date, sourceIp: string): Promise<void> => {
   try {
-    await touchTokenLastUsed(tokenId, now, LAST_USED_INTERVAL_MS);
+    await touchTokenLastUsed(tokenId, now, LAST_USED_INTERVAL_MS, canonicalIp(sourceIp) ?? sourceIp);
   } catch (error) {
     logger.warn('lastUsedAt not recorded', { tokenId, ...describeError(error) });
   }

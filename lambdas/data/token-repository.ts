@@ -31,6 +31,8 @@ export interface TokenRecord {
   readonly createdAt: string;
   readonly expiresAt: string | null;
   readonly lastUsedAt: string | null;
+  /** The address of that use, canonical (absent on tokens never used since it was recorded). */
+  readonly lastUsedIp?: string | null;
   /** The owner's e-mail when they created the token, for the audit trail only (absent on older tokens). */
   readonly ownerEmail?: string;
 }
@@ -191,16 +193,20 @@ export const revokeToken = async (userId: string, tokenId: string, event: AuditE
   }
 };
 
-/** Records a use of the token, at most once per `intervalMs`; concurrent writers lose the condition harmlessly. */
-export const touchTokenLastUsed = async (tokenId: string, now: Date, intervalMs: number): Promise<void> => {
+/**
+ * Records a use of the token and its address, at most once per `intervalMs`, in one write; concurrent
+ * writers lose the condition harmlessly.
+ */
+export const touchTokenLastUsed = async (tokenId: string, now: Date, intervalMs: number, ip: string): Promise<void> => {
   await writeIfCondition(
     new UpdateItemCommand({
       TableName: tableName,
       Key: marshall(tokenKey(tokenId)),
-      UpdateExpression: 'SET lastUsedAt = :now',
+      UpdateExpression: 'SET lastUsedAt = :now, lastUsedIp = :ip',
       ConditionExpression: 'attribute_exists(PK) AND (lastUsedAt = :null OR lastUsedAt < :threshold)',
       ExpressionAttributeValues: marshall({
         ':now': now.toISOString(),
+        ':ip': ip,
         ':null': null,
         ':threshold': new Date(now.getTime() - intervalMs).toISOString(),
       }),

@@ -70,6 +70,7 @@ export const listTokens = async (owner: Principal) =>
     createdAt: token.createdAt,
     expiresAt: token.expiresAt,
     lastUsedAt: token.lastUsedAt,
+    lastUsedIp: token.lastUsedIp ?? null,
   }));
 
 /** Revokes one of the caller's tokens (its id's form is checked by the route contract). */

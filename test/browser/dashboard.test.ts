@@ -102,6 +102,9 @@ test('the new token works from a script, and its last use shows after a reload',
     return tokenRow('deploy-bot').getByRole('cell').nth(4).textContent();
   });
   await expect(tokenRow('deploy-bot').getByRole('cell').nth(4).locator('time').count()).resolves.toBe(1);
+  await expect(tokenRow('deploy-bot').getByRole('cell').nth(4).textContent()).resolves.toMatch(/ from 127\.0\.0\.1$/);
+  // Seven days left: the list says it will stop soon.
+  await expect(tokenRow('deploy-bot').getByRole('rowheader').textContent()).resolves.toContain('Expires soon');
 });
 
 test('revokes a token after a confirmation, and the token stops working', async () => {

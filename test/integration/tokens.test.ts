@@ -48,6 +48,7 @@ describe('token lifecycle', () => {
       'expiresAt',
       'id',
       'lastUsedAt',
+      'lastUsedIp',
       'name',
       'scopes',
     ]);
