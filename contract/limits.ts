@@ -4,6 +4,10 @@ export const MAX_BODY_BYTES = 16 * 1024;
 export const MAX_NAME_LENGTH = 100;
 /** Longest token lifetime in days (about ten years). */
 export const MAX_TTL_DAYS = 3650;
+/** Most entries a token's `allowedIps` may hold. */
+export const MAX_ALLOWED_IPS = 10;
+/** The broadest network an `allowedIps` entry may name, by family: a /8 of IPv4, a /32 of IPv6. */
+export const BROADEST_ALLOWED_PREFIX = { 4: 8, 6: 32 } as const;
 /** Lifetime of a token created without `ttlDays`. */
 export const DEFAULT_TTL_DAYS = 30;
 /** Seconds a client should wait before retrying a 503, from the gateway or a route. */

@@ -1,19 +1,31 @@
 /**
- * Every route contract, one module per resource (`contract/routes/`), so that a function bundles only
- * its own resource's contracts; the stack, the local gateway, the API document, the tests and the
+ * Every route contract, one module per route (`contract/routes/<handler>.ts`), so that a function
+ * bundles only its own contract; the stack, the local gateway, the API document, the tests and the
  * bench read them all from here.
  */
 import type { RouteContract } from './route';
-import { listAuditEventsRoute, listProjectAuditEventsRoute } from './routes/audit';
-import { addMemberRoute, listMembersRoute, removeMemberRoute } from './routes/members';
-import { createProjectRoute, listProjectsRoute } from './routes/projects';
-import { createTokenRoute, listTokensRoute, revokeTokenRoute } from './routes/tokens';
+import { addMemberRoute } from './routes/add-member';
+import { createProjectRoute } from './routes/create-project';
+import { createTokenRoute } from './routes/create-token';
+import { listAuditEventsRoute } from './routes/list-audit-events';
+import { listMembersRoute } from './routes/list-members';
+import { listProjectAuditEventsRoute } from './routes/list-project-audit-events';
+import { listProjectsRoute } from './routes/list-projects';
+import { listTokensRoute } from './routes/list-tokens';
+import { removeMemberRoute } from './routes/remove-member';
+import { revokeTokenRoute } from './routes/revoke-token';
 
 export * from './route';
-export * from './routes/audit';
-export * from './routes/members';
-export * from './routes/projects';
-export * from './routes/tokens';
+export * from './routes/add-member';
+export * from './routes/create-project';
+export * from './routes/create-token';
+export * from './routes/list-audit-events';
+export * from './routes/list-members';
+export * from './routes/list-project-audit-events';
+export * from './routes/list-projects';
+export * from './routes/list-tokens';
+export * from './routes/remove-member';
+export * from './routes/revoke-token';
 
 /** Every route of the API. */
 export const routes: readonly RouteContract[] = [

@@ -3,7 +3,7 @@ import { ErrorText } from '@contract/errors';
 import { TOKEN_PREFIX } from '@contract/identifiers';
 import { scopes as allScopes, hasScope, type Scope } from '@contract/scopes';
 import type { TokenRecord } from '@lambdas/data/token-repository';
-import { sameIp } from '@lambdas/domain/ip';
+import { networkHolds, parseNetwork, sameIp } from '@lambdas/domain/ip';
 import type { Principal } from '@lambdas/domain/principal';
 import { parseToken, tokenMatchesHash } from '@lambdas/domain/token-format';
 import { SessionExpiredError, SessionInvalidError } from './session-errors';
@@ -54,6 +54,15 @@ const BEARER = /^Bearer ([^\s]+)$/i;
 
 const unauthorized = (rule: string): Decision => ({ outcome: 'unauthorized', rule });
 
+/** Whether a request from `sourceIp` may use the token: its allow-list, or else its creating address. */
+const fromAllowedAddress = (token: TokenRecord, sourceIp: string): boolean =>
+  token.allowedIps
+    ? token.allowedIps.some((entry) => {
+        const network = parseNetwork(entry);
+        return network !== null && networkHolds(network, sourceIp);
+      })
+    : sameIp(token.boundIp, sourceIp);
+
 const authorizeToken = async (
   rawToken: string,
   request: AuthorizationRequest & { tokenScope: Scope | null },
@@ -72,7 +81,7 @@ const authorizeToken = async (
   if (token.expiresAt !== null && request.now.getTime() >= Date.parse(token.expiresAt)) {
     return { outcome: 'expired', rule: 'token-expired', denied: denied('expired') };
   }
-  if (!sameIp(token.boundIp, request.sourceIp)) {
+  if (!fromAllowedAddress(token, request.sourceIp)) {
     return { outcome: 'forbidden', rule: 'token-ip', error: ErrorText.wrongIp, denied: denied('ip') };
   }
   const needed = request.tokenScope;

@@ -31,6 +31,8 @@ export interface TokenRecord {
   readonly createdAt: string;
   readonly expiresAt: string | null;
   readonly lastUsedAt: string | null;
+  /** Addresses and networks the token works from, canonical; absent: `boundIp` alone. */
+  readonly allowedIps?: readonly string[];
   /** The address of that use, canonical (absent on tokens never used since it was recorded). */
   readonly lastUsedIp?: string | null;
   /** The owner's e-mail when they created the token, for the audit trail only (absent on older tokens). */

@@ -29,3 +29,103 @@ export const sameIp = (a: string, b: string): boolean => {
   // The same text is the same address (the authorizer's usual case: a bound IP is stored canonical).
   return left !== null && (a === b || left === canonicalIp(b));
 };
+
+/** An address as its family and its bits: 32 for IPv4, 128 for IPv6. */
+interface AddressBits {
+  readonly family: 4 | 6;
+  readonly value: bigint;
+}
+
+const WIDTH = { 4: 32, 6: 128 } as const;
+
+const ipv4Value = (text: string): bigint =>
+  text.split('.').reduce((value, part) => (value << 8n) | BigInt(Number(part)), 0n);
+
+/** The eight 16-bit groups of a canonical IPv6 address (an embedded dotted quad is two groups). */
+const ipv6Groups = (text: string): number[] => {
+  const [head = '', tail] = text.split('::');
+  const parse = (part: string): number[] =>
+    part === ''
+      ? []
+      : part.split(':').flatMap((group) => {
+          if (!group.includes('.')) return [Number.parseInt(group, 16)];
+          const value = Number(ipv4Value(group));
+          return [value >>> 16, value & 0xffff];
+        });
+  const left = parse(head);
+  if (tail === undefined) return left;
+  const right = parse(tail);
+  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+};
+
+/** The bits of an address in canonical form (IPv4-mapped IPv6 is IPv4), or null if it is none. */
+const bitsOf = (address: string): AddressBits | null => {
+  const canonical = canonicalIp(address);
+  if (canonical === null) return null;
+  if (isIP(canonical) === 4) return { family: 4, value: ipv4Value(canonical) };
+  return { family: 6, value: ipv6Groups(canonical).reduce((value, group) => (value << 16n) | BigInt(group), 0n) };
+};
+
+/** A network: its family, its first address's bits and its prefix length. */
+export interface Network {
+  readonly family: 4 | 6;
+  readonly base: bigint;
+  readonly prefix: number;
+}
+
+const maskOf = (family: 4 | 6, prefix: number): bigint => {
+  const width = BigInt(WIDTH[family]);
+  return ((1n << width) - 1n) ^ ((1n << (width - BigInt(prefix))) - 1n);
+};
+
+/** Whether `network` holds `address`; anything unparsable is held by nothing. */
+export const networkHolds = (network: Network, address: string): boolean => {
+  const bits = bitsOf(address);
+  return (
+    bits !== null &&
+    bits.family === network.family &&
+    (bits.value & maskOf(network.family, network.prefix)) === network.base
+  );
+};
+
+/**
+ * An address or CIDR as a network, its host bits cleared; an IPv4-mapped IPv6 network (prefix 96 or
+ * more) is the IPv4 network it maps. Null for anything else.
+ */
+export const parseNetwork = (entry: string): Network | null => {
+  const [address = '', prefixText, extra] = entry.trim().split('/');
+  if (extra !== undefined) return null;
+  const bits = bitsOf(address);
+  if (bits === null) return null;
+  const literalFamily = isIP(address.trim().split('%')[0] ?? '') === 6 ? 6 : 4;
+  const literalWidth = WIDTH[literalFamily];
+  if (prefixText !== undefined && !/^(0|[1-9]\d{0,2})$/.test(prefixText)) return null;
+  const literalPrefix = prefixText === undefined ? literalWidth : Number(prefixText);
+  if (literalPrefix > literalWidth) return null;
+  // A mapped IPv4 network written in IPv6: its prefix counts the 96 bits of the mapping.
+  const prefix = literalFamily === 6 && bits.family === 4 ? literalPrefix - 96 : literalPrefix;
+  if (prefix < 0) return null;
+  return { family: bits.family, base: bits.value & maskOf(bits.family, prefix), prefix };
+};
+
+const ipv4Text = (value: bigint): string =>
+  [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
+
+const ipv6Text = (value: bigint): string => {
+  const groups = Array.from({ length: 8 }, (_, index) => ((value >> BigInt(112 - 16 * index)) & 0xffffn).toString(16));
+  return canonicalIp(groups.join(':')) ?? groups.join(':');
+};
+
+/** A network's one text: its first address, and `/prefix` unless it is a single address. */
+export const networkText = (network: Network): string => {
+  const address = network.family === 4 ? ipv4Text(network.base) : ipv6Text(network.base);
+  return network.prefix === WIDTH[network.family] ? address : `${address}/${network.prefix}`;
+};
+
+/** Whether one network lies within the other (CIDR blocks either nest or are apart). */
+export const networksOverlap = (a: Network, b: Network): boolean => {
+  if (a.family !== b.family) return false;
+  const shorter = Math.min(a.prefix, b.prefix);
+  const mask = maskOf(a.family, shorter);
+  return (a.base & mask) === (b.base & mask);
+};

@@ -1,4 +1,4 @@
-import type { addMemberRoute } from '@contract/routes/members';
+import type { addMemberRoute } from '@contract/routes/add-member';
 import { clock } from '@lambdas/domain/clock';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
@@ -12,5 +12,5 @@ export const addMemberHandler = async (event: ApiEvent<typeof addMemberRoute>) =
 };
 
 export const handler = middy(addMemberHandler, MIDDY_OPTIONS).use(
-  apiMiddleware((): typeof addMemberRoute => require('@contract/routes/members').addMemberRoute),
+  apiMiddleware((): typeof addMemberRoute => require('@contract/routes/add-member').addMemberRoute),
 );

@@ -1,4 +1,4 @@
-import type { createProjectRoute } from '@contract/routes/projects';
+import type { createProjectRoute } from '@contract/routes/create-project';
 import { clock } from '@lambdas/domain/clock';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
@@ -13,5 +13,5 @@ export const createProjectHandler = async (event: ApiEvent<typeof createProjectR
   });
 
 export const handler = middy(createProjectHandler, MIDDY_OPTIONS).use(
-  apiMiddleware((): typeof createProjectRoute => require('@contract/routes/projects').createProjectRoute),
+  apiMiddleware((): typeof createProjectRoute => require('@contract/routes/create-project').createProjectRoute),
 );

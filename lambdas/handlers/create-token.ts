@@ -1,5 +1,5 @@
 import { ErrorText } from '@contract/errors';
-import type { createTokenRoute } from '@contract/routes/tokens';
+import type { createTokenRoute } from '@contract/routes/create-token';
 import { clock } from '@lambdas/domain/clock';
 import { ForbiddenError } from '@lambdas/domain/errors';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
@@ -15,5 +15,5 @@ export const createTokenHandler = async (event: ApiEvent<typeof createTokenRoute
 };
 
 export const handler = middy(createTokenHandler, MIDDY_OPTIONS).use(
-  apiMiddleware((): typeof createTokenRoute => require('@contract/routes/tokens').createTokenRoute),
+  apiMiddleware((): typeof createTokenRoute => require('@contract/routes/create-token').createTokenRoute),
 );

@@ -1,4 +1,4 @@
-import type { listAuditEventsRoute } from '@contract/routes/audit';
+import type { listAuditEventsRoute } from '@contract/routes/list-audit-events';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
 import { readUserTrail } from '@lambdas/use-cases/audit';
@@ -11,5 +11,5 @@ export const listAuditEventsHandler = async (event: ApiEvent<typeof listAuditEve
 };
 
 export const handler = middy(listAuditEventsHandler, MIDDY_OPTIONS).use(
-  apiMiddleware((): typeof listAuditEventsRoute => require('@contract/routes/audit').listAuditEventsRoute),
+  apiMiddleware((): typeof listAuditEventsRoute => require('@contract/routes/list-audit-events').listAuditEventsRoute),
 );

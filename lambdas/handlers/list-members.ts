@@ -1,4 +1,4 @@
-import type { listMembersRoute } from '@contract/routes/members';
+import type { listMembersRoute } from '@contract/routes/list-members';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
 import { listMembers } from '@lambdas/use-cases/projects';
@@ -9,5 +9,5 @@ export const listMembersHandler = async (event: ApiEvent<typeof listMembersRoute
   reply(event.route, { success: true, data: await listMembers(event.principal, event.params.projectId) });
 
 export const handler = middy(listMembersHandler, MIDDY_OPTIONS).use(
-  apiMiddleware((): typeof listMembersRoute => require('@contract/routes/members').listMembersRoute),
+  apiMiddleware((): typeof listMembersRoute => require('@contract/routes/list-members').listMembersRoute),
 );

@@ -1,4 +1,4 @@
-import type { listProjectAuditEventsRoute } from '@contract/routes/audit';
+import type { listProjectAuditEventsRoute } from '@contract/routes/list-project-audit-events';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
 import { readProjectTrail } from '@lambdas/use-cases/audit';
@@ -12,6 +12,7 @@ export const listProjectAuditEventsHandler = async (event: ApiEvent<typeof listP
 
 export const handler = middy(listProjectAuditEventsHandler, MIDDY_OPTIONS).use(
   apiMiddleware(
-    (): typeof listProjectAuditEventsRoute => require('@contract/routes/audit').listProjectAuditEventsRoute,
+    (): typeof listProjectAuditEventsRoute =>
+      require('@contract/routes/list-project-audit-events').listProjectAuditEventsRoute,
   ),
 );

@@ -1,4 +1,4 @@
-import type { listProjectsRoute } from '@contract/routes/projects';
+import type { listProjectsRoute } from '@contract/routes/list-projects';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
 import { listProjects } from '@lambdas/use-cases/projects';
@@ -9,5 +9,5 @@ export const listProjectsHandler = async (event: ApiEvent<typeof listProjectsRou
   reply(event.route, { success: true, data: await listProjects(event.principal) });
 
 export const handler = middy(listProjectsHandler, MIDDY_OPTIONS).use(
-  apiMiddleware((): typeof listProjectsRoute => require('@contract/routes/projects').listProjectsRoute),
+  apiMiddleware((): typeof listProjectsRoute => require('@contract/routes/list-projects').listProjectsRoute),
 );

@@ -1,4 +1,4 @@
-import type { removeMemberRoute } from '@contract/routes/members';
+import type { removeMemberRoute } from '@contract/routes/remove-member';
 import { clock } from '@lambdas/domain/clock';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
@@ -12,5 +12,5 @@ export const removeMemberHandler = async (event: ApiEvent<typeof removeMemberRou
 };
 
 export const handler = middy(removeMemberHandler, MIDDY_OPTIONS).use(
-  apiMiddleware((): typeof removeMemberRoute => require('@contract/routes/members').removeMemberRoute),
+  apiMiddleware((): typeof removeMemberRoute => require('@contract/routes/remove-member').removeMemberRoute),
 );

@@ -1,4 +1,4 @@
-import type { revokeTokenRoute } from '@contract/routes/tokens';
+import type { revokeTokenRoute } from '@contract/routes/revoke-token';
 import { clock } from '@lambdas/domain/clock';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from '@lambdas/http/api-middleware';
 import { reply } from '@lambdas/http/responses';
@@ -12,5 +12,5 @@ export const revokeTokenHandler = async (event: ApiEvent<typeof revokeTokenRoute
 };
 
 export const handler = middy(revokeTokenHandler, MIDDY_OPTIONS).use(
-  apiMiddleware((): typeof revokeTokenRoute => require('@contract/routes/tokens').revokeTokenRoute),
+  apiMiddleware((): typeof revokeTokenRoute => require('@contract/routes/revoke-token').revokeTokenRoute),
 );

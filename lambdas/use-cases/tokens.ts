@@ -1,4 +1,5 @@
-import { DEFAULT_TTL_DAYS } from '@contract/limits';
+import { ErrorText } from '@contract/errors';
+import { BROADEST_ALLOWED_PREFIX, DEFAULT_TTL_DAYS } from '@contract/limits';
 import type { Scope } from '@contract/scopes';
 import {
   createTokenWithinLimit,
@@ -8,8 +9,8 @@ import {
 } from '@lambdas/data/token-repository';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
-import { UnauthorizedError } from '@lambdas/domain/errors';
-import { canonicalIp } from '@lambdas/domain/ip';
+import { BadRequestError, UnauthorizedError } from '@lambdas/domain/errors';
+import { canonicalIp, type Network, networksOverlap, networkText, parseNetwork } from '@lambdas/domain/ip';
 import type { Principal } from '@lambdas/domain/principal';
 import { mintToken } from '@lambdas/domain/token-format';
 
@@ -21,12 +22,45 @@ export interface NewToken {
   readonly scopes: readonly Scope[];
   /** Days until expiry; `null` never expires; omitted, `DEFAULT_TTL_DAYS`. */
   readonly ttlDays?: number | null;
+  /** Addresses or CIDRs the token works from; omitted, the creating address. */
+  readonly allowedIps?: readonly string[];
 }
+
+const refuse = (index: number, message: string): never => {
+  throw new BadRequestError(ErrorText.validation, [{ path: `allowedIps.${index}`, message }]);
+};
+
+/**
+ * An allow-list in canonical form (IPv4-mapped IPv6 as IPv4, IPv6 compressed, host bits cleared), or
+ * a 400 naming the entry and why: not an address or CIDR, broader than the service allows, or the
+ * same as or within another entry.
+ */
+const allowList = (entries: readonly string[]): string[] => {
+  const networks = entries.map((entry, index) => {
+    const network = parseNetwork(entry) ?? refuse(index, 'Not an IP address or CIDR');
+    const broadest = BROADEST_ALLOWED_PREFIX[network.family];
+    if (network.prefix < broadest) {
+      refuse(
+        index,
+        `Broader than a /${broadest}: an allow-list names the few networks a token is used from, not a share of the Internet`,
+      );
+    }
+    return network;
+  });
+  networks.forEach((network, index) => {
+    const earlier = networks.slice(0, index).findIndex((other) => networksOverlap(other, network));
+    if (earlier === -1) return;
+    const same = networkText(networks[earlier] as Network) === networkText(network);
+    refuse(index, same ? `The same as allowedIps.${earlier}` : `Overlaps allowedIps.${earlier}`);
+  });
+  return networks.map(networkText);
+};
 
 /** Mints a token bound to the caller's source IP and stores only its hash; the caller is a session. */
 export const createToken = async (owner: Principal, request: NewToken, origin: RequestOrigin, now: Date) => {
   const boundIp = canonicalIp(origin.sourceIp ?? '');
   if (!boundIp || owner.issuedAt === undefined) throw new UnauthorizedError();
+  const allowedIps = request.allowedIps && allowList(request.allowedIps);
   const ttlDays = request.ttlDays === undefined ? DEFAULT_TTL_DAYS : request.ttlDays;
   const minted = mintToken();
   const record: TokenRecord = {
@@ -40,6 +74,7 @@ export const createToken = async (owner: Principal, request: NewToken, origin: R
     createdAt: toIso(now),
     expiresAt: ttlDays === null ? null : toIso(new Date(now.getTime() + ttlDays * DAY_MS)),
     lastUsedAt: null,
+    ...(allowedIps && { allowedIps }),
     ...(owner.email && { ownerEmail: owner.email }),
   };
   const event = auditEvent(
@@ -71,6 +106,7 @@ export const listTokens = async (owner: Principal) =>
     expiresAt: token.expiresAt,
     lastUsedAt: token.lastUsedAt,
     lastUsedIp: token.lastUsedIp ?? null,
+    allowedIps: token.allowedIps ?? null,
   }));
 
 /** Revokes one of the caller's tokens (its id's form is checked by the route contract). */

@@ -36,3 +36,65 @@ describe('last used, and from where', () => {
     }
   });
 });
+
+describe('allowed addresses', () => {
+  const create = (owner: string, allowedIps?: unknown, host = '127.0.0.1') =>
+    call(service, 'POST', '/api/v1/tokens', {
+      token: owner,
+      host,
+      json: { name: 'allow-listed', scopes: ['admin'], ...(allowedIps !== undefined && { allowedIps }) },
+    });
+
+  /** The status of one use of `rawToken` from `from` (an IPv6 source reaches the service over ::1). */
+  const useFrom = async (rawToken: string, from: string) =>
+    (await call(service, 'GET', '/api/v1/projects', { token: rawToken, from })).status;
+
+  it('works from every address an allow-list covers and from no other', async () => {
+    const owner = await session();
+    const created = await create(owner, ['127.0.0.0/31', '::1']);
+    expect(created.status).toBe(201);
+    const { id, rawToken } = created.body.data as { id: string; rawToken: string };
+    expect(await useFrom(rawToken, '127.0.0.1')).toBe(200);
+    expect(await useFrom(rawToken, '::1')).toBe(200);
+    const refused = await call(service, 'GET', '/api/v1/projects', { token: rawToken, from: '127.0.0.2' });
+    expect([refused.status, refused.body.error]).toEqual([403, 'Invalid IP address for this token']);
+    expect(await listed(owner, id)).toMatchObject({ allowedIps: ['127.0.0.0/31', '::1'] });
+  });
+
+  it('keeps SPEC.md’s default: without a list, only the creating address', async () => {
+    const owner = await session();
+    const created = await create(owner, undefined, '::1');
+    const { id, rawToken } = created.body.data as { id: string; rawToken: string };
+    expect(await useFrom(rawToken, '::1')).toBe(200);
+    expect(await useFrom(rawToken, '127.0.0.1')).toBe(403);
+    expect(await listed(owner, id)).toMatchObject({ allowedIps: null });
+  });
+
+  it('stores each entry in one form', async () => {
+    const owner = await session();
+    const created = await create(owner, ['127.0.0.9/29', '::FFFF:10.1.2.3', '2001:DB8:0::1/48']);
+    expect(await listed(owner, created.body.data.id)).toMatchObject({
+      allowedIps: ['127.0.0.8/29', '10.1.2.3', '2001:db8::/48'],
+    });
+  });
+
+  it.each([
+    [['10.0.0.0/7'], 'allowedIps.0', /Broader than a \/8/],
+    [['2001:db8::/31'], 'allowedIps.0', /Broader than a \/32/],
+    [['127.0.0.1', '::ffff:127.0.0.1'], 'allowedIps.1', /The same as allowedIps\.0/],
+    [['127.0.0.0/24', '127.0.0.5'], 'allowedIps.1', /Overlaps allowedIps\.0/],
+    [['localhost'], 'allowedIps.0', /Not an IP address or CIDR/],
+    [['1.2.3.4/33'], 'allowedIps.0', /Not an IP address or CIDR/],
+  ])('refuses %j with a 400 that says why', async (allowedIps, path, message) => {
+    const reply = await create(await session(), allowedIps);
+    expect([reply.status, reply.body.error]).toEqual([400, 'Validation failed']);
+    expect(reply.body.details).toEqual([{ path, message: expect.stringMatching(message) }]);
+  });
+
+  it('refuses an empty list and one of more than 10 entries', async () => {
+    const owner = await session();
+    expect((await create(owner, [])).status).toBe(400);
+    const eleven = Array.from({ length: 11 }, (_, i) => `10.0.${i}.0/24`);
+    expect((await create(owner, eleven)).status).toBe(400);
+  });
+});

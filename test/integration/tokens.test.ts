@@ -43,6 +43,7 @@ describe('token lifecycle', () => {
     expect(used.text).not.toContain(token.rawToken);
     const [listed] = used.body.data;
     expect(Object.keys(listed).sort()).toEqual([
+      'allowedIps',
       'createdAt',
       'displayPrefix',
       'expiresAt',

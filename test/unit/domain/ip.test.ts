@@ -1,4 +1,13 @@
-import { canonicalIp, sameIp } from '@lambdas/domain/ip';
+import { BlockList } from 'node:net';
+import {
+  canonicalIp,
+  type Network,
+  networkHolds,
+  networksOverlap,
+  networkText,
+  parseNetwork,
+  sameIp,
+} from '@lambdas/domain/ip';
 import fc from 'fast-check';
 
 describe('canonicalIp', () => {
@@ -88,5 +97,57 @@ describe('sameIp', () => {
   it('matches nothing when either side is not an address', () => {
     expect(sameIp('', '')).toBe(false);
     expect(sameIp('garbage', 'garbage')).toBe(false);
+  });
+});
+
+describe('networks (allow-lists)', () => {
+  const inNetwork = (family: 4 | 6) =>
+    (family === 4 ? fc.ipV4() : fc.ipV6()).chain((base) =>
+      fc.record({
+        base: fc.constant(base),
+        prefix: fc.integer({ min: 0, max: family === 4 ? 32 : 128 }),
+        // Addresses near the base as often as anywhere: a random address is rarely inside a long prefix.
+        address: fc.oneof(family === 4 ? fc.ipV4() : fc.ipV6(), fc.constant(base)),
+      }),
+    );
+
+  it.each([4, 6] as const)('holds exactly the IPv%s addresses node:net BlockList holds', (family) => {
+    fc.assert(
+      fc.property(inNetwork(family), ({ base, prefix, address }) => {
+        const blockList = new BlockList();
+        blockList.addSubnet(base, prefix, family === 4 ? 'ipv4' : 'ipv6');
+        const network = parseNetwork(`${base}/${prefix}`);
+        expect(network).not.toBeNull();
+        expect(networkHolds(network as Network, address)).toBe(
+          blockList.check(address, family === 4 ? 'ipv4' : 'ipv6'),
+        );
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('writes a network in one form: host bits cleared, IPv6 compressed, mapped IPv4 as IPv4', () => {
+    const text = (entry: string) => {
+      const network = parseNetwork(entry);
+      return network && networkText(network);
+    };
+    expect(text('10.1.2.3/8')).toBe('10.0.0.0/8');
+    expect(text('2001:DB8:0:0::1/32')).toBe('2001:db8::/32');
+    expect(text('::ffff:10.0.0.0/104')).toBe('10.0.0.0/8');
+    expect(text('::ffff:127.0.0.1')).toBe('127.0.0.1');
+    expect(text('127.0.0.1/32')).toBe('127.0.0.1');
+    expect(text('::1/128')).toBe('::1');
+    for (const bad of ['1.2.3.4/33', '10.0.0.0/08', '10.0.0.0/', '::/129', '1.2.3.4/8/8', 'example.com', '']) {
+      expect([bad, parseNetwork(bad)]).toEqual([bad, null]);
+    }
+  });
+
+  it('finds networks that nest, whichever comes first, and never across families', () => {
+    const net = (entry: string) => parseNetwork(entry) as Network;
+    expect(networksOverlap(net('127.0.0.0/24'), net('127.0.0.5'))).toBe(true);
+    expect(networksOverlap(net('127.0.0.5'), net('127.0.0.0/24'))).toBe(true);
+    expect(networksOverlap(net('127.0.0.0/25'), net('127.0.0.128/25'))).toBe(false);
+    expect(networksOverlap(net('::ffff:127.0.0.1'), net('127.0.0.1'))).toBe(true);
+    expect(networksOverlap(net('::1'), net('0.0.0.1'))).toBe(false);
   });
 });

@@ -1,24 +1,12 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
-import { DEFAULT_TTL_DAYS, MAX_TTL_DAYS } from '../limits';
+import { BROADEST_ALLOWED_PREFIX, DEFAULT_TTL_DAYS, MAX_ALLOWED_IPS, MAX_TTL_DAYS } from '../limits';
 import { route } from '../route';
-import { apiToken, dataBody, displayPrefix, name, scope, successBody, timestamp, tokenId } from '../schemas';
+import { apiToken, dataBody, displayPrefix, name, scope, timestamp, tokenId } from '../schemas';
 import { scopes } from '../scopes';
-import { TOKENS_CREATED_METRIC, TOKENS_REVOKED_METRIC } from '../service-metrics';
+import { TOKENS_CREATED_METRIC } from '../service-metrics';
 
-// The token routes' contracts (one module per resource: a function bundles only its own).
-
-const tokenListEntry = () =>
-  z.object({
-    id: tokenId(),
-    name: z.string(),
-    displayPrefix: displayPrefix(),
-    scopes: z.array(scope()),
-    createdAt: timestamp(),
-    expiresAt: z.nullable(timestamp()),
-    lastUsedAt: z.nullable(timestamp()),
-    lastUsedIp: z.nullable(z.string().check(z.describe('The address of that use, as API Gateway saw it'))),
-  });
+// The contract of create token (one module per route: a function bundles only its own).
 
 export const createTokenRoute = route({
   method: 'POST',
@@ -67,6 +55,17 @@ export const createTokenRoute = route({
           .nullable(z.int().check(z.gte(1), z.lte(MAX_TTL_DAYS)))
           .check(z.describe(`Days until expiry; \`null\`: never; omitted: ${DEFAULT_TTL_DAYS}`)),
       ),
+      allowedIps: z.optional(
+        z
+          .array(z.string().check(z.maxLength(64)))
+          .check(
+            z.minLength(1),
+            z.maxLength(MAX_ALLOWED_IPS),
+            z.describe(
+              `Addresses or CIDRs the token works from (1 to ${MAX_ALLOWED_IPS}, none broader than a /${BROADEST_ALLOWED_PREFIX[4]} of IPv4 or a /${BROADEST_ALLOWED_PREFIX[6]} of IPv6, none overlapping); omitted: the creating address`,
+            ),
+          ),
+      ),
     }),
     response: dataBody(
       z.object({
@@ -80,45 +79,4 @@ export const createTokenRoute = route({
     ),
   }),
   sample: () => ({ body: { name: 'ci-pipeline', scopes: ['read:secrets', 'admin'], ttlDays: 30 } }),
-});
-
-export const listTokensRoute = route({
-  method: 'GET',
-  path: '/api/v1/tokens',
-  handler: 'list-tokens',
-  tokenScope: 'admin',
-  summary: "List the caller's tokens, newest first",
-  success: { status: 200, description: "The caller's active and expired tokens, newest first" },
-  errors: {},
-  // Least work (list a user’s tokens): One page of the user’s partition of the list index (an index
-  // read is eventually consistent).
-  dataAccess: [{ operation: 'Query', entity: 'Token', consistent: false, index: 'GSI1' }],
-  schemas: () => ({ response: dataBody(z.array(tokenListEntry())) }),
-  sample: () => ({}),
-});
-
-export const revokeTokenRoute = route({
-  method: 'DELETE',
-  path: '/api/v1/tokens/{id}',
-  handler: 'revoke-token',
-  tokenScope: 'admin',
-  summary: 'Revoke one of the caller’s tokens',
-  success: { status: 200, description: 'Revoked; its next use is a 401' },
-  errors: { notFound: [ErrorText.tokenNotFound] },
-  paramErrors: { id: ErrorText.tokenNotFound },
-  successMetric: TOKENS_REVOKED_METRIC,
-  // Least work (revoke a token): The owner check is the Delete’s condition, so no read; the slot is
-  // freed in the same transaction.
-  dataAccess: [
-    {
-      operation: 'TransactWriteItems',
-      actions: [
-        { action: 'Delete', entity: 'Token' },
-        { action: 'Update', entity: 'TokenSlots' },
-        { action: 'Put', entity: 'AuditEvent' },
-      ],
-    },
-  ],
-  schemas: () => ({ params: z.object({ id: tokenId() }), response: successBody() }),
-  sample: (world) => ({ params: { id: world.tokenId } }),
 });
