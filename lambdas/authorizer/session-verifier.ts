@@ -1,12 +1,24 @@
 import { normalizeEmail } from '@contract/email';
 import { optionalUrlEnv, requiredEnv, requiredUrlEnv } from '@lambdas/env';
-import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyOptions, jwtVerify } from 'jose';
+import type { JWTPayload, JWTVerifyOptions } from 'jose';
+import type * as Jose from './jose';
 import { SessionExpiredError, SessionInvalidError, SessionKeysUnavailableError } from './session-errors';
 
 const issuer = requiredUrlEnv('SESSION_ISSUER');
 const audience = requiredEnv('SESSION_AUDIENCE');
 /** When unset, the key set is where the issuer's discovery document says (`jwks_uri`). */
 const configuredJwksUrl = optionalUrlEnv('SESSION_JWKS_URL');
+/**
+ * jose, loaded with the first session rather than with the bundle: a request with an API token (the
+ * automation the service mostly serves) never needs it, and evaluating it is most of what the
+ * authorizer's cold load spends beyond its floor (`npm run bench`, cold load).
+ */
+let loadedJose: typeof Jose | undefined;
+const jose = (): typeof Jose => {
+  loadedJose ??= require('./jose') as typeof Jose;
+  return loadedJose;
+};
+
 /** Bound on each call to the provider, discovery as key fetch: a slow provider is an outage, not a hang. */
 const PROVIDER_TIMEOUT_MS = 2_000;
 
@@ -46,7 +58,7 @@ const discoverJwksUrl = async (): Promise<string> => {
   return jwksUri;
 };
 
-type KeySet = ReturnType<typeof createRemoteJWKSet>;
+type KeySet = ReturnType<typeof Jose.createRemoteJWKSet>;
 
 /**
  * Created once per container, on the first session it verifies: discovery and the remote key set
@@ -58,7 +70,7 @@ let keySet: Promise<KeySet> | undefined;
 const sessionKeys = (): Promise<KeySet> => {
   if (!keySet) {
     const pending = (configuredJwksUrl ? Promise.resolve(configuredJwksUrl) : discoverJwksUrl()).then((url) =>
-      createRemoteJWKSet(new URL(url), {
+      jose().createRemoteJWKSet(new URL(url), {
         timeoutDuration: PROVIDER_TIMEOUT_MS,
         cooldownDuration: 30_000,
         cacheMaxAge: 10 * 60_000,
@@ -95,7 +107,9 @@ const identityOf = (payload: JWTPayload): SessionIdentity => {
 };
 
 const isKeysUnavailable = (error: unknown): boolean =>
-  error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError) || error.code === 'ERR_JOSE_GENERIC';
+  error instanceof jose().errors.JWKSTimeout ||
+  !(error instanceof jose().errors.JOSEError) ||
+  error.code === 'ERR_JOSE_GENERIC';
 
 /**
  * Verifies a session JWT against the provider's key set as of `now`. A token that would be valid
@@ -103,17 +117,19 @@ const isKeysUnavailable = (error: unknown): boolean =>
  */
 export const verifySession = async (jwt: string, now: Date): Promise<SessionIdentity> => {
   try {
-    const { payload } = await jwtVerify(jwt, await sessionKeys(), { ...baseOptions, currentDate: now });
+    const { payload } = await jose().jwtVerify(jwt, await sessionKeys(), { ...baseOptions, currentDate: now });
     return identityOf(payload);
   } catch (error) {
     if (error instanceof SessionInvalidError) throw error;
-    if (error instanceof errors.JWTExpired && typeof error.payload.exp === 'number') {
-      const { payload } = await jwtVerify(jwt, await sessionKeys(), {
-        ...baseOptions,
-        currentDate: new Date((error.payload.exp - 1) * 1000),
-      }).catch(() => {
-        throw new SessionInvalidError('invalid');
-      });
+    if (error instanceof jose().errors.JWTExpired && typeof error.payload.exp === 'number') {
+      const { payload } = await jose()
+        .jwtVerify(jwt, await sessionKeys(), {
+          ...baseOptions,
+          currentDate: new Date((error.payload.exp - 1) * 1000),
+        })
+        .catch(() => {
+          throw new SessionInvalidError('invalid');
+        });
       identityOf(payload);
       throw new SessionExpiredError('expired');
     }
