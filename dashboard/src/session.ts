@@ -1,4 +1,4 @@
-import type { DashboardConfig } from '@contract/dashboard';
+import { DASHBOARD_CONFIG_PATH, type DashboardConfig } from '@contract/dashboard';
 import { type User, UserManager, WebStorageStateStore } from 'oidc-client-ts';
 
 /** Where the browser returns after sign-in and sign-out: the dashboard itself. */
@@ -29,8 +29,8 @@ interface ReturnState {
 }
 
 const readConfig = async (): Promise<DashboardConfig> => {
-  const response = await fetch('/config.json', { cache: 'no-store' });
-  if (!response.ok) throw new Error(`config.json answered ${response.status}`);
+  const response = await fetch(DASHBOARD_CONFIG_PATH, { cache: 'no-store' });
+  if (!response.ok) throw new Error(`${DASHBOARD_CONFIG_PATH} answered ${response.status}`);
   return (await response.json()) as DashboardConfig;
 };
 
