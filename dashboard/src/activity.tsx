@@ -2,7 +2,7 @@ import { type AuditEvent, type AuditEventType, auditEventTypes } from '@contract
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from './api';
 import { loadProjects } from './projects';
-import { ErrorMessage, errorText, useLoad, When } from './ui';
+import { ErrorMessage, useAction, useLoad, When } from './ui';
 
 interface Page {
   readonly data: readonly AuditEvent[];
@@ -58,22 +58,15 @@ export const ActivityLog = ({ api, path }: { api: Api; path: string }) => {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [events, setEvents] = useState<readonly AuditEvent[]>();
   const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
 
-  const load = async (applied: Filters, after: string | null) => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const load = (applied: Filters, after: string | null) =>
+    run(async () => {
       const page = await api<Page>('GET', `${path}${queryOf(applied, after)}`);
       setEvents((previous) => (after ? [...(previous ?? []), ...page.data] : page.data));
       setCursor(page.nextCursor);
-    } catch (failure) {
-      setError(errorText(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
+
   // The unfiltered trail once, on the first render.
   useEffect(() => {
     void load(NO_FILTERS, null);

@@ -3,7 +3,7 @@ import type { listMembersRoute, RouteAnswer } from '@contract/routes';
 import { useState } from 'preact/hooks';
 import type { Api } from './api';
 import { loadProjects } from './projects';
-import { Confirm, ErrorMessage, errorText, useDraft, useLoad } from './ui';
+import { Confirm, ErrorMessage, useAction, useDraft, useLoad } from './ui';
 
 type Member = RouteAnswer<typeof listMembersRoute>['data'][number];
 
@@ -17,21 +17,14 @@ interface MemberDraft {
 
 const AddMemberForm = ({ api, projectId, onAdded }: { api: Api; projectId: string; onAdded: () => void }) => {
   const [draft, setDraft, clearDraft] = useDraft<MemberDraft>(`member:${projectId}`, { email: '', role: 'member' });
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
+  const { busy, error, run } = useAction();
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       await api('POST', `/api/v1/projects/${encodeURIComponent(projectId)}/members`, draft);
       clearDraft();
       onAdded();
-    } catch (failure) {
-      setError(errorText(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="panel" onSubmit={submit} aria-labelledby="add-member-title">

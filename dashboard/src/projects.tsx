@@ -1,7 +1,6 @@
 import type { createProjectRoute, listProjectsRoute, RouteAnswer } from '@contract/routes';
-import { useState } from 'preact/hooks';
 import type { Api } from './api';
-import { ErrorMessage, errorText, useDraft, useLoad, When } from './ui';
+import { ErrorMessage, useAction, useDraft, useLoad, When } from './ui';
 
 /** A project as the list shows it, with the caller's role. */
 export type ProjectEntry = RouteAnswer<typeof listProjectsRoute>['data'][number];
@@ -11,21 +10,14 @@ export const loadProjects = (api: Api) => api<RouteAnswer<typeof listProjectsRou
 
 const CreateProjectForm = ({ api, onCreated }: { api: Api; onCreated: () => void }) => {
   const [name, setName, clearName] = useDraft('project', '');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
+  const { busy, error, run } = useAction();
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       await api<RouteAnswer<typeof createProjectRoute>>('POST', '/api/v1/projects', { name });
       clearName();
       onCreated();
-    } catch (failure) {
-      setError(errorText(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="panel" onSubmit={submit} aria-labelledby="create-project-title">

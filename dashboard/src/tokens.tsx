@@ -3,7 +3,7 @@ import type { createTokenRoute, listTokensRoute, RouteAnswer } from '@contract/r
 import { type Scope, scopes } from '@contract/scopes';
 import { useState } from 'preact/hooks';
 import type { Api } from './api';
-import { Confirm, ErrorMessage, errorText, useDraft, useLoad, When } from './ui';
+import { Confirm, ErrorMessage, useAction, useDraft, useLoad, When } from './ui';
 
 type TokenEntry = RouteAnswer<typeof listTokensRoute>['data'][number];
 type NewToken = RouteAnswer<typeof createTokenRoute>['data'];
@@ -59,15 +59,12 @@ const CreatedToken = ({ token, onDone }: { token: NewToken; onDone: () => void }
 
 const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (token: NewToken) => void }) => {
   const [draft, setDraft, clearDraft] = useDraft<TokenDraft>('token', EMPTY_DRAFT);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const toggleScope = (scope: Scope, on: boolean) =>
     setDraft({ ...draft, scopes: on ? [...draft.scopes, scope] : draft.scopes.filter((held) => held !== scope) });
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       const body = {
         name: draft.name,
         scopes: scopes.filter((scope) => draft.scopes.includes(scope)),
@@ -76,12 +73,9 @@ const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (token: NewT
       const created = await api<RouteAnswer<typeof createTokenRoute>>('POST', '/api/v1/tokens', body);
       clearDraft();
       onCreated(created.data);
-    } catch (failure) {
-      setError(errorText(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
+
   return (
     <form class="panel" onSubmit={submit} aria-labelledby="create-token-title" aria-describedby="create-token-error">
       <h2 id="create-token-title">Create a token</h2>

@@ -41,6 +41,33 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', tim
 export const When = ({ at, otherwise }: { at: string | null; otherwise: string }) =>
   at === null ? <span>{otherwise}</span> : <time dateTime={at}>{dateFormat.format(new Date(at))}</time>;
 
+/**
+ * A call to the API that a control starts: whether it is under way (to disable the control), and the
+ * API's words when it failed (shown next to the control). `run` clears the last error first.
+ */
+export const useAction = (): {
+  busy: boolean;
+  error: string | undefined;
+  run: (action: () => Promise<void>) => Promise<boolean>;
+} => {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const run = async (action: () => Promise<void>): Promise<boolean> => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+      return true;
+    } catch (failure) {
+      setError(errorText(failure));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+};
+
 /** A modal question with the action's own name on its confirm button, and Cancel. */
 export const Confirm = ({
   title,
@@ -56,21 +83,12 @@ export const Confirm = ({
   onClose: () => void;
 }) => {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useAction();
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
   const confirm = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onConfirm();
-      onClose();
-    } catch (failure) {
-      setError(errorText(failure));
-      setBusy(false);
-    }
+    if (await run(onConfirm)) onClose();
   };
   return (
     <dialog ref={dialog} aria-labelledby="confirm-title" onClose={onClose}>
