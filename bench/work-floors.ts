@@ -16,19 +16,8 @@
  *   an upper bound).
  */
 import { routes } from '@contract/routes';
+import { inListIndex } from '@contract/table-access';
 import type { Entity, FloorCall } from '@contract/work';
-
-/** Entities whose items are in the list index (GSI1, projection ALL): their lists are read from it. */
-export const inListIndex: Readonly<Record<Entity, boolean>> = {
-  Token: true,
-  TokenSlots: false,
-  Profile: false,
-  EmailClaim: false,
-  Project: false,
-  Member: true,
-  AuditEvent: false,
-  ProjectAuditEvent: true,
-};
 
 /** What one request may at most do to the table. */
 export interface WorkFloor {
@@ -112,7 +101,7 @@ export const floorFor = (subject: string): WorkFloor => {
 
 /** Read and write units of one call of a floor, by the rules at the top of this file. */
 export const floorCallUnits = (call: FloorCall): { read: number; write: number } => {
-  const indexed = (entity: Entity) => (inListIndex[entity] ? 1 : 0);
+  const indexed = (entity: Entity) => (inListIndex(entity) ? 1 : 0);
   switch (call.operation) {
     case 'GetItem':
     case 'Query': {

@@ -1,6 +1,13 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
-import { auditEventTypes, DEFAULT_AUDIT_PAGE, denialReasons, MAX_AUDIT_PAGE, MAX_USER_AGENT_LENGTH } from './audit';
+import {
+  type AuditEvent,
+  auditEventTypes,
+  DEFAULT_AUDIT_PAGE,
+  denialReasons,
+  MAX_AUDIT_PAGE,
+  MAX_USER_AGENT_LENGTH,
+} from './audit';
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from './email';
 import type { ErrorText } from './errors';
 import {
@@ -125,7 +132,8 @@ export const auditEvent = () => {
   return auditEventSchema;
 };
 
-const buildAuditEvent = () =>
+/** Typed as the contract's `AuditEvent`: a field the code writes cannot be missing from the document. */
+const buildAuditEvent = (): z.ZodMiniType<AuditEvent, AuditEvent> =>
   z
     .object({
       id: z.string().check(z.describe('`evt_` + 20 random base62 characters')),

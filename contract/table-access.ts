@@ -66,6 +66,9 @@ const partitions: Readonly<Record<Entity, { readonly table: KeyPrefix; readonly 
   ProjectAuditEvent: { table: keyPrefix.audit, listIndex: keyPrefix.project },
 };
 
+/** Whether an entity's items are in the list index (GSI1): there its lists are read, and each write rewrites its entry too. */
+export const inListIndex = (entity: Entity): boolean => partitions[entity].listIndex !== undefined;
+
 const transactionActions = {
   Put: 'dynamodb:PutItem',
   Update: 'dynamodb:UpdateItem',

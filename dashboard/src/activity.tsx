@@ -1,13 +1,11 @@
 import { type AuditEvent, type AuditEventType, auditEventTypes } from '@contract/audit';
+import type { listAuditEventsRoute, RouteAnswer } from '@contract/routes';
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from './api';
 import { loadProjects } from './projects';
 import { ErrorMessage, useAction, useLoad, When } from './ui';
 
-interface Page {
-  readonly data: readonly AuditEvent[];
-  readonly nextCursor: string | null;
-}
+type Page = RouteAnswer<typeof listAuditEventsRoute>;
 
 interface Filters {
   readonly type: AuditEventType | '';

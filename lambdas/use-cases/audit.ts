@@ -1,5 +1,7 @@
-import { type AuditEventType, DEFAULT_AUDIT_PAGE } from '@contract/audit';
+import { DEFAULT_AUDIT_PAGE } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
+import type { RouteInput } from '@contract/route';
+import type { listAuditEventsRoute } from '@contract/routes/list-audit-events';
 import {
   listProjectAuditEvents,
   listUserAuditEvents,
@@ -11,14 +13,8 @@ import { BadRequestError, ForbiddenError, NotFoundError } from '@lambdas/domain/
 import type { Principal } from '@lambdas/domain/principal';
 import { canManageMembers } from '@lambdas/domain/roles';
 
-/** A trail's query as the route validated it: text of the right form. */
-export interface TrailRequest {
-  readonly limit?: string;
-  readonly cursor?: string;
-  readonly type?: AuditEventType;
-  readonly since?: string;
-  readonly until?: string;
-}
+/** A trail's query as the route validated it: text of the right form (the same for both trails). */
+export type TrailRequest = RouteInput<typeof listAuditEventsRoute>['query'];
 
 /** An instant as the trail's keys hold it (UTC with milliseconds); a date that does not exist is a 400. */
 const toKeyTime = (name: 'since' | 'until', instant: string | undefined): string | undefined => {

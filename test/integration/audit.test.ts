@@ -1,6 +1,6 @@
 import { ErrorText } from '@contract/errors';
 import { type CountingProxy, startCountingProxy } from './dynamo-proxy';
-import { call, type Reply, uniqueEmail } from './harness';
+import { call, devSession, type Reply, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
 
 /**
@@ -24,11 +24,6 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-const session = async (email: string): Promise<string> => {
-  const reply = await call(service, 'POST', '/_dev/idp/token', { json: { email } });
-  return reply.body.token as string;
-};
-
 const as = (token: string, extra: { json?: unknown; from?: string } = {}) => ({
   token,
   headers: [['User-Agent', USER_AGENT]] as [string, string][],
@@ -44,7 +39,7 @@ const projectTrail = (token: string, projectId: string, query = ''): Promise<Rep
 /** A user who has signed in once, with a session and their user id. */
 const signedIn = async (label: string) => {
   const email = uniqueEmail(label);
-  const token = await session(email);
+  const token = await devSession(service, email);
   const userId = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')).sub as string;
   await trail(token);
   return { email, token, userId };

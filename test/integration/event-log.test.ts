@@ -19,7 +19,7 @@ import { tableKeys } from '@contract/table-keys';
 import { auditEventKeys } from '@lambdas/data/keys';
 import { createTable } from '../../local/create-table';
 import { type EventLog, startEventLog } from '../../local/event-log';
-import { call, uniqueEmail } from './harness';
+import { call, devSession, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
 
 /**
@@ -144,7 +144,7 @@ describe('npm start’s event log', () => {
     async () => {
       const email = uniqueEmail();
       const port = { port: service?.port ?? 0 };
-      const session = (await call(port, 'POST', '/_dev/idp/token', { json: { email } })).body.token as string;
+      const session = await devSession(port, email);
       const created = await call(port, 'POST', '/api/v1/tokens', {
         token: session,
         json: { name: 'ci-pipeline', scopes: ['admin'], ttlDays: 30 },

@@ -121,6 +121,10 @@ export const call = (
     req.end(payload);
   });
 
+/** A session from a running service's development identity provider, over HTTP (e.g. a spawned `npm start`). */
+export const devSession = async (service: Pick<LocalService, 'port'>, email: string): Promise<string> =>
+  (await call(service, 'POST', '/_dev/idp/token', { json: { email } })).body.token as string;
+
 /** A unique e-mail, so test files never see each other's data. */
 export const uniqueEmail = (label = 'user'): string => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 

@@ -6,7 +6,7 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tokenKey } from '@lambdas/data/keys';
 import { setClock } from '@lambdas/domain/clock';
 import type { LocalService } from '../../local/service';
-import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { call, createProject, createToken, devSession, sessionFor, startService, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
 import { findSecrets, scanTable } from './secret-scan';
 
@@ -125,7 +125,7 @@ describe('no secret in the audit events npm start shows and keeps', () => {
     started = await startNpmService({ DATA_DIR: dataDir });
     const npm = started;
     const email = uniqueEmail('events');
-    const session = (await call(npm, 'POST', '/_dev/idp/token', { json: { email } })).body.token as string;
+    const session = await devSession(npm, email);
     const created = await call(npm, 'POST', '/api/v1/tokens', {
       token: session,
       json: { name: 'events', scopes: ['admin'] },

@@ -1,4 +1,4 @@
-import { call, uniqueEmail } from './harness';
+import { call, devSession, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
 
 /**
@@ -12,8 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const session = async (): Promise<string> =>
-  (await call(service, 'POST', '/_dev/idp/token', { json: { email: uniqueEmail('lifecycle') } })).body.token;
+const session = (): Promise<string> => devSession(service, uniqueEmail('lifecycle'));
 
 const listed = async (token: string, id: string) =>
   ((await call(service, 'GET', '/api/v1/tokens', { token })).body.data as Record<string, unknown>[]).find(
