@@ -9,6 +9,7 @@ export const auditEventTypes = [
   'token.created',
   'token.revoked',
   'token.rotated',
+  'token.expiring',
   'token.denied',
   'project.created',
   'member.added',
@@ -82,7 +83,7 @@ export interface AuditEvent {
   readonly userAgent: string | null;
   /** API Gateway's request id. */
   readonly requestId: string | null;
-  /** What matters of the change: `name`, `scopes`, `expiresAt`, `role`, `reason`, as the type has them. */
+  /** What matters of the change, as the type has it (see {@link AuditDetails}). */
   readonly details: AuditDetails;
 }
 
@@ -93,4 +94,10 @@ export interface AuditDetails {
   readonly expiresAt: string | null;
   readonly role: string | null;
   readonly reason: DenialReason | null;
+  /** `token.rotated`: the id of the token that replaces the target. */
+  readonly replacedBy: string | null;
+  /** `token.rotated`: when the replaced token stops working (its grace period's end, or its expiry if sooner). */
+  readonly stopsAt: string | null;
+  /** `token.expiring`: whole days left when the notice was sent (7, then 1). */
+  readonly daysLeft: number | null;
 }

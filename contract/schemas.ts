@@ -160,6 +160,9 @@ const buildAuditEvent = (): z.ZodMiniType<AuditEvent, AuditEvent> =>
         expiresAt: z.nullable(z.string()),
         role: z.nullable(z.string()),
         reason: z.nullable(z.enum(denialReasons)),
+        replacedBy: z.nullable(z.string()),
+        stopsAt: z.nullable(z.string()),
+        daysLeft: z.nullable(z.int()),
       }),
     })
     .check(z.meta({ id: 'AuditEvent' }), z.describe('One recorded change or denial; never a credential'));

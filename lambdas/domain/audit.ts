@@ -54,7 +54,16 @@ export const systemOrigin: RequestOrigin = {
 };
 
 const noTarget: AuditTarget = { tokenId: null, projectId: null, userId: null, email: null };
-const noDetails: AuditDetails = { name: null, scopes: null, expiresAt: null, role: null, reason: null };
+const noDetails: AuditDetails = {
+  name: null,
+  scopes: null,
+  expiresAt: null,
+  role: null,
+  reason: null,
+  replacedBy: null,
+  stopsAt: null,
+  daysLeft: null,
+};
 
 /** One audit event of `type` by `origin`'s caller; the fields not given are null. */
 export const auditEvent = (

@@ -72,6 +72,9 @@ export const auditEventMapping = {
     expiresAt: 'attribute',
     role: 'attribute',
     reason: 'attribute',
+    replacedBy: 'attribute',
+    stopsAt: 'attribute',
+    daysLeft: 'attribute',
   } satisfies MapMapping<AuditDetails>,
 } as const satisfies { readonly [K in keyof AuditEvent]-?: FieldMapping | Readonly<Record<string, FieldMapping>> };
 

@@ -99,7 +99,16 @@ const tokenCreated: AuditEvent = {
   // Quotes and a backslash: free text must reach the bus intact.
   userAgent: 'curl/8.5.0 "quoted" \\ backslash',
   requestId: 'req-1',
-  details: { name: 'deploy "prod"', scopes: ['read:secrets', 'admin'], expiresAt: null, role: null, reason: null },
+  details: {
+    name: 'deploy "prod"',
+    scopes: ['read:secrets', 'admin'],
+    expiresAt: null,
+    role: null,
+    reason: null,
+    replacedBy: null,
+    stopsAt: null,
+    daysLeft: null,
+  },
 };
 const tokenDenied: AuditEvent = {
   id: 'evt_01JD0000000000000000000002',
@@ -110,7 +119,16 @@ const tokenDenied: AuditEvent = {
   sourceIp: '198.51.100.7',
   userAgent: null,
   requestId: 'req-2',
-  details: { name: null, scopes: null, expiresAt: null, role: null, reason: 'ip' },
+  details: {
+    name: null,
+    scopes: null,
+    expiresAt: null,
+    role: null,
+    reason: 'ip',
+    replacedBy: null,
+    stopsAt: null,
+    daysLeft: null,
+  },
 };
 const memberAdded: AuditEvent = {
   id: 'evt_01JD0000000000000000000003',
@@ -121,7 +139,16 @@ const memberAdded: AuditEvent = {
   sourceIp: '203.0.113.9',
   userAgent: 'secrets-cli/1.0',
   requestId: 'req-3',
-  details: { name: null, scopes: null, expiresAt: null, role: 'admin', reason: null },
+  details: {
+    name: null,
+    scopes: null,
+    expiresAt: null,
+    role: 'admin',
+    reason: null,
+    replacedBy: null,
+    stopsAt: null,
+    daysLeft: null,
+  },
 };
 const userOffboarded: AuditEvent = {
   id: 'evt_01JD0000000000000000000004',
@@ -132,7 +159,16 @@ const userOffboarded: AuditEvent = {
   sourceIp: null,
   userAgent: null,
   requestId: null,
-  details: { name: null, scopes: null, expiresAt: null, role: null, reason: null },
+  details: {
+    name: null,
+    scopes: null,
+    expiresAt: null,
+    role: null,
+    reason: null,
+    replacedBy: null,
+    stopsAt: null,
+    daysLeft: null,
+  },
 };
 const EVENTS = [tokenCreated, tokenDenied, memberAdded, userOffboarded];
 
@@ -266,6 +302,9 @@ describe('pipe', () => {
       '$.dynamodb.NewImage.details.M.expiresAt',
       '$.dynamodb.NewImage.details.M.role',
       '$.dynamodb.NewImage.details.M.reason',
+      '$.dynamodb.NewImage.details.M.replacedBy',
+      '$.dynamodb.NewImage.details.M.stopsAt',
+      '$.dynamodb.NewImage.details.M.daysLeft',
     ]);
     // Values quoted, whole attribute values bare, as Pipes wants them.
     expect(template).toContain('"id": "<$.dynamodb.NewImage.id.S>"');
@@ -288,6 +327,9 @@ describe('pipe', () => {
         expiresAt: { NULL: true },
         role: { NULL: true },
         reason: { S: 'ip' },
+        replacedBy: { NULL: true },
+        stopsAt: { NULL: true },
+        daysLeft: { NULL: true },
       },
     });
   });

@@ -55,7 +55,16 @@ const sampleEvent = (userId: string): AuditEvent => ({
   sourceIp: '127.0.0.1',
   userAgent: 'event-log-test',
   requestId: randomUUID(),
-  details: { name: 'ci-pipeline', scopes: ['read:secrets', 'admin'], expiresAt: null, role: null, reason: null },
+  details: {
+    name: 'ci-pipeline',
+    scopes: ['read:secrets', 'admin'],
+    expiresAt: null,
+    role: null,
+    reason: null,
+    replacedBy: null,
+    stopsAt: null,
+    daysLeft: null,
+  },
 });
 
 /** Writes `event` as the audit writes store it: in its user's trail, with entity and ttl. */

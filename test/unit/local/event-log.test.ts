@@ -13,7 +13,16 @@ const event: AuditEvent = {
   sourceIp: '203.0.113.7',
   userAgent: 'curl/8.5.0',
   requestId: 'req-1',
-  details: { name: null, scopes: null, expiresAt: null, role: 'member', reason: null },
+  details: {
+    name: null,
+    scopes: null,
+    expiresAt: null,
+    role: 'member',
+    reason: null,
+    replacedBy: null,
+    stopsAt: null,
+    daysLeft: null,
+  },
 };
 
 /** The item as the audit writes store it: keys, entity and ttl beside the event's fields. */
