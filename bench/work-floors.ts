@@ -9,14 +9,18 @@
  * list passes 4 KB at about eight tokens and then costs half a unit more per 4 KB):
  * - a read: 1 read unit strongly consistent, 0.5 eventually consistent; a Query is one read of the
  *   items it returns;
- * - a single write: 1 write unit, plus 1 for each index that holds the item (GSI1 projects ALL, so every
- *   write to a token or a membership rewrites its index entry too);
+ * - a single write: 1 write unit, plus 1 for each index whose entry it writes: a Put or a Delete writes
+ *   the item's entry in every index that holds it (a token that expires is in the list index and the
+ *   notice index, a membership in the list index); an Update rewrites the entries of the indexes that
+ *   project ALL (the list index), not those of an index of some attributes, which hold only what a
+ *   token is created with (the notice index; only the expiry-notice job, no route, moves its keys);
  * - TransactWriteItems: DynamoDB writes every item twice (prepare and commit), a ConditionCheck
  *   included: 2 units per action, and its index writes doubled likewise (as DynamoDB Local reports them;
  *   an upper bound).
  */
 import { routes } from '@contract/routes';
-import { inListIndex } from '@contract/table-access';
+import { indexesOf } from '@contract/table-access';
+import { projectsAll } from '@contract/table-schema';
 import type { Entity, FloorCall } from '@contract/work';
 
 /** What one request may at most do to the table. */
@@ -101,7 +105,9 @@ export const floorFor = (subject: string): WorkFloor => {
 
 /** Read and write units of one call of a floor, by the rules at the top of this file. */
 export const floorCallUnits = (call: FloorCall): { read: number; write: number } => {
-  const indexed = (entity: Entity) => (inListIndex(entity) ? 1 : 0);
+  /** Index entries a write of `entity` writes, by the rule at the top of this file. */
+  const indexed = (action: 'Put' | 'Update' | 'Delete', entity: Entity) =>
+    indexesOf(entity).filter((index) => action !== 'Update' || projectsAll(index)).length;
   switch (call.operation) {
     case 'GetItem':
     case 'Query': {
@@ -111,14 +117,16 @@ export const floorCallUnits = (call: FloorCall): { read: number; write: number }
     case 'BatchGetItem':
       return { read: call.items * 0.5, write: 0 };
     case 'PutItem':
+      return { read: 0, write: 1 + indexed('Put', call.entity) };
     case 'UpdateItem':
+      return { read: 0, write: 1 + indexed('Update', call.entity) };
     case 'DeleteItem':
-      return { read: 0, write: 1 + indexed(call.entity) };
+      return { read: 0, write: 1 + indexed('Delete', call.entity) };
     case 'TransactWriteItems':
       return {
         read: 0,
         write: call.actions.reduce(
-          (sum, { action, entity }) => sum + 2 * (1 + (action === 'ConditionCheck' ? 0 : indexed(entity))),
+          (sum, { action, entity }) => sum + 2 * (1 + (action === 'ConditionCheck' ? 0 : indexed(action, entity))),
           0,
         ),
       };

@@ -1,4 +1,4 @@
-import { type KeyPrefix, keyPrefix } from './table-schema';
+import { type IndexName, type KeyPrefix, keyPrefix, listIndexName, noticeIndexName, tableSchema } from './table-schema';
 import type { DataCall, Entity } from './work';
 
 /** A DynamoDB action one of our functions may perform. Scan is deliberately not one of them. */
@@ -11,14 +11,14 @@ export type TableAction =
   | 'dynamodb:ConditionCheckItem'
   | 'dynamodb:Query';
 
-/** Actions a function may perform on some partitions of the table or of its list index. */
+/** Actions a function may perform on some partitions of the table or of one of its indexes. */
 export interface TableGrant {
   /** The actions (a TransactWriteItems call needs the action of each of its parts). */
   readonly actions: readonly TableAction[];
   /** The partitions they may touch, by key prefix: the grant's condition on `dynamodb:LeadingKeys`. */
   readonly partitions: readonly KeyPrefix[];
-  /** On the list index (GSI1), whose partition keys `partitions` then name, rather than the table. */
-  readonly listIndex?: boolean;
+  /** On this index, whose partition keys `partitions` then name, rather than the table. */
+  readonly index?: IndexName;
 }
 
 /** What one function may do to the table; the stack grants exactly this and nothing else. */
@@ -47,27 +47,43 @@ export const authorizerTableAccess: TableAccess = [
  * event for each change and one for the offboarding.
  */
 export const offboardingTableAccess: TableAccess = [
-  { actions: ['dynamodb:Query'], partitions: [keyPrefix.user], listIndex: true },
+  { actions: ['dynamodb:Query'], partitions: [keyPrefix.user], index: listIndexName },
   { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
   { actions: ['dynamodb:GetItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
   { actions: ['dynamodb:DeleteItem'], partitions: [keyPrefix.token, keyPrefix.project] },
   { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.audit] },
 ];
 
-/** The partition an entity's items are in, and the one of the list index that lists them. */
-const partitions: Readonly<Record<Entity, { readonly table: KeyPrefix; readonly listIndex?: KeyPrefix }>> = {
-  Token: { table: keyPrefix.token, listIndex: keyPrefix.user },
+/**
+ * The expiry-notice function's table access: it reads the notices due from the notice index, and for
+ * each one marks it on the token (moving or removing the token's notice-index keys) and puts the
+ * `token.expiring` event in the owner's trail, in one transaction; or takes the entry of a token that
+ * expired or was replaced out of the index.
+ */
+export const expiryNoticeTableAccess: TableAccess = [
+  { actions: ['dynamodb:Query'], partitions: [keyPrefix.notice], index: noticeIndexName },
+  { actions: ['dynamodb:UpdateItem'], partitions: [keyPrefix.token] },
+  { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.audit] },
+];
+
+/** The partition an entity's items are in, and in each index that holds them, the partition that lists them. */
+const partitions: Readonly<
+  Record<Entity, { readonly table: KeyPrefix; readonly indexes?: Partial<Record<IndexName, KeyPrefix>> }>
+> = {
+  // A token that expires is in the notice index too, until its last notice.
+  Token: { table: keyPrefix.token, indexes: { [listIndexName]: keyPrefix.user, [noticeIndexName]: keyPrefix.notice } },
   TokenSlots: { table: keyPrefix.user },
   Profile: { table: keyPrefix.user },
   EmailClaim: { table: keyPrefix.email },
   Project: { table: keyPrefix.project },
-  Member: { table: keyPrefix.project, listIndex: keyPrefix.user },
+  Member: { table: keyPrefix.project, indexes: { [listIndexName]: keyPrefix.user } },
   AuditEvent: { table: keyPrefix.audit },
-  ProjectAuditEvent: { table: keyPrefix.audit, listIndex: keyPrefix.project },
+  ProjectAuditEvent: { table: keyPrefix.audit, indexes: { [listIndexName]: keyPrefix.project } },
 };
 
-/** Whether an entity's items are in the list index (GSI1): there its lists are read, and each write rewrites its entry too. */
-export const inListIndex = (entity: Entity): boolean => partitions[entity].listIndex !== undefined;
+/** The indexes that hold an entity's items: there its lists are read, and a write may rewrite its entry too. */
+export const indexesOf = (entity: Entity) =>
+  tableSchema.globalSecondaryIndexes.filter((index) => partitions[entity].indexes?.[index.indexName] !== undefined);
 
 const transactionActions = {
   Put: 'dynamodb:PutItem',
@@ -78,29 +94,29 @@ const transactionActions = {
 
 /**
  * What a route's function may do to the table, derived from the calls its contract lists: each call's
- * action (each part's, for a transaction) on its entity's partition, or on the list index for a query
- * of it; one grant per partition.
+ * action (each part's, for a transaction) on its entity's partition, or on an index for a query of
+ * it; one grant per partition.
  */
 export const grantsOf = (calls: readonly DataCall[]): TableAccess => {
-  const grants = new Map<string, { actions: Set<TableAction>; partition: KeyPrefix; listIndex: boolean }>();
-  const grant = (action: TableAction, entity: Entity, listIndex: boolean) => {
-    const partition = listIndex ? partitions[entity].listIndex : partitions[entity].table;
-    if (!partition) throw new Error(`${entity} is not in the list index`);
-    const key = `${listIndex ? 'index' : 'table'} ${partition}`;
-    const entry = grants.get(key) ?? { actions: new Set<TableAction>(), partition, listIndex };
+  const grants = new Map<string, { actions: Set<TableAction>; partition: KeyPrefix; index?: IndexName }>();
+  const grant = (action: TableAction, entity: Entity, index?: IndexName) => {
+    const partition = index ? partitions[entity].indexes?.[index] : partitions[entity].table;
+    if (!partition) throw new Error(`${entity} is not in ${index}`);
+    const key = `${index ?? 'table'} ${partition}`;
+    const entry = grants.get(key) ?? { actions: new Set<TableAction>(), partition, index };
     entry.actions.add(action);
     grants.set(key, entry);
   };
   for (const call of calls) {
     if (call.operation === 'TransactWriteItems') {
-      for (const part of call.actions) grant(transactionActions[part.action], part.entity, false);
+      for (const part of call.actions) grant(transactionActions[part.action], part.entity);
     } else {
-      grant(`dynamodb:${call.operation}`, call.entity, 'index' in call && call.index !== undefined);
+      grant(`dynamodb:${call.operation}`, call.entity, 'index' in call ? call.index : undefined);
     }
   }
-  return [...grants.values()].map(({ actions, partition, listIndex }) => ({
+  return [...grants.values()].map(({ actions, partition, index }) => ({
     actions: [...actions].sort(),
     partitions: [partition],
-    ...(listIndex && { listIndex }),
+    ...(index && { index }),
   }));
 };

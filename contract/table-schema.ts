@@ -2,12 +2,32 @@
 export const tableSchema = {
   partitionKey: 'PK',
   sortKey: 'SK',
-  globalSecondaryIndexes: [{ indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' }],
+  globalSecondaryIndexes: [
+    /** The list index: a user's tokens and projects, a project's audit trail. Lists return whole items. */
+    { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL' },
+    /**
+     * The notice index, sparse: a token while an expiry notice is still to come for it, under the day
+     * that notice is due. It holds only attributes fixed when the token is created, so the authorizer's
+     * updates of a token (its last use, its denial marks) never rewrite its entry.
+     */
+    {
+      indexName: 'GSI2',
+      partitionKey: 'GSI2PK',
+      sortKey: 'GSI2SK',
+      projection: ['tokenId', 'userId', 'name', 'expiresAt'],
+    },
+  ],
   /** Epoch seconds after which DynamoDB may delete the item. */
   timeToLiveAttribute: 'ttl',
   /** The table's stream carries each new item whole: the audit events flow from it to the event bus. */
   streamViewType: 'NEW_IMAGE',
 } as const;
+
+/** One global secondary index of the table. */
+export type IndexSchema = (typeof tableSchema.globalSecondaryIndexes)[number];
+
+/** Name of one global secondary index. */
+export type IndexName = IndexSchema['indexName'];
 
 /**
  * The first part of every partition key, one per kind of partition: the key builders
@@ -25,6 +45,8 @@ export const keyPrefix = {
   project: 'PROJECT#',
   /** A user's audit trail: what they did and what happened to their tokens, newest last by time. */
   audit: 'AUDIT#',
+  /** In the notice index, the tokens whose next expiry notice is due on one day (UTC). */
+  notice: 'NOTICE#',
 } as const;
 
 /** One kind of partition. */
@@ -32,3 +54,12 @@ export type KeyPrefix = (typeof keyPrefix)[keyof typeof keyPrefix];
 
 /** Name of the index that serves the list access patterns. */
 export const listIndexName = tableSchema.globalSecondaryIndexes[0].indexName;
+
+/** Name of the index the expiry notices are found through. */
+export const noticeIndexName = tableSchema.globalSecondaryIndexes[1].indexName;
+
+/**
+ * Whether an index holds every attribute of its items: then any change of an item rewrites its entry,
+ * while an index of some attributes is rewritten only when one of those (or its keys) changes.
+ */
+export const projectsAll = (index: IndexSchema): boolean => index.projection === 'ALL';

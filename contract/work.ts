@@ -4,6 +4,7 @@
  * `npm run bench` and the integration suite hold it to; all of them together are what the stack
  * grants its function.
  */
+import type { IndexName } from './table-schema';
 
 /**
  * The kinds of item in the table (docs/data-model.md). An audit event is in its user's trail; one of a
@@ -26,7 +27,7 @@ export type FloorCall =
       readonly entity: Entity;
       /** Whether the read must be strongly consistent (it decides access or guards a write). */
       readonly consistent: boolean;
-      readonly index?: 'GSI1';
+      readonly index?: IndexName;
       /**
        * The most a page of this Query returns, in bytes, when a page may exceed one 4 KB read unit
        * (a trail's page of events); otherwise a Query is one read of the few items it returns.

@@ -25,6 +25,18 @@ export const tokenListKeys = (userId: string, createdAt: string, tokenId: string
   GSI1SK: `${createdAt}#${tokenId}`,
 });
 
+/** Partition of the notice index that holds the expiry notices due on one day, `YYYY-MM-DD` (UTC). */
+export const noticeDayPartition = (day: string): string => `${keyPrefix.notice}${day}`;
+
+/**
+ * Notice-index keys of a token's next expiry notice: the day it is due, then its time and the token,
+ * so that a run reads each day's due notices up to now.
+ */
+export const expiryNoticeKeys = (dueAt: string, tokenId: string) => ({
+  GSI2PK: noticeDayPartition(dueAt.slice(0, 10)),
+  GSI2SK: `${dueAt}#${tokenId}`,
+});
+
 /** A user's token slots: the live tokens counted against the per-user limit, and any offboarding mark. */
 export const tokenSlotsKey = (userId: string): ItemKey => ({ PK: userPartition(userId), SK: 'TOKEN_SLOTS' });
 

@@ -5,6 +5,7 @@ import { ErrorText } from '@contract/errors';
 import type { Scope } from '@contract/scopes';
 import { listIndexName, tableSchema } from '@contract/table-schema';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '@lambdas/domain/errors';
+import { firstNoticeDue } from '@lambdas/domain/expiry-notice';
 import { auditEventPut } from './audit-repository';
 import {
   conditionFailedAt,
@@ -16,7 +17,7 @@ import {
   transactWrite,
   writeIfCondition,
 } from './client';
-import { tokenKey, tokenListKeys, tokenListPartition, tokenSlotsKey } from './keys';
+import { expiryNoticeKeys, tokenKey, tokenListKeys, tokenListPartition, tokenSlotsKey } from './keys';
 
 /** A stored API token. Only the hash of the raw token is ever stored. */
 export interface TokenRecord {
@@ -66,7 +67,8 @@ interface StoredSlots {
  * transaction guarded by the slot map's version, so concurrent creates can never exceed the limit.
  * A session issued before its user was offboarded creates nothing (401): it may live on at the
  * identity provider for up to an hour, and a token minted with it would outlive the offboarding. The
- * offboarding bumps the version, so a create racing it reads the mark and is refused too.
+ * offboarding bumps the version, so a create racing it reads the mark and is refused too. A token
+ * that expires enters the notice index under the day its first expiry notice is due.
  */
 export const createTokenWithinLimit = async (
   token: TokenRecord,
@@ -75,10 +77,12 @@ export const createTokenWithinLimit = async (
   event: AuditEvent,
 ): Promise<void> => {
   const expiresAt = token.expiresAt === null ? null : Date.parse(token.expiresAt);
+  const noticeDue = firstNoticeDue(token.createdAt, token.expiresAt);
   // The token's item is the same in every round; only the slot map is read and written again.
   const tokenItem = toItem({
     ...tokenKey(token.tokenId),
     ...tokenListKeys(token.userId, token.createdAt, token.tokenId),
+    ...(noticeDue !== null && expiryNoticeKeys(noticeDue, token.tokenId)),
     entity: 'Token',
     [tableSchema.timeToLiveAttribute]:
       expiresAt === null ? undefined : Math.floor((expiresAt + EXPIRED_RETENTION_MS) / 1000),

@@ -1,11 +1,10 @@
 import type { TableAccess } from '@contract/table-access';
-import { listIndexName } from '@contract/table-schema';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 
 /**
- * Grants exactly the declared actions, each on the table or the list index and only on the partitions
- * its grant names: `dynamodb:LeadingKeys` must start with one of their prefixes. `ForAllValues` is the
+ * Grants exactly the declared actions, each on the table or an index and only on the partitions its
+ * grant names: `dynamodb:LeadingKeys` must start with one of their prefixes. `ForAllValues` is the
  * form AWS documents for this key (a request names one or more partition keys, and every one must
  * match). No wildcard action, no Scan.
  */
@@ -14,7 +13,7 @@ export const grantTableAccess = (role: IRole, table: ITable, access: TableAccess
     role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: [...grant.actions],
-        resources: [grant.listIndex ? `${table.tableArn}/index/${listIndexName}` : table.tableArn],
+        resources: [grant.index ? `${table.tableArn}/index/${grant.index}` : table.tableArn],
         conditions: {
           'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': grant.partitions.map((prefix) => `${prefix}*`) },
         },

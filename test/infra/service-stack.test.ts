@@ -7,7 +7,7 @@ import { methodsByPath, routeScopesJson } from '@contract/route-table';
 import { routes } from '@contract/routes';
 import { grantsOf, offboardingTableAccess, type TableAccess } from '@contract/table-access';
 import { tableKeys } from '@contract/table-keys';
-import { listIndexName, tableSchema } from '@contract/table-schema';
+import { tableSchema } from '@contract/table-schema';
 import { esbuildOptions, PROJECT_ROOT } from '@lib/bundling';
 import { OFFBOARDING_CALLS, OFFBOARDING_ENTRY } from '@lib/constructs/offboarding';
 import { AUTHORIZER_ENTRY, routeEntry } from '@lib/constructs/service-api';
@@ -82,18 +82,19 @@ const actionsOf = (statement: CfnStatement): string[] =>
  */
 const dynamoGrants = (roleLogicalId: string): string[] => {
   const tableArn = { 'Fn::GetAtt': [tableLogicalId(), 'Arn'] };
-  const indexArn = { 'Fn::Join': ['', [tableArn, `/index/${listIndexName}`]] };
+  const resources = new Map([
+    [JSON.stringify(tableArn), 'table'],
+    ...tableSchema.globalSecondaryIndexes.map(
+      ({ indexName }) =>
+        [JSON.stringify({ 'Fn::Join': ['', [tableArn, `/index/${indexName}`]] }), indexName] as [string, string],
+    ),
+  ]);
   const lines: string[] = [];
   for (const statement of statementsOfRole(roleLogicalId)) {
     const actions = actionsOf(statement).filter((action) => action.startsWith('dynamodb:'));
     if (actions.length === 0) continue;
     expect(statement.Effect).toBe('Allow');
-    const resource =
-      JSON.stringify(statement.Resource) === JSON.stringify(tableArn)
-        ? 'table'
-        : JSON.stringify(statement.Resource) === JSON.stringify(indexArn)
-          ? 'listIndex'
-          : undefined;
+    const resource = resources.get(JSON.stringify(statement.Resource));
     if (!resource) throw new Error(`Unexpected DynamoDB resource ${JSON.stringify(statement.Resource)}`);
     const leading = (statement as { Condition?: Record<string, Record<string, unknown>> }).Condition?.[
       'ForAllValues:StringLike'
@@ -113,7 +114,7 @@ const declaredGrants = (access: TableAccess): string[] =>
     ...new Set(
       access.flatMap((grant) =>
         grant.actions.flatMap((action) =>
-          grant.partitions.map((prefix) => `${action} on ${grant.listIndex ? 'listIndex' : 'table'} for ${prefix}*`),
+          grant.partitions.map((prefix) => `${action} on ${grant.index ?? 'table'} for ${prefix}*`),
         ),
       ),
     ),

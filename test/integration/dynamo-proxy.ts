@@ -3,7 +3,7 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { type ClientRequest, createServer, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { tableSchema } from '../../contract/table-schema';
+import { type IndexSchema, projectsAll, tableSchema } from '../../contract/table-schema';
 
 /** An attribute value in DynamoDB's JSON wire form (`{"S": "..."}`, `{"N": "1"}`, `{"M": {...}}`, ...). */
 type WireValue = Record<string, unknown>;
@@ -144,9 +144,25 @@ const keyOf = (item: WireItem): WireItem => {
   return key;
 };
 
+/** What an index holds of an item: all of it, or its keys and the attributes the index projects. */
+const projected = (index: IndexSchema, item: WireItem): WireItem =>
+  projectsAll(index)
+    ? item
+    : Object.fromEntries(
+        Object.entries(item).filter(([name]) =>
+          [
+            tableSchema.partitionKey,
+            tableSchema.sortKey,
+            index.partitionKey,
+            index.sortKey,
+            ...index.projection,
+          ].includes(name),
+        ),
+      );
+
 /**
  * Write units one index spends on a write, given the item before and after (absent: undefined). The
- * indexes project ALL, so the index entry is the item. Rules as DynamoDB charges them: joining or leaving
+ * index entry is what the index projects of the item. Rules as DynamoDB charges them: joining or leaving
  * the index costs the entry; an identical entry costs nothing; a changed entry in place costs the larger
  * image; a moved index key costs both images.
  */
@@ -154,7 +170,10 @@ const indexWriteUnits = (before: WireItem | undefined, after: WireItem | undefin
   tableSchema.globalSecondaryIndexes.reduce((sum, index) => {
     const entry = (item: WireItem | undefined) =>
       item?.[index.partitionKey] && item[index.sortKey]
-        ? { key: `${stringOf(item[index.partitionKey])}\u0000${stringOf(item[index.sortKey])}`, item }
+        ? {
+            key: `${stringOf(item[index.partitionKey])}\u0000${stringOf(item[index.sortKey])}`,
+            item: projected(index, item),
+          }
         : undefined;
     const old = entry(before);
     const next = entry(after);

@@ -16,6 +16,7 @@ import {
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AuditEvent } from '@contract/audit';
 import { tableKeys } from '@contract/table-keys';
+import { listIndexName } from '@contract/table-schema';
 import { auditEventKeys } from '@lambdas/data/keys';
 import { createTable } from '../../local/create-table';
 import { type EventLog, startEventLog } from '../../local/event-log';
@@ -327,10 +328,9 @@ describe('startEventLog', () => {
 
 describe('createTable', () => {
   it(
-    'gives a table kept from before the audit trail (no stream) the stream the event log reads',
+    'gives a table kept from before the audit trail (no stream, only the list index) the stream and the notice index',
     async () => {
       const tableName = `no-stream-${randomUUID().slice(0, 8)}`;
-      const { StreamSpecification: _stream, ...withoutStream } = tableKeys;
       await dynamo.send(
         new CreateTableCommand({
           TableName: tableName,
@@ -339,13 +339,25 @@ describe('createTable', () => {
             AttributeName,
             AttributeType: 'S',
           })),
-          ...withoutStream,
+          KeySchema: tableKeys.KeySchema,
+          GlobalSecondaryIndexes: tableKeys.GlobalSecondaryIndexes.filter((index) => index.IndexName === listIndexName),
         }),
       );
       await createTable(ENDPOINT, tableName);
       const { Table: table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
       expect(table?.StreamSpecification).toEqual(tableKeys.StreamSpecification);
       expect(table?.LatestStreamArn).toEqual(expect.any(String));
+      expect(
+        table?.GlobalSecondaryIndexes?.map(({ IndexName, KeySchema, Projection, IndexStatus }) => ({
+          IndexName,
+          KeySchema,
+          Projection,
+          IndexStatus,
+        })),
+      ).toEqual(
+        expect.arrayContaining(tableKeys.GlobalSecondaryIndexes.map((index) => ({ ...index, IndexStatus: 'ACTIVE' }))),
+      );
+      expect(table?.GlobalSecondaryIndexes).toHaveLength(tableKeys.GlobalSecondaryIndexes.length);
     },
     TEST_MS,
   );

@@ -11,7 +11,8 @@ import {
 import { routes, SAMPLE_WORLD } from '@contract/routes';
 import type { Scope } from '@contract/scopes';
 import { tableSchema } from '@contract/table-schema';
-import { tokenKey, tokenListKeys, tokenSlotsKey } from '@lambdas/data/keys';
+import { expiryNoticeKeys, tokenKey, tokenListKeys, tokenSlotsKey } from '@lambdas/data/keys';
+import { firstNoticeDue } from '@lambdas/domain/expiry-notice';
 import { mintToken } from '@lambdas/domain/token-format';
 import { decodeJwt } from 'jose';
 import { type LocalService, startLocalService } from '../../local/service';
@@ -197,9 +198,11 @@ export const seedTokens = async (session: string, count: number, options: SeedOp
     const minted = mintToken();
     const createdAt = new Date(start + i).toISOString();
     const expiresAt = ttlDays === null ? null : start + i + ttlDays * DAY_MS;
+    const noticeDue = firstNoticeDue(createdAt, expiresAt === null ? null : new Date(expiresAt).toISOString());
     return {
       ...tokenKey(minted.tokenId),
       ...tokenListKeys(userId, createdAt, minted.tokenId),
+      ...(noticeDue !== null && expiryNoticeKeys(noticeDue, minted.tokenId)),
       entity: 'Token',
       ...(expiresAt === null
         ? {}

@@ -6,7 +6,7 @@ const lines = (calls: Parameters<typeof grantsOf>[0]) =>
   grantsOf(calls)
     .flatMap((grant) =>
       grant.actions.flatMap((action) =>
-        grant.partitions.map((partition) => `${action} ${grant.listIndex ? 'index' : 'table'} ${partition}`),
+        grant.partitions.map((partition) => `${action} ${grant.index ?? 'table'} ${partition}`),
       ),
     )
     .sort();
@@ -35,7 +35,7 @@ describe('grants derived from the calls a route lists', () => {
 
   it('grants a query of the list index on the index, under the user’s partition', () => {
     expect(lines([{ operation: 'Query', entity: 'Token', consistent: false, index: 'GSI1' }])).toEqual([
-      'dynamodb:Query index USER#',
+      'dynamodb:Query GSI1 USER#',
     ]);
     expect(lines([{ operation: 'Query', entity: 'Member', consistent: true }])).toEqual([
       'dynamodb:Query table PROJECT#',
@@ -58,18 +58,18 @@ describe('grants derived from the calls a route lists', () => {
     ).toEqual([
       'dynamodb:PutItem table AUDIT#',
       'dynamodb:PutItem table PROJECT#',
-      'dynamodb:Query index PROJECT#',
+      'dynamodb:Query GSI1 PROJECT#',
       'dynamodb:Query table AUDIT#',
     ]);
     // A user's trail is in the table only: no grant on the list index can come of it.
     expect(() => lines([{ operation: 'Query', entity: 'AuditEvent', consistent: false, index: 'GSI1' }])).toThrow(
-      'AuditEvent is not in the list index',
+      'AuditEvent is not in GSI1',
     );
   });
 
   it('refuses a query of the list index for an entity it does not list', () => {
     expect(() => grantsOf([{ operation: 'Query', entity: 'Project', consistent: false, index: 'GSI1' }])).toThrow(
-      'Project is not in the list index',
+      'Project is not in GSI1',
     );
   });
 
@@ -81,7 +81,7 @@ describe('grants derived from the calls a route lists', () => {
       'dynamodb:PutItem table USER#',
       'dynamodb:UpdateItem table USER#',
     ]);
-    expect(lines(listTokensRoute.dataAccess)).toEqual(['dynamodb:Query index USER#']);
+    expect(lines(listTokensRoute.dataAccess)).toEqual(['dynamodb:Query GSI1 USER#']);
     expect(lines(listMembersRoute.dataAccess)).toEqual([
       'dynamodb:BatchGetItem table USER#',
       'dynamodb:Query table PROJECT#',

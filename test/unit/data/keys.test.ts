@@ -1,8 +1,10 @@
 import {
   emailClaimKey,
+  expiryNoticeKeys,
   memberKey,
   memberProjectListKeys,
   memberProjectListPartition,
+  noticeDayPartition,
   projectKey,
   tokenKey,
   tokenListKeys,
@@ -24,6 +26,14 @@ describe('keys', () => {
   it('puts members in their project’s partition, apart from the project item', () => {
     expect(memberKey('prj_1', 'u1').PK).toBe(projectKey('prj_1').PK);
     expect(memberKey('prj_1', 'u1').SK).not.toBe(projectKey('prj_1').SK);
+  });
+
+  it('files a token’s next expiry notice under the day it is due, in time order within the day', () => {
+    const early = expiryNoticeKeys('2026-11-23T00:30:00.000Z', 'B');
+    const late = expiryNoticeKeys('2026-11-23T23:59:59.999Z', 'A');
+    expect(early).toEqual({ GSI2PK: 'NOTICE#2026-11-23', GSI2SK: '2026-11-23T00:30:00.000Z#B' });
+    expect(late.GSI2PK).toBe(noticeDayPartition('2026-11-23'));
+    expect(early.GSI2SK < late.GSI2SK).toBe(true);
   });
 
   it('sorts a user’s tokens by creation time in the list index', () => {
