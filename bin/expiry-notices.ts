@@ -1,0 +1,44 @@
+/**
+ * `npm run expiry-notices`: runs the hourly expiry-notice job once, now, and prints one line per
+ * `token.expiring` event it sent. Safe to run at any time and as often as you like: a notice is sent
+ * once.
+ *
+ * Against the local service: `DYNAMODB_ENDPOINT` (printed by `npm start`) and `TABLE_NAME` (default
+ * `secrets-service-local`). Against a deployment: `TABLE_NAME` (the stack's `TableName` output) with the
+ * operator's own AWS credentials and region, as for the AWS CLI.
+ */
+import type { AuditEvent } from '@contract/audit';
+
+const describe = (event: AuditEvent): string =>
+  `token.expiring ${event.target.tokenId} ${JSON.stringify(event.details.name)} of user ${event.target.userId}: ` +
+  `${event.details.daysLeft} ${event.details.daysLeft === 1 ? 'day' : 'days'} or less left, ` +
+  `expires ${event.details.expiresAt} (event ${event.id})`;
+
+const run = async (): Promise<void> => {
+  if (process.env.DYNAMODB_ENDPOINT) {
+    process.env.TABLE_NAME ??= 'secrets-service-local';
+    // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
+    process.env.AWS_ACCESS_KEY_ID ??= 'local';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+    process.env.AWS_REGION ??= 'us-east-1';
+  }
+  if (!process.env.TABLE_NAME) {
+    console.error(
+      'Set TABLE_NAME to the table (the stack output TableName), or DYNAMODB_ENDPOINT for the local service.',
+    );
+    process.exit(2);
+  }
+  // The data layer reads its environment when loaded.
+  const { sendExpiryNotices } = await import('@lambdas/use-cases/expiry-notices');
+  const { due, sent, retired } = await sendExpiryNotices(new Date());
+  for (const event of sent) console.log(describe(event));
+  // The summary goes to stderr, so that stdout holds exactly one line per event.
+  console.error(
+    `${process.env.TABLE_NAME}: ${due} expiry notices due, ${sent.length} sent, ${retired} of expired or replaced tokens dropped, ${due - sent.length - retired} sent by another run.`,
+  );
+};
+
+run().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

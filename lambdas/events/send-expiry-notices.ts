@@ -1,0 +1,27 @@
+import { clock } from '@lambdas/domain/clock';
+import { describeError, logger } from '@lambdas/http/logger';
+import { sendExpiryNotices } from '@lambdas/use-cases/expiry-notices';
+
+/**
+ * Sends the expiry notices due now; EventBridge Scheduler invokes it every hour (asynchronously), with
+ * a payload it does not read: what is due follows from the time it runs, so a late or repeated
+ * invocation does the right thing. A failure is thrown, so that Lambda retries it and finally keeps
+ * it in the dead-letter queue; the next hour's run sends whatever is still due.
+ */
+export const sendExpiryNoticesHandler = async (): Promise<void> => {
+  const now = clock.now();
+  try {
+    const { due, sent, retired } = await sendExpiryNotices(now);
+    logger.info('expiry notices sent', {
+      due,
+      sent: sent.length,
+      retired,
+      notices: sent.map((event) => ({ tokenId: event.target.tokenId, daysLeft: event.details.daysLeft })),
+    });
+  } catch (error) {
+    logger.error('expiry notices failed', describeError(error));
+    throw error;
+  }
+};
+
+export const handler = sendExpiryNoticesHandler;

@@ -1,0 +1,58 @@
+import type { AuditEvent } from '@contract/audit';
+import {
+  type DueNotice,
+  listDueNotices,
+  retireExpiryNotice,
+  sendExpiryNotice,
+} from '@lambdas/data/expiry-notice-repository';
+import { auditEvent, systemOrigin } from '@lambdas/domain/audit';
+import { noticeDays, noticeDueAt } from '@lambdas/domain/expiry-notice';
+
+/** What one run did. */
+export interface ExpiryNoticeRun {
+  /** Notices it found due; those it neither sent nor retired an overlapping run had taken. */
+  readonly due: number;
+  /** The events it sent. */
+  readonly sent: readonly AuditEvent[];
+  /** Index entries it retired: of tokens that expired or were replaced before their notice. */
+  readonly retired: number;
+}
+
+/** Sends the notice due for one token, or retires its entry when none can come; answers the event sent. */
+const handleNotice = async (notice: DueNotice, now: Date): Promise<AuditEvent | 'retired' | undefined> => {
+  const due = noticeDueAt(notice.expiresAt, now);
+  if (due === null) {
+    // Expired before a run reached it; one not yet due is not read (the query stops at now).
+    return (await retireExpiryNotice(notice, now)) ? 'retired' : undefined;
+  }
+  const event = auditEvent(
+    'token.expiring',
+    systemOrigin,
+    now,
+    { tokenId: notice.tokenId, userId: notice.userId },
+    { name: notice.name, expiresAt: notice.expiresAt, daysLeft: due.daysLeft },
+  );
+  if (await sendExpiryNotice(notice, due.daysLeft, due.nextDueAt, event, now)) return event;
+  // Sent already by an overlapping run, or the token is gone, replaced or expired meanwhile.
+  return (await retireExpiryNotice(notice, now)) ? 'retired' : undefined;
+};
+
+/**
+ * One run of the hourly job: every expiry notice due by `now` is sent once, as a `token.expiring`
+ * event in the token owner's trail (and so on the event bus). It reads the notice index for the 7
+ * days before today and today, so a late or missed run still sends what fell due meanwhile; each
+ * notice is a conditional write, so a retried or overlapping run sends nothing twice. A token that
+ * expired, was revoked or replaced gets none.
+ */
+export const sendExpiryNotices = async (now: Date): Promise<ExpiryNoticeRun> => {
+  const due = (await Promise.all(noticeDays(now).map((day) => listDueNotices(day, now)))).flat();
+  const sent: AuditEvent[] = [];
+  let retired = 0;
+  // One at a time: a run's notices are few, and DynamoDB's capacity is left to the API.
+  for (const notice of due) {
+    const outcome = await handleNotice(notice, now);
+    if (outcome === 'retired') retired += 1;
+    else if (outcome) sent.push(outcome);
+  }
+  return { due: due.length, sent, retired };
+};

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AuditEvent } from '@contract/audit';
+import { EVENTS_FILE } from '../../local/event-log';
+import { call, devSession, seedTokens, uniqueEmail } from './harness';
+import { type NpmService, runScript, startNpmService } from './npm-start';
+
+/**
+ * Expiry notices, black box: `npm start` serves the API and prints its event log, and
+ * `npm run expiry-notices` (`bin/expiry-notices.ts`) runs the hourly job once against its table, as a
+ * developer would run both. Tokens of 7 days and of 1 day have that little left at once, so their
+ * notices are due as soon as they exist. Timing (late runs, thresholds, expired and replaced tokens)
+ * is in expiry-notices-timing.test.ts, with a moved clock.
+ */
+
+const TEST_MS = 240_000;
+/** Generous: far beyond a poll of the stream on a busy machine; only a failure waits this long. */
+const WAIT_MS = 120_000;
+
+let service: NpmService;
+let dataDir: string;
+const tableName = `expiry-${randomUUID().slice(0, 8)}`;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'expiry-notices-'));
+  service = await startNpmService({ DATA_DIR: dataDir, TABLE_NAME: tableName });
+}, TEST_MS);
+afterAll(async () => {
+  await service?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}, TEST_MS);
+
+/** One run of the job against npm start's table, as `DYNAMODB_ENDPOINT=… npm run expiry-notices`. */
+const runJob = () =>
+  runScript('bin/expiry-notices.ts', [], {
+    DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT,
+    TABLE_NAME: tableName,
+  });
+
+/** The notices a run printed, as `tokenId daysLeft`, sorted. */
+const printedNotices = (stdout: string): string[] =>
+  stdout
+    .split('\n')
+    .filter((line) => line.startsWith('token.expiring '))
+    .map((line) => {
+      const [, tokenId, daysLeft] = /^token\.expiring (\S+) .*: (\d+) days? or less left/.exec(line) ?? [];
+      return `${tokenId} ${daysLeft}`;
+    })
+    .sort();
+
+/** The same of events, whatever printed or stored them. */
+const noticesOf = (events: readonly AuditEvent[]): string[] =>
+  events
+    .filter((event) => event.type === 'token.expiring')
+    .map((event) => `${event.target.tokenId} ${event.details.daysLeft}`)
+    .sort();
+
+const createToken = async (session: string, name: string, ttlDays: number | null): Promise<string> => {
+  const reply = await call(service, 'POST', '/api/v1/tokens', {
+    token: session,
+    json: { name, scopes: ['admin'], ttlDays },
+  });
+  expect(reply.status).toBe(201);
+  return reply.body.data.id as string;
+};
+
+/** The `token.expiring` events in the session user's trail. */
+const trailNotices = async (session: string): Promise<AuditEvent[]> => {
+  const reply = await call(service, 'GET', '/api/v1/audit-events?type=token.expiring&limit=100', { token: session });
+  expect(reply.status).toBe(200);
+  return reply.body.data as AuditEvent[];
+};
+
+const printedEvents = (): AuditEvent[] =>
+  service
+    .output()
+    .stdout.split('\n')
+    .filter((line) => line.startsWith('event: '))
+    .map((line) => JSON.parse(line.slice('event: '.length)) as AuditEvent);
+
+const keptEvents = (): AuditEvent[] => {
+  const file = join(dataDir, EVENTS_FILE);
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as AuditEvent)
+    : [];
+};
+
+/**
+ * The notices of `tokenIds` on the event log, printed and kept in `DATA_DIR`, once it shows one for every
+ * token in both (the file is written just after the line); fails with what it saw after WAIT_MS.
+ */
+const eventLogNotices = async (tokenIds: readonly string[]): Promise<{ printed: string[]; kept: string[] }> => {
+  const ours = (events: AuditEvent[]) =>
+    noticesOf(events.filter((event) => tokenIds.includes(event.target.tokenId ?? '')));
+  const covered = (notices: string[]) =>
+    new Set(notices.map((notice) => notice.split(' ')[0])).size === tokenIds.length;
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const seen = { printed: ours(printedEvents()), kept: ours(keptEvents()) };
+    if (covered(seen.printed) && covered(seen.kept)) return seen;
+    if (Date.now() > deadline) throw new Error(`waited ${WAIT_MS} ms; seen: ${JSON.stringify(seen)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+describe('npm run expiry-notices', () => {
+  it(
+    'sends each due notice once when run twice: at once 7 days left for a 7-day token and 1 for a 1-day token, none for others',
+    async () => {
+      const session = await devSession(service, uniqueEmail('expiring'));
+      const week = await createToken(session, 'a week', 7);
+      const day = await createToken(session, 'a day', 1);
+      // Not yet due: a 3-day token's only notice comes with 1 day left, a 30-day one's first with 7.
+      const threeDays = await createToken(session, 'three days', 3);
+      const month = await createToken(session, 'a month', 30);
+      const never = await createToken(session, 'never', null);
+      const revoked = await createToken(session, 'revoked', 7);
+      expect((await call(service, 'DELETE', `/api/v1/tokens/${revoked}`, { token: session })).status).toBe(200);
+      const expected = [`${week} 7`, `${day} 1`].sort();
+
+      const first = await runJob();
+      expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+      expect(printedNotices(first.stdout)).toEqual(expected);
+      const second = await runJob();
+      expect(second.code).toBe(0);
+      expect(printedNotices(second.stdout)).toEqual([]);
+      expect(second.stderr).toContain('0 expiry notices due, 0 sent');
+
+      // In the owner's trail, from the service itself, with what the token was.
+      const trail = await trailNotices(session);
+      expect(noticesOf(trail)).toEqual(expected);
+      const weekEvent = trail.find((event) => event.target.tokenId === week);
+      expect(weekEvent).toMatchObject({
+        type: 'token.expiring',
+        actor: { userId: null, email: null, via: 'system', tokenId: null },
+        target: { tokenId: week, projectId: null, email: null },
+        sourceIp: null,
+        details: { name: 'a week', expiresAt: expect.any(String), daysLeft: 7, reason: null },
+      });
+      expect(weekEvent?.target.userId).toEqual(expect.any(String));
+
+      // On the event log, as the event bus receives it: once each, printed and kept in DATA_DIR.
+      expect(await eventLogNotices([week, day])).toEqual({
+        printed: expected,
+        kept: expected,
+      });
+      const others = [threeDays, month, never, revoked];
+      expect(
+        noticesOf([...printedEvents(), ...keptEvents()].filter((e) => others.includes(e.target.tokenId ?? ''))),
+      ).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'sends each notice once when two runs overlap',
+    async () => {
+      // Enough notices that the two runs' writes interleave: the tokens are written straight to the table.
+      const weekly = await devSession(service, uniqueEmail('weekly'));
+      const daily = await devSession(service, uniqueEmail('daily'));
+      const weekTokens = await seedTokens(weekly, 30, { ttlDays: 7, tableName });
+      const dayTokens = await seedTokens(daily, 30, { ttlDays: 1, tableName });
+      const expected = [...weekTokens.map((id) => `${id} 7`), ...dayTokens.map((id) => `${id} 1`)].sort();
+
+      const runs = await Promise.all([runJob(), runJob()]);
+      expect(runs.map((run) => run.code)).toEqual([0, 0]);
+      const perRun = runs.map((run) => printedNotices(run.stdout));
+      // Each run's summary: how many it found due and sent, and how many an overlapping run had taken.
+      console.info(`expiry notices, two overlapping runs:\n${runs.map((run) => run.stderr.trim()).join('\n')}`);
+      expect(perRun.flat().sort()).toEqual(expected);
+
+      expect(noticesOf([...(await trailNotices(weekly)), ...(await trailNotices(daily))])).toEqual(expected);
+      expect(await eventLogNotices([...weekTokens, ...dayTokens])).toEqual({ printed: expected, kept: expected });
+    },
+    TEST_MS,
+  );
+});
