@@ -3,6 +3,7 @@ import type { ServiceConfig } from '@lib/config';
 import { AuditStream } from '@lib/constructs/audit-stream';
 import { DashboardSite } from '@lib/constructs/dashboard-site';
 import { DataStore } from '@lib/constructs/data-store';
+import { ExpiryNotices } from '@lib/constructs/expiry-notices';
 import { Observability } from '@lib/constructs/observability';
 import { Offboarding } from '@lib/constructs/offboarding';
 import { ServiceApi, type SessionIssuerSettings } from '@lib/constructs/service-api';
@@ -35,6 +36,8 @@ export class ServiceStack extends Stack {
   readonly webAcl: WebAcl | undefined;
   /** Offboarding on the user pool's disable and delete calls, with the stack's own Cognito pool. */
   readonly offboarding: Offboarding | undefined;
+  /** The hourly `token.expiring` notices: their schedule, function and dead-letter queue. */
+  readonly expiryNotices: ExpiryNotices;
   /** The web dashboard: its bucket, distribution and deployment. */
   readonly dashboard: DashboardSite;
   /** The dashboard's origin: `dashboardOrigin`, else the distribution's `https://<id>.cloudfront.net`. */
@@ -109,6 +112,13 @@ export class ServiceStack extends Stack {
         })
       : undefined;
 
+    this.expiryNotices = new ExpiryNotices(this, 'ExpiryNotices', {
+      table: this.dataStore.table,
+      logRetention: config.logRetention,
+      logLevel: config.logLevel,
+      auditRetentionDays: config.auditRetentionDays,
+    });
+
     this.auditStream = new AuditStream(this, 'AuditStream', {
       table: this.dataStore.table,
       retentionDays: config.auditRetentionDays,
@@ -131,6 +141,7 @@ export class ServiceStack extends Stack {
       webAcl: this.webAcl,
       auditDeadLetterQueue: this.auditStream.deadLetterQueue,
       auditEventBusName: this.auditStream.eventBus.eventBusName,
+      expiryNoticeDeadLetterQueue: this.expiryNotices.deadLetterQueue,
     });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API', value: api.url });
@@ -166,6 +177,10 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'AuditDeadLetterQueueUrl', {
       description: 'Where the audit pipe describes the stream records it could not deliver to the bus',
       value: this.auditStream.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'ExpiryNoticeDeadLetterQueueUrl', {
+      description: 'Where the hourly expiry-notice runs that failed every attempt are kept',
+      value: this.expiryNotices.deadLetterQueue.queueUrl,
     });
     if (this.webAcl) {
       new CfnOutput(this, 'WebAclArn', {

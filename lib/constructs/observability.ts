@@ -71,6 +71,8 @@ export interface ObservabilityProps {
   readonly auditDeadLetterQueue: IQueue;
   /** Name of the audit event bus, whose rules may publish to the alarm topic (e.g. `token.denied` events). */
   readonly auditEventBusName: string;
+  /** The expiry-notice schedule's and function's dead-letter queue: a message there is a run that failed every attempt. */
+  readonly expiryNoticeDeadLetterQueue: IQueue;
 }
 
 /**
@@ -121,6 +123,8 @@ const DENIAL_PERIOD = Duration.minutes(1);
 const DENIAL_EVENTS_PER_MINUTE = 10;
 /** Messages in the audit pipe's dead-letter queue: each one is audit events the bus never received. */
 const AUDIT_UNDELIVERED_BATCHES = 1;
+/** Messages in the expiry-notice dead-letter queue: each one is an hourly run that failed every attempt. */
+const EXPIRY_NOTICE_FAILED_RUNS = 1;
 
 /**
  * The DynamoDB operations the service calls (ThrottledRequests and SystemErrors carry an `Operation`
@@ -268,6 +272,16 @@ export class Observability extends Construct {
       threshold: AUDIT_UNDELIVERED_BATCHES,
       evaluationPeriods: 1,
       description: `The audit pipe gave up on a batch of stream records (after its retries, or an hour): those audit events never reached the event bus. Each message in the audit dead-letter queue (AuditDeadLetterQueueUrl) names the shard and sequence numbers; the events are still in the table (the audit trail routes) and the stream keeps the records 24 hours. Put them on the bus again, then delete the message.`,
+    });
+
+    this.addAlarm('ExpiryNoticeFailures', {
+      metric: props.expiryNoticeDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        statistic: 'Maximum',
+        period: PERIOD,
+      }),
+      threshold: EXPIRY_NOTICE_FAILED_RUNS,
+      evaluationPeriods: 1,
+      description: `An hourly expiry-notice run failed every attempt (Scheduler could not invoke the function, or the function failed three times); its message is in the expiry-notice dead-letter queue (ExpiryNoticeDeadLetterQueueUrl). The next run sends whatever is still due, so nothing is lost while runs succeed again; see the function's log for the cause, then delete the message.`,
     });
 
     // Route functions

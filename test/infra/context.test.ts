@@ -187,6 +187,7 @@ describe('with an external session issuer', () => {
         'AuditEventBusName',
         'DashboardName',
         'DashboardUrl',
+        'ExpiryNoticeDeadLetterQueueUrl',
         'SessionIssuer',
         'TableName',
       ].sort(),

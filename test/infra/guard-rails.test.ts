@@ -14,7 +14,7 @@ type Json = Record<string, unknown>;
 
 const ALARM_EMAIL = 'ops@example.com';
 const OPERATIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'TransactWriteItems'];
-const INDEX = tableSchema.globalSecondaryIndexes[0].indexName;
+const INDEXES = tableSchema.globalSecondaryIndexes.map((index) => index.indexName);
 const OUTCOMES = ['allowed', 'invalid', 'expired', 'wrong_ip', 'scope'];
 
 const pascalCase = (name: string): string =>
@@ -173,6 +173,7 @@ describe('alarms', () => {
     'AuthorizerThrottles',
     'TokenDenialEvents',
     'AuditDeliveryFailures',
+    'ExpiryNoticeFailures',
     ...FUNCTION_ALARMS,
     'TableThrottledRequests',
     'TableThrottleEvents',
@@ -226,6 +227,22 @@ describe('alarms', () => {
         metricName: 'ApproximateNumberOfMessagesVisible',
         dimensions: {
           QueueName: { 'Fn::GetAtt': [logicalId(plain, plain.stack.auditStream.deadLetterQueue), 'QueueName'] },
+        },
+        stat: 'Maximum',
+        period: 300,
+      },
+    ]);
+  });
+
+  it('alarms on any expiry-notice run that failed every attempt, in its dead-letter queue', () => {
+    const { properties, metrics } = alarmOf(plain, 'ExpiryNoticeFailures');
+    expect(properties).toMatchObject({ Threshold: 1, EvaluationPeriods: 1 });
+    expect(metrics).toEqual([
+      {
+        namespace: 'AWS/SQS',
+        metricName: 'ApproximateNumberOfMessagesVisible',
+        dimensions: {
+          QueueName: { 'Fn::GetAtt': [logicalId(plain, plain.stack.expiryNotices.deadLetterQueue), 'QueueName'] },
         },
         stat: 'Maximum',
         period: 300,
@@ -327,17 +344,19 @@ describe('alarms', () => {
     expect(expression?.match(/FILL\(\w+, 0\)/g)).toHaveLength(OPERATIONS.length);
   });
 
-  it('alarms on 5 read or write throttle events on the table or its index in 5 minutes (on-demand limits)', () => {
+  it('alarms on 5 read or write throttle events on the table or its indexes in 5 minutes (on-demand limits)', () => {
     const { properties, metrics, expression } = alarmOf(plain, 'TableThrottleEvents');
     expect(properties).toMatchObject({ Threshold: 5, EvaluationPeriods: 1 });
     const table = ref(plain, plain.stack.dataStore.table);
     expect(metrics.map((metric) => [metric.metricName, metric.dimensions])).toEqual([
       ['ReadThrottleEvents', { TableName: table }],
       ['WriteThrottleEvents', { TableName: table }],
-      ['ReadThrottleEvents', { TableName: table, GlobalSecondaryIndexName: INDEX }],
-      ['WriteThrottleEvents', { TableName: table, GlobalSecondaryIndexName: INDEX }],
+      ...INDEXES.flatMap((index) => [
+        ['ReadThrottleEvents', { TableName: table, GlobalSecondaryIndexName: index }],
+        ['WriteThrottleEvents', { TableName: table, GlobalSecondaryIndexName: index }],
+      ]),
     ]);
-    expect(expression?.match(/FILL\(\w+, 0\)/g)).toHaveLength(4);
+    expect(expression?.match(/FILL\(\w+, 0\)/g)).toHaveLength(2 + 2 * INDEXES.length);
   });
 });
 
@@ -532,8 +551,10 @@ describe('dashboard', () => {
     expect(graphs.get('Consumed capacity')).toEqual([
       'AWS/DynamoDB/ConsumedReadCapacityUnits',
       'AWS/DynamoDB/ConsumedWriteCapacityUnits',
-      `AWS/DynamoDB/ConsumedReadCapacityUnits GlobalSecondaryIndexName=${INDEX}`,
-      `AWS/DynamoDB/ConsumedWriteCapacityUnits GlobalSecondaryIndexName=${INDEX}`,
+      ...INDEXES.flatMap((index) => [
+        `AWS/DynamoDB/ConsumedReadCapacityUnits GlobalSecondaryIndexName=${index}`,
+        `AWS/DynamoDB/ConsumedWriteCapacityUnits GlobalSecondaryIndexName=${index}`,
+      ]),
     ]);
     expect(graphs.get('Throttles and system errors')).toEqual(
       expect.arrayContaining([

@@ -5,10 +5,11 @@ import { corsHeaders } from '@contract/cors';
 import { gatewayResponses } from '@contract/gateway-responses';
 import { methodsByPath, routeScopesJson } from '@contract/route-table';
 import { routes } from '@contract/routes';
-import { grantsOf, offboardingTableAccess, type TableAccess } from '@contract/table-access';
+import { expiryNoticeTableAccess, grantsOf, offboardingTableAccess, type TableAccess } from '@contract/table-access';
 import { tableKeys } from '@contract/table-keys';
-import { tableSchema } from '@contract/table-schema';
+import { noticeIndexName, tableSchema } from '@contract/table-schema';
 import { esbuildOptions, PROJECT_ROOT } from '@lib/bundling';
+import { EXPIRY_NOTICES_ENTRY } from '@lib/constructs/expiry-notices';
 import { OFFBOARDING_CALLS, OFFBOARDING_ENTRY } from '@lib/constructs/offboarding';
 import { AUTHORIZER_ENTRY, routeEntry } from '@lib/constructs/service-api';
 import { resourcePaths, type Synthesized, synthesize } from '@test/infra/synth';
@@ -19,6 +20,7 @@ import { dashboardFiles } from '../../dashboard/build';
 
 const AUTHORIZER = 'authorizer';
 const OFFBOARDING = 'offboard-user';
+const EXPIRY_NOTICES = 'send-expiry-notices';
 
 type Json = Record<string, unknown>;
 interface CfnStatement {
@@ -53,13 +55,15 @@ const offboardingFunction = () => {
 };
 /** The role of CDK's function that deploys the dashboard's files. */
 const dashboardDeploymentRole = () => synthesized.stack.dashboard.node.findChild('DeploymentRole');
-/** Logical ids of the service's own functions: the authorizer, one per route and the offboarding function. */
+const expiryNoticesFunction = () => synthesized.stack.expiryNotices.function;
+/** Logical ids of the service's own functions: the authorizer, one per route, the offboarding and expiry-notice functions. */
 const serviceFunctionIds = (): Set<string> =>
   new Set(
     [
       synthesized.stack.serviceApi.authorizerFunction,
       ...synthesized.stack.serviceApi.routeFunctions.values(),
       offboardingFunction(),
+      expiryNoticesFunction(),
     ].map((fn) => logicalId(fn.lambdaFunction)),
   );
 /** The service's own functions, without CDK's deploy-time handlers. */
@@ -361,9 +365,118 @@ describe('offboarding', () => {
   });
 });
 
+describe('expiry notices', () => {
+  const queueArn = () => ({ 'Fn::GetAtt': [logicalId(synthesized.stack.expiryNotices.deadLetterQueue), 'Arn'] });
+  const functionArn = () => ({ 'Fn::GetAtt': [logicalId(expiryNoticesFunction().lambdaFunction), 'Arn'] });
+  const schedulerRoleId = () => logicalId(synthesized.stack.expiryNotices.schedulerRole);
+
+  it('runs every hour on an EventBridge Scheduler schedule, at the hour, never as an EventBridge rule', () => {
+    const schedules = Object.values(resourcesOf('AWS::Scheduler::Schedule')).map(propertiesOf);
+    expect(schedules).toEqual([
+      expect.objectContaining({
+        ScheduleExpression: 'rate(1 hour)',
+        FlexibleTimeWindow: { Mode: 'OFF' },
+        State: 'ENABLED',
+      }),
+    ]);
+    const rules = Object.values(resourcesOf('AWS::Events::Rule')).map(propertiesOf);
+    expect(rules.filter((rule) => rule.ScheduleExpression !== undefined)).toEqual([]);
+  });
+
+  it('invokes the expiry-notice function with a retry policy, keeping what fails in an encrypted dead-letter queue', () => {
+    const [schedule] = Object.values(resourcesOf('AWS::Scheduler::Schedule')).map(propertiesOf);
+    expect(schedule?.Target).toEqual({
+      Arn: functionArn(),
+      RoleArn: { 'Fn::GetAtt': [schedulerRoleId(), 'Arn'] },
+      // Retried for up to an hour: then the next run is due, and it sends whatever this one missed.
+      RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3600 },
+      DeadLetterConfig: { Arn: queueArn() },
+    });
+    // Scheduler invokes asynchronously: a failed run is retried by Lambda, then kept in the same queue.
+    const fn = propertiesOf(
+      resourcesOf('AWS::Lambda::Function')[logicalId(expiryNoticesFunction().lambdaFunction)] as Json,
+    );
+    expect(fn.DeadLetterConfig).toEqual({ TargetArn: queueArn() });
+    const queue = propertiesOf(
+      resourcesOf('AWS::SQS::Queue')[logicalId(synthesized.stack.expiryNotices.deadLetterQueue)] as Json,
+    );
+    expect(queue).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 60 * 60 });
+  });
+
+  it("gives Scheduler a role of this account's schedules that may invoke this function only, and fill its queue", () => {
+    const role = propertiesOf(resourcesOf('AWS::IAM::Role')[schedulerRoleId()] as Json);
+    expect((role.AssumeRolePolicyDocument as { Statement: unknown[] }).Statement).toEqual([
+      {
+        Action: 'sts:AssumeRole',
+        Effect: 'Allow',
+        Principal: { Service: 'scheduler.amazonaws.com' },
+        Condition: {
+          StringEquals: {
+            'aws:SourceAccount': { Ref: 'AWS::AccountId' },
+            'aws:SourceArn': {
+              'Fn::Join': [
+                '',
+                [
+                  'arn:',
+                  { Ref: 'AWS::Partition' },
+                  ':scheduler:',
+                  { Ref: 'AWS::Region' },
+                  ':',
+                  { Ref: 'AWS::AccountId' },
+                  ':schedule-group/default',
+                ],
+              ],
+            },
+          },
+        },
+      },
+    ]);
+    expect(role.ManagedPolicyArns).toBeUndefined();
+    const granted = statementsOfRole(schedulerRoleId()).flatMap((statement) =>
+      actionsOf(statement).map((action) => ({ action, resource: statement.Resource })),
+    );
+    expect(granted).toEqual(
+      expect.arrayContaining([
+        { action: 'lambda:InvokeFunction', resource: [functionArn(), { 'Fn::Join': ['', [functionArn(), ':*']] }] },
+        { action: 'sqs:SendMessage', resource: queueArn() },
+      ]),
+    );
+    expect(granted).toHaveLength(2);
+    // No other role Scheduler may assume.
+    const schedulerRoles = Object.entries(resourcesOf('AWS::IAM::Role')).filter(([, resource]) =>
+      JSON.stringify(propertiesOf(resource).AssumeRolePolicyDocument).includes('scheduler.amazonaws.com'),
+    );
+    expect(schedulerRoles.map(([id]) => id)).toEqual([schedulerRoleId()]);
+  });
+
+  it('finds the notices due through the notice index of the table: its own keys, only what a token is created with', () => {
+    const indexes = Object.values(resourcesOf('AWS::DynamoDB::Table')).flatMap(
+      (table) => propertiesOf(table).GlobalSecondaryIndexes as Json[],
+    );
+    expect(indexes.find((index) => index.IndexName === noticeIndexName)).toEqual({
+      IndexName: 'GSI2',
+      KeySchema: [
+        { AttributeName: 'GSI2PK', KeyType: 'HASH' },
+        { AttributeName: 'GSI2SK', KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['tokenId', 'userId', 'name', 'expiresAt'] },
+    });
+  });
+
+  it('grants the expiry-notice function exactly its declared table access: query due notices, mark tokens, add to trails', () => {
+    const grants = dynamoGrants(logicalId(expiryNoticesFunction().role));
+    expect(grants).toEqual(declaredGrants(expiryNoticeTableAccess));
+    expect(grants).toEqual([
+      'dynamodb:PutItem on table for AUDIT#*',
+      'dynamodb:Query on GSI2 for NOTICE#*',
+      'dynamodb:UpdateItem on table for TOKEN#*',
+    ]);
+  });
+});
+
 describe('functions', () => {
-  it("creates one function per route, the authorizer and the offboarding function, besides CDK's deploy-time two", () => {
-    expect(serviceFunctionIds().size).toBe(routes.length + 2);
+  it("creates one function per route, the authorizer, the offboarding and the expiry-notice function, besides CDK's deploy-time two", () => {
+    expect(serviceFunctionIds().size).toBe(routes.length + 3);
     expect([...synthesized.stack.serviceApi.routeFunctions.keys()]).toEqual(routes.map((route) => route.handler));
     // CloudFormation runs these two during a deploy only: copying the dashboard's files, emptying its bucket on delete.
     const others = Object.keys(resourcesOf('AWS::Lambda::Function')).filter((id) => !serviceFunctionIds().has(id));
@@ -386,8 +499,14 @@ describe('functions', () => {
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
         MemorySize: 256,
-        // The offboarding function revokes every token of a user, one transaction each.
-        Timeout: id === logicalId(offboardingFunction().lambdaFunction) ? 60 : 10,
+        // The offboarding function revokes every token of a user, one transaction each; the expiry-notice
+        // function sends every notice due, one transaction each.
+        Timeout:
+          id === logicalId(offboardingFunction().lambdaFunction)
+            ? 60
+            : id === logicalId(expiryNoticesFunction().lambdaFunction)
+              ? 300
+              : 10,
         LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
         Environment: {
           Variables: expect.objectContaining({
@@ -416,9 +535,9 @@ describe('functions', () => {
     const retentions = Object.values(resourcesOf('AWS::Logs::LogGroup')).map(
       (group) => propertiesOf(group).RetentionInDays,
     );
-    // Each route function's, the authorizer's, the offboarding function's, the stage's, the dashboard
-    // deployment's and the audit pipe's.
-    expect(retentions).toHaveLength(routes.length + 5);
+    // Each route function's, the authorizer's, the offboarding and expiry-notice functions', the stage's,
+    // the dashboard deployment's and the audit pipe's.
+    expect(retentions).toHaveLength(routes.length + 6);
     expect(new Set(retentions)).toEqual(new Set([30]));
   });
 
@@ -426,13 +545,16 @@ describe('functions', () => {
     ...routes.map((route) => [route.handler, routeEntry(route)] as const),
     [AUTHORIZER, AUTHORIZER_ENTRY] as const,
     [OFFBOARDING, OFFBOARDING_ENTRY] as const,
+    [EXPIRY_NOTICES, EXPIRY_NOTICES_ENTRY] as const,
   ])('bundles %s from an entry that exports `handler`', (name, entry) => {
     const fn =
       name === AUTHORIZER
         ? synthesized.stack.serviceApi.authorizerFunction
         : name === OFFBOARDING
           ? offboardingFunction()
-          : routeFunction(name);
+          : name === EXPIRY_NOTICES
+            ? expiryNoticesFunction()
+            : routeFunction(name);
     expect(fn.entry).toBe(entry);
     // Read, not imported: importing a handler module would parse its environment at module scope.
     const source = fs.readFileSync(path.join(PROJECT_ROOT, entry), 'utf8');
@@ -571,7 +693,7 @@ describe('user pool', () => {
 });
 
 describe('outputs', () => {
-  it('exports the API URL, table name, session issuer, alarm topic, dashboards, audit bus, the Cognito ids and sign-in domain', () => {
+  it('exports the API URL, table name, session issuer, alarm topic, dashboards, audit bus, dead-letter queues, the Cognito ids and sign-in domain', () => {
     expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
       [
         'AlarmTopicArn',
@@ -583,6 +705,7 @@ describe('outputs', () => {
         'CognitoDomainUrl',
         'DashboardName',
         'DashboardUrl',
+        'ExpiryNoticeDeadLetterQueueUrl',
         'SessionIssuer',
         'TableName',
         'UserPoolClientId',
@@ -628,6 +751,7 @@ describe('cdk-nag', () => {
         'AwsSolutions-IAM5[Action::s3:GetObject*]',
         'AwsSolutions-IAM5[Action::s3:List*]',
         `AwsSolutions-IAM5[Resource::<${logicalId(synthesized.stack.dashboard.bucket)}.Arn>/*]`,
+        `AwsSolutions-IAM5[Resource::<${logicalId(expiryNoticesFunction().lambdaFunction)}.Arn>:*]`,
         'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
         'AwsSolutions-IAM5[Resource::*]',
         'AwsSolutions-L1',
@@ -654,14 +778,18 @@ describe('cdk-nag', () => {
     expect(new Set(invokedByGateway.map((permission) => permission.Principal))).toEqual(
       new Set(['apigateway.amazonaws.com']),
     );
-    // The one function EventBridge invokes, asynchronously, has its own dead-letter queue.
+    // The two functions invoked asynchronously have their own dead-letter queue: an EventBridge rule invokes
+    // the offboarding function (a resource policy), Scheduler the expiry-notice function (through its role,
+    // so no permission names it).
     expect(permissions.filter((p) => JSON.stringify(p.FunctionName) === JSON.stringify(offboarding))).toEqual([
       expect.objectContaining({ Principal: 'events.amazonaws.com' }),
     ]);
-    expect(
-      synthesized.acknowledgements
-        .filter((acknowledgement) => acknowledgement.id === 'Serverless-LambdaDLQ')
-        .map((acknowledgement) => acknowledgement.constructPath),
-    ).not.toContain(offboardingFunction().lambdaFunction.node.path);
+    const expiryNotices = { 'Fn::GetAtt': [logicalId(expiryNoticesFunction().lambdaFunction), 'Arn'] };
+    expect(permissions.filter((p) => JSON.stringify(p.FunctionName) === JSON.stringify(expiryNotices))).toEqual([]);
+    const withoutDeadLetterQueue = synthesized.acknowledgements
+      .filter((acknowledgement) => acknowledgement.id === 'Serverless-LambdaDLQ')
+      .map((acknowledgement) => acknowledgement.constructPath);
+    expect(withoutDeadLetterQueue).not.toContain(offboardingFunction().lambdaFunction.node.path);
+    expect(withoutDeadLetterQueue).not.toContain(expiryNoticesFunction().lambdaFunction.node.path);
   });
 });

@@ -1,0 +1,101 @@
+import { expiryNoticeTableAccess } from '@contract/table-access';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Schedule, ScheduleExpression, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { ApiFunction, serviceEnvironment } from './api-function';
+import { grantTableAccess } from './table-access';
+
+/** Properties of the {@link ExpiryNotices}. */
+export interface ExpiryNoticesProps {
+  /** The service's table. */
+  readonly table: ITable;
+  readonly logRetention: RetentionDays;
+  readonly logLevel: string;
+  /** Days the `token.expiring` events it writes are kept. */
+  readonly auditRetentionDays: number;
+}
+
+/** Entry file of the expiry-notice function. */
+export const EXPIRY_NOTICES_ENTRY = 'lambdas/events/send-expiry-notices.ts';
+
+/** How often the notices due are sent: the latest a notice comes after it fell due. */
+export const EXPIRY_NOTICES_RATE = Duration.hours(1);
+
+/**
+ * Tokens about to expire are announced: an EventBridge Scheduler schedule runs the expiry-notice
+ * function every hour, which sends each `token.expiring` notice that has fallen due (the code of
+ * `npm run expiry-notices`). Scheduler invokes the function asynchronously: it retries a failed
+ * delivery for up to an hour (by then the next run is due, and a run catches up on whatever earlier
+ * ones missed), Lambda retries a failed run twice, and what fails all of that is kept in the
+ * dead-letter queue, whose alarm the stack's observability raises.
+ */
+export class ExpiryNotices extends Construct {
+  readonly function: ApiFunction;
+  readonly schedule: Schedule;
+  /** The role Scheduler assumes: it may invoke this function and write to the dead-letter queue, nothing else. */
+  readonly schedulerRole: Role;
+  readonly deadLetterQueue: Queue;
+
+  constructor(scope: Construct, id: string, props: ExpiryNoticesProps) {
+    super(scope, id);
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    const isDeadLetterQueue = 'This queue is itself the dead-letter queue of the expiry-notice schedule and function.';
+    Validations.of(this.deadLetterQueue).acknowledge(
+      { id: 'AwsSolutions-SQS3', reason: isDeadLetterQueue },
+      { id: 'Serverless-SQSRedrivePolicy', reason: isDeadLetterQueue },
+    );
+
+    this.function = new ApiFunction(this, 'Function', {
+      entry: EXPIRY_NOTICES_ENTRY,
+      description: 'Sends the token.expiring notices due (7 days and 1 day before a token expires), hourly',
+      logRetention: props.logRetention,
+      environment: serviceEnvironment(props),
+      // One conditional transaction per notice, one after another: far more notices than an hour brings.
+      timeout: Duration.minutes(5),
+      deadLetterQueue: this.deadLetterQueue,
+    });
+    grantTableAccess(this.function.role, props.table, expiryNoticeTableAccess);
+
+    // Only Scheduler acting for this account's schedules of the default group may assume it (the
+    // schedule's own ARN would make the role and the schedule depend on each other).
+    const { account, region, partition } = Stack.of(this);
+    this.schedulerRole = new Role(this, 'SchedulerRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: {
+          StringEquals: {
+            'aws:SourceAccount': account,
+            'aws:SourceArn': `arn:${partition}:scheduler:${region}:${account}:schedule-group/default`,
+          },
+        },
+      }),
+      description: 'EventBridge Scheduler invokes the expiry-notice function with this role',
+    });
+    this.schedule = new Schedule(this, 'Hourly', {
+      description: 'Sends the token.expiring notices due',
+      schedule: ScheduleExpression.rate(EXPIRY_NOTICES_RATE),
+      timeWindow: TimeWindow.off(),
+      target: new LambdaInvoke(this.function.lambdaFunction, {
+        role: this.schedulerRole,
+        deadLetterQueue: this.deadLetterQueue,
+        retryAttempts: 10,
+        maxEventAge: EXPIRY_NOTICES_RATE,
+      }),
+    });
+    const functionArn = `<${Stack.of(this).getLogicalId(this.function.lambdaFunction.node.defaultChild as CfnFunction)}.Arn>`;
+    Validations.of(this.schedulerRole).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${functionArn}:*]`,
+      reason:
+        "lambda:InvokeFunction on the expiry-notice function's own versions and aliases (the target's grantInvoke names the function and `<arn>:*`); the role may invoke no other function.",
+    });
+  }
+}
