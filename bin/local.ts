@@ -123,6 +123,8 @@ const main = async (): Promise<void> => {
     }
     const eventsFile = dataDir ? ` and appended to ${join(dataDir, EVENTS_FILE)}` : '';
     console.log(`Audit events, as the event bus would receive them: "event: <json>" lines here${eventsFile}`);
+    console.log('Send the token expiry notices due now (deployed: every hour):');
+    console.log(`  DYNAMODB_ENDPOINT=${endpoint} TABLE_NAME=${tableName} npm run expiry-notices`);
     console.log('Ctrl-C stops the service and DynamoDB Local.');
   } catch (error) {
     console.error(explain(error, port, hosts));

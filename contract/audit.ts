@@ -98,6 +98,6 @@ export interface AuditDetails {
   readonly replacedBy: string | null;
   /** `token.rotated`: when the replaced token stops working (its grace period's end, or its expiry if sooner). */
   readonly stopsAt: string | null;
-  /** `token.expiring`: whole days left when the notice was sent (7, then 1). */
+  /** `token.expiring`: the notice's threshold: at most this many days were left when it was sent (7, then 1). */
   readonly daysLeft: number | null;
 }

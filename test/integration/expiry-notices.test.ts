@@ -32,7 +32,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 }, TEST_MS);
 
-/** One run of the job against npm start's table, as `DYNAMODB_ENDPOINT=… npm run expiry-notices`. */
+/** One run of the job against npm start's table, as the command npm start prints. */
 const runJob = () =>
   runScript('bin/expiry-notices.ts', [], {
     DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT,
@@ -109,6 +109,12 @@ const eventLogNotices = async (tokenIds: readonly string[]): Promise<{ printed: 
 };
 
 describe('npm run expiry-notices', () => {
+  it('is the command npm start prints, with its DynamoDB and table', () => {
+    expect(service.output().stdout).toContain(
+      `  DYNAMODB_ENDPOINT=${process.env.TEST_DYNAMODB_ENDPOINT} TABLE_NAME=${tableName} npm run expiry-notices\n`,
+    );
+  });
+
   it(
     'sends each due notice once when run twice: at once 7 days left for a 7-day token and 1 for a 1-day token, none for others',
     async () => {
