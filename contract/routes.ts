@@ -14,6 +14,7 @@ import { listProjectsRoute } from './routes/list-projects';
 import { listTokensRoute } from './routes/list-tokens';
 import { removeMemberRoute } from './routes/remove-member';
 import { revokeTokenRoute } from './routes/revoke-token';
+import { rotateTokenRoute } from './routes/rotate-token';
 
 export * from './route';
 export * from './routes/add-member';
@@ -26,12 +27,14 @@ export * from './routes/list-projects';
 export * from './routes/list-tokens';
 export * from './routes/remove-member';
 export * from './routes/revoke-token';
+export * from './routes/rotate-token';
 
 /** Every route of the API. */
 export const routes: readonly RouteContract[] = [
   createTokenRoute,
   listTokensRoute,
   revokeTokenRoute,
+  rotateTokenRoute,
   createProjectRoute,
   listProjectsRoute,
   listMembersRoute,

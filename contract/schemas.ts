@@ -36,9 +36,13 @@ export const configureZod = (): void => {
   configured = true;
 };
 
-/** A raw API token, as `POST /api/v1/tokens` returns it once; the API document's component `ApiToken`. */
-export const apiToken = () =>
-  z
+let apiTokenSchema: z.ZodMiniString<string> | undefined;
+/**
+ * A raw API token, as creating or rotating a token returns it once; the API document's component
+ * `ApiToken`, built once so that both routes name the one component.
+ */
+export const apiToken = () => {
+  apiTokenSchema ??= z
     .string()
     .check(
       z.meta({ id: 'ApiToken' }),
@@ -47,8 +51,10 @@ export const apiToken = () =>
         `An API token: \`${TOKEN_PREFIX}\` + 12-character public id + 24-character secret + 6-character CRC32 checksum, all base62 (${TOKEN_LENGTH} characters). Shown once; only a hash is stored.`,
       ),
     );
+  return apiTokenSchema;
+};
 
-/** ISO 8601 UTC with milliseconds. */
+/** An instant as the API answers it. */
 export const timestamp = () =>
   z
     .string()

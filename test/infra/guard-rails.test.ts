@@ -517,6 +517,7 @@ describe('dashboard', () => {
     expect(graphs.get('State changes')).toEqual([
       'SecretsService/TokensCreated',
       'SecretsService/TokensRevoked',
+      'SecretsService/TokensRotated',
       'SecretsService/MembersAdded',
       'SecretsService/MembersRemoved',
     ]);
