@@ -7,6 +7,7 @@ import type { RouteContract } from './route';
 import { addMemberRoute } from './routes/add-member';
 import { createProjectRoute } from './routes/create-project';
 import { createTokenRoute } from './routes/create-token';
+import { getMeRoute } from './routes/get-me';
 import { listAuditEventsRoute } from './routes/list-audit-events';
 import { listMembersRoute } from './routes/list-members';
 import { listProjectAuditEventsRoute } from './routes/list-project-audit-events';
@@ -20,6 +21,7 @@ export * from './route';
 export * from './routes/add-member';
 export * from './routes/create-project';
 export * from './routes/create-token';
+export * from './routes/get-me';
 export * from './routes/list-audit-events';
 export * from './routes/list-members';
 export * from './routes/list-project-audit-events';
@@ -42,4 +44,5 @@ export const routes: readonly RouteContract[] = [
   removeMemberRoute,
   listAuditEventsRoute,
   listProjectAuditEventsRoute,
+  getMeRoute,
 ];

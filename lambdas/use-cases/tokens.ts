@@ -12,7 +12,7 @@ import {
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '@lambdas/domain/errors';
-import { canonicalIp, type Network, networksOverlap, networkText, parseNetwork } from '@lambdas/domain/ip';
+import { creatingAddress, type Network, networksOverlap, networkText, parseNetwork } from '@lambdas/domain/ip';
 import type { Principal } from '@lambdas/domain/principal';
 import { mintToken } from '@lambdas/domain/token-format';
 
@@ -61,7 +61,7 @@ const allowList = (entries: readonly string[]): string[] => {
 
 /** Mints a token bound to the caller's source IP and stores only its hash; the caller is a session. */
 export const createToken = async (owner: Principal, request: NewToken, origin: RequestOrigin, now: Date) => {
-  const boundIp = canonicalIp(origin.sourceIp ?? '');
+  const boundIp = creatingAddress(origin.sourceIp);
   if (!boundIp || owner.issuedAt === undefined) throw new UnauthorizedError();
   const allowedIps = request.allowedIps && allowList(request.allowedIps);
   const ttlDays = request.ttlDays === undefined ? DEFAULT_TTL_DAYS : request.ttlDays;

@@ -229,3 +229,44 @@ describe('rotation', () => {
     expect(stopsIn).toBeGreaterThan(24 * 60 * 60 * 1000 - 60_000);
   });
 });
+
+describe('GET /api/v1/me', () => {
+  const subjectOf = (session: string) =>
+    (JSON.parse(Buffer.from(session.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub: string }).sub;
+
+  it('answers the session’s user, e-mail and the address a token created from there is bound to', async () => {
+    const email = uniqueEmail('me');
+    const owner = await devSession(service, email);
+    const me = await call(service, 'GET', '/api/v1/me', { token: owner, from: '127.0.0.2' });
+    expect([me.status, me.body.data]).toEqual([200, { userId: subjectOf(owner), email, sourceIp: '127.0.0.2' }]);
+
+    const created = await call(service, 'POST', '/api/v1/tokens', {
+      token: owner,
+      from: '127.0.0.2',
+      json: { name: 'bound where /me says', scopes: ['admin'] },
+    });
+    const { rawToken } = created.body.data as { rawToken: string };
+    expect((await call(service, 'GET', '/api/v1/projects', { token: rawToken, from: '127.0.0.2' })).status).toBe(200);
+    expect((await call(service, 'GET', '/api/v1/projects', { token: rawToken, from: '127.0.0.1' })).status).toBe(403);
+  });
+
+  it('answers ::1 to a caller over IPv6 loopback', async () => {
+    const me = await call(service, 'GET', '/api/v1/me', { token: await session(), host: '::1' });
+    expect([me.status, (me.body.data as { sourceIp: string }).sourceIp]).toEqual([200, '::1']);
+  });
+
+  it('refuses an API token: the address is the dashboard’s question', async () => {
+    const owner = await session();
+    const created = await call(service, 'POST', '/api/v1/tokens', {
+      token: owner,
+      json: { name: 'not for /me', scopes: ['admin'] },
+    });
+    const me = await call(service, 'GET', '/api/v1/me', {
+      token: (created.body.data as { rawToken: string }).rawToken,
+    });
+    expect([me.status, me.body]).toEqual([
+      403,
+      { success: false, error: 'Forbidden: Token creation requires a dashboard session' },
+    ]);
+  });
+});
