@@ -30,7 +30,8 @@ interface Result {
 const COLD_ROUNDS = 21;
 const results: Result[] = [];
 const record = (name: string, value: number, unit: string, floor: number, target: number) => {
-  results.push({ name, value, unit, floor, ratio: value / floor, target });
+  // Nothing against a floor of nothing (a route that needs no DynamoDB call) is exactly the floor.
+  results.push({ name, value, unit, floor, ratio: value === floor ? 1 : value / floor, target });
 };
 /** A figure shown for reference, with no target. */
 const info = (name: string, value: number, unit: string, floor: number) =>

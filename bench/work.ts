@@ -278,40 +278,51 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
   );
 
   /**
-   * A fresh world for one route's request, as its contract's sample expects it (`SampleWorld`): the
-   * owner's project with one other member, a spare token of the owner's, and another signed-in user.
+   * A fresh world for one route's request, as its contract's sample expects it (`SampleWorld`): an
+   * owner of its own (so that no route's lists grow with the routes measured before it) with a session
+   * and an admin token already used once, the owner's project with one other member, a spare token of
+   * the owner's, and another signed-in user.
    */
-  const newWorld = async (): Promise<SampleWorld> => {
+  const newWorld = async (): Promise<{ world: SampleWorld; credentials: Record<'token' | 'session', string> }> => {
     const tag = randomUUID().slice(0, 8);
+    const worldSession = await service.idp.issue(`work-owner-${tag}@example.com`);
     const memberEmail = `work-member-${tag}@example.com`;
     const otherEmail = `work-other-${tag}@example.com`;
     for (const email of [memberEmail, otherEmail]) {
       expectStatus(await send('GET', '/api/v1/projects', { token: await service.idp.issue(email) }), 200, 'sign-in');
     }
-    const created = await send('POST', '/api/v1/projects', { token: session, json: { name: 'work' } });
+    const created = await send('POST', '/api/v1/projects', { token: worldSession, json: { name: 'work' } });
     const projectId = String(expectStatus(created, 201, 'project create').body.data.projectId);
     expectStatus(
       await send('POST', `/api/v1/projects/${projectId}/members`, {
-        token: session,
+        token: worldSession,
         json: { email: memberEmail, role: 'member' },
       }),
       200,
       'member add',
     );
-    const spare = await send('POST', '/api/v1/tokens', { token: session, json: { name: 'spare', scopes: ['admin'] } });
+    const token = (name: string) =>
+      send('POST', '/api/v1/tokens', { token: worldSession, json: { name, scopes: ['admin'] } });
+    const spare = await token('spare');
+    const worldToken = String(expectStatus(await token('work'), 201, 'world token').body.data.rawToken);
+    // Its first use records lastUsedAt; the measured request is then a steady use.
+    expectStatus(await send('GET', '/api/v1/tokens', { token: worldToken }), 200, 'world token use');
     return {
-      projectId,
-      tokenId: String(expectStatus(spare, 201, 'spare token').body.data.id),
-      memberEmail,
-      otherEmail,
+      world: {
+        projectId,
+        tokenId: String(expectStatus(spare, 201, 'spare token').body.data.id),
+        memberEmail,
+        otherEmail,
+      },
+      credentials: { token: worldToken, session: worldSession },
     };
   };
 
-  const credentials = { token: apiToken, session } as const;
   for (const route of routes) {
     for (const credential of ['token', 'session'] as const) {
       if (credential === 'token' && route.tokenScope === null) continue;
-      const { params, body } = route.sample(await newWorld());
+      const { world, credentials } = await newWorld();
+      const { params, body } = route.sample(world);
       const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => params?.[name] ?? '');
       const name = `${route.method} ${route.path} (${credential})`;
       const sent = expectStatus(

@@ -13,6 +13,7 @@ export const ErrorText = {
   alreadyMember: 'User is already a member of this project',
   ownerRemoval: 'The project owner cannot be removed',
   tokenLimit: 'Token limit reached',
+  tokenRotated: 'Token already rotated: rotate its replacement instead',
   malformedJson: 'Malformed JSON body',
   validation: 'Validation failed',
   tooLarge: 'Request body too large',

@@ -10,5 +10,8 @@ export const MAX_ALLOWED_IPS = 10;
 export const BROADEST_ALLOWED_PREFIX = { 4: 8, 6: 32 } as const;
 /** Lifetime of a token created without `ttlDays`. */
 export const DEFAULT_TTL_DAYS = 30;
+/** Hours a rotated token keeps working beside its replacement: by default, and at most (a week). */
+export const DEFAULT_GRACE_HOURS = 24;
+export const MAX_GRACE_HOURS = 168;
 /** Seconds a client should wait before retrying a 503, from the gateway or a route. */
 export const RETRY_AFTER_SECONDS = '1';

@@ -7,6 +7,7 @@ import type { RouteContract } from './route';
 import { addMemberRoute } from './routes/add-member';
 import { createProjectRoute } from './routes/create-project';
 import { createTokenRoute } from './routes/create-token';
+import { getMeRoute } from './routes/get-me';
 import { listAuditEventsRoute } from './routes/list-audit-events';
 import { listMembersRoute } from './routes/list-members';
 import { listProjectAuditEventsRoute } from './routes/list-project-audit-events';
@@ -14,11 +15,13 @@ import { listProjectsRoute } from './routes/list-projects';
 import { listTokensRoute } from './routes/list-tokens';
 import { removeMemberRoute } from './routes/remove-member';
 import { revokeTokenRoute } from './routes/revoke-token';
+import { rotateTokenRoute } from './routes/rotate-token';
 
 export * from './route';
 export * from './routes/add-member';
 export * from './routes/create-project';
 export * from './routes/create-token';
+export * from './routes/get-me';
 export * from './routes/list-audit-events';
 export * from './routes/list-members';
 export * from './routes/list-project-audit-events';
@@ -26,12 +29,14 @@ export * from './routes/list-projects';
 export * from './routes/list-tokens';
 export * from './routes/remove-member';
 export * from './routes/revoke-token';
+export * from './routes/rotate-token';
 
 /** Every route of the API. */
 export const routes: readonly RouteContract[] = [
   createTokenRoute,
   listTokensRoute,
   revokeTokenRoute,
+  rotateTokenRoute,
   createProjectRoute,
   listProjectsRoute,
   listMembersRoute,
@@ -39,4 +44,5 @@ export const routes: readonly RouteContract[] = [
   removeMemberRoute,
   listAuditEventsRoute,
   listProjectAuditEventsRoute,
+  getMeRoute,
 ];

@@ -33,6 +33,7 @@ export const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';
 /** Counts of successful state changes, one per route that makes one (no dimension). */
 export const TOKENS_CREATED_METRIC = 'TokensCreated';
 export const TOKENS_REVOKED_METRIC = 'TokensRevoked';
+export const TOKENS_ROTATED_METRIC = 'TokensRotated';
 export const MEMBERS_ADDED_METRIC = 'MembersAdded';
 export const MEMBERS_REMOVED_METRIC = 'MembersRemoved';
 

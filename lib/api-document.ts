@@ -43,6 +43,12 @@ const errorResponse = (status: number, texts: NonEmpty<ErrorTextValue>): ZodOpen
   }),
 });
 
+/** A body, or an optional one: a request may then send no body and no content type at all. */
+const requestBody = (body: z.ZodMiniType) =>
+  body instanceof z.ZodMiniOptional
+    ? { required: false, content: jsonContent(body.def.innerType as z.ZodMiniType) }
+    : { required: true, content: jsonContent(body) };
+
 const security = (route: RouteContract): Record<string, string[]>[] =>
   route.tokenScope === null ? [{ session: [] }] : [{ apiToken: [] }, { session: [] }];
 
@@ -62,7 +68,7 @@ const operation = (route: RouteContract): ZodOpenApiOperationObject => {
     description: who,
     security: security(route),
     ...((params || query) && { requestParams: { ...(params && { path: params }), ...(query && { query }) } }),
-    ...(body && { requestBody: { required: true, content: jsonContent(body) } }),
+    ...(body && { requestBody: requestBody(body) }),
     responses,
   };
 };

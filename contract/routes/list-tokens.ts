@@ -17,6 +17,12 @@ const tokenListEntry = () =>
     allowedIps: z.nullable(
       z.array(z.string()).check(z.describe('The addresses and networks it works from; null: its creating address')),
     ),
+    replacedBy: z.nullable(tokenId().check(z.describe('The token that replaces it, once rotated'))),
+    stopsAt: z.nullable(
+      timestamp().check(
+        z.describe('When a rotated token stops working (its grace period’s end, or its expiry if sooner)'),
+      ),
+    ),
   });
 
 export const listTokensRoute = route({

@@ -1,11 +1,16 @@
 import type { DashboardConfig } from '@contract/dashboard';
+import type { ValidationDetail } from '@contract/errors';
 
-/** An answer of the API that is not a success, in the words the API used. */
+/**
+ * An answer of the API that is not a success, in the words the API used: its `error`, and the fields
+ * a validation failure names (`details`), kept apart so that a form can show each next to its field.
+ */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
     readonly status: number,
     message: string,
+    readonly details: readonly ValidationDetail[] = [],
   ) {
     super(message);
   }
@@ -13,15 +18,8 @@ export class ApiError extends Error {
 
 interface ErrorBody {
   readonly error?: string;
-  readonly details?: readonly { path: string; message: string }[];
+  readonly details?: readonly ValidationDetail[];
 }
-
-/** The error's text, with the fields a validation failure names. */
-const describe = (status: number, body: ErrorBody | undefined): string => {
-  const text = body?.error ?? `The service answered ${status}`;
-  const details = body?.details?.map((detail) => (detail.path ? `${detail.path}: ${detail.message}` : detail.message));
-  return details?.length ? `${text}: ${details.join('; ')}` : text;
-};
 
 /** Calls the API with the session as bearer; answers the success body or throws an {@link ApiError}. */
 export type Api = <T>(method: string, path: string, body?: unknown) => Promise<T>;
@@ -49,7 +47,11 @@ export const createApi = (config: DashboardConfig, idToken: () => string, onUnau
     const payload = (await response.json().catch(() => undefined)) as (ErrorBody & { success?: boolean }) | undefined;
     if (response.status === 401) onUnauthorized();
     if (!response.ok || payload?.success !== true)
-      throw new ApiError(response.status, describe(response.status, payload));
+      throw new ApiError(
+        response.status,
+        payload?.error ?? `The service answered ${response.status}`,
+        payload?.details,
+      );
     return payload as T;
   };
 };

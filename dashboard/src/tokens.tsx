@@ -1,9 +1,9 @@
 import { MAX_TTL_DAYS } from '@contract/limits';
-import type { createTokenRoute, listTokensRoute, RouteAnswer } from '@contract/routes';
+import type { createTokenRoute, getMeRoute, listTokensRoute, RouteAnswer } from '@contract/routes';
 import { type Scope, scopes } from '@contract/scopes';
 import { useState } from 'preact/hooks';
 import type { Api } from './api';
-import { Confirm, ErrorMessage, useAction, useDraft, useLoad, When } from './ui';
+import { Confirm, detailText, ErrorMessage, useAction, useDraft, useLoad, When } from './ui';
 
 type TokenEntry = RouteAnswer<typeof listTokensRoute>['data'][number];
 type NewToken = RouteAnswer<typeof createTokenRoute>['data'];
@@ -13,9 +13,20 @@ interface TokenDraft {
   readonly scopes: readonly Scope[];
   readonly days: string;
   readonly never: boolean;
+  /** Where the token works from: the address the API sees now, or the listed ones. */
+  readonly from: 'this' | 'list';
+  /** The list as typed: one address or CIDR per line. */
+  readonly addresses: string;
 }
 
-const EMPTY_DRAFT: TokenDraft = { name: '', scopes: [], days: '30', never: false };
+const EMPTY_DRAFT: TokenDraft = { name: '', scopes: [], days: '30', never: false, from: 'this', addresses: '' };
+
+/** The typed list as the API takes it: each line trimmed, blank lines dropped. */
+const addressLines = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
 
 /** The raw token, once: a read-only field, a copy button and the warning that it will not come back. */
 const CreatedToken = ({ token, onDone }: { token: NewToken; onDone: () => void }) => {
@@ -59,16 +70,24 @@ const CreatedToken = ({ token, onDone }: { token: NewToken; onDone: () => void }
 
 const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (token: NewToken) => void }) => {
   const [draft, setDraft, clearDraft] = useDraft<TokenDraft>('token', EMPTY_DRAFT);
-  const { busy, error, run } = useAction();
+  // The address the API sees: the dashboard cannot know it without asking.
+  const me = useLoad(() => api<RouteAnswer<typeof getMeRoute>>('GET', '/api/v1/me'));
+  const { busy, error, detailsAt, run } = useAction(['allowedIps']);
+  // The list as last sent, so that an error about `allowedIps.<i>` can quote its entry.
+  const [sent, setSent] = useState<readonly string[]>([]);
+  const addressErrors = detailsAt('allowedIps');
   const toggleScope = (scope: Scope, on: boolean) =>
     setDraft({ ...draft, scopes: on ? [...draft.scopes, scope] : draft.scopes.filter((held) => held !== scope) });
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
+      const allowedIps = draft.from === 'list' ? addressLines(draft.addresses) : undefined;
+      setSent(allowedIps ?? []);
       const body = {
         name: draft.name,
         scopes: scopes.filter((scope) => draft.scopes.includes(scope)),
         ttlDays: draft.never ? null : Number(draft.days),
+        ...(allowedIps && { allowedIps }),
       };
       const created = await api<RouteAnswer<typeof createTokenRoute>>('POST', '/api/v1/tokens', body);
       clearDraft();
@@ -123,6 +142,66 @@ const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (token: NewT
           Never expires
         </label>
       </div>
+      <fieldset>
+        <legend>Works from</legend>
+        <label class="check">
+          <input
+            type="radio"
+            name="token-from"
+            checked={draft.from === 'this'}
+            onChange={() => setDraft({ ...draft, from: 'this' })}
+          />
+          This address ({me.data?.data.sourceIp ?? '…'})
+        </label>
+        <label class="check">
+          <input
+            type="radio"
+            name="token-from"
+            checked={draft.from === 'list'}
+            onChange={() => setDraft({ ...draft, from: 'list' })}
+          />
+          These addresses
+        </label>
+        <ErrorMessage id="me-error" error={me.error} />
+        {draft.from === 'list' && (
+          <>
+            <label for="token-addresses">Addresses</label>
+            <p id="token-addresses-hint" class="hint">
+              One IP address or network (CIDR) per line, up to 10, e.g. 203.0.113.7 or 10.0.0.0/24.
+            </p>
+            <textarea
+              id="token-addresses"
+              rows={3}
+              required
+              spellcheck={false}
+              value={draft.addresses}
+              aria-invalid={addressErrors.length > 0}
+              aria-describedby={`token-addresses-hint${addressErrors.length > 0 ? ' token-addresses-error' : ''}`}
+              onInput={(event) => setDraft({ ...draft, addresses: event.currentTarget.value })}
+            />
+            {addressErrors.length > 0 && (
+              <div id="token-addresses-error" class="error" role="alert">
+                <ul>
+                  {addressErrors.map((detail) => {
+                    const entry = sent[Number(detail.path.split('.')[1])];
+                    return (
+                      <li key={detail.path}>
+                        {entry === undefined ? (
+                          detailText(detail)
+                        ) : (
+                          <>
+                            <code>{entry}</code> ({detail.path}): {detail.message}
+                          </>
+                        )}
+                      </li>
+                    );
+                  })}
+                </ul>
+              </div>
+            )}
+          </>
+        )}
+      </fieldset>
       <ErrorMessage id="create-token-error" error={error} />
       <button type="submit" disabled={busy}>
         Create token
@@ -139,7 +218,7 @@ const SOON_MS = 7 * 24 * 60 * 60 * 1000;
 const expiresSoon = (token: TokenEntry): boolean =>
   token.expiresAt !== null && !isExpired(token) && Date.parse(token.expiresAt) - Date.now() <= SOON_MS;
 
-/** Tokens: create one and read it once, list them with their last use, revoke one. */
+/** Tokens: create one and read it once, list them with their last use and where they work from, revoke one. */
 export const TokensScreen = ({ api }: { api: Api }) => {
   const tokens = useLoad(() => api<RouteAnswer<typeof listTokensRoute>>('GET', '/api/v1/tokens'));
   const [created, setCreated] = useState<NewToken>();
@@ -177,6 +256,7 @@ export const TokensScreen = ({ api }: { api: Api }) => {
                 <th scope="col">Created</th>
                 <th scope="col">Expires</th>
                 <th scope="col">Last used</th>
+                <th scope="col">Works from</th>
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
                 </th>
@@ -203,6 +283,9 @@ export const TokensScreen = ({ api }: { api: Api }) => {
                   <td data-label="Last used">
                     <When at={token.lastUsedAt} otherwise="never" />
                     {token.lastUsedIp && <span class="from"> from {token.lastUsedIp}</span>}
+                  </td>
+                  <td data-label="Works from" class="addresses">
+                    {token.allowedIps === null ? 'Creating address' : token.allowedIps.join(', ')}
                   </td>
                   <td class="row-actions">
                     <button type="button" class="danger" onClick={() => setRevoking(token)}>

@@ -1,10 +1,24 @@
+import type { ValidationDetail } from '@contract/errors';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
 
-/** The words to show for a failure: the API's own text, or the error's message. */
-export const errorText = (error: unknown): string =>
-  error instanceof ApiError || error instanceof Error ? error.message : String(error);
+/** Whether a validation detail's path is within a body field, e.g. `allowedIps.2` within `allowedIps`. */
+const isWithin = (path: string, field: string): boolean => path === field || path.startsWith(`${field}.`);
+
+/** One validation detail in the API's words: where, then what. */
+export const detailText = (detail: ValidationDetail): string =>
+  detail.path ? `${detail.path}: ${detail.message}` : detail.message;
+
+/**
+ * The words to show for a failure: the API's own text with the fields a validation failure names (but
+ * those within `fieldsApart`, which the form shows next to their own controls), or the error's message.
+ */
+export const errorText = (error: unknown, fieldsApart: readonly string[] = []): string => {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  const rest = error.details.filter((detail) => !fieldsApart.some((field) => isWithin(detail.path, field)));
+  return rest.length ? `${error.message}: ${rest.map(detailText).join('; ')}` : error.message;
+};
 
 /** An error next to the control it belongs to, announced to screen readers as it appears. */
 export const ErrorMessage = ({ id, error }: { id: string; error: string | undefined }) =>
@@ -43,29 +57,36 @@ export const When = ({ at, otherwise }: { at: string | null; otherwise: string }
 
 /**
  * A call to the API that a control starts: whether it is under way (to disable the control), and the
- * API's words when it failed (shown next to the control). `run` clears the last error first.
+ * API's words when it failed (shown next to the control), but for the validation details of
+ * `fieldsApart`, which `detailsAt` hands to the form to show next to their fields. `run` clears the
+ * last error first.
  */
-export const useAction = (): {
+export const useAction = (
+  fieldsApart: readonly string[] = [],
+): {
   busy: boolean;
   error: string | undefined;
+  detailsAt: (field: string) => readonly ValidationDetail[];
   run: (action: () => Promise<void>) => Promise<boolean>;
 } => {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [failure, setFailure] = useState<{ error: unknown }>();
   const run = async (action: () => Promise<void>): Promise<boolean> => {
     setBusy(true);
-    setError(undefined);
+    setFailure(undefined);
     try {
       await action();
       return true;
-    } catch (failure) {
-      setError(errorText(failure));
+    } catch (error) {
+      setFailure({ error });
       return false;
     } finally {
       setBusy(false);
     }
   };
-  return { busy, error, run };
+  const detailsAt = (field: string) =>
+    failure?.error instanceof ApiError ? failure.error.details.filter((detail) => isWithin(detail.path, field)) : [];
+  return { busy, error: failure && errorText(failure.error, fieldsApart), detailsAt, run };
 };
 
 /** A modal question with the action's own name on its confirm button, and Cancel. */

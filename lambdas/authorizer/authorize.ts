@@ -72,6 +72,10 @@ const authorizeToken = async (
   if (!parsed) return unauthorized('malformed-token');
   const token = await deps.getToken(parsed.tokenId);
   if (!token || !tokenMatchesHash(rawToken, token.secretHash)) return unauthorized('unknown-token');
+  // A rotated token past its grace period is as good as revoked: refused alike, and not recorded.
+  if (token.stopsAt !== undefined && request.now.getTime() >= Date.parse(token.stopsAt)) {
+    return unauthorized('token-replaced');
+  }
   const denied = (reason: DenialReason): TokenDenial => ({
     tokenId: token.tokenId,
     userId: token.userId,
@@ -111,7 +115,7 @@ const authorizeToken = async (
 
 /**
  * Judges one request's credential for its route. Order (first failure wins): header and form,
- * then the stored token (unknown, mismatch, revoked), expiry, source IP, and the route's scope.
+ * then the stored token (unknown, mismatch, revoked, replaced and past its grace period), expiry, source IP, and the route's scope.
  * Outages (DynamoDB, the key set) are thrown, never allowed.
  */
 export const authorize = async (request: AuthorizationRequest, deps: AuthorizerDeps): Promise<Decision> => {

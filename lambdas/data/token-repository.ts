@@ -38,6 +38,10 @@ export interface TokenRecord {
   readonly lastUsedIp?: string | null;
   /** The owner's e-mail when they created the token, for the audit trail only (absent on older tokens). */
   readonly ownerEmail?: string;
+  /** Once rotated: the token that replaces it. */
+  readonly replacedBy?: string;
+  /** Once rotated: when it stops working, as if revoked. */
+  readonly stopsAt?: string;
 }
 
 /** Live tokens a user may hold at once. */
@@ -67,8 +71,7 @@ interface StoredSlots {
  * transaction guarded by the slot map's version, so concurrent creates can never exceed the limit.
  * A session issued before its user was offboarded creates nothing (401): it may live on at the
  * identity provider for up to an hour, and a token minted with it would outlive the offboarding. The
- * offboarding bumps the version, so a create racing it reads the mark and is refused too. A token
- * that expires enters the notice index under the day its first expiry notice is due.
+ * offboarding bumps the version, so a create racing it reads the mark and is refused too.
  */
 export const createTokenWithinLimit = async (
   token: TokenRecord,
@@ -76,10 +79,78 @@ export const createTokenWithinLimit = async (
   sessionIssuedAt: string,
   event: AuditEvent,
 ): Promise<void> => {
+  // The token's item is the same in every round; only the slot map is read and written again.
+  const tokenPut: TransactWriteItem = {
+    Put: { TableName: tableName, Item: tokenItem(token), ConditionExpression: 'attribute_not_exists(PK)' },
+  };
+  const recorded = auditEventPut(event, { userId: token.userId, projectId: null });
+  await withSlots(token.userId, sessionIssuedAt, now, { [token.tokenId]: slotExpiry(token.expiresAt) }, (slotWrite) => [
+    tokenPut,
+    slotWrite,
+    recorded,
+  ]);
+};
+
+/**
+ * Replaces `old` (as read) with `replacement`: in one transaction, `old` is marked replaced and stops
+ * at `stopsAt` (its slot moves there, so both count against the limit until then), the replacement is
+ * stored and takes a slot, and the event is recorded. The mark's condition (still the owner's, not
+ * rotated yet) makes a rotation that lost a race to another rotation or a revoke fail: a read then
+ * says which (409 or 404). The limit and the offboarding rule are those of creating a token.
+ */
+export const replaceTokenWithinLimit = async (
+  old: TokenRecord,
+  replacement: TokenRecord,
+  stopsAt: string,
+  now: Date,
+  sessionIssuedAt: string,
+  event: AuditEvent,
+): Promise<void> => {
+  const stopsAtMs = Date.parse(stopsAt);
+  const markReplaced: TransactWriteItem = {
+    Update: {
+      TableName: tableName,
+      Key: marshall(tokenKey(old.tokenId)),
+      UpdateExpression: 'SET replacedBy = :replacement, stopsAt = :stopsAt, #ttl = :ttl',
+      ConditionExpression: 'userId = :userId AND attribute_not_exists(replacedBy)',
+      ExpressionAttributeNames: { '#ttl': tableSchema.timeToLiveAttribute },
+      ExpressionAttributeValues: marshall({
+        ':replacement': replacement.tokenId,
+        ':stopsAt': stopsAt,
+        ':ttl': Math.floor((stopsAtMs + EXPIRED_RETENTION_MS) / 1000),
+        ':userId': old.userId,
+      }),
+    },
+  };
+  const replacementPut: TransactWriteItem = {
+    Put: { TableName: tableName, Item: tokenItem(replacement), ConditionExpression: 'attribute_not_exists(PK)' },
+  };
+  const recorded = auditEventPut(event, { userId: old.userId, projectId: null });
+  const slots = { [old.tokenId]: stopsAtMs, [replacement.tokenId]: slotExpiry(replacement.expiresAt) };
+  try {
+    await withSlots(old.userId, sessionIssuedAt, now, slots, (slotWrite) => [
+      markReplaced,
+      replacementPut,
+      slotWrite,
+      recorded,
+    ]);
+  } catch (error) {
+    if (!conditionFailedAt(error, 0)) throw error;
+    const current = await getTokenById(old.tokenId);
+    throw current?.userId === old.userId
+      ? new ConflictError(ErrorText.tokenRotated)
+      : new NotFoundError(ErrorText.tokenNotFound);
+  }
+};
+
+/**
+ * A token's whole item: its key, its place in its owner's list, its expiry for DynamoDB's TTL, and, for
+ * a token that expires, its place in the notice index under the day its first expiry notice is due.
+ */
+const tokenItem = (token: TokenRecord) => {
   const expiresAt = token.expiresAt === null ? null : Date.parse(token.expiresAt);
   const noticeDue = firstNoticeDue(token.createdAt, token.expiresAt);
-  // The token's item is the same in every round; only the slot map is read and written again.
-  const tokenItem = toItem({
+  return toItem({
     ...tokenKey(token.tokenId),
     ...tokenListKeys(token.userId, token.createdAt, token.tokenId),
     ...(noticeDue !== null && expiryNoticeKeys(noticeDue, token.tokenId)),
@@ -88,74 +159,89 @@ export const createTokenWithinLimit = async (
       expiresAt === null ? undefined : Math.floor((expiresAt + EXPIRED_RETENTION_MS) / 1000),
     ...token,
   });
-  const slot: Slot = { userId: token.userId, tokenId: token.tokenId, expiry: expiresAt ?? 0 };
-  const recorded = auditEventPut(event, { userId: token.userId, projectId: null });
+};
+
+/** A token's slot value: its expiry in epoch ms, 0 when it never expires. */
+const slotExpiry = (expiresAt: string | null): number => (expiresAt === null ? 0 : Date.parse(expiresAt));
+
+/**
+ * Writes `items(slotWrite)` in one transaction with the user's slots set to `slots` (token id → expiry
+ * in epoch ms), read afresh each round: the slot write's version condition makes a concurrent create,
+ * rotation or revoke cancel the transaction, and the round runs again on what it wrote. A session
+ * issued before its user was offboarded writes nothing (401).
+ */
+const withSlots = async (
+  userId: string,
+  sessionIssuedAt: string,
+  now: Date,
+  slots: Readonly<Record<string, number>>,
+  items: (slotWrite: TransactWriteItem) => TransactWriteItem[],
+): Promise<void> => {
   for (let attempt = 1; ; attempt += 1) {
-    const stored = await getItem<StoredSlots>(tokenSlotsKey(token.userId), true);
+    const stored = await getItem<StoredSlots>(tokenSlotsKey(userId), true);
     if (stored?.offboardedAt !== undefined && sessionIssuedAt <= stored.offboardedAt) throw new UnauthorizedError();
-    const slotWrite = stored ? takeSlot(slot, stored, now) : firstSlot(slot);
+    const slotWrite = stored ? updateSlots(userId, stored, slots, now) : firstSlots(userId, slots);
+    const transaction = items(slotWrite);
     try {
-      await transactWrite([
-        { Put: { TableName: tableName, Item: tokenItem, ConditionExpression: 'attribute_not_exists(PK)' } },
-        slotWrite,
-        recorded,
-      ]);
+      await transactWrite(transaction);
       return;
     } catch (error) {
-      // Another create or revoke changed the slots since they were read: read them again.
-      if (!conditionFailedAt(error, 1)) throw error;
+      // Another create, rotation or revoke changed the slots since they were read: read them again.
+      if (!conditionFailedAt(error, transaction.indexOf(slotWrite))) throw error;
       if (attempt >= MAX_ATTEMPTS) throw new ServiceUnavailableError({ cause: error });
     }
   }
 };
 
-/** The slot a new token takes in its owner's slot item: its id and expiry in epoch ms (0: never). */
-interface Slot {
-  readonly userId: string;
-  readonly tokenId: string;
-  readonly expiry: number;
-}
+/** Whether a slot of this expiry still counts against the limit at `now`. */
+const isLive = (expiry: number, now: Date): boolean => expiry === 0 || expiry > now.getTime();
 
 /** The slot item of a user's first token. */
-const firstSlot = (slot: Slot): TransactWriteItem => ({
+const firstSlots = (userId: string, slots: Readonly<Record<string, number>>): TransactWriteItem => ({
   Put: {
     TableName: tableName,
-    Item: toItem({
-      ...tokenSlotsKey(slot.userId),
-      entity: 'TokenSlots',
-      slots: { [slot.tokenId]: slot.expiry },
-      version: 1,
-    }),
+    Item: toItem({ ...tokenSlotsKey(userId), entity: 'TokenSlots', slots, version: 1 }),
     ConditionExpression: 'attribute_not_exists(PK)',
   },
 });
 
 /**
- * Adds the token to the slots read and frees the expired ones in the same write, unless the user
- * already holds `TOKEN_LIMIT` live tokens. The write names only the slots it changes, so it does
- * not grow with the map; the version read guards it.
+ * Sets `slots` in the slots read and frees the ones no longer live in the same write, unless the user
+ * would then hold more than `TOKEN_LIMIT` live tokens. The write names only the slots it changes, so
+ * it does not grow with the map; the version read guards it.
  */
-const takeSlot = (slot: Slot, stored: StoredSlots, now: Date): TransactWriteItem => {
-  const expired = Object.entries(stored.slots)
-    .filter(([, expiry]) => expiry !== 0 && expiry <= now.getTime())
-    .map(([tokenId]) => tokenId);
-  if (Object.keys(stored.slots).length - expired.length >= TOKEN_LIMIT) throw new ConflictError(ErrorText.tokenLimit);
-  const freed = expired.map((_, index) => `slots.#expired${index}`);
+const updateSlots = (
+  userId: string,
+  stored: StoredSlots,
+  slots: Readonly<Record<string, number>>,
+  now: Date,
+): TransactWriteItem => {
+  const after = Object.entries({ ...stored.slots, ...slots });
+  const live = after.filter(([, expiry]) => isLive(expiry, now));
+  if (live.length > TOKEN_LIMIT) throw new ConflictError(ErrorText.tokenLimit);
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = { ':next': stored.version + 1, ':version': stored.version };
+  const assignments = live
+    .filter(([tokenId]) => tokenId in slots)
+    .map(([tokenId, expiry], index) => {
+      names[`#set${index}`] = tokenId;
+      values[`:set${index}`] = expiry;
+      return `slots.#set${index} = :set${index}`;
+    });
+  const removals = after
+    .filter(([, expiry]) => !isLive(expiry, now))
+    .map(([tokenId], index) => {
+      names[`#freed${index}`] = tokenId;
+      return `slots.#freed${index}`;
+    });
   return {
     Update: {
       TableName: tableName,
-      Key: marshall(tokenSlotsKey(slot.userId)),
-      UpdateExpression: `SET slots.#token = :expiry, version = :next${freed.length > 0 ? ` REMOVE ${freed.join(', ')}` : ''}`,
+      Key: marshall(tokenSlotsKey(userId)),
+      UpdateExpression: `SET ${[...assignments, 'version = :next'].join(', ')}${removals.length > 0 ? ` REMOVE ${removals.join(', ')}` : ''}`,
       ConditionExpression: 'version = :version',
-      ExpressionAttributeNames: {
-        '#token': slot.tokenId,
-        ...Object.fromEntries(expired.map((tokenId, index) => [`#expired${index}`, tokenId])),
-      },
-      ExpressionAttributeValues: marshall({
-        ':expiry': slot.expiry,
-        ':next': stored.version + 1,
-        ':version': stored.version,
-      }),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: marshall(values),
     },
   };
 };

@@ -21,6 +21,13 @@ export const canonicalIp = (address: string): string | null => {
 };
 
 /**
+ * The address a token created by a request from `sourceIp` is bound to when it names no allow-list:
+ * that address in canonical form, or null when API Gateway gave none. `GET /api/v1/me` answers the
+ * same, so the address the dashboard offers is the one the token gets.
+ */
+export const creatingAddress = (sourceIp: string | null | undefined): string | null => canonicalIp(sourceIp ?? '');
+
+/**
  * Whether two addresses are the same address; anything unparsable matches nothing. Both sides are
  * made canonical, so a bound IP stored in an earlier form (IPv6 fully expanded) still matches.
  */

@@ -54,11 +54,16 @@ const header = (event: APIGatewayProxyEvent, name: string): string | undefined =
   return key === undefined ? undefined : event.headers[key];
 };
 
-const readJsonBody = (event: APIGatewayProxyEvent): unknown => {
+/**
+ * The JSON body; when the body is `optional`, `undefined` for a request with neither a body nor a
+ * content type (as `curl -X POST` sends it).
+ */
+const readJsonBody = (event: APIGatewayProxyEvent, optional: boolean): unknown => {
   const raw = event.body ?? '';
   const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
   if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) throw new PayloadTooLargeError();
   const contentType = header(event, 'content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (optional && text === '' && contentType === undefined) return undefined;
   if (contentType !== 'application/json') throw new UnsupportedMediaTypeError();
   try {
     return JSON.parse(text);
@@ -130,7 +135,7 @@ export const apiMiddleware = <R extends RouteContract>(
         event.query = parsed.data as RouteInput<R>['query'];
       }
       if (body) {
-        const parsed = body.safeParse(readJsonBody(event));
+        const parsed = body.safeParse(readJsonBody(event, body.safeParse(undefined).success));
         if (!parsed.success) throw new BadRequestError(ErrorText.validation, detailsOf(parsed.error.issues));
         event.input = parsed.data as RouteInput<R>['body'];
       }

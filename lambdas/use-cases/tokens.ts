@@ -1,20 +1,23 @@
 import { ErrorText } from '@contract/errors';
-import { BROADEST_ALLOWED_PREFIX, DEFAULT_TTL_DAYS } from '@contract/limits';
+import { BROADEST_ALLOWED_PREFIX, DEFAULT_GRACE_HOURS, DEFAULT_TTL_DAYS } from '@contract/limits';
 import type { Scope } from '@contract/scopes';
 import {
   createTokenWithinLimit,
+  getTokenById,
   listTokensByUser,
+  replaceTokenWithinLimit,
   revokeToken as revokeStoredToken,
   type TokenRecord,
 } from '@lambdas/data/token-repository';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
-import { BadRequestError, UnauthorizedError } from '@lambdas/domain/errors';
-import { canonicalIp, type Network, networksOverlap, networkText, parseNetwork } from '@lambdas/domain/ip';
+import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '@lambdas/domain/errors';
+import { creatingAddress, type Network, networksOverlap, networkText, parseNetwork } from '@lambdas/domain/ip';
 import type { Principal } from '@lambdas/domain/principal';
 import { mintToken } from '@lambdas/domain/token-format';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
 /** What the caller asked for. */
 export interface NewToken {
@@ -58,7 +61,7 @@ const allowList = (entries: readonly string[]): string[] => {
 
 /** Mints a token bound to the caller's source IP and stores only its hash; the caller is a session. */
 export const createToken = async (owner: Principal, request: NewToken, origin: RequestOrigin, now: Date) => {
-  const boundIp = canonicalIp(origin.sourceIp ?? '');
+  const boundIp = creatingAddress(origin.sourceIp);
   if (!boundIp || owner.issuedAt === undefined) throw new UnauthorizedError();
   const allowedIps = request.allowedIps && allowList(request.allowedIps);
   const ttlDays = request.ttlDays === undefined ? DEFAULT_TTL_DAYS : request.ttlDays;
@@ -107,8 +110,70 @@ export const listTokens = async (owner: Principal) =>
     lastUsedAt: token.lastUsedAt,
     lastUsedIp: token.lastUsedIp ?? null,
     allowedIps: token.allowedIps ?? null,
+    replacedBy: token.replacedBy ?? null,
+    stopsAt: token.stopsAt ?? null,
   }));
 
 /** Revokes one of the caller's tokens (its id's form is checked by the route contract). */
 export const revokeToken = (owner: Principal, tokenId: string, origin: RequestOrigin, now: Date): Promise<void> =>
   revokeStoredToken(owner.userId, tokenId, auditEvent('token.revoked', origin, now, { tokenId }));
+
+/**
+ * Replaces one of the caller's tokens with a new one of the same name, scopes and addresses, living as
+ * long from now as the old one lived (or forever, like it). The old one works on for `graceHours`, or
+ * until its own expiry if sooner, then fails like a revoked token; the caller is a session.
+ */
+export const rotateToken = async (
+  owner: Principal,
+  tokenId: string,
+  request: { readonly graceHours?: number } | undefined,
+  origin: RequestOrigin,
+  now: Date,
+) => {
+  if (owner.issuedAt === undefined) throw new UnauthorizedError();
+  const old = await getTokenById(tokenId);
+  if (old?.userId !== owner.userId) throw new NotFoundError(ErrorText.tokenNotFound);
+  if (old.replacedBy !== undefined) throw new ConflictError(ErrorText.tokenRotated);
+  const graceEnd = now.getTime() + (request?.graceHours ?? DEFAULT_GRACE_HOURS) * HOUR_MS;
+  const stopsAt = toIso(new Date(old.expiresAt === null ? graceEnd : Math.min(graceEnd, Date.parse(old.expiresAt))));
+  const lifetime = old.expiresAt === null ? null : Date.parse(old.expiresAt) - Date.parse(old.createdAt);
+  const minted = mintToken();
+  const replacement: TokenRecord = {
+    tokenId: minted.tokenId,
+    userId: owner.userId,
+    name: old.name,
+    scopes: old.scopes,
+    secretHash: minted.hash,
+    boundIp: old.boundIp,
+    displayPrefix: minted.displayPrefix,
+    createdAt: toIso(now),
+    expiresAt: lifetime === null ? null : toIso(new Date(now.getTime() + lifetime)),
+    lastUsedAt: null,
+    ...(old.allowedIps && { allowedIps: old.allowedIps }),
+    ...(owner.email && { ownerEmail: owner.email }),
+  };
+  const event = auditEvent(
+    'token.rotated',
+    origin,
+    now,
+    { tokenId: old.tokenId },
+    {
+      name: old.name,
+      scopes: old.scopes,
+      expiresAt: replacement.expiresAt,
+      replacedBy: replacement.tokenId,
+      stopsAt,
+    },
+  );
+  await replaceTokenWithinLimit(old, replacement, stopsAt, now, owner.issuedAt, event);
+  return {
+    id: replacement.tokenId,
+    name: replacement.name,
+    rawToken: minted.rawToken,
+    displayPrefix: replacement.displayPrefix,
+    scopes: replacement.scopes,
+    expiresAt: replacement.expiresAt,
+    allowedIps: replacement.allowedIps ?? null,
+    replaces: { id: old.tokenId, stopsAt },
+  };
+};

@@ -67,6 +67,14 @@ test('a person signs in through the development provider with an e-mail only', a
   expect(new URL(page.url()).search).toBe('');
 });
 
+test('offers the address the API sees as where a new token works from, by default', async () => {
+  const thisAddress = page.getByLabel('This address (127.0.0.1)');
+  await thisAddress.waitFor();
+  await expect(thisAddress.isChecked()).resolves.toBe(true);
+  await expect(page.getByLabel('These addresses').isChecked()).resolves.toBe(false);
+  await expect(page.getByLabel('Addresses', { exact: true }).count()).resolves.toBe(0);
+});
+
 test('creates a token and shows the raw token once, with a copy button and a warning', async () => {
   await page.getByLabel('Name').fill('deploy-bot');
   await page.getByLabel('read:secrets').check();
@@ -94,6 +102,7 @@ test('creates a token and shows the raw token once, with a copy button and a war
 
 test('the new token works from a script, and its last use shows after a reload', async () => {
   await expect(tokenRow('deploy-bot').getByRole('cell').nth(4).textContent()).resolves.toBe('never');
+  await expect(tokenRow('deploy-bot').getByRole('cell').nth(5).textContent()).resolves.toBe('Creating address');
   const response = await api('/api/v1/projects', { bearer: rawToken });
   expect(response.status).toBe(200);
   // The last use is recorded off the request's path: reload until it shows.
@@ -121,6 +130,53 @@ test('an error is shown in words next to the form that caused it', async () => {
   await page.getByLabel('Name').fill('no-scopes');
   await page.getByRole('button', { name: 'Create token' }).click();
   await page.getByRole('alert').filter({ hasText: 'Validation failed' }).waitFor();
+});
+
+test('creates a token that works from the addresses listed, and the list shows them', async () => {
+  await page.getByLabel('Name').fill('ci-runners');
+  await page.getByLabel('read:secrets').check();
+  await page.getByLabel('These addresses').check();
+  await page.getByLabel('Addresses', { exact: true }).fill('127.0.0.0/8\n\n  ::1  \n');
+  await checkScreen('token-addresses');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const field = page.getByLabel('New token');
+  await field.waitFor();
+  const listed = await field.inputValue();
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(tokenRow('ci-runners').getByRole('cell').nth(5).textContent()).resolves.toBe('127.0.0.0/8, ::1');
+  const fromIpv6 = await fetch(`http://[::1]:${service.port}/api/v1/projects`, {
+    headers: { Authorization: `Bearer ${listed}` },
+  });
+  expect(fromIpv6.status).toBe(200);
+  // The form is back to its default for the next token.
+  await expect(page.getByLabel('This address (127.0.0.1)').isChecked()).resolves.toBe(true);
+});
+
+test('an address the API refuses is named next to the field in the API’s words, and the draft keeps the list', async () => {
+  await page.getByLabel('Name').fill('office');
+  await page.getByLabel('admin').check();
+  await page.getByLabel('These addresses').check();
+  const addresses = page.getByLabel('Addresses', { exact: true });
+  await addresses.fill('10.0.0.1\nlocalhost');
+  await page.reload();
+  await expect(addresses.inputValue()).resolves.toBe('10.0.0.1\nlocalhost');
+  await expect(page.getByLabel('These addresses').isChecked()).resolves.toBe(true);
+
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const fieldError = page.locator('#token-addresses-error');
+  await fieldError.waitFor();
+  await expect(fieldError.textContent()).resolves.toBe('localhost (allowedIps.1): Not an IP address or CIDR');
+  await expect(addresses.getAttribute('aria-describedby')).resolves.toContain('token-addresses-error');
+  await expect(addresses.getAttribute('aria-invalid')).resolves.toBe('true');
+  // The form's own line carries the API's error, the field the detail.
+  await expect(page.locator('#create-token-error').textContent()).resolves.toBe('Validation failed');
+  await checkScreen('token-address-error');
+
+  await addresses.fill('10.0.0.1\n127.0.0.1');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  await page.getByLabel('New token').waitFor();
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(tokenRow('office').getByRole('cell').nth(5).textContent()).resolves.toBe('10.0.0.1, 127.0.0.1');
 });
 
 test('creates a project and lists it with the role owner', async () => {
@@ -173,17 +229,19 @@ test('shows what happened, for the person and for a project, with filters', asyn
 
   await nav('Activity').click();
   await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
-  await page.getByRole('rowheader', { name: 'token.created' }).waitFor();
+  await page.getByRole('rowheader', { name: 'token.created' }).first().waitFor();
   await expect(eventTypes()).resolves.toEqual([
     'member.removed',
     'member.added',
     'project.created',
+    'token.created',
+    'token.created',
     'token.revoked',
     'token.created',
   ]);
   await page.getByLabel('Type').selectOption('token.revoked');
   await page.getByRole('button', { name: 'Apply filters' }).click();
-  await page.getByRole('rowheader', { name: 'token.created' }).waitFor({ state: 'detached' });
+  await page.getByRole('rowheader', { name: 'token.created' }).first().waitFor({ state: 'detached' });
   await expect(eventTypes()).resolves.toEqual(['token.revoked']);
   await checkScreen('activity');
 

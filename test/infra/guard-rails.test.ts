@@ -536,6 +536,7 @@ describe('dashboard', () => {
     expect(graphs.get('State changes')).toEqual([
       'SecretsService/TokensCreated',
       'SecretsService/TokensRevoked',
+      'SecretsService/TokensRotated',
       'SecretsService/MembersAdded',
       'SecretsService/MembersRemoved',
     ]);

@@ -46,6 +46,9 @@ export interface ForwardedCall {
   items?: number;
 }
 
+/** A change to a request's body on its way to DynamoDB. */
+type BodyChange = (body: Record<string, unknown>) => void | Promise<void>;
+
 /** A pass-through proxy in front of DynamoDB that counts the operations it forwards and what they cost. */
 export interface CountingProxy {
   readonly endpoint: string;
@@ -62,9 +65,10 @@ export interface CountingProxy {
   settled(): Promise<void>;
   /**
    * Changes every request body of `operation` before it reaches DynamoDB (undefined: forward as sent):
-   * how a test makes DynamoDB itself refuse a call, e.g. cancel a transaction.
+   * how a test makes DynamoDB itself refuse a call, e.g. cancel a transaction. The request waits for
+   * a change that returns a promise: how a test lines racing requests up.
    */
-  rewrite(operation: string, change: ((body: Record<string, unknown>) => void) | undefined): void;
+  rewrite(operation: string, change: BodyChange | undefined): void;
   close(): Promise<void>;
 }
 
@@ -288,7 +292,7 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
   let inFlight = 0;
   let idle: (() => void)[] = [];
   let port = 0;
-  const rewrites = new Map<string, (body: Record<string, unknown>) => void>();
+  const rewrites = new Map<string, BodyChange>();
 
   // Observes every HTTP request this process sends (the SDK's included): a request to the proxy is
   // tagged with the phase of the async context that sent it, keyed by its socket's local port, which
@@ -376,7 +380,7 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
     void (async () => {
       const received = await readAll(req);
       const body = DATA_OPERATIONS.has(operation) ? parseJson(received) : undefined;
-      if (body) rewrites.get(operation)?.(body);
+      if (body) await rewrites.get(operation)?.(body);
       const clientAsked = body?.ReturnConsumedCapacity !== undefined && body.ReturnConsumedCapacity !== 'NONE';
       if (body && !clientAsked) body.ReturnConsumedCapacity = 'TOTAL';
       const consistent = operation === 'GetItem' || operation === 'Query' ? body?.ConsistentRead === true : undefined;

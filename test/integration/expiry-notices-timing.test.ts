@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient, GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AuditEvent } from '@contract/audit';
 import { tokenKey } from '@lambdas/data/keys';
@@ -122,19 +122,20 @@ describe('expiry notices over a token’s life', () => {
     expect(await storedToken(token.id)).not.toHaveProperty('GSI2PK');
   });
 
-  it('sends nothing for a token a rotation replaced, and drops it from the notice index', async () => {
+  it('sends nothing for a token a rotation replaced, and its replacement its own notices', async () => {
     const token = await newToken(7);
-    // What a rotation writes on the token it replaces.
-    await dynamo.send(
-      new UpdateItemCommand({
-        TableName: tableName,
-        Key: marshall(tokenKey(token.id)),
-        UpdateExpression: 'SET replacedBy = :next, stopsAt = :stops',
-        ExpressionAttributeValues: marshall({ ':next': 'NewTokenId01', ':stops': new Date().toISOString() }),
-      }),
+    const rotated = await call(service, 'POST', `/api/v1/tokens/${token.id}/rotate`, {
+      token: token.session,
+      json: { graceHours: 24 },
+    });
+    expect(rotated.status).toBe(201);
+    const replacement = rotated.body.data.id as string;
+    const sent = (await sendExpiryNotices(new Date())).sent.filter((event) =>
+      [token.id, replacement].includes(event.target.tokenId ?? ''),
     );
-    expect(await runAt(Date.now(), token.id)).toEqual([]);
-    expect(await trail(token.session)).toEqual([]);
+    // The replacement lives 7 days from now, like the old one from its creation: its 7-day notice is due.
+    expect(sent.map((event) => [event.target.tokenId, event.details.daysLeft])).toEqual([[replacement, 7]]);
+    expect((await trail(token.session)).map((event) => event.target.tokenId)).toEqual([replacement]);
     expect(await storedToken(token.id)).not.toHaveProperty('GSI2PK');
   });
 

@@ -3,7 +3,7 @@ import { type NpmService, startNpmService } from './npm-start';
 
 /**
  * The token lifecycle beyond SPEC.md, black box against `npm start` (which sees the TCP peer, so
- * 127.0.0.1 and ::1 are two callers): the list shows where a token was last used from.
+ * 127.0.0.1 and ::1 are two callers): where a token was last used from, allow-lists, rotation.
  */
 
 let service: NpmService;
@@ -95,5 +95,178 @@ describe('allowed addresses', () => {
     expect((await create(owner, [])).status).toBe(400);
     const eleven = Array.from({ length: 11 }, (_, i) => `10.0.${i}.0/24`);
     expect((await create(owner, eleven)).status).toBe(400);
+  });
+});
+
+describe('rotation', () => {
+  const rotate = (owner: string, id: string, json?: unknown, host?: string) =>
+    call(service, 'POST', `/api/v1/tokens/${id}/rotate`, { token: owner, json, host });
+  const useFrom = async (rawToken: string, from = '127.0.0.1') =>
+    (await call(service, 'GET', '/api/v1/projects', { token: rawToken, from })).status;
+
+  it('answers a new token like the old one, both working during the grace period and both listed', async () => {
+    const owner = await session();
+    const created = await call(service, 'POST', '/api/v1/tokens', {
+      token: owner,
+      json: { name: 'deploy', scopes: ['read:secrets', 'admin'], ttlDays: 30, allowedIps: ['127.0.0.0/30'] },
+    });
+    const old = created.body.data as { id: string; rawToken: string; expiresAt: string };
+    const before = Date.now();
+    const rotated = await rotate(owner, old.id, { graceHours: 2 });
+    expect(rotated.status).toBe(201);
+    const fresh = rotated.body.data;
+    expect(fresh).toMatchObject({
+      name: 'deploy',
+      scopes: ['read:secrets', 'admin'],
+      allowedIps: ['127.0.0.0/30'],
+      replaces: { id: old.id },
+    });
+    expect(fresh.id).not.toBe(old.id);
+    expect(fresh.rawToken).not.toBe(old.rawToken);
+    // The same 30 days, counted from the rotation; the old one stops two hours after it.
+    const day = 24 * 60 * 60 * 1000;
+    expect(Date.parse(fresh.expiresAt) - before).toBeGreaterThanOrEqual(30 * day);
+    expect(Date.parse(fresh.expiresAt) - Date.now()).toBeLessThanOrEqual(30 * day);
+    const stopsIn = Date.parse(fresh.replaces.stopsAt) - Date.now();
+    expect(stopsIn).toBeGreaterThan(2 * 60 * 60 * 1000 - 60_000);
+    expect(stopsIn).toBeLessThanOrEqual(2 * 60 * 60 * 1000);
+
+    expect(await useFrom(fresh.rawToken, '127.0.0.2')).toBe(200);
+    expect(await useFrom(old.rawToken, '127.0.0.2')).toBe(200);
+    expect(await useFrom(fresh.rawToken, '127.0.0.5')).toBe(403);
+    expect(await listed(owner, old.id)).toMatchObject({ replacedBy: fresh.id, stopsAt: fresh.replaces.stopsAt });
+    expect(await listed(owner, fresh.id)).toMatchObject({
+      name: 'deploy',
+      expiresAt: fresh.expiresAt,
+      allowedIps: ['127.0.0.0/30'],
+      replacedBy: null,
+      stopsAt: null,
+    });
+  });
+
+  it('keeps a token bound to its creating address bound to that address, wherever the rotation comes from', async () => {
+    const owner = await session();
+    const created = await call(service, 'POST', '/api/v1/tokens', {
+      token: owner,
+      host: '::1',
+      json: { name: 'ci', scopes: ['admin'], ttlDays: null },
+    });
+    const rotated = await rotate(owner, created.body.data.id, undefined, '127.0.0.1');
+    expect(rotated.status).toBe(201);
+    expect(rotated.body.data).toMatchObject({ expiresAt: null, allowedIps: null });
+    expect(await useFrom(rotated.body.data.rawToken, '::1')).toBe(200);
+    expect(await useFrom(rotated.body.data.rawToken, '127.0.0.1')).toBe(403);
+  });
+
+  it('stops the old token at once with no grace period: it then fails like a revoked one', async () => {
+    const owner = await session();
+    const old = (
+      await call(service, 'POST', '/api/v1/tokens', { token: owner, json: { name: 'x', scopes: ['admin'] } })
+    ).body.data;
+    const rotated = await rotate(owner, old.id, { graceHours: 0 });
+    expect(rotated.status).toBe(201);
+    const refused = await call(service, 'GET', '/api/v1/projects', { token: old.rawToken });
+    expect([refused.status, refused.body.error]).toEqual([
+      401,
+      'Unauthorized: Missing or invalid authentication token',
+    ]);
+    expect(await useFrom(rotated.body.data.rawToken)).toBe(200);
+  });
+
+  it('answers 409 to a second rotation of the same token, and rotates its replacement', async () => {
+    const owner = await session();
+    const old = (
+      await call(service, 'POST', '/api/v1/tokens', { token: owner, json: { name: 'x', scopes: ['admin'] } })
+    ).body.data;
+    const first = await rotate(owner, old.id);
+    const second = await rotate(owner, old.id);
+    expect([second.status, second.body.error]).toEqual([409, 'Token already rotated: rotate its replacement instead']);
+    expect((await rotate(owner, first.body.data.id)).status).toBe(201);
+  });
+
+  it('is for sessions only, for the owner only, with a grace period of 0 to 168 hours', async () => {
+    const owner = await session();
+    const old = (
+      await call(service, 'POST', '/api/v1/tokens', { token: owner, json: { name: 'x', scopes: ['admin'] } })
+    ).body.data;
+    const byToken = await rotate(old.rawToken, old.id);
+    expect([byToken.status, byToken.body.error]).toEqual([
+      403,
+      'Forbidden: Token creation requires a dashboard session',
+    ]);
+    const byOther = await rotate(await session(), old.id);
+    expect([byOther.status, byOther.body.error]).toEqual([404, 'Token not found']);
+    for (const graceHours of [-1, 169, 1.5, '24']) {
+      const reply = await rotate(owner, old.id, { graceHours });
+      expect([reply.status, reply.body.error, reply.body.details?.[0]?.path]).toEqual([
+        400,
+        'Validation failed',
+        'graceHours',
+      ]);
+    }
+    expect((await rotate(owner, old.id, { graceHours: 168 })).status).toBe(201);
+  });
+
+  it('revokes the old token during its grace period on request, the new one living on', async () => {
+    const owner = await session();
+    const old = (
+      await call(service, 'POST', '/api/v1/tokens', { token: owner, json: { name: 'x', scopes: ['admin'] } })
+    ).body.data;
+    const fresh = (await rotate(owner, old.id)).body.data;
+    expect((await call(service, 'DELETE', `/api/v1/tokens/${old.id}`, { token: owner })).status).toBe(200);
+    expect(await useFrom(old.rawToken)).toBe(401);
+    expect(await useFrom(fresh.rawToken)).toBe(200);
+  });
+
+  it('takes a request with no body at all as the default grace period', async () => {
+    const owner = await session();
+    const old = (
+      await call(service, 'POST', '/api/v1/tokens', { token: owner, json: { name: 'x', scopes: ['admin'] } })
+    ).body.data;
+    const reply = await call(service, 'POST', `/api/v1/tokens/${old.id}/rotate`, { token: owner });
+    expect(reply.status).toBe(201);
+    const stopsIn = Date.parse(reply.body.data.replaces.stopsAt) - Date.now();
+    expect(stopsIn).toBeGreaterThan(24 * 60 * 60 * 1000 - 60_000);
+  });
+});
+
+describe('GET /api/v1/me', () => {
+  const subjectOf = (session: string) =>
+    (JSON.parse(Buffer.from(session.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub: string }).sub;
+
+  it('answers the session’s user, e-mail and the address a token created from there is bound to', async () => {
+    const email = uniqueEmail('me');
+    const owner = await devSession(service, email);
+    const me = await call(service, 'GET', '/api/v1/me', { token: owner, from: '127.0.0.2' });
+    expect([me.status, me.body.data]).toEqual([200, { userId: subjectOf(owner), email, sourceIp: '127.0.0.2' }]);
+
+    const created = await call(service, 'POST', '/api/v1/tokens', {
+      token: owner,
+      from: '127.0.0.2',
+      json: { name: 'bound where /me says', scopes: ['admin'] },
+    });
+    const { rawToken } = created.body.data as { rawToken: string };
+    expect((await call(service, 'GET', '/api/v1/projects', { token: rawToken, from: '127.0.0.2' })).status).toBe(200);
+    expect((await call(service, 'GET', '/api/v1/projects', { token: rawToken, from: '127.0.0.1' })).status).toBe(403);
+  });
+
+  it('answers ::1 to a caller over IPv6 loopback', async () => {
+    const me = await call(service, 'GET', '/api/v1/me', { token: await session(), host: '::1' });
+    expect([me.status, (me.body.data as { sourceIp: string }).sourceIp]).toEqual([200, '::1']);
+  });
+
+  it('refuses an API token: the address is the dashboard’s question', async () => {
+    const owner = await session();
+    const created = await call(service, 'POST', '/api/v1/tokens', {
+      token: owner,
+      json: { name: 'not for /me', scopes: ['admin'] },
+    });
+    const me = await call(service, 'GET', '/api/v1/me', {
+      token: (created.body.data as { rawToken: string }).rawToken,
+    });
+    expect([me.status, me.body]).toEqual([
+      403,
+      { success: false, error: 'Forbidden: Token creation requires a dashboard session' },
+    ]);
   });
 });

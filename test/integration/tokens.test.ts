@@ -51,9 +51,17 @@ describe('token lifecycle', () => {
       'lastUsedAt',
       'lastUsedIp',
       'name',
+      'replacedBy',
       'scopes',
+      'stopsAt',
     ]);
-    expect(listed).toMatchObject({ id: token.id, name: 'deploy bot', expiresAt: token.expiresAt });
+    expect(listed).toMatchObject({
+      id: token.id,
+      name: 'deploy bot',
+      expiresAt: token.expiresAt,
+      replacedBy: null,
+      stopsAt: null,
+    });
     expect(listed.createdAt).toMatch(ISO_MS);
     expect(Date.parse(listed.expiresAt) - Date.parse(listed.createdAt)).toBe(7 * DAY_MS);
     expect(listed.lastUsedAt).toMatch(ISO_MS);

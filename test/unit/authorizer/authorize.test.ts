@@ -96,6 +96,16 @@ describe('authorize with an API token', () => {
     );
   });
 
+  it('lets a rotated token through until it stops, then refuses it like a revoked one, with nothing to record', async () => {
+    const rotated = { ...stored, replacedBy: 'BBBBBBBBBBBB', stopsAt: '2026-11-21T13:00:00.000Z' };
+    const at = (time: string, fields: Partial<typeof stored> = {}) =>
+      authorize(request([`Bearer ${minted.rawToken}`], { now: new Date(time) }), deps({ ...rotated, ...fields }).fake);
+    expect((await at('2026-11-21T12:59:59.999Z')).outcome).toBe('allow');
+    expect(await at('2026-11-21T13:00:00.000Z')).toEqual({ outcome: 'unauthorized', rule: 'token-replaced' });
+    // Stopped is stopped, whatever else is wrong with the request.
+    expect(await at('2026-12-02T00:00:00.000Z')).toEqual({ outcome: 'unauthorized', rule: 'token-replaced' });
+  });
+
   it('answers expired at and after expiresAt, before checking IP or scope', async () => {
     const at = new Date(stored.expiresAt ?? '');
     const decision = await authorize(

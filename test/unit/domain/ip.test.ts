@@ -1,6 +1,7 @@
 import { BlockList } from 'node:net';
 import {
   canonicalIp,
+  creatingAddress,
   type Network,
   networkHolds,
   networksOverlap,
@@ -62,6 +63,17 @@ describe('canonicalIp', () => {
         expect(sameIp(expanded, groups.map((value) => value.toString(16)).join(':'))).toBe(true);
       }),
     );
+  });
+});
+
+describe('creatingAddress', () => {
+  it('is the source address in canonical form, as a token without an allow-list is bound to it', () => {
+    expect(creatingAddress('::FFFF:127.0.0.2')).toBe('127.0.0.2');
+    expect(creatingAddress('0:0:0:0:0:0:0:1')).toBe('::1');
+  });
+
+  it.each([null, undefined, '', 'unknown'])('is null for a source address of %p', (sourceIp) => {
+    expect(creatingAddress(sourceIp)).toBeNull();
   });
 });
 

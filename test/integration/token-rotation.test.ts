@@ -1,0 +1,165 @@
+import { ErrorText } from '@contract/errors';
+import { setClock } from '@lambdas/domain/clock';
+import type { LocalService } from '../../local/service';
+import { type CountingProxy, startCountingProxy } from './dynamo-proxy';
+import { call, createToken, seedTokens, sessionFor, startService, uniqueEmail } from './harness';
+
+/**
+ * Rotation over time, in process so that the clock can move: the grace period, a rotated token's own
+ * expiry, the lifetime the replacement gets, the token limit while both live, and rotations racing
+ * (DynamoDB behind the counting proxy, which lines them up). test/integration/token-lifecycle.test.ts
+ * covers the rest black box against `npm start`.
+ */
+
+let proxy: CountingProxy;
+let service: LocalService;
+beforeAll(async () => {
+  proxy = await startCountingProxy(process.env.TEST_DYNAMODB_ENDPOINT ?? '');
+  service = await startService({ dynamoEndpoint: proxy.endpoint });
+});
+afterAll(async () => {
+  setClock();
+  await service?.close();
+  await proxy?.close();
+});
+afterEach(() => setClock());
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Moves the service's clock to `offsetMs` from the real time. */
+const moveClock = (offsetMs: number): void => setClock({ now: () => new Date(Date.now() + offsetMs) });
+
+const rotate = (session: string, id: string, json?: unknown) =>
+  call(service, 'POST', `/api/v1/tokens/${id}/rotate`, { token: session, json });
+
+const useStatus = async (rawToken: string) =>
+  (await call(service, 'GET', '/api/v1/projects', { token: rawToken })).status;
+
+const listed = async (session: string, id: string) =>
+  ((await call(service, 'GET', '/api/v1/tokens', { token: session })).body.data as { id: string }[]).find(
+    (entry) => entry.id === id,
+  );
+
+describe('rotation over time', () => {
+  it('keeps the old token working through the grace period and refuses it like a revoked one after', async () => {
+    const email = uniqueEmail();
+    const old = await createToken(service, await sessionFor(service, email));
+    const rotated = await rotate(await sessionFor(service, email), old.id, { graceHours: 6 });
+    const fresh = rotated.body.data;
+
+    moveClock(6 * HOUR_MS - 60_000);
+    expect(await useStatus(old.rawToken)).toBe(200);
+    moveClock(6 * HOUR_MS);
+    const refused = await call(service, 'GET', '/api/v1/projects', { token: old.rawToken });
+    expect([refused.status, refused.body.error]).toEqual([401, ErrorText.unauthorized]);
+    expect(await useStatus(fresh.rawToken)).toBe(200);
+    // Still listed, as replaced and stopped, until DynamoDB's TTL removes it like an expired token.
+    const later = await sessionFor(service, email);
+    expect(await listed(later, old.id)).toMatchObject({ replacedBy: fresh.id, stopsAt: fresh.replaces.stopsAt });
+    const trail = await call(service, 'GET', '/api/v1/audit-events?type=token.rotated', { token: later });
+    expect(trail.body.data).toEqual([
+      expect.objectContaining({
+        type: 'token.rotated',
+        actor: expect.objectContaining({ via: 'session', email }),
+        target: expect.objectContaining({ tokenId: old.id }),
+        details: expect.objectContaining({
+          name: 'ci',
+          replacedBy: fresh.id,
+          stopsAt: fresh.replaces.stopsAt,
+          expiresAt: fresh.expiresAt,
+        }),
+      }),
+    ]);
+  });
+
+  it('stops the old token at its own expiry when that comes before the grace period ends', async () => {
+    const email = uniqueEmail();
+    const old = await createToken(service, await sessionFor(service, email), {
+      name: 'short',
+      scopes: ['admin'],
+      ttlDays: 1,
+    });
+    moveClock(DAY_MS - 2 * HOUR_MS);
+    const rotated = await rotate(await sessionFor(service, email), old.id, { graceHours: 24 });
+    expect(rotated.body.data.replaces.stopsAt).toBe(old.expiresAt);
+    // The replacement lives one day from the rotation, as the old one lived one day from its creation.
+    expect(Date.parse(rotated.body.data.expiresAt) - (Date.now() + DAY_MS - 2 * HOUR_MS)).toBeGreaterThan(
+      DAY_MS - 60_000,
+    );
+    moveClock(DAY_MS);
+    expect(await useStatus(old.rawToken)).toBe(401);
+    expect(await useStatus(rotated.body.data.rawToken)).toBe(200);
+  });
+
+  it('replaces an expired token too, which stays stopped', async () => {
+    const email = uniqueEmail();
+    const old = await createToken(service, await sessionFor(service, email), {
+      name: 'lapsed',
+      scopes: ['admin'],
+      ttlDays: 7,
+    });
+    moveClock(10 * DAY_MS);
+    const rotated = await rotate(await sessionFor(service, email), old.id);
+    expect(rotated.status).toBe(201);
+    expect(rotated.body.data.replaces.stopsAt).toBe(old.expiresAt);
+    expect(await useStatus(old.rawToken)).toBe(401);
+    expect(await useStatus(rotated.body.data.rawToken)).toBe(200);
+  });
+});
+
+describe('rotation and the token limit', () => {
+  it('counts both tokens until the old one stops, then frees its slot', async () => {
+    const email = uniqueEmail();
+    const session = await sessionFor(service, email);
+    const [first] = await seedTokens(session, 99);
+    expect((await rotate(session, first ?? '', { graceHours: 1 })).status).toBe(201);
+    const over = await call(service, 'POST', '/api/v1/tokens', {
+      token: session,
+      json: { name: 'x', scopes: ['admin'] },
+    });
+    expect([over.status, over.body.error]).toEqual([409, ErrorText.tokenLimit]);
+
+    moveClock(HOUR_MS);
+    const later = await sessionFor(service, email);
+    expect(
+      (await call(service, 'POST', '/api/v1/tokens', { token: later, json: { name: 'x', scopes: ['admin'] } })).status,
+    ).toBe(201);
+  });
+
+  it('refuses a rotation past the limit unless the old token stops at once', async () => {
+    const session = await sessionFor(service, uniqueEmail());
+    const [first] = await seedTokens(session, 100);
+    const refused = await rotate(session, first ?? '');
+    expect([refused.status, refused.body.error]).toEqual([409, ErrorText.tokenLimit]);
+    expect((await rotate(session, first ?? '', { graceHours: 0 })).status).toBe(201);
+  });
+});
+
+describe('rotations racing', () => {
+  it('lets exactly one of concurrent rotations of a token through, however late they write; the others get 409', async () => {
+    const session = await sessionFor(service, uniqueEmail());
+    const old = await createToken(service, session);
+    // Every rotation has read the token, unrotated, before the first one writes.
+    const racers = 4;
+    let arrived = 0;
+    let release = (): void => {};
+    const allRead = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    proxy.rewrite('TransactWriteItems', () => {
+      arrived += 1;
+      if (arrived === racers) release();
+      return allRead;
+    });
+    try {
+      const replies = await Promise.all(Array.from({ length: racers }, () => rotate(session, old.id)));
+      expect(replies.map((reply) => reply.status).sort()).toEqual([201, 409, 409, 409]);
+      const winner = replies.find((reply) => reply.status === 201)?.body.data;
+      const tokens = (await call(service, 'GET', '/api/v1/tokens', { token: session })).body.data as { id: string }[];
+      expect(tokens.map((token) => token.id).sort()).toEqual([old.id, winner.id].sort());
+    } finally {
+      proxy.rewrite('TransactWriteItems', undefined);
+    }
+  });
+});
