@@ -53,7 +53,9 @@ export const issueMessage = (issue: z.core.$ZodRawIssue): string => {
       return `Too ${word}: expected ${issue.origin} ${unit ? `to have ${relation} ${unit}` : `to be ${relation}`}`;
     }
     case 'invalid_format':
-      return issue.format === 'regex' ? `Invalid string: must match pattern ${issue.pattern}` : `Invalid ${issue.format}`;
+      return issue.format === 'regex'
+        ? `Invalid string: must match pattern ${issue.pattern}`
+        : `Invalid ${issue.format}`;
     case 'unrecognized_keys':
       return `Unrecognized key${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
     default:
