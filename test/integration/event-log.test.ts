@@ -19,6 +19,7 @@ import { tableKeys } from '@contract/table-keys';
 import { listIndexName } from '@contract/table-schema';
 import { auditEventKeys } from '@lambdas/data/keys';
 import { createTable } from '../../local/create-table';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
 import { type EventLog, startEventLog } from '../../local/event-log';
 import { call, devSession, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
@@ -327,11 +328,24 @@ describe('startEventLog', () => {
 });
 
 describe('createTable', () => {
+  // A DynamoDB Local of its own: the shared one, busy with the other test files, was seen to leave a
+  // new index CREATING for over a minute, while alone it builds one in well under a second.
+  let own: DynamoDbLocal;
+  let ownDynamo: DynamoDBClient;
+  beforeAll(async () => {
+    own = await startDynamoDbLocal();
+    ownDynamo = new DynamoDBClient({ endpoint: own.endpoint });
+  }, TEST_MS);
+  afterAll(async () => {
+    ownDynamo?.destroy();
+    await own?.stop();
+  });
+
   it(
     'gives a table kept from before the audit trail (no stream, only the list index) the stream and the notice index',
     async () => {
       const tableName = `no-stream-${randomUUID().slice(0, 8)}`;
-      await dynamo.send(
+      await ownDynamo.send(
         new CreateTableCommand({
           TableName: tableName,
           BillingMode: 'PAY_PER_REQUEST',
@@ -343,8 +357,8 @@ describe('createTable', () => {
           GlobalSecondaryIndexes: tableKeys.GlobalSecondaryIndexes.filter((index) => index.IndexName === listIndexName),
         }),
       );
-      await createTable(ENDPOINT, tableName);
-      const { Table: table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
+      await createTable(own.endpoint, tableName);
+      const { Table: table } = await ownDynamo.send(new DescribeTableCommand({ TableName: tableName }));
       expect(table?.StreamSpecification).toEqual(tableKeys.StreamSpecification);
       expect(table?.LatestStreamArn).toEqual(expect.any(String));
       expect(
