@@ -278,6 +278,8 @@ test('a plain member sees the members but is offered no control to change them',
 
 test('a session the API rejects sends the person to sign in again, keeping what they typed', async () => {
   await nav('Projects').click();
+  // The token screen has a Name field too: type only once the projects' form is there.
+  await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
   await page.getByLabel('Name').fill('half-typed');
   // The stored session's ID token no longer verifies, as after it expired (browser code as text: the
   // tests are compiled without the DOM's types).
