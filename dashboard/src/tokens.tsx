@@ -1,12 +1,19 @@
-import { MAX_TTL_DAYS } from '@contract/limits';
-import type { createTokenRoute, getMeRoute, listTokensRoute, RouteAnswer } from '@contract/routes';
+import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS, MAX_TTL_DAYS } from '@contract/limits';
+import type { createTokenRoute, getMeRoute, listTokensRoute, RouteAnswer, rotateTokenRoute } from '@contract/routes';
 import { type Scope, scopes } from '@contract/scopes';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from './api';
 import { Confirm, detailText, ErrorMessage, useAction, useDraft, useLoad, When } from './ui';
 
 type TokenEntry = RouteAnswer<typeof listTokensRoute>['data'][number];
 type NewToken = RouteAnswer<typeof createTokenRoute>['data'];
+type RotatedToken = RouteAnswer<typeof rotateTokenRoute>['data'];
+
+/** A raw token to show once: a new one, or a rotation's with the listed token it replaces. */
+interface Shown {
+  readonly token: NewToken | RotatedToken;
+  readonly replaced?: TokenEntry;
+}
 
 interface TokenDraft {
   readonly name: string;
@@ -28,9 +35,18 @@ const addressLines = (text: string): string[] =>
     .map((line) => line.trim())
     .filter((line) => line !== '');
 
-/** The raw token, once: a read-only field, a copy button and the warning that it will not come back. */
-const CreatedToken = ({ token, onDone }: { token: NewToken; onDone: () => void }) => {
+/** Whether an instant the API named (a rotated token's `stopsAt`) has come. */
+const isPast = (at: string): boolean => Date.parse(at) <= Date.now();
+
+/**
+ * The raw token, once: a read-only field, a copy button and the warning that it will not come back;
+ * for a rotation's, which token it replaces and when that one stops. It takes the focus, since the
+ * control that led here (the form's button, a row's Rotate) is gone.
+ */
+const CreatedToken = ({ token, replaced, onDone }: Shown & { onDone: () => void }) => {
   const [status, setStatus] = useState('');
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(token.rawToken);
@@ -43,7 +59,21 @@ const CreatedToken = ({ token, onDone }: { token: NewToken; onDone: () => void }
   };
   return (
     <section class="panel created" aria-labelledby="created-title">
-      <h2 id="created-title">Token “{token.name}” created</h2>
+      <h2 id="created-title" ref={heading} tabIndex={-1}>
+        Token “{token.name}” {'replaces' in token ? 'rotated' : 'created'}
+      </h2>
+      {'replaces' in token && (
+        <p>
+          It replaces {replaced ? <code>{replaced.displayPrefix}…</code> : 'the old token'}, which{' '}
+          {isPast(token.replaces.stopsAt) ? (
+            'has stopped working.'
+          ) : (
+            <>
+              keeps working until <When at={token.replaces.stopsAt} otherwise="" />.
+            </>
+          )}
+        </p>
+      )}
       <p class="warning">Copy it now. It will not be shown again.</p>
       <label for="new-token">New token</label>
       <div class="copy-row">
@@ -210,7 +240,11 @@ const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (token: NewT
   );
 };
 
-const isExpired = (token: TokenEntry): boolean => token.expiresAt !== null && Date.parse(token.expiresAt) <= Date.now();
+const isExpired = (token: TokenEntry): boolean => token.expiresAt !== null && isPast(token.expiresAt);
+
+/** A token that no longer works: expired, or rotated and past its grace period. */
+const hasStopped = (token: TokenEntry): boolean =>
+  isExpired(token) || (token.stopsAt !== null && isPast(token.stopsAt));
 
 const SOON_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -218,23 +252,87 @@ const SOON_MS = 7 * 24 * 60 * 60 * 1000;
 const expiresSoon = (token: TokenEntry): boolean =>
   token.expiresAt !== null && !isExpired(token) && Date.parse(token.expiresAt) - Date.now() <= SOON_MS;
 
-/** Tokens: create one and read it once, list them with their last use and where they work from, revoke one. */
+/** The grace periods offered, within the API's 0 to {@link MAX_GRACE_HOURS} hours; its default is chosen first. */
+const GRACE_CHOICES = [
+  { hours: 0, label: 'No grace (stops now)' },
+  { hours: 1, label: '1 hour' },
+  { hours: DEFAULT_GRACE_HOURS, label: '24 hours (default)' },
+  { hours: MAX_GRACE_HOURS, label: '7 days' },
+] as const;
+
+/** The question before a rotation, with the grace period the old token keeps working for. */
+const RotateToken = ({
+  api,
+  token,
+  onRotated,
+  onClose,
+}: {
+  api: Api;
+  token: TokenEntry;
+  onRotated: (rotated: RotatedToken) => void;
+  onClose: () => void;
+}) => {
+  const [graceHours, setGraceHours] = useState<number>(DEFAULT_GRACE_HOURS);
+  return (
+    <Confirm
+      title={`Rotate “${token.name}”?`}
+      action="Rotate"
+      onClose={onClose}
+      onConfirm={async () => {
+        const rotated = await api<RouteAnswer<typeof rotateTokenRoute>>(
+          'POST',
+          `/api/v1/tokens/${encodeURIComponent(token.id)}/rotate`,
+          { graceHours },
+        );
+        onRotated(rotated.data);
+      }}
+    >
+      <p>
+        A new token with the same name, scopes and addresses replaces “{token.name}”. The old one keeps working for the
+        grace period you choose (or until it expires, if sooner), so that what uses it can move to the new one.
+      </p>
+      <label for="rotate-grace">Grace period</label>
+      <select
+        id="rotate-grace"
+        value={String(graceHours)}
+        onChange={(event) => setGraceHours(Number(event.currentTarget.value))}
+      >
+        {GRACE_CHOICES.map((choice) => (
+          <option key={choice.hours} value={String(choice.hours)}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </Confirm>
+  );
+};
+
+/**
+ * Tokens: create one and read it once, list them with their last use and where they work from, rotate
+ * one (its replacement read once), revoke one.
+ */
 export const TokensScreen = ({ api }: { api: Api }) => {
   const tokens = useLoad(() => api<RouteAnswer<typeof listTokensRoute>>('GET', '/api/v1/tokens'));
-  const [created, setCreated] = useState<NewToken>();
+  const [created, setCreated] = useState<Shown>();
+  const [rotating, setRotating] = useState<TokenEntry>();
   const [revoking, setRevoking] = useState<TokenEntry>();
   const list = tokens.data?.data;
+  /** What replaces a rotated token: its prefix if it is listed, else its id. */
+  const replacement = (id: string) => {
+    const entry = list?.find((token) => token.id === id);
+    return <code>{entry ? `${entry.displayPrefix}…` : id}</code>;
+  };
   return (
     <>
       <h1>API tokens</h1>
       <p class="lead">Tokens let scripts and automation call the service. Each acts as you, within its scopes.</p>
       {created ? (
-        <CreatedToken token={created} onDone={() => setCreated(undefined)} />
+        <CreatedToken key={created.token.id} {...created} onDone={() => setCreated(undefined)} />
       ) : (
         <CreateTokenForm
           api={api}
           onCreated={(token) => {
-            setCreated(token);
+            setCreated({ token });
             tokens.reload();
           }}
         />
@@ -264,11 +362,20 @@ export const TokensScreen = ({ api }: { api: Api }) => {
             </thead>
             <tbody>
               {list.map((token) => (
-                <tr key={token.id} class={isExpired(token) ? 'expired' : undefined}>
+                <tr key={token.id} class={hasStopped(token) ? 'expired' : undefined}>
                   <th scope="row" data-label="Name">
                     {token.name}
-                    {isExpired(token) && <span class="badge">Expired</span>}
-                    {expiresSoon(token) && <span class="badge">Expires soon</span>}
+                    {token.replacedBy === null ? (
+                      <>
+                        {isExpired(token) && <span class="badge">Expired</span>}
+                        {expiresSoon(token) && <span class="badge">Expires soon</span>}
+                      </>
+                    ) : (
+                      <>
+                        <span class="badge">Replaced</span>
+                        <span class="note">Replaced by {replacement(token.replacedBy)}</span>
+                      </>
+                    )}
                   </th>
                   <td data-label="Prefix">
                     <code>{token.displayPrefix}…</code>
@@ -278,7 +385,14 @@ export const TokensScreen = ({ api }: { api: Api }) => {
                     <When at={token.createdAt} otherwise="" />
                   </td>
                   <td data-label="Expires">
-                    <When at={token.expiresAt} otherwise="never" />
+                    {token.stopsAt === null ? (
+                      <When at={token.expiresAt} otherwise="never" />
+                    ) : (
+                      <>
+                        {isPast(token.stopsAt) ? 'Stopped ' : 'Stops working '}
+                        <When at={token.stopsAt} otherwise="" />
+                      </>
+                    )}
                   </td>
                   <td data-label="Last used">
                     <When at={token.lastUsedAt} otherwise="never" />
@@ -287,7 +401,12 @@ export const TokensScreen = ({ api }: { api: Api }) => {
                   <td data-label="Works from" class="addresses">
                     {token.allowedIps === null ? 'Creating address' : token.allowedIps.join(', ')}
                   </td>
-                  <td class="row-actions">
+                  <td class="row-actions stacked">
+                    {token.replacedBy === null && (
+                      <button type="button" class="secondary" onClick={() => setRotating(token)}>
+                        Rotate
+                      </button>
+                    )}
                     <button type="button" class="danger" onClick={() => setRevoking(token)}>
                       Revoke
                     </button>
@@ -298,6 +417,17 @@ export const TokensScreen = ({ api }: { api: Api }) => {
           </table>
         )}
       </section>
+      {rotating && (
+        <RotateToken
+          api={api}
+          token={rotating}
+          onClose={() => setRotating(undefined)}
+          onRotated={(token) => {
+            setCreated({ token, replaced: rotating });
+            tokens.reload();
+          }}
+        />
+      )}
       {revoking && (
         <Confirm
           title={`Revoke “${revoking.name}”?`}

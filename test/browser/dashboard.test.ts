@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DISPLAY_PREFIX_LENGTH } from '@contract/identifiers';
 import type { Page } from 'playwright-core';
 import { type NpmService, startNpmService } from '../integration/npm-start';
 import { accessibilityViolations, type BrowserSession, openBrowser, screenshotEachWidth } from './browser';
@@ -15,6 +16,11 @@ let page: Page;
 const ada = `ada-${randomUUID().slice(0, 8)}@example.com`;
 const bob = `bob-${randomUUID().slice(0, 8)}@example.com`;
 let rawToken = '';
+/** The raw tokens of `ci-runners` and `office` as created, to try them once they are rotated. */
+let runnersToken = '';
+let officeToken = '';
+
+const HOUR_MS = 60 * 60 * 1000;
 
 const api = (path: string, init: RequestInit & { bearer?: string } = {}) =>
   fetch(`${service.baseUrl}${path}`, {
@@ -142,6 +148,7 @@ test('creates a token that works from the addresses listed, and the list shows t
   const field = page.getByLabel('New token');
   await field.waitFor();
   const listed = await field.inputValue();
+  runnersToken = listed;
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(tokenRow('ci-runners').getByRole('cell').nth(5).textContent()).resolves.toBe('127.0.0.0/8, ::1');
   const fromIpv6 = await fetch(`http://[::1]:${service.port}/api/v1/projects`, {
@@ -175,8 +182,104 @@ test('an address the API refuses is named next to the field in the API’s words
   await addresses.fill('10.0.0.1\n127.0.0.1');
   await page.getByRole('button', { name: 'Create token' }).click();
   await page.getByLabel('New token').waitFor();
+  officeToken = await page.getByLabel('New token').inputValue();
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(tokenRow('office').getByRole('cell').nth(5).textContent()).resolves.toBe('10.0.0.1, 127.0.0.1');
+});
+
+/** A row of a rotated token: it shares its name with its replacement, so the badge tells them apart. */
+const replacedRow = (name: string) =>
+  tokenRow(name).filter({ has: page.getByRole('rowheader').getByText('Replaced', { exact: true }) });
+const currentRow = (name: string) =>
+  tokenRow(name).filter({ hasNot: page.getByRole('rowheader').getByText('Replaced', { exact: true }) });
+
+test('rotates a token after a confirmation: the new one shows once, the old one works until its stop time', async () => {
+  await currentRow('office').getByRole('button', { name: 'Rotate' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Rotate “office”?' });
+  await dialog.waitFor();
+  await expect(dialog.textContent()).resolves.toContain(
+    'A new token with the same name, scopes and addresses replaces “office”.',
+  );
+  await expect(dialog.getByLabel('Grace period').inputValue()).resolves.toBe('24');
+  await checkScreen('rotate-confirmation');
+  await dialog.getByRole('button', { name: 'Rotate' }).click();
+
+  const field = page.getByLabel('New token');
+  await field.waitFor();
+  const replacement = await field.inputValue();
+  expect(replacement).toMatch(/^svc_live_/);
+  expect(replacement).not.toBe(officeToken);
+  const created = page.getByRole('region', { name: 'Token “office” rotated' });
+  // The Rotate button that had the focus is gone with the dialog: the panel takes it.
+  await expect(page.evaluate('document.activeElement.id')).resolves.toBe('created-title');
+  await created.getByText('It will not be shown again.').waitFor();
+  await expect(created.textContent()).resolves.toContain(`replaces ${officeToken.slice(0, DISPLAY_PREFIX_LENGTH)}…`);
+  const panelStop = await created.locator('time').getAttribute('datetime');
+  expect(Math.abs(Date.parse(panelStop ?? '') - (Date.now() + 24 * HOUR_MS))).toBeLessThan(5 * 60 * 1000);
+
+  // The list: the old token marked replaced, with when it stops and what replaces it; the new one beside it.
+  const old = replacedRow('office');
+  await old.waitFor();
+  const stops = old.getByRole('cell').nth(3);
+  await expect(stops.textContent()).resolves.toMatch(/^Stops working /);
+  await expect(stops.locator('time').getAttribute('datetime')).resolves.toBe(panelStop);
+  const newPrefix = await currentRow('office').getByRole('cell').first().textContent();
+  expect(replacement.startsWith((newPrefix ?? '').replace('…', ''))).toBe(true);
+  await expect(old.getByRole('rowheader').textContent()).resolves.toContain(`Replaced by ${newPrefix}`);
+  await expect(old.getByRole('button', { name: 'Rotate' }).count()).resolves.toBe(0);
+  await expect(old.getByRole('button', { name: 'Revoke' }).count()).resolves.toBe(1);
+  await expect(currentRow('office').getByRole('cell').nth(5).textContent()).resolves.toBe('10.0.0.1, 127.0.0.1');
+  await checkScreen('token-rotated');
+
+  // Both work during the grace period.
+  expect((await api('/api/v1/projects', { bearer: replacement })).status).toBe(200);
+  expect((await api('/api/v1/projects', { bearer: officeToken })).status).toBe(200);
+  await page.getByRole('button', { name: 'Done' }).click();
+  await page.reload();
+  await replacedRow('office').waitFor();
+  expect(await page.content()).not.toContain(replacement);
+});
+
+test('rotating with no grace stops the old token at once, and the list says it stopped', async () => {
+  await currentRow('ci-runners').getByRole('button', { name: 'Rotate' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Rotate “ci-runners”?' });
+  await dialog.getByLabel('Grace period').selectOption({ label: 'No grace (stops now)' });
+  await dialog.getByRole('button', { name: 'Rotate' }).click();
+  await page.getByLabel('New token').waitFor();
+  const created = page.getByRole('region', { name: 'Token “ci-runners” rotated' });
+  await expect(created.textContent()).resolves.toContain(
+    `It replaces ${runnersToken.slice(0, DISPLAY_PREFIX_LENGTH)}…, which has stopped working.`,
+  );
+  await page.getByRole('button', { name: 'Done' }).click();
+
+  const old = replacedRow('ci-runners');
+  await old.waitFor();
+  await expect(old.getByRole('cell').nth(3).textContent()).resolves.toMatch(/^Stopped /);
+  await expect(old.getAttribute('class')).resolves.toBe('expired');
+  expect((await api('/api/v1/projects', { bearer: runnersToken })).status).toBe(401);
+  await expect(currentRow('ci-runners').getByRole('cell').nth(5).textContent()).resolves.toBe('127.0.0.0/8, ::1');
+});
+
+test('a rotation the API refuses is explained in the dialog in the API’s words', async () => {
+  // Another tab rotates the new `office` token behind this page's back.
+  const session = await api('/_dev/idp/token', { method: 'POST', body: JSON.stringify({ email: ada }) });
+  const { token } = (await session.json()) as { token: string };
+  const listing = (await (await api('/api/v1/tokens', { bearer: token })).json()) as {
+    data: { id: string; name: string; replacedBy: string | null }[];
+  };
+  const current = listing.data.find((entry) => entry.name === 'office' && entry.replacedBy === null);
+  const rotated = await api(`/api/v1/tokens/${current?.id}/rotate`, { method: 'POST', body: '{}', bearer: token });
+  expect(rotated.status).toBe(201);
+
+  await currentRow('office').getByRole('button', { name: 'Rotate' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Rotate' }).click();
+  await dialog
+    .getByRole('alert')
+    .filter({ hasText: 'Token already rotated: rotate its replacement instead' })
+    .waitFor();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
 });
 
 test('creates a project and lists it with the role owner', async () => {
@@ -234,6 +337,9 @@ test('shows what happened, for the person and for a project, with filters', asyn
     'member.removed',
     'member.added',
     'project.created',
+    'token.rotated',
+    'token.rotated',
+    'token.rotated',
     'token.created',
     'token.created',
     'token.revoked',
@@ -278,6 +384,8 @@ test('a plain member sees the members but is offered no control to change them',
 
 test('a session the API rejects sends the person to sign in again, keeping what they typed', async () => {
   await nav('Projects').click();
+  // The token screen has a Name field too: type only once the projects' form is there.
+  await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
   await page.getByLabel('Name').fill('half-typed');
   // The stored session's ID token no longer verifies, as after it expired (browser code as text: the
   // tests are compiled without the DOM's types).
