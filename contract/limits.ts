@@ -13,5 +13,10 @@ export const DEFAULT_TTL_DAYS = 30;
 /** Hours a rotated token keeps working beside its replacement: by default, and at most (a week). */
 export const DEFAULT_GRACE_HOURS = 24;
 export const MAX_GRACE_HOURS = 168;
+/**
+ * Days left at which a token's owner is told it is about to expire (`token.expiring`), largest first;
+ * the dashboard marks a token that expires within the largest.
+ */
+export const EXPIRY_NOTICE_DAYS = [7, 1] as const;
 /** Seconds a client should wait before retrying a 503, from the gateway or a route. */
 export const RETRY_AFTER_SECONDS = '1';

@@ -119,6 +119,16 @@ export const displayPrefix = () =>
       z.describe('First characters of the raw token'),
     );
 
+/** A new token's fields as creating or rotating one answers them, its raw token shown this once. */
+export const newTokenFields = () => ({
+  id: tokenId(),
+  name: z.string(),
+  rawToken: apiToken(),
+  displayPrefix: displayPrefix(),
+  scopes: z.array(scope()),
+  expiresAt: z.nullable(timestamp()),
+});
+
 /** The name of a token or a project, trimmed. */
 export const name = () => z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_NAME_LENGTH));
 

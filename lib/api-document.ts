@@ -1,7 +1,7 @@
 import { TOKEN_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
 import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '@contract/limits';
 import { routeErrors } from '@contract/route-table';
-import { type RouteContract, routes } from '@contract/routes';
+import { bodyIsOptional, type RouteContract, routes } from '@contract/routes';
 import { configureZod, type ErrorTextValue, errorBody } from '@contract/schemas';
 import * as z from 'zod/mini';
 import {
@@ -43,12 +43,6 @@ const errorResponse = (status: number, texts: NonEmpty<ErrorTextValue>): ZodOpen
   }),
 });
 
-/** A body, or an optional one: a request may then send no body and no content type at all. */
-const requestBody = (body: z.ZodMiniType) =>
-  body instanceof z.ZodMiniOptional
-    ? { required: false, content: jsonContent(body.def.innerType as z.ZodMiniType) }
-    : { required: true, content: jsonContent(body) };
-
 const security = (route: RouteContract): Record<string, string[]>[] =>
   route.tokenScope === null ? [{ session: [] }] : [{ apiToken: [] }, { session: [] }];
 
@@ -68,7 +62,7 @@ const operation = (route: RouteContract): ZodOpenApiOperationObject => {
     description: who,
     security: security(route),
     ...((params || query) && { requestParams: { ...(params && { path: params }), ...(query && { query }) } }),
-    ...(body && { requestBody: requestBody(body) }),
+    ...(body && { requestBody: { required: !bodyIsOptional(body), content: jsonContent(body) } }),
     responses,
   };
 };

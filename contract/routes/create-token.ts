@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { BROADEST_ALLOWED_PREFIX, DEFAULT_TTL_DAYS, MAX_ALLOWED_IPS, MAX_TTL_DAYS } from '../limits';
 import { route } from '../route';
-import { apiToken, dataBody, displayPrefix, name, scope, timestamp, tokenId } from '../schemas';
+import { dataBody, name, newTokenFields } from '../schemas';
 import { scopes } from '../scopes';
 import { TOKENS_CREATED_METRIC } from '../service-metrics';
 
@@ -67,16 +67,7 @@ export const createTokenRoute = route({
           ),
       ),
     }),
-    response: dataBody(
-      z.object({
-        id: tokenId(),
-        name: z.string(),
-        rawToken: apiToken(),
-        displayPrefix: displayPrefix(),
-        scopes: z.array(scope()),
-        expiresAt: z.nullable(timestamp()),
-      }),
-    ),
+    response: dataBody(z.object(newTokenFields())),
   }),
   sample: () => ({ body: { name: 'ci-pipeline', scopes: ['read:secrets', 'admin'], ttlDays: 30 } }),
 });

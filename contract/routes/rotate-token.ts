@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS } from '../limits';
 import { route } from '../route';
-import { apiToken, dataBody, displayPrefix, scope, timestamp, tokenId } from '../schemas';
+import { dataBody, newTokenFields, timestamp, tokenId } from '../schemas';
 import { TOKENS_ROTATED_METRIC } from '../service-metrics';
 
 // The contract of rotate token (one module per route: a function bundles only its own).
@@ -38,6 +38,18 @@ export const rotateTokenRoute = route({
         { action: 'Put', entity: 'AuditEvent' },
       ],
     },
+    // As when creating, a user without a slot item gets it put (a token's creation puts it, so only a
+    // token written around the API meets this).
+    {
+      operation: 'TransactWriteItems',
+      actions: [
+        { action: 'Update', entity: 'Token' },
+        { action: 'Put', entity: 'Token' },
+        { action: 'Put', entity: 'TokenSlots' },
+        { action: 'Put', entity: 'AuditEvent' },
+      ],
+      beyondFloor: true,
+    },
     // A rotation that lost a race to another rotation or a revoke reads the token again to say which.
     { operation: 'GetItem', entity: 'Token', consistent: true, beyondFloor: true },
   ],
@@ -60,12 +72,7 @@ export const rotateTokenRoute = route({
     ),
     response: dataBody(
       z.object({
-        id: tokenId(),
-        name: z.string(),
-        rawToken: apiToken(),
-        displayPrefix: displayPrefix(),
-        scopes: z.array(scope()),
-        expiresAt: z.nullable(timestamp()),
+        ...newTokenFields(),
         allowedIps: z.nullable(
           z.array(z.string()).check(z.describe("The old token's addresses; null: its creating address")),
         ),

@@ -1,4 +1,4 @@
-import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS, MAX_TTL_DAYS } from '@contract/limits';
+import { DEFAULT_GRACE_HOURS, EXPIRY_NOTICE_DAYS, MAX_GRACE_HOURS, MAX_TTL_DAYS } from '@contract/limits';
 import type { createTokenRoute, getMeRoute, listTokensRoute, RouteAnswer, rotateTokenRoute } from '@contract/routes';
 import { type Scope, scopes } from '@contract/scopes';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -246,19 +246,23 @@ const isExpired = (token: TokenEntry): boolean => token.expiresAt !== null && is
 const hasStopped = (token: TokenEntry): boolean =>
   isExpired(token) || (token.stopsAt !== null && isPast(token.stopsAt));
 
-const SOON_MS = 7 * 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
 
-/** A live token that stops working within 7 days. */
+/** Within this of its expiry, a token is marked: when its owner gets the first expiry notice. */
+const SOON_MS = EXPIRY_NOTICE_DAYS[0] * 24 * HOUR_MS;
+
+/** A live token that stops working soon. */
 const expiresSoon = (token: TokenEntry): boolean =>
   token.expiresAt !== null && !isExpired(token) && Date.parse(token.expiresAt) - Date.now() <= SOON_MS;
 
 /** The grace periods offered, within the API's 0 to {@link MAX_GRACE_HOURS} hours; its default is chosen first. */
-const GRACE_CHOICES = [
-  { hours: 0, label: 'No grace (stops now)' },
-  { hours: 1, label: '1 hour' },
-  { hours: DEFAULT_GRACE_HOURS, label: '24 hours (default)' },
-  { hours: MAX_GRACE_HOURS, label: '7 days' },
-] as const;
+const GRACE_CHOICES = [0, 1, DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS].map((hours) => {
+  const span = hours > 24 && hours % 24 === 0 ? `${hours / 24} days` : `${hours} hour${hours === 1 ? '' : 's'}`;
+  return {
+    hours,
+    label: hours === 0 ? 'No grace (stops now)' : hours === DEFAULT_GRACE_HOURS ? `${span} (default)` : span,
+  };
+});
 
 /** The question before a rotation, with the grace period the old token keeps working for. */
 const RotateToken = ({

@@ -72,8 +72,9 @@ const authorizeToken = async (
   if (!parsed) return unauthorized('malformed-token');
   const token = await deps.getToken(parsed.tokenId);
   if (!token || !tokenMatchesHash(rawToken, token.secretHash)) return unauthorized('unknown-token');
-  // A rotated token past its grace period is as good as revoked: refused alike, and not recorded.
-  if (token.stopsAt !== undefined && request.now.getTime() >= Date.parse(token.stopsAt)) {
+  // A rotated token past its grace period is as good as revoked: refused alike, and not recorded. The
+  // instants are compared so that one that does not parse (NaN) refuses: fail closed.
+  if (token.stopsAt !== undefined && !(request.now.getTime() < Date.parse(token.stopsAt))) {
     return unauthorized('token-replaced');
   }
   const denied = (reason: DenialReason): TokenDenial => ({
@@ -82,7 +83,7 @@ const authorizeToken = async (
     ownerEmail: token.ownerEmail ?? null,
     reason,
   });
-  if (token.expiresAt !== null && request.now.getTime() >= Date.parse(token.expiresAt)) {
+  if (token.expiresAt !== null && !(request.now.getTime() < Date.parse(token.expiresAt))) {
     return { outcome: 'expired', rule: 'token-expired', denied: denied('expired') };
   }
   if (!fromAllowedAddress(token, request.sourceIp)) {

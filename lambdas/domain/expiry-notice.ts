@@ -4,10 +4,9 @@
  * 3-day token gets only the 1-day one; a 7-day token gets both, the first at once).
  */
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { EXPIRY_NOTICE_DAYS } from '@contract/limits';
 
-/** Days left at which a token's owner is told, largest first. */
-export const EXPIRY_NOTICE_DAYS = [7, 1] as const;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Days of due notices a run reads back, today included. A notice due more than 7 days ago belongs to

@@ -1,7 +1,7 @@
 import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
 import { MAX_BODY_BYTES } from '@contract/limits';
-import type { RouteContract, RouteInput } from '@contract/routes';
+import { bodyIsOptional, type RouteContract, type RouteInput } from '@contract/route';
 import { type RequestOrigin, requestOrigin } from '@lambdas/domain/audit';
 import {
   ApiError,
@@ -135,7 +135,7 @@ export const apiMiddleware = <R extends RouteContract>(
         event.query = parsed.data as RouteInput<R>['query'];
       }
       if (body) {
-        const parsed = body.safeParse(readJsonBody(event, body.safeParse(undefined).success));
+        const parsed = body.safeParse(readJsonBody(event, bodyIsOptional(body)));
         if (!parsed.success) throw new BadRequestError(ErrorText.validation, detailsOf(parsed.error.issues));
         event.input = parsed.data as RouteInput<R>['body'];
       }

@@ -59,27 +59,51 @@ const allowList = (entries: readonly string[]): string[] => {
   return networks.map(networkText);
 };
 
+/** What a new token is, as its owner chose it (or as the token it replaces was). */
+type TokenSettings = Pick<TokenRecord, 'name' | 'scopes' | 'boundIp' | 'expiresAt' | 'allowedIps'>;
+
+/** A new token of `owner`'s: its record, with only the hash of its secret, and the raw token to show once. */
+const mintFor = (owner: Principal, settings: TokenSettings, now: Date) => {
+  const minted = mintToken();
+  const record: TokenRecord = {
+    tokenId: minted.tokenId,
+    userId: owner.userId,
+    name: settings.name,
+    scopes: settings.scopes,
+    secretHash: minted.hash,
+    boundIp: settings.boundIp,
+    displayPrefix: minted.displayPrefix,
+    createdAt: toIso(now),
+    expiresAt: settings.expiresAt,
+    lastUsedAt: null,
+    ...(settings.allowedIps && { allowedIps: settings.allowedIps }),
+    ...(owner.email && { ownerEmail: owner.email }),
+  };
+  return {
+    record,
+    shown: {
+      id: record.tokenId,
+      name: record.name,
+      rawToken: minted.rawToken,
+      displayPrefix: record.displayPrefix,
+      scopes: record.scopes,
+      expiresAt: record.expiresAt,
+    },
+  };
+};
+
 /** Mints a token bound to the caller's source IP and stores only its hash; the caller is a session. */
 export const createToken = async (owner: Principal, request: NewToken, origin: RequestOrigin, now: Date) => {
   const boundIp = creatingAddress(origin.sourceIp);
   if (!boundIp || owner.issuedAt === undefined) throw new UnauthorizedError();
   const allowedIps = request.allowedIps && allowList(request.allowedIps);
   const ttlDays = request.ttlDays === undefined ? DEFAULT_TTL_DAYS : request.ttlDays;
-  const minted = mintToken();
-  const record: TokenRecord = {
-    tokenId: minted.tokenId,
-    userId: owner.userId,
-    name: request.name,
-    scopes: request.scopes,
-    secretHash: minted.hash,
-    boundIp,
-    displayPrefix: minted.displayPrefix,
-    createdAt: toIso(now),
-    expiresAt: ttlDays === null ? null : toIso(new Date(now.getTime() + ttlDays * DAY_MS)),
-    lastUsedAt: null,
-    ...(allowedIps && { allowedIps }),
-    ...(owner.email && { ownerEmail: owner.email }),
-  };
+  const expiresAt = ttlDays === null ? null : toIso(new Date(now.getTime() + ttlDays * DAY_MS));
+  const { record, shown } = mintFor(
+    owner,
+    { name: request.name, scopes: request.scopes, boundIp, expiresAt, allowedIps },
+    now,
+  );
   const event = auditEvent(
     'token.created',
     origin,
@@ -88,14 +112,7 @@ export const createToken = async (owner: Principal, request: NewToken, origin: R
     { name: record.name, scopes: record.scopes, expiresAt: record.expiresAt },
   );
   await createTokenWithinLimit(record, now, owner.issuedAt, event);
-  return {
-    id: record.tokenId,
-    name: record.name,
-    rawToken: minted.rawToken,
-    displayPrefix: record.displayPrefix,
-    scopes: record.scopes,
-    expiresAt: record.expiresAt,
-  };
+  return shown;
 };
 
 /** The caller's tokens as the list shows them: no secret, hash or bound IP. */
@@ -137,21 +154,8 @@ export const rotateToken = async (
   const graceEnd = now.getTime() + (request?.graceHours ?? DEFAULT_GRACE_HOURS) * HOUR_MS;
   const stopsAt = toIso(new Date(old.expiresAt === null ? graceEnd : Math.min(graceEnd, Date.parse(old.expiresAt))));
   const lifetime = old.expiresAt === null ? null : Date.parse(old.expiresAt) - Date.parse(old.createdAt);
-  const minted = mintToken();
-  const replacement: TokenRecord = {
-    tokenId: minted.tokenId,
-    userId: owner.userId,
-    name: old.name,
-    scopes: old.scopes,
-    secretHash: minted.hash,
-    boundIp: old.boundIp,
-    displayPrefix: minted.displayPrefix,
-    createdAt: toIso(now),
-    expiresAt: lifetime === null ? null : toIso(new Date(now.getTime() + lifetime)),
-    lastUsedAt: null,
-    ...(old.allowedIps && { allowedIps: old.allowedIps }),
-    ...(owner.email && { ownerEmail: owner.email }),
-  };
+  const expiresAt = lifetime === null ? null : toIso(new Date(now.getTime() + lifetime));
+  const { record: replacement, shown } = mintFor(owner, { ...old, expiresAt }, now);
   const event = auditEvent(
     'token.rotated',
     origin,
@@ -166,14 +170,5 @@ export const rotateToken = async (
     },
   );
   await replaceTokenWithinLimit(old, replacement, stopsAt, now, owner.issuedAt, event);
-  return {
-    id: replacement.tokenId,
-    name: replacement.name,
-    rawToken: minted.rawToken,
-    displayPrefix: replacement.displayPrefix,
-    scopes: replacement.scopes,
-    expiresAt: replacement.expiresAt,
-    allowedIps: replacement.allowedIps ?? null,
-    replaces: { id: old.tokenId, stopsAt },
-  };
+  return { ...shown, allowedIps: replacement.allowedIps ?? null, replaces: { id: old.tokenId, stopsAt } };
 };

@@ -106,6 +106,13 @@ describe('authorize with an API token', () => {
     expect(await at('2026-12-02T00:00:00.000Z')).toEqual({ outcome: 'unauthorized', rule: 'token-replaced' });
   });
 
+  it('refuses a token whose expiry or stop instant does not parse, rather than letting it through', async () => {
+    const use = (fields: Partial<typeof stored>) =>
+      authorize(request([`Bearer ${minted.rawToken}`]), deps({ ...stored, ...fields }).fake);
+    expect((await use({ expiresAt: 'not a time' })).outcome).toBe('expired');
+    expect((await use({ replacedBy: 'BBBBBBBBBBBB', stopsAt: 'not a time' })).outcome).toBe('unauthorized');
+  });
+
   it('answers expired at and after expiresAt, before checking IP or scope', async () => {
     const at = new Date(stored.expiresAt ?? '');
     const decision = await authorize(

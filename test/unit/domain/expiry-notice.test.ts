@@ -1,4 +1,5 @@
-import { EXPIRY_NOTICE_DAYS, firstNoticeDue, noticeDays, noticeDueAt } from '@lambdas/domain/expiry-notice';
+import { EXPIRY_NOTICE_DAYS } from '@contract/limits';
+import { firstNoticeDue, noticeDays, noticeDueAt } from '@lambdas/domain/expiry-notice';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CREATED = '2026-11-01T12:00:00.000Z';
