@@ -2,7 +2,7 @@ import { ErrorText } from '@contract/errors';
 import { setClock } from '@lambdas/domain/clock';
 import type { LocalService } from '../../local/service';
 import { type CountingProxy, startCountingProxy } from './dynamo-proxy';
-import { call, createToken, seedTokens, sessionFor, startService, uniqueEmail } from './harness';
+import { call, createToken, type Reply, seedTokens, sessionFor, startService, uniqueEmail } from './harness';
 
 /**
  * Rotation over time, in process so that the clock can move: the grace period, a rotated token's own
@@ -171,5 +171,46 @@ describe('rotations racing', () => {
     } finally {
       proxy.rewrite('TransactWriteItems', undefined);
     }
+  });
+});
+
+describe('rotation and the other ends of a token', () => {
+  it('answers 404 to a rotation whose token is revoked between its read and its write', async () => {
+    const session = await sessionFor(service, uniqueEmail());
+    const old = await createToken(service, session);
+    // When the rotation's transaction reaches DynamoDB, the token is revoked first (once: a retry of the
+    // transaction finds it revoked too).
+    const isRotation = (body: Record<string, unknown>) =>
+      (body.TransactItems as { Update?: { UpdateExpression?: string } }[]).some((item) =>
+        item.Update?.UpdateExpression?.includes('replacedBy'),
+      );
+    let revoke: Promise<Reply> | undefined;
+    proxy.rewrite('TransactWriteItems', async (body) => {
+      if (!isRotation(body)) return;
+      revoke ??= call(service, 'DELETE', `/api/v1/tokens/${old.id}`, { token: session });
+      await revoke;
+    });
+    try {
+      const reply = await rotate(session, old.id);
+      expect((await revoke)?.status).toBe(200);
+      expect([reply.status, reply.body.error]).toEqual([404, ErrorText.tokenNotFound]);
+    } finally {
+      proxy.rewrite('TransactWriteItems', undefined);
+    }
+    const tokens = (await call(service, 'GET', '/api/v1/tokens', { token: session })).body.data as unknown[];
+    expect(tokens).toEqual([]);
+  });
+
+  it('offboards both tokens of a rotation in its grace period', async () => {
+    const email = uniqueEmail();
+    const session = await sessionFor(service, email);
+    const old = await createToken(service, session);
+    const fresh = (await rotate(session, old.id)).body.data;
+    // The use case reads the table's name when loaded, after the service has set it.
+    const { offboardUser } = await import('@lambdas/use-cases/offboard');
+    const report = await offboardUser(email, new Date());
+    expect([...report.revokedTokens].sort()).toEqual([old.id, fresh.id].sort());
+    expect(await useStatus(old.rawToken)).toBe(401);
+    expect(await useStatus(fresh.rawToken)).toBe(401);
   });
 });
