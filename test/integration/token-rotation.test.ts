@@ -49,6 +49,12 @@ const listed = async (session: string, id: string) =>
     (entry) => entry.id === id,
   );
 
+/** Whether a TransactWriteItems on its way to DynamoDB is a rotation's (it marks a token replaced). */
+const isRotation = (body: Record<string, unknown>): boolean =>
+  (body.TransactItems as { Update?: { UpdateExpression?: string } }[]).some((item) =>
+    item.Update?.UpdateExpression?.includes('replacedBy'),
+  );
+
 describe('rotation over time', () => {
   it('keeps the old token working through the grace period and refuses it like a revoked one after', async () => {
     const email = uniqueEmail();
@@ -147,24 +153,22 @@ describe('rotation and the token limit', () => {
 });
 
 describe('rotations racing', () => {
-  it('lets exactly one of concurrent rotations of a token through, however late they write; the others get 409', async () => {
+  it('lets exactly one of rotations racing for a token through, even one that read it before any wrote; the others get 409', async () => {
     const session = await sessionFor(service, uniqueEmail());
     const old = await createToken(service, session);
-    // Every rotation has read the token, unrotated, before the first one writes.
-    const racers = 4;
-    let arrived = 0;
-    let release = (): void => {};
-    const allRead = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    proxy.rewrite('TransactWriteItems', () => {
-      arrived += 1;
-      if (arrived === racers) release();
-      return allRead;
+    // The first rotation to write is held until three more have run through: it read the token
+    // unrotated, and only its condition can refuse it (once: a retry of it is not held).
+    const others: Promise<Reply[]>[] = [];
+    proxy.rewrite('TransactWriteItems', async (body) => {
+      if (!isRotation(body) || others.length > 0) return;
+      others.push(Promise.all(Array.from({ length: 3 }, () => rotate(session, old.id))));
+      await others[0];
     });
     try {
-      const replies = await Promise.all(Array.from({ length: racers }, () => rotate(session, old.id)));
+      const first = await rotate(session, old.id);
+      const replies = [first, ...((await others[0]) ?? [])];
       expect(replies.map((reply) => reply.status).sort()).toEqual([201, 409, 409, 409]);
+      expect(first.status).toBe(409);
       const winner = replies.find((reply) => reply.status === 201)?.body.data;
       const tokens = (await call(service, 'GET', '/api/v1/tokens', { token: session })).body.data as { id: string }[];
       expect(tokens.map((token) => token.id).sort()).toEqual([old.id, winner.id].sort());
@@ -180,10 +184,6 @@ describe('rotation and the other ends of a token', () => {
     const old = await createToken(service, session);
     // When the rotation's transaction reaches DynamoDB, the token is revoked first (once: a retry of the
     // transaction finds it revoked too).
-    const isRotation = (body: Record<string, unknown>) =>
-      (body.TransactItems as { Update?: { UpdateExpression?: string } }[]).some((item) =>
-        item.Update?.UpdateExpression?.includes('replacedBy'),
-      );
     let revoke: Promise<Reply> | undefined;
     proxy.rewrite('TransactWriteItems', async (body) => {
       if (!isRotation(body)) return;
