@@ -23,7 +23,7 @@ const run = async (): Promise<void> => {
   for (const event of sent) console.log(describe(event));
   // The summary goes to stderr, so that stdout holds exactly one line per event.
   console.error(
-    `${process.env.TABLE_NAME}: ${due} expiry notices due, ${sent.length} sent, ${retired} of expired or replaced tokens dropped, ${due - sent.length - retired} sent by another run.`,
+    `${process.env.TABLE_NAME}: ${due} expiry notices due, ${sent.length} sent, ${retired} of expired or replaced tokens dropped, ${due - sent.length - retired} skipped (sent by another run, or the token changed meanwhile).`,
   );
 };
 
