@@ -8,6 +8,7 @@
  * operator's own AWS credentials and region, as for the AWS CLI.
  */
 import type { AuditEvent } from '@contract/audit';
+import { useTableEnv } from './table-env';
 
 const describe = (event: AuditEvent): string =>
   `token.expiring ${event.target.tokenId} ${JSON.stringify(event.details.name)} of user ${event.target.userId}: ` +
@@ -15,26 +16,14 @@ const describe = (event: AuditEvent): string =>
   `expires ${event.details.expiresAt} (event ${event.id})`;
 
 const run = async (): Promise<void> => {
-  if (process.env.DYNAMODB_ENDPOINT) {
-    process.env.TABLE_NAME ??= 'secrets-service-local';
-    // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
-    process.env.AWS_ACCESS_KEY_ID ??= 'local';
-    process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
-    process.env.AWS_REGION ??= 'us-east-1';
-  }
-  if (!process.env.TABLE_NAME) {
-    console.error(
-      'Set TABLE_NAME to the table (the stack output TableName), or DYNAMODB_ENDPOINT for the local service.',
-    );
-    process.exit(2);
-  }
+  useTableEnv();
   // The data layer reads its environment when loaded.
   const { sendExpiryNotices } = await import('@lambdas/use-cases/expiry-notices');
   const { due, sent, retired } = await sendExpiryNotices(new Date());
   for (const event of sent) console.log(describe(event));
   // The summary goes to stderr, so that stdout holds exactly one line per event.
   console.error(
-    `${process.env.TABLE_NAME}: ${due} expiry notices due, ${sent.length} sent, ${retired} of expired or replaced tokens dropped, ${due - sent.length - retired} sent by another run.`,
+    `${process.env.TABLE_NAME}: ${due} expiry notices due, ${sent.length} sent, ${retired} of expired or replaced tokens dropped, ${due - sent.length - retired} skipped (sent by another run, or the token changed meanwhile).`,
   );
 };
 

@@ -6,25 +6,15 @@
  * `secrets-service-local`). Against a deployment: `TABLE_NAME` (the stack's `TableName` output) with the
  * operator's own AWS credentials and region, as for the AWS CLI.
  */
+import { useTableEnv } from './table-env';
+
 const offboard = async (): Promise<void> => {
   const who = process.argv[2];
   if (!who) {
     console.error('Usage: npm run offboard -- <email or user id>');
     process.exit(2);
   }
-  if (process.env.DYNAMODB_ENDPOINT) {
-    process.env.TABLE_NAME ??= 'secrets-service-local';
-    // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
-    process.env.AWS_ACCESS_KEY_ID ??= 'local';
-    process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
-    process.env.AWS_REGION ??= 'us-east-1';
-  }
-  if (!process.env.TABLE_NAME) {
-    console.error(
-      'Set TABLE_NAME to the table (the stack output TableName), or DYNAMODB_ENDPOINT for the local service.',
-    );
-    process.exit(2);
-  }
+  useTableEnv();
   // The data layer reads its environment when loaded.
   const { offboardUser } = await import('@lambdas/use-cases/offboard');
   const report = await offboardUser(who, new Date());

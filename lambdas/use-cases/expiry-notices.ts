@@ -10,7 +10,10 @@ import { noticeDays, noticeDueAt } from '@lambdas/domain/expiry-notice';
 
 /** What one run did. */
 export interface ExpiryNoticeRun {
-  /** Notices it found due; those it neither sent nor retired an overlapping run had taken. */
+  /**
+   * Notices it found due. Those it neither sent nor retired it skipped: an overlapping run had sent
+   * them, or the token changed after the read (revoked, say, or its index entry no longer the one read).
+   */
   readonly due: number;
   /** The events it sent. */
   readonly sent: readonly AuditEvent[];

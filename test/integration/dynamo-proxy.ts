@@ -496,3 +496,50 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
     },
   };
 };
+
+/** A hold on one operation's requests until the reads a race needs are done (see `holdUntilAnswered`). */
+export interface ReadBarrier {
+  /** True once DynamoDB answered the reads; false when the time ran out (or released) first. */
+  readonly reached: Promise<boolean>;
+  /** Lets held and later requests go; call it in a `finally`. */
+  release(): void;
+}
+
+/**
+ * Holds every request of `operation` until DynamoDB has answered `count` of the calls from now on that
+ * `awaited` picks, or for `timeoutMs` at most: how a test makes racing runs all read before any of them
+ * writes, however the machine schedules them. Counting answers, not arrivals, leaves no gap between a
+ * read let through and a write that overtakes it. A bounded poll of `calls`, which the proxy fills in.
+ */
+export const holdUntilAnswered = (
+  proxy: CountingProxy,
+  operation: string,
+  awaited: (call: ForwardedCall) => boolean,
+  count: number,
+  timeoutMs: number,
+): ReadBarrier => {
+  const from = proxy.calls.length;
+  const answered = () => proxy.calls.slice(from).filter((call) => call.status !== undefined && awaited(call)).length;
+  let settle: (reached: boolean) => void = () => {};
+  const reached = new Promise<boolean>((resolve) => {
+    const poll = setInterval(() => {
+      if (answered() >= count) settle(true);
+    }, 10);
+    const deadline = setTimeout(() => settle(false), timeoutMs);
+    settle = (value) => {
+      clearInterval(poll);
+      clearTimeout(deadline);
+      resolve(value);
+    };
+  });
+  proxy.rewrite(operation, async () => {
+    await reached;
+  });
+  return {
+    reached,
+    release: () => {
+      settle(false);
+      proxy.rewrite(operation, undefined);
+    },
+  };
+};

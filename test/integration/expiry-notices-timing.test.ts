@@ -2,17 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AuditEvent } from '@contract/audit';
+import { noticeIndexName } from '@contract/table-schema';
 import { tokenKey } from '@lambdas/data/keys';
 import { setClock } from '@lambdas/domain/clock';
+import { noticeDays } from '@lambdas/domain/expiry-notice';
 import type { ExpiryNoticeRun } from '@lambdas/use-cases/expiry-notices';
 import { createTable } from '../../local/create-table';
 import type { LocalService } from '../../local/service';
+import { type CountingProxy, holdUntilAnswered, startCountingProxy } from './dynamo-proxy';
 import { call, createToken, sessionFor, startService, uniqueEmail } from './harness';
 
 /**
  * Expiry notices in time, in process against DynamoDB Local: the job is run at chosen moments of a
  * token's life (the use case takes the time; the scheduled function reads the moved clock). The table
- * is this file's own, so that moving time sends no notice for another file's tokens.
+ * is this file's own, so that moving time sends no notice for another file's tokens. DynamoDB is behind
+ * the counting proxy, which makes overlapping runs really overlap.
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -20,20 +24,25 @@ const MINUTE_MS = 60 * 1000;
 const ENDPOINT = process.env.TEST_DYNAMODB_ENDPOINT ?? '';
 const tableName = `expiry-timing-${randomUUID().slice(0, 8)}`;
 const dynamo = new DynamoDBClient({ endpoint: ENDPOINT });
+/** Generous: in process, overlapping runs read within a second; only a failure waits this long. */
+const OVERLAP_MS = 30_000;
 
+let proxy: CountingProxy;
 let service: LocalService;
 let sendExpiryNotices: (now: Date) => Promise<ExpiryNoticeRun>;
 let sendExpiryNoticesHandler: () => Promise<void>;
 beforeAll(async () => {
   await createTable(ENDPOINT, tableName);
-  service = await startService({ tableName });
+  proxy = await startCountingProxy(ENDPOINT);
+  service = await startService({ tableName, dynamoEndpoint: proxy.endpoint });
   // The data layer reads the table's name when loaded, after the service has set it.
   ({ sendExpiryNotices } = await import('@lambdas/use-cases/expiry-notices'));
   ({ sendExpiryNoticesHandler } = await import('@lambdas/events/send-expiry-notices'));
 });
 afterAll(async () => {
   setClock();
-  await service.close();
+  await service?.close();
+  await proxy?.close();
   dynamo.destroy();
 });
 afterEach(() => setClock());
@@ -142,7 +151,22 @@ describe('expiry notices over a token’s life', () => {
   it('sends each notice once when runs overlap', async () => {
     const tokens = [await newToken(7), await newToken(7), await newToken(1), await newToken(1)];
     const now = new Date();
-    const runs = await Promise.all(Array.from({ length: 4 }, () => sendExpiryNotices(now)));
+    // Every run reads every day of the notice index before any writes, so each finds every notice
+    // still due: only the condition on the token keeps a notice from going out twice.
+    const overlap = holdUntilAnswered(
+      proxy,
+      'TransactWriteItems',
+      (forwarded) => forwarded.operation === 'Query' && forwarded.index === noticeIndexName,
+      4 * noticeDays(now).length,
+      OVERLAP_MS,
+    );
+    let runs: ExpiryNoticeRun[];
+    try {
+      runs = await Promise.all(Array.from({ length: 4 }, () => sendExpiryNotices(now)));
+    } finally {
+      overlap.release();
+    }
+    expect(await overlap.reached).toBe(true);
     const ours = runs
       .flatMap((run) => run.sent)
       .filter((event) => tokens.some((token) => token.id === event.target.tokenId))

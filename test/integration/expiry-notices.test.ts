@@ -3,14 +3,18 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEvent } from '@contract/audit';
+import { noticeIndexName } from '@contract/table-schema';
+import { noticeDays } from '@lambdas/domain/expiry-notice';
 import { EVENTS_FILE } from '../../local/event-log';
+import { type CountingProxy, holdUntilAnswered, startCountingProxy } from './dynamo-proxy';
 import { call, devSession, seedTokens, uniqueEmail } from './harness';
 import { type NpmService, runScript, startNpmService } from './npm-start';
 
 /**
  * Expiry notices, black box: `npm start` serves the API and prints its event log, and
  * `npm run expiry-notices` (`bin/expiry-notices.ts`) runs the hourly job once against its table, as a
- * developer would run both. Tokens of 7 days and of 1 day have that little left at once, so their
+ * developer would run both. Its DynamoDB is behind the counting proxy, which makes overlapping runs
+ * really overlap. Tokens of 7 days and of 1 day have that little left at once, so their
  * notices are due as soon as they exist. Timing (late runs, thresholds, expired and replaced tokens)
  * is in expiry-notices-timing.test.ts, with a moved clock.
  */
@@ -18,26 +22,30 @@ import { type NpmService, runScript, startNpmService } from './npm-start';
 const TEST_MS = 240_000;
 /** Generous: far beyond a poll of the stream on a busy machine; only a failure waits this long. */
 const WAIT_MS = 120_000;
+/** Generous too: overlapping runs start (a tsx process each) and read within seconds. */
+const OVERLAP_MS = 90_000;
+/** A run's own limit: the longest hold on its writes, then a minute to finish. */
+const RUN_MS = OVERLAP_MS + 60_000;
 
+let proxy: CountingProxy;
 let service: NpmService;
 let dataDir: string;
 const tableName = `expiry-${randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'expiry-notices-'));
-  service = await startNpmService({ DATA_DIR: dataDir, TABLE_NAME: tableName });
+  proxy = await startCountingProxy(process.env.TEST_DYNAMODB_ENDPOINT ?? '');
+  service = await startNpmService({ DATA_DIR: dataDir, TABLE_NAME: tableName, DYNAMODB_ENDPOINT: proxy.endpoint });
 }, TEST_MS);
 afterAll(async () => {
   await service?.stop();
+  await proxy?.close();
   rmSync(dataDir, { recursive: true, force: true });
 }, TEST_MS);
 
 /** One run of the job against npm start's table, as the command npm start prints. */
 const runJob = () =>
-  runScript('bin/expiry-notices.ts', [], {
-    DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT,
-    TABLE_NAME: tableName,
-  });
+  runScript('bin/expiry-notices.ts', [], { DYNAMODB_ENDPOINT: proxy.endpoint, TABLE_NAME: tableName }, RUN_MS);
 
 /** The notices a run printed, as `tokenId daysLeft`, sorted. */
 const printedNotices = (stdout: string): string[] =>
@@ -111,7 +119,7 @@ const eventLogNotices = async (tokenIds: readonly string[]): Promise<{ printed: 
 describe('npm run expiry-notices', () => {
   it('is the command npm start prints, with its DynamoDB and table', () => {
     expect(service.output().stdout).toContain(
-      `  DYNAMODB_ENDPOINT=${process.env.TEST_DYNAMODB_ENDPOINT} TABLE_NAME=${tableName} npm run expiry-notices\n`,
+      `  DYNAMODB_ENDPOINT=${proxy.endpoint} TABLE_NAME=${tableName} npm run expiry-notices\n`,
     );
   });
 
@@ -173,11 +181,27 @@ describe('npm run expiry-notices', () => {
       const dayTokens = await seedTokens(daily, 30, { ttlDays: 1, tableName });
       const expected = [...weekTokens.map((id) => `${id} 7`), ...dayTokens.map((id) => `${id} 1`)].sort();
 
-      const runs = await Promise.all([runJob(), runJob()]);
+      // Both runs read every day of the notice index before either writes, so each finds every notice
+      // still due: only the condition on the token keeps a notice from going out twice.
+      const overlap = holdUntilAnswered(
+        proxy,
+        'TransactWriteItems',
+        (forwarded) => forwarded.operation === 'Query' && forwarded.index === noticeIndexName,
+        2 * noticeDays(new Date()).length,
+        OVERLAP_MS,
+      );
+      let runs: Awaited<ReturnType<typeof runJob>>[];
+      try {
+        runs = await Promise.all([runJob(), runJob()]);
+      } finally {
+        overlap.release();
+      }
+      expect(await overlap.reached).toBe(true);
       expect(runs.map((run) => run.code)).toEqual([0, 0]);
       const perRun = runs.map((run) => printedNotices(run.stdout));
-      // Each run's summary: how many it found due and sent, and how many an overlapping run had taken.
+      // Each run's summary: how many it found due and sent, and how many it skipped as the other's.
       console.info(`expiry notices, two overlapping runs:\n${runs.map((run) => run.stderr.trim()).join('\n')}`);
+      for (const run of runs) expect(run.stderr).toContain(`${expected.length} expiry notices due`);
       expect(perRun.flat().sort()).toEqual(expected);
 
       expect(noticesOf([...(await trailNotices(weekly)), ...(await trailNotices(daily))])).toEqual(expected);
