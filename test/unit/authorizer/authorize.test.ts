@@ -106,6 +106,24 @@ describe('authorize with an API token', () => {
     expect(await at('2026-12-02T00:00:00.000Z')).toEqual({ outcome: 'unauthorized', rule: 'token-replaced' });
   });
 
+  it('lets a token with an allow-list through from its networks only, its creating address no more', async () => {
+    const listed = { ...stored, allowedIps: ['198.51.100.0/24', '2001:db8::/32', 'not a network'] };
+    const from = async (sourceIp: string) =>
+      (await authorize(request([`Bearer ${minted.rawToken}`], { sourceIp }), deps(listed).fake)).outcome;
+    expect(await from('198.51.100.9')).toBe('allow');
+    expect(await from('::ffff:198.51.100.9')).toBe('allow');
+    expect(await from('2001:db8:1::7')).toBe('allow');
+    expect(await from(stored.boundIp)).toBe('forbidden');
+    expect(await from('198.51.101.9')).toBe('forbidden');
+    // An entry that does not parse holds nothing, and a list of only such entries lets nobody in.
+    const broken = { ...stored, allowedIps: ['not a network'] };
+    const decision = await authorize(
+      request([`Bearer ${minted.rawToken}`], { sourceIp: stored.boundIp }),
+      deps(broken).fake,
+    );
+    expect(decision).toMatchObject({ outcome: 'forbidden', rule: 'token-ip' });
+  });
+
   it('refuses a token whose expiry or stop instant does not parse, rather than letting it through', async () => {
     const use = (fields: Partial<typeof stored>) =>
       authorize(request([`Bearer ${minted.rawToken}`]), deps({ ...stored, ...fields }).fake);

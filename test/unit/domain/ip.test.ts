@@ -154,6 +154,32 @@ describe('networks (allow-lists)', () => {
     }
   });
 
+  it('holds an address of the network’s family only, and nothing that is not an address', () => {
+    const net = (entry: string) => parseNetwork(entry) as Network;
+    // ::a00:1 has the bits of 10.0.0.1 in its low 32: still an IPv6 address.
+    expect(networkHolds(net('10.0.0.0/8'), '::a00:1')).toBe(false);
+    expect(networkHolds(net('::/96'), '10.0.0.1')).toBe(false);
+    expect(networkHolds(net('10.0.0.0/8'), 'ten.example')).toBe(false);
+  });
+
+  it('reads an IPv6 address with a dotted IPv4 tail, which node:net keeps in that form', () => {
+    const network = parseNetwork('::1.2.3.0/120') as Network;
+    expect(networkText(network)).toBe('::1.2.3.0/120');
+    expect(networkHolds(network, '::1.2.3.4')).toBe(true);
+    expect(networkHolds(network, '::1.2.4.4')).toBe(false);
+  });
+
+  it('ignores spaces around an entry and around its address, and refuses a mapped prefix shorter than the mapping', () => {
+    const text = (entry: string) => {
+      const network = parseNetwork(entry);
+      return network && networkText(network);
+    };
+    expect(text(' 10.0.0.0/8 ')).toBe('10.0.0.0/8');
+    expect(text('::ffff:10.0.0.0 /104')).toBe('10.0.0.0/8');
+    // A /95 around mapped addresses reaches beyond ::ffff:0:0/96: no IPv4 network says it.
+    expect(parseNetwork('::ffff:10.0.0.0/95')).toBeNull();
+  });
+
   it('finds networks that nest, whichever comes first, and never across families', () => {
     const net = (entry: string) => parseNetwork(entry) as Network;
     expect(networksOverlap(net('127.0.0.0/24'), net('127.0.0.5'))).toBe(true);
