@@ -94,9 +94,6 @@ export interface SampleRequest {
   readonly body?: unknown;
 }
 
-/** Whether a body schema takes no body at all: a request may then send neither a body nor a content type. */
-export const bodyIsOptional = (body: z.ZodMiniType): boolean => body.safeParse(undefined).success;
-
 /** A route contract whose schemas are built once, on first use. */
 export const route = <S extends RouteSchemas>(contract: RouteContract<S>): RouteContract<S> => {
   let built: S | undefined;

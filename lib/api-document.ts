@@ -1,7 +1,8 @@
+import { bodyIsOptional } from '@contract/body';
 import { TOKEN_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
 import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '@contract/limits';
 import { routeErrors } from '@contract/route-table';
-import { bodyIsOptional, type RouteContract, routes } from '@contract/routes';
+import { type RouteContract, routes } from '@contract/routes';
 import { configureZod, type ErrorTextValue, errorBody } from '@contract/schemas';
 import * as z from 'zod/mini';
 import {

@@ -1,7 +1,8 @@
+import { bodyIsOptional } from '@contract/body';
 import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
 import { MAX_BODY_BYTES } from '@contract/limits';
-import { bodyIsOptional, type RouteContract, type RouteInput } from '@contract/route';
+import type { RouteContract, RouteInput } from '@contract/routes';
 import { type RequestOrigin, requestOrigin } from '@lambdas/domain/audit';
 import {
   ApiError,
