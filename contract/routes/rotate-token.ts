@@ -22,8 +22,9 @@ export const rotateTokenRoute = route({
   errors: { notFound: [ErrorText.tokenNotFound], conflict: [ErrorText.tokenRotated, ErrorText.tokenLimit] },
   paramErrors: { id: ErrorText.tokenNotFound },
   successMetric: TOKENS_ROTATED_METRIC,
-  // Least work (rotate a token): The old token is read to copy it, strongly so that a token just
-  // rotated or revoked is seen; the slots as when creating. One transaction marks the old token
+  // Least work (rotate a token): The old token is read to copy it, strongly: an eventual read could
+  // miss a token created a moment ago and answer 404 (a stale rotated or revoked state the transaction's
+  // condition would catch). The slots as when creating. One transaction marks the old token
   // replaced (its condition: still the caller's, not rotated yet), puts the new one, moves the old
   // one's slot to when it stops and takes one for the new one, and records the event.
   dataAccess: [

@@ -1,4 +1,10 @@
-import { DEFAULT_GRACE_HOURS, EXPIRY_NOTICE_DAYS, MAX_GRACE_HOURS, MAX_TTL_DAYS } from '@contract/limits';
+import {
+  DEFAULT_GRACE_HOURS,
+  EXPIRY_NOTICE_DAYS,
+  MAX_ALLOWED_IPS,
+  MAX_GRACE_HOURS,
+  MAX_TTL_DAYS,
+} from '@contract/limits';
 import type { createTokenRoute, getMeRoute, listTokensRoute, RouteAnswer, rotateTokenRoute } from '@contract/routes';
 import { type Scope, scopes } from '@contract/scopes';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -197,7 +203,7 @@ const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (token: NewT
           <>
             <label for="token-addresses">Addresses</label>
             <p id="token-addresses-hint" class="hint">
-              One IP address or network (CIDR) per line, up to 10, e.g. 203.0.113.7 or 10.0.0.0/24.
+              One IP address or network (CIDR) per line, up to {MAX_ALLOWED_IPS}, e.g. 203.0.113.7 or 10.0.0.0/24.
             </p>
             <textarea
               id="token-addresses"

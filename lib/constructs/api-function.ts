@@ -40,6 +40,11 @@ export interface ServiceEnvironmentSettings {
   readonly auditRetentionDays: number;
 }
 
+/** What a function of the service that no route calls (offboarding, expiry notices) is built from. */
+export interface ServiceFunctionProps extends ServiceEnvironmentSettings {
+  readonly logRetention: RetentionDays;
+}
+
 /**
  * The environment every function of the service starts from: the authorizer, each route's function and
  * the offboarding function all write to the table, and every state change or denial writes an audit

@@ -6,14 +6,15 @@ import {
   type AuditTarget,
 } from '@contract/audit';
 import { keyPrefix, tableSchema } from '@contract/table-schema';
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type Archive, EventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { deadLetterQueue } from './dead-letter-queue';
 
 /** Properties of the {@link AuditStream}. */
 export interface AuditStreamProps {
@@ -183,16 +184,7 @@ export class AuditStream extends Construct {
       retention: Duration.days(props.retentionDays),
     });
 
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    const isDeadLetterQueue = 'This queue is itself the dead-letter queue of the audit pipe.';
-    Validations.of(this.deadLetterQueue).acknowledge(
-      { id: 'AwsSolutions-SQS3', reason: isDeadLetterQueue },
-      { id: 'Serverless-SQSRedrivePolicy', reason: isDeadLetterQueue },
-    );
+    this.deadLetterQueue = deadLetterQueue(this, 'the audit pipe');
 
     // Retained (the LogGroup default), like every log of the service. Errors only, and no execution data:
     // that would copy the events (addresses, e-mails) into the log.

@@ -1,25 +1,14 @@
 import { expiryNoticeTableAccess } from '@contract/table-access';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Schedule, ScheduleExpression, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ApiFunction, serviceEnvironment } from './api-function';
+import { ApiFunction, type ServiceFunctionProps, serviceEnvironment } from './api-function';
+import { deadLetterQueue } from './dead-letter-queue';
 import { grantTableAccess } from './table-access';
-
-/** Properties of the {@link ExpiryNotices}. */
-export interface ExpiryNoticesProps {
-  /** The service's table. */
-  readonly table: ITable;
-  readonly logRetention: RetentionDays;
-  readonly logLevel: string;
-  /** Days the `token.expiring` events it writes are kept. */
-  readonly auditRetentionDays: number;
-}
 
 /** Entry file of the expiry-notice function. */
 export const EXPIRY_NOTICES_ENTRY = 'lambdas/events/send-expiry-notices.ts';
@@ -42,18 +31,9 @@ export class ExpiryNotices extends Construct {
   readonly schedulerRole: Role;
   readonly deadLetterQueue: Queue;
 
-  constructor(scope: Construct, id: string, props: ExpiryNoticesProps) {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    const isDeadLetterQueue = 'This queue is itself the dead-letter queue of the expiry-notice schedule and function.';
-    Validations.of(this.deadLetterQueue).acknowledge(
-      { id: 'AwsSolutions-SQS3', reason: isDeadLetterQueue },
-      { id: 'Serverless-SQSRedrivePolicy', reason: isDeadLetterQueue },
-    );
+    this.deadLetterQueue = deadLetterQueue(this, 'the expiry-notice schedule and function');
 
     this.function = new ApiFunction(this, 'Function', {
       entry: EXPIRY_NOTICES_ENTRY,

@@ -1,23 +1,12 @@
 import { offboardingTableAccess } from '@contract/table-access';
-import { Duration, Validations } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Duration } from 'aws-cdk-lib';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ApiFunction, serviceEnvironment } from './api-function';
+import { ApiFunction, type ServiceFunctionProps, serviceEnvironment } from './api-function';
+import { deadLetterQueue } from './dead-letter-queue';
 import { grantTableAccess } from './table-access';
-
-/** Properties of the {@link Offboarding}. */
-export interface OffboardingProps {
-  /** The service's table. */
-  readonly table: ITable;
-  readonly logRetention: RetentionDays;
-  readonly logLevel: string;
-  /** Days the `user.offboarded` event it writes is kept. */
-  readonly auditRetentionDays: number;
-}
 
 /** The Cognito API calls that remove a user; CloudTrail records each with the user's `sub`. */
 export const OFFBOARDING_CALLS = ['AdminDisableUser', 'AdminDeleteUser', 'DeleteUser'] as const;
@@ -40,18 +29,9 @@ export class Offboarding extends Construct {
   readonly rule: Rule;
   readonly deadLetterQueue: Queue;
 
-  constructor(scope: Construct, id: string, props: OffboardingProps) {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    const isDeadLetterQueue = 'This queue is itself the dead-letter queue of the offboarding rule and function.';
-    Validations.of(this.deadLetterQueue).acknowledge(
-      { id: 'AwsSolutions-SQS3', reason: isDeadLetterQueue },
-      { id: 'Serverless-SQSRedrivePolicy', reason: isDeadLetterQueue },
-    );
+    this.deadLetterQueue = deadLetterQueue(this, 'the offboarding rule and function');
 
     this.function = new ApiFunction(this, 'Function', {
       entry: OFFBOARDING_ENTRY,

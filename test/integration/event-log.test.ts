@@ -23,6 +23,7 @@ import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-loc
 import { type EventLog, startEventLog } from '../../local/event-log';
 import { call, devSession, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
+import { until } from './until';
 
 /**
  * The local event log: `npm start` reads the table's stream and shows each new audit item as the
@@ -31,22 +32,9 @@ import { type NpmService, startNpmService } from './npm-start';
  */
 
 const TEST_MS = 180_000;
-/** Generous: far beyond a poll of the stream on a busy machine; only a failure waits this long. */
-const WAIT_MS = 120_000;
 const ENDPOINT = process.env.TEST_DYNAMODB_ENDPOINT ?? '';
 const dynamo = new DynamoDBClient({ endpoint: ENDPOINT });
 afterAll(() => dynamo.destroy());
-
-/** Polls `probe` until it returns a value; fails with `seen()` after {@link WAIT_MS}. */
-const until = async <T>(probe: () => T | undefined, seen: () => unknown): Promise<T> => {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`waited ${WAIT_MS} ms; seen: ${JSON.stringify(seen(), null, 2)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 const sampleEvent = (userId: string): AuditEvent => ({
   id: `evt_${randomUUID()}`,

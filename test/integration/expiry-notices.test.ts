@@ -9,6 +9,7 @@ import { EVENTS_FILE } from '../../local/event-log';
 import { type CountingProxy, holdUntilAnswered, startCountingProxy } from './dynamo-proxy';
 import { call, devSession, seedTokens, uniqueEmail } from './harness';
 import { type NpmService, runScript, startNpmService } from './npm-start';
+import { until } from './until';
 
 /**
  * Expiry notices, black box: `npm start` serves the API and prints its event log, and
@@ -20,8 +21,6 @@ import { type NpmService, runScript, startNpmService } from './npm-start';
  */
 
 const TEST_MS = 240_000;
-/** Generous: far beyond a poll of the stream on a busy machine; only a failure waits this long. */
-const WAIT_MS = 120_000;
 /** Generous too: overlapping runs start (a tsx process each) and read within seconds. */
 const OVERLAP_MS = 90_000;
 /** A run's own limit: the longest hold on its writes, then a minute to finish. */
@@ -100,20 +99,18 @@ const keptEvents = (): AuditEvent[] => {
 
 /**
  * The notices of `tokenIds` on the event log, printed and kept in `DATA_DIR`, once it shows one for every
- * token in both (the file is written just after the line); fails with what it saw after WAIT_MS.
+ * token in both (the file is written just after the line); fails with what it saw after `WAIT_MS`.
  */
-const eventLogNotices = async (tokenIds: readonly string[]): Promise<{ printed: string[]; kept: string[] }> => {
+const eventLogNotices = (tokenIds: readonly string[]): Promise<{ printed: string[]; kept: string[] }> => {
   const ours = (events: AuditEvent[]) =>
     noticesOf(events.filter((event) => tokenIds.includes(event.target.tokenId ?? '')));
   const covered = (notices: string[]) =>
     new Set(notices.map((notice) => notice.split(' ')[0])).size === tokenIds.length;
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const seen = { printed: ours(printedEvents()), kept: ours(keptEvents()) };
-    if (covered(seen.printed) && covered(seen.kept)) return seen;
-    if (Date.now() > deadline) throw new Error(`waited ${WAIT_MS} ms; seen: ${JSON.stringify(seen)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const seen = () => ({ printed: ours(printedEvents()), kept: ours(keptEvents()) });
+  return until(() => {
+    const now = seen();
+    return covered(now.printed) && covered(now.kept) ? now : undefined;
+  }, seen);
 };
 
 describe('npm run expiry-notices', () => {

@@ -144,6 +144,12 @@ export const createToken = async (
   return reply.body.data as { id: string; rawToken: string; displayPrefix: string; expiresAt: string | null };
 };
 
+/** One token as the owner's list shows it (`undefined` when it is not listed). */
+export const listedToken = async (service: Pick<LocalService, 'port'>, owner: string, tokenId: string) =>
+  ((await call(service, 'GET', '/api/v1/tokens', { token: owner })).body.data as Record<string, unknown>[]).find(
+    (entry) => entry.id === tokenId,
+  );
+
 /** Creates a project as the session's user and returns its id. */
 export const createProject = async (service: LocalService, session: string, name = 'Project'): Promise<string> => {
   const reply = await call(service, 'POST', '/api/v1/projects', { token: session, json: { name } });

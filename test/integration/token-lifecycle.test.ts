@@ -1,4 +1,4 @@
-import { call, devSession, uniqueEmail } from './harness';
+import { call, devSession, listedToken, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
 
 /**
@@ -14,10 +14,7 @@ afterAll(() => service?.stop());
 
 const session = (): Promise<string> => devSession(service, uniqueEmail('lifecycle'));
 
-const listed = async (token: string, id: string) =>
-  ((await call(service, 'GET', '/api/v1/tokens', { token })).body.data as Record<string, unknown>[]).find(
-    (entry) => entry.id === id,
-  );
+const listed = (owner: string, id: string) => listedToken(service, owner, id);
 
 describe('last used, and from where', () => {
   it('shows no address before the first use, then the address of the use beside its time', async () => {

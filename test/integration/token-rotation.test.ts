@@ -2,7 +2,16 @@ import { ErrorText } from '@contract/errors';
 import { setClock } from '@lambdas/domain/clock';
 import type { LocalService } from '../../local/service';
 import { type CountingProxy, startCountingProxy } from './dynamo-proxy';
-import { call, createToken, type Reply, seedTokens, sessionFor, startService, uniqueEmail } from './harness';
+import {
+  call,
+  createToken,
+  listedToken,
+  type Reply,
+  seedTokens,
+  sessionFor,
+  startService,
+  uniqueEmail,
+} from './harness';
 
 /**
  * Rotation over time, in process so that the clock can move: the grace period, a rotated token's own
@@ -44,10 +53,7 @@ const rotate = (session: string, id: string, json?: unknown) =>
 const useStatus = async (rawToken: string) =>
   (await call(service, 'GET', '/api/v1/projects', { token: rawToken })).status;
 
-const listed = async (session: string, id: string) =>
-  ((await call(service, 'GET', '/api/v1/tokens', { token: session })).body.data as { id: string }[]).find(
-    (entry) => entry.id === id,
-  );
+const listed = (owner: string, id: string) => listedToken(service, owner, id);
 
 /** Whether a TransactWriteItems on its way to DynamoDB is a rotation's (it marks a token replaced). */
 const isRotation = (body: Record<string, unknown>): boolean =>

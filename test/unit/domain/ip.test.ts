@@ -113,6 +113,11 @@ describe('sameIp', () => {
 });
 
 describe('networks (allow-lists)', () => {
+  /** An entry as it is stored: its network in one form, or null. */
+  const text = (entry: string) => {
+    const network = parseNetwork(entry);
+    return network && networkText(network);
+  };
   const inNetwork = (family: 4 | 6) =>
     (family === 4 ? fc.ipV4() : fc.ipV6()).chain((base) =>
       fc.record({
@@ -139,10 +144,6 @@ describe('networks (allow-lists)', () => {
   });
 
   it('writes a network in one form: host bits cleared, IPv6 compressed, mapped IPv4 as IPv4', () => {
-    const text = (entry: string) => {
-      const network = parseNetwork(entry);
-      return network && networkText(network);
-    };
     expect(text('10.1.2.3/8')).toBe('10.0.0.0/8');
     expect(text('2001:DB8:0:0::1/32')).toBe('2001:db8::/32');
     expect(text('::ffff:10.0.0.0/104')).toBe('10.0.0.0/8');
@@ -170,10 +171,6 @@ describe('networks (allow-lists)', () => {
   });
 
   it('ignores spaces around an entry and around its address, and refuses a mapped prefix shorter than the mapping', () => {
-    const text = (entry: string) => {
-      const network = parseNetwork(entry);
-      return network && networkText(network);
-    };
     expect(text(' 10.0.0.0/8 ')).toBe('10.0.0.0/8');
     expect(text('::ffff:10.0.0.0 /104')).toBe('10.0.0.0/8');
     // A /95 around mapped addresses reaches beyond ::ffff:0:0/96: no IPv4 network says it.
