@@ -40,7 +40,8 @@ export type AuthorizerCase =
   | 'authorizer/malformed';
 
 const tokenRead: FloorCall = { operation: 'GetItem', entity: 'Token', consistent: true };
-const profileRead: FloorCall = { operation: 'GetItem', entity: 'Profile', consistent: false };
+/** A session's user profile (its offboarding mark decides access) and the claim on its address, in one call. */
+const sessionRead: FloorCall = { operation: 'BatchGetItem', entities: ['Profile', 'EmailClaim'], consistent: true };
 
 /** Every floor: the authorizer's cases, then each route's, from its contract. */
 export const workFloors: readonly WorkFloor[] = [
@@ -67,22 +68,23 @@ export const workFloors: readonly WorkFloor[] = [
       },
     ],
   },
-  // record a session’s profile (remembered): A warm container remembers the profiles it saw recorded
-  // today, so a session’s steady state needs no call; a cold container reads the profile once
-  // (eventually consistent: a stale read only costs an early refresh).
-  { subject: 'authorizer/session', calls: [] },
-  // record a session’s profile: At most once a day per user, or when the address changes: the
-  // profile (keyed by the user id, for display) and the address’s claim (which finds the user when
-  // added by e-mail) together, neither in an index. A changed address first releases the old claim
-  // (one more DeleteItem, only then).
+  // admit a session: Every session request reads its user's profile, whose offboarding mark refuses a
+  // session issued before it on every route, and the claim on its address, strongly consistent (an
+  // offboarding counts from its next request on, in every container), in one BatchGetItem.
+  { subject: 'authorizer/session', calls: [sessionRead] },
+  // admit a session + record it: At most once a day per user, or when the profile or the claim no
+  // longer says what the session presents: the profile (keyed by the user id, for display) and the
+  // address’s claim (which finds the user when added by e-mail) together, neither in an index, each
+  // conditioned on the session’s issue time. A changed address also deletes the old claim (one more
+  // action, only then).
   {
     subject: 'authorizer/session-record-profile',
     calls: [
-      profileRead,
+      sessionRead,
       {
         operation: 'TransactWriteItems',
         actions: [
-          { action: 'Put', entity: 'Profile' },
+          { action: 'Update', entity: 'Profile' },
           { action: 'Put', entity: 'EmailClaim' },
         ],
       },
@@ -115,7 +117,7 @@ export const floorCallUnits = (call: FloorCall): { read: number; write: number }
       return { read: units * (call.consistent ? 1 : 0.5), write: 0 };
     }
     case 'BatchGetItem':
-      return { read: call.items * 0.5, write: 0 };
+      return { read: call.entities.length * (call.consistent ? 1 : 0.5), write: 0 };
     case 'PutItem':
       return { read: 0, write: 1 + indexed('Put', call.entity) };
     case 'UpdateItem':
@@ -147,7 +149,9 @@ const describeCall = (call: FloorCall): string => {
   if (call.operation === 'TransactWriteItems') {
     return `TransactWriteItems(${call.actions.map(({ action, entity }) => `${action} ${entity}`).join(' + ')})`;
   }
-  if (call.operation === 'BatchGetItem') return `BatchGetItem ${call.items} × ${call.entity}, eventual`;
+  if (call.operation === 'BatchGetItem') {
+    return `BatchGetItem ${call.entities.join(' + ')}, ${call.consistent ? 'consistent' : 'eventual'}`;
+  }
   if (call.operation === 'GetItem' || call.operation === 'Query') {
     return `${call.operation} ${call.entity}${call.index ? ` on ${call.index}` : ''}, ${call.consistent ? 'consistent' : 'eventual'}`;
   }

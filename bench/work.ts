@@ -215,7 +215,7 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
     authorizer.push({ name, subject, credential, status: sent.status, work: sent.authorizer });
   };
 
-  // The session's first request records the profile; the warm authorizer remembers it for the next.
+  // The session's first request records the profile; the next only reads it (and the claim).
   authorizerCase(
     'session, first request (records the profile)',
     'authorizer/session-record-profile',
@@ -399,7 +399,7 @@ export const excessOver = (measurement: string, subject: string, work: Work): Wo
     }
     unused[index] = undefined;
     if (
-      (match.operation === 'GetItem' || match.operation === 'Query') &&
+      (match.operation === 'GetItem' || match.operation === 'Query' || match.operation === 'BatchGetItem') &&
       match.consistent &&
       call.consistent !== true
     ) {

@@ -18,8 +18,11 @@ const offboard = async (): Promise<void> => {
   // The data layer reads its environment when loaded.
   const { offboardUser } = await import('@lambdas/use-cases/offboard');
   const report = await offboardUser(who, new Date());
+  const user = `${report.userId}${report.email ? ` (${report.email})` : ''}`;
   console.log(
-    `Offboarded user ${report.userId}${report.email ? ` (${report.email})` : ''} in ${process.env.TABLE_NAME}:`,
+    report.alreadyOffboardedAt
+      ? `User ${user} was already offboarded at ${report.alreadyOffboardedAt} in ${process.env.TABLE_NAME}; this run found:`
+      : `Offboarded user ${user} in ${process.env.TABLE_NAME}:`,
   );
   console.log(`  tokens revoked: ${report.revokedTokens.length ? report.revokedTokens.join(', ') : 'none'}`);
   console.log(`  removed from projects: ${report.removedFrom.length ? report.removedFrom.join(', ') : 'none'}`);

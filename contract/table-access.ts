@@ -25,31 +25,35 @@ export interface TableGrant {
 export type TableAccess = readonly TableGrant[];
 
 /**
- * The authorizer's table access: token and profile items, and audit events. It reads the token
- * (strongly consistent) and records `lastUsedAt` at most once a minute; it reads a session's profile
- * and, at most once a day or when the address changes, writes the profile and the address's claim
- * (releasing the claim on a previous address). When it refuses a token that exists, one transaction
- * marks the denial on the token and puts the `token.denied` event in its owner's trail.
+ * The authorizer's table access: token, profile and claim items, and audit events. It reads the token
+ * (strongly consistent) and records `lastUsedAt` at most once a minute; for a session it reads the
+ * user's profile (the offboarding mark) and the claim on the session's address in one strongly
+ * consistent BatchGetItem, and, at most once a day or when either no longer says what the session
+ * presents, updates the profile and puts the claim (deleting the claim on a previous address). When it
+ * refuses a token that exists, one transaction marks the denial on the token and puts the
+ * `token.denied` event in its owner's trail.
  */
 export const authorizerTableAccess: TableAccess = [
   { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.token] },
-  // A genuine token's refusal: its mark for the reason and its event, in one transaction.
   { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.audit] },
-  { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitions: [keyPrefix.user] },
-  { actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
-  { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.audit] },
+  { actions: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
+  { actions: ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'], partitions: [keyPrefix.email] },
 ];
 
 /**
  * The offboarding function's table access (`npm run offboard` has the operator's own): it finds the
- * user by address and lists their tokens and memberships, marks their token slots, revokes each
- * token, removes each membership but ownerships, and releases their address, recording an audit
- * event for each change and one for the offboarding.
+ * user by address, marks their profile and token slots, marks their address's claim offboarded, lists
+ * their memberships (their own partition) and tokens (list index), removes each membership but
+ * ownerships, and revokes each token, recording an audit event for each change and one for the
+ * offboarding.
  */
 export const offboardingTableAccess: TableAccess = [
   { actions: ['dynamodb:Query'], partitions: [keyPrefix.user], index: listIndexName },
-  { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
-  { actions: ['dynamodb:GetItem', 'dynamodb:DeleteItem'], partitions: [keyPrefix.email] },
+  {
+    actions: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+    partitions: [keyPrefix.user],
+  },
+  { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.email] },
   { actions: ['dynamodb:DeleteItem'], partitions: [keyPrefix.token, keyPrefix.project] },
   { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.audit] },
 ];
@@ -76,7 +80,8 @@ const partitions: Readonly<
   Profile: { table: keyPrefix.user },
   EmailClaim: { table: keyPrefix.email },
   Project: { table: keyPrefix.project },
-  Member: { table: keyPrefix.project, indexes: { [listIndexName]: keyPrefix.user } },
+  Member: { table: keyPrefix.project },
+  Membership: { table: keyPrefix.user },
   AuditEvent: { table: keyPrefix.audit },
   ProjectAuditEvent: { table: keyPrefix.audit, indexes: { [listIndexName]: keyPrefix.project } },
 };
@@ -110,6 +115,8 @@ export const grantsOf = (calls: readonly DataCall[]): TableAccess => {
   for (const call of calls) {
     if (call.operation === 'TransactWriteItems') {
       for (const part of call.actions) grant(transactionActions[part.action], part.entity);
+    } else if (call.operation === 'BatchGetItem') {
+      for (const entity of call.entities) grant('dynamodb:BatchGetItem', entity);
     } else {
       grant(`dynamodb:${call.operation}`, call.entity, 'index' in call ? call.index : undefined);
     }

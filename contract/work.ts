@@ -17,6 +17,7 @@ export type Entity =
   | 'EmailClaim'
   | 'Project'
   | 'Member'
+  | 'Membership'
   | 'AuditEvent'
   | 'ProjectAuditEvent';
 
@@ -36,10 +37,9 @@ export type FloorCall =
     }
   | {
       readonly operation: 'BatchGetItem';
-      readonly entity: Entity;
-      readonly consistent: false;
-      /** Items it reads: each is one eventual read (BatchGetItem charges per item). */
-      readonly items: number;
+      /** The entity of each item it reads, in order (BatchGetItem charges per item). */
+      readonly entities: readonly Entity[];
+      readonly consistent: boolean;
     }
   | { readonly operation: 'PutItem' | 'UpdateItem' | 'DeleteItem'; readonly entity: Entity }
   | {

@@ -23,7 +23,8 @@ export const addMemberRoute = route({
   successMetric: MEMBERS_ADDED_METRIC,
   // Least work (add a member): The caller’s membership (role, and the project name the new
   // membership carries) and the address’s claim, which names the user (strong: a user who has just
-  // signed in must be found), then the role re-checked and the member put if absent, atomically.
+  // signed in must be found), then, atomically, the role and the claim re-checked (a rename or an
+  // offboarding since adds nobody) and the member put if absent, with the member's own copy.
   dataAccess: [
     { operation: 'GetItem', entity: 'Member', consistent: true },
     { operation: 'GetItem', entity: 'EmailClaim', consistent: true },
@@ -31,7 +32,9 @@ export const addMemberRoute = route({
       operation: 'TransactWriteItems',
       actions: [
         { action: 'ConditionCheck', entity: 'Member' },
+        { action: 'ConditionCheck', entity: 'EmailClaim' },
         { action: 'Put', entity: 'Member' },
+        { action: 'Put', entity: 'Membership' },
         { action: 'Put', entity: 'ProjectAuditEvent' },
       ],
     },

@@ -20,6 +20,7 @@ export const createProjectRoute = route({
       actions: [
         { action: 'Put', entity: 'Project' },
         { action: 'Put', entity: 'Member' },
+        { action: 'Put', entity: 'Membership' },
         { action: 'Put', entity: 'ProjectAuditEvent' },
       ],
     },

@@ -20,7 +20,7 @@ export const listMembersRoute = route({
   // members.
   dataAccess: [
     { operation: 'Query', entity: 'Member', consistent: true },
-    { operation: 'BatchGetItem', entity: 'Profile', consistent: false, items: 2 },
+    { operation: 'BatchGetItem', entities: ['Profile', 'Profile'], consistent: false },
   ],
   schemas: () => ({
     params: z.object({ projectId: projectId() }),

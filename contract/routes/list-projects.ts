@@ -12,9 +12,9 @@ export const listProjectsRoute = route({
   summary: 'List the projects the caller belongs to',
   success: { status: 200, description: "The caller's projects with the caller's role" },
   errors: {},
-  // Least work (list a user’s projects): One page of the user’s partition of the list index; each
-  // membership carries the project’s name.
-  dataAccess: [{ operation: 'Query', entity: 'Member', consistent: false, index: 'GSI1' }],
+  // Least work (list a user’s projects): One page of the memberships in the user’s own partition;
+  // each carries the project’s name.
+  dataAccess: [{ operation: 'Query', entity: 'Membership', consistent: false }],
   schemas: () => ({
     response: dataBody(
       z.array(z.object({ projectId: projectId(), name: z.string(), createdAt: timestamp(), role: role() })),

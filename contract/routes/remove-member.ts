@@ -29,7 +29,9 @@ export const removeMemberRoute = route({
       operation: 'TransactWriteItems',
       actions: [
         { action: 'ConditionCheck', entity: 'Member' },
+        { action: 'ConditionCheck', entity: 'EmailClaim' },
         { action: 'Delete', entity: 'Member' },
+        { action: 'Delete', entity: 'Membership' },
         { action: 'Put', entity: 'ProjectAuditEvent' },
       ],
     },
@@ -38,6 +40,8 @@ export const removeMemberRoute = route({
       operation: 'TransactWriteItems',
       actions: [
         { action: 'Delete', entity: 'Member' },
+        { action: 'ConditionCheck', entity: 'EmailClaim' },
+        { action: 'Delete', entity: 'Membership' },
         { action: 'Put', entity: 'ProjectAuditEvent' },
       ],
       beyondFloor: true,

@@ -46,8 +46,11 @@ export interface AuthorizerDeps {
   getToken(tokenId: string): Promise<TokenRecord | undefined>;
   /** Resolves the session's identity; throws SessionExpiredError, SessionInvalidError or an outage error. */
   verifySession(jwt: string, now: Date): Promise<SessionIdentity>;
-  /** Records the profile a session presents, so the user can be added to projects by e-mail. */
-  recordProfile(identity: SessionIdentity, now: Date): Promise<void>;
+  /**
+   * Whether a verified session may act: false once its user was offboarded after it was issued.
+   * Records the profile it presents, so the user can be added to projects by e-mail.
+   */
+  admitSession(identity: SessionIdentity, now: Date): Promise<boolean>;
 }
 
 const BEARER = /^Bearer ([^\s]+)$/i;
@@ -115,8 +118,8 @@ const authorizeToken = async (
 };
 
 /**
- * Judges one request's credential for its route. Order (first failure wins): header and form,
- * then the stored token (unknown, mismatch, revoked, replaced and past its grace period), expiry, source IP, and the route's scope.
+ * Judges one request's credential for its route. Order (first failure wins): header and form;
+ * for a session, its signature and claims, then its user's offboarding mark; for a token, the stored token (unknown, mismatch, revoked, replaced and past its grace period), expiry, source IP, and the route's scope.
  * Outages (DynamoDB, the key set) are thrown, never allowed.
  */
 export const authorize = async (request: AuthorizationRequest, deps: AuthorizerDeps): Promise<Decision> => {
@@ -138,7 +141,7 @@ const authorizeSession = async (jwt: string, now: Date, deps: AuthorizerDeps): P
     if (error instanceof SessionInvalidError) return unauthorized(`session-${error.message}`);
     throw error;
   }
-  await deps.recordProfile(identity, now);
+  if (!(await deps.admitSession(identity, now))) return unauthorized('session-offboarded');
   return {
     outcome: 'allow',
     principal: {

@@ -5,13 +5,14 @@ import {
   type AuthorizerDecisionOutcome,
 } from '@contract/service-metrics';
 import { getTokenById, recordTokenDenial, touchTokenLastUsed } from '@lambdas/data/token-repository';
-import { getUserProfile, recordUserProfile } from '@lambdas/data/user-repository';
+import { readSessionRecords, recordSession } from '@lambdas/data/user-repository';
 import { auditEvent, originOf } from '@lambdas/domain/audit';
-import { clock, toIso } from '@lambdas/domain/clock';
+import { clock } from '@lambdas/domain/clock';
 import { canonicalIp } from '@lambdas/domain/ip';
 import { expiredContext, toAuthorizerContext } from '@lambdas/http/authorizer-context';
 import { describeError, logger } from '@lambdas/http/logger';
 import { metricFields } from '@lambdas/http/metrics';
+import { admitSession } from '@lambdas/use-cases/admit-session';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { type AuthorizerDeps, authorize, type Decision, type TokenDenial } from './authorize';
 import { routeScopes } from './route-scopes';
@@ -21,53 +22,11 @@ import { verifySession } from './session-verifier';
 const LAST_USED_INTERVAL_MS = 60_000;
 /** A `token.denied` event is written at most this often per token and reason. */
 const DENIAL_INTERVAL_MS = 60_000;
-/** A session's profile is refreshed at most this often. */
-const PROFILE_REFRESH_MS = 24 * 60 * 60_000;
-
-/** Most profiles a container remembers as recorded; the oldest is forgotten first. */
-const REMEMBERED_PROFILES = 10_000;
-
-/** A profile this container saw recorded: its address, when, and the latest session it was seen for. */
-interface RecordedProfile {
-  readonly email: string;
-  readonly seenAt: number;
-  readonly issuedAt: string;
-}
-
-/** Profiles this container has seen recorded, by user id. */
-const recordedProfiles = new Map<string, RecordedProfile>();
-
-const remember = (userId: string, profile: RecordedProfile): void => {
-  recordedProfiles.delete(userId);
-  recordedProfiles.set(userId, profile);
-  if (recordedProfiles.size > REMEMBERED_PROFILES) recordedProfiles.delete(recordedProfiles.keys().next().value ?? '');
-};
 
 const deps: AuthorizerDeps = {
   getToken: getTokenById,
   verifySession,
-  // A warm container skips even the read for a session it has seen recorded today with this address:
-  // a session's steady state costs no DynamoDB call. A newer session costs one read, so that a profile
-  // marked offboarded is recorded anew by the first session issued after the mark; a new address is
-  // recorded at once.
-  recordProfile: async (identity, now) => {
-    const isFresh = (email: string, seenAt: number) =>
-      email === identity.email && now.getTime() - seenAt < PROFILE_REFRESH_MS;
-    const known = recordedProfiles.get(identity.userId);
-    if (known && isFresh(known.email, known.seenAt) && identity.issuedAt <= known.issuedAt) return;
-    const profile = await getUserProfile(identity.userId);
-    const offboardedSince = profile?.offboardedAt !== undefined && identity.issuedAt > profile.offboardedAt;
-    if (profile && isFresh(profile.email, Date.parse(profile.lastSeenAt)) && !offboardedSince) {
-      remember(identity.userId, {
-        email: profile.email,
-        seenAt: Date.parse(profile.lastSeenAt),
-        issuedAt: identity.issuedAt,
-      });
-      return;
-    }
-    await recordUserProfile({ userId: identity.userId, email: identity.email, lastSeenAt: toIso(now) }, profile?.email);
-    remember(identity.userId, { email: identity.email, seenAt: now.getTime(), issuedAt: identity.issuedAt });
-  },
+  admitSession: (identity, now) => admitSession(identity, now, { read: readSessionRecords, record: recordSession }),
 };
 
 const authorizationValues = (event: APIGatewayRequestAuthorizerEvent): string[] => {

@@ -11,7 +11,8 @@ export interface ItemKey {
   readonly SK: string;
 }
 
-const userPartition = (userId: string): string => `${keyPrefix.user}${userId}`;
+/** The partition of everything keyed by one user. */
+export const userPartition = (userId: string): string => `${keyPrefix.user}${userId}`;
 
 /** A token, addressed by its public id (the authorizer's one read). */
 export const tokenKey = (tokenId: string): ItemKey => ({ PK: `${keyPrefix.token}${tokenId}`, SK: 'TOKEN' });
@@ -58,13 +59,16 @@ export const memberKey = (projectId: string, userId: string): ItemKey => ({
   SK: `${MEMBER_PREFIX}${userId}`,
 });
 
-/** Partition of a user's project list in the list index. */
-export const memberProjectListPartition = (userId: string): string => `${userPartition(userId)}#PROJECTS`;
+/** Sort-key prefix of the membership items in a user's partition. */
+export const MEMBERSHIP_PREFIX = keyPrefix.project;
 
-/** List-index keys that place a membership in the member's project list. */
-export const memberProjectListKeys = (userId: string, projectId: string) => ({
-  GSI1PK: memberProjectListPartition(userId),
-  GSI1SK: projectKey(projectId).PK,
+/**
+ * A user's copy of one membership, in the user's own partition: a strongly consistent Query of it
+ * lists every project the user belongs to (offboarding must not miss one added a moment ago).
+ */
+export const membershipKey = (userId: string, projectId: string): ItemKey => ({
+  PK: userPartition(userId),
+  SK: `${MEMBERSHIP_PREFIX}${projectId}`,
 });
 
 /** Sort key of an event in a trail: its time, then its id, so that a trail reads in time order. */

@@ -1,12 +1,13 @@
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import type { ProjectRole } from '@contract/roles';
-import { listIndexName } from '@contract/table-schema';
 import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
 import { auditEventPut } from './audit-repository';
 import { conditionFailedAt, getItem, queryAll, tableName, toItem, transactWrite } from './client';
-import { MEMBER_PREFIX, memberKey, memberProjectListKeys, memberProjectListPartition, projectKey } from './keys';
+import { MEMBER_PREFIX, MEMBERSHIP_PREFIX, memberKey, membershipKey, projectKey, userPartition } from './keys';
+import { claimStillNames } from './user-repository';
 
 /** A project. */
 export interface ProjectRecord {
@@ -29,15 +30,30 @@ export interface MemberRecord {
 }
 
 const memberItem = (member: MemberRecord) =>
-  toItem({
-    ...memberKey(member.projectId, member.userId),
-    ...memberProjectListKeys(member.userId, member.projectId),
-    entity: 'Member',
-    ...member,
-  });
+  toItem({ ...memberKey(member.projectId, member.userId), entity: 'Member', ...member });
+
+/** The member's own copy of a membership, written and deleted in the same transaction as the member item. */
+const membershipPut = (member: MemberRecord): TransactWriteItem => ({
+  Put: {
+    TableName: tableName,
+    Item: toItem({ ...membershipKey(member.userId, member.projectId), entity: 'Membership', ...member }),
+  },
+});
+
+const membershipDelete = (projectId: string, userId: string): TransactWriteItem => ({
+  Delete: { TableName: tableName, Key: marshall(membershipKey(userId, projectId)) },
+});
 
 /** Creates a project and its owner's membership atomically, with its event: never a project without its owner. */
 export const createProjectWithOwner = async (project: ProjectRecord, ownerUserId: string, event: AuditEvent) => {
+  const owner: MemberRecord = {
+    projectId: project.projectId,
+    projectName: project.name,
+    projectCreatedAt: project.createdAt,
+    userId: ownerUserId,
+    role: 'owner',
+    addedAt: project.createdAt,
+  };
   await transactWrite([
     {
       Put: {
@@ -46,30 +62,21 @@ export const createProjectWithOwner = async (project: ProjectRecord, ownerUserId
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    {
-      Put: {
-        TableName: tableName,
-        Item: memberItem({
-          projectId: project.projectId,
-          projectName: project.name,
-          projectCreatedAt: project.createdAt,
-          userId: ownerUserId,
-          role: 'owner',
-          addedAt: project.createdAt,
-        }),
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
+    { Put: { TableName: tableName, Item: memberItem(owner), ConditionExpression: 'attribute_not_exists(PK)' } },
+    membershipPut(owner),
     auditEventPut(event, { userId: ownerUserId, projectId: project.projectId }),
   ]);
 };
 
-/** The memberships of a user, one per project (list index). */
-export const listMembershipsByUser = (userId: string): Promise<MemberRecord[]> =>
+/**
+ * The memberships of a user, one per project, from the user's own partition: strongly consistent
+ * when `consistent` (offboarding must see a membership added a moment ago), else for a list.
+ */
+export const listMembershipsByUser = (userId: string, consistent: boolean): Promise<MemberRecord[]> =>
   queryAll<MemberRecord>({
-    IndexName: listIndexName,
-    KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: marshall({ ':pk': memberProjectListPartition(userId) }),
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :membership)',
+    ExpressionAttributeValues: marshall({ ':pk': userPartition(userId), ':membership': MEMBERSHIP_PREFIX }),
+    ConsistentRead: consistent,
   });
 
 /** One membership, read consistently (it decides access). */
@@ -97,22 +104,27 @@ const managerCheck = (projectId: string, managerUserId: string) => ({
 
 /**
  * Adds a member if the user is not one yet, in one transaction with a check that the acting manager
- * still holds a managing role, and with its event.
+ * still holds a managing role and that `email` still finds the user (a rename or an offboarding since
+ * it was resolved fails it), and with its event.
  */
 export const putMemberIfAbsent = async (
   manager: MemberRecord,
   member: MemberRecord,
+  email: string,
   event: AuditEvent,
 ): Promise<void> => {
   try {
     await transactWrite([
       managerCheck(manager.projectId, manager.userId),
+      claimStillNames(email, member.userId),
       { Put: { TableName: tableName, Item: memberItem(member), ConditionExpression: 'attribute_not_exists(PK)' } },
+      membershipPut(member),
       auditEventPut(event, { userId: manager.userId, projectId: manager.projectId }),
     ]);
   } catch (error) {
-    if (conditionFailedAt(error, 1)) throw new ConflictError(ErrorText.alreadyMember);
+    if (conditionFailedAt(error, 2)) throw new ConflictError(ErrorText.alreadyMember);
     if (conditionFailedAt(error, 0)) throw new NotFoundError(ErrorText.projectNotFound);
+    if (conditionFailedAt(error, 1)) throw new NotFoundError(ErrorText.userNotFound);
     throw error;
   }
 };
@@ -127,41 +139,47 @@ const deleteUnlessOwner = (projectId: string, userId: string) => ({
 
 /**
  * Removes a member who is not the owner, if the caller may, with its event: one transaction that
- * checks the caller's managing role and deletes the member unless it is the owner, or, when callers
- * remove themselves, deletes them only if they are an admin (an owner cannot leave, a plain member
- * may not manage). Answers whether it removed; on `false` nothing changed and the caller explains why.
+ * checks the caller's managing role, that `email` still finds the user, and deletes the member unless
+ * it is the owner, or, when callers remove themselves, deletes them only if they are an admin (an
+ * owner cannot leave, a plain member may not manage). Answers whether it removed; on `false` nothing
+ * changed and the caller explains why.
  */
 export const deleteMemberIfAllowed = async (
   projectId: string,
   callerUserId: string,
-  userId: string,
+  member: { userId: string; email: string },
   event: AuditEvent,
 ): Promise<boolean> => {
+  const { userId, email } = member;
   const recorded = auditEventPut(event, { userId: callerUserId, projectId });
-  try {
-    if (callerUserId === userId) {
-      await transactWrite([
-        {
-          Delete: {
-            TableName: tableName,
-            Key: marshall(memberKey(projectId, userId)),
-            ConditionExpression: '#role = :admin',
-            ExpressionAttributeNames: { '#role': 'role' },
-            ExpressionAttributeValues: marshall({ ':admin': 'admin' }),
+  const transaction: TransactWriteItem[] =
+    callerUserId === userId
+      ? [
+          {
+            Delete: {
+              TableName: tableName,
+              Key: marshall(memberKey(projectId, userId)),
+              ConditionExpression: '#role = :admin',
+              ExpressionAttributeNames: { '#role': 'role' },
+              ExpressionAttributeValues: marshall({ ':admin': 'admin' }),
+            },
           },
-        },
-        recorded,
-      ]);
-      return true;
-    }
-    await transactWrite([
-      managerCheck(projectId, callerUserId),
-      { Delete: deleteUnlessOwner(projectId, userId) },
-      recorded,
-    ]);
+          claimStillNames(email, userId),
+          membershipDelete(projectId, userId),
+          recorded,
+        ]
+      : [
+          managerCheck(projectId, callerUserId),
+          claimStillNames(email, userId),
+          { Delete: deleteUnlessOwner(projectId, userId) },
+          membershipDelete(projectId, userId),
+          recorded,
+        ];
+  try {
+    await transactWrite(transaction);
     return true;
   } catch (error) {
-    if (conditionFailedAt(error, 0) || conditionFailedAt(error, 1)) return false;
+    if ([0, 1, 2].some((index) => conditionFailedAt(error, index))) return false;
     throw error;
   }
 };
@@ -178,6 +196,7 @@ export const deleteMembershipUnlessOwner = async (
   try {
     await transactWrite([
       { Delete: deleteUnlessOwner(projectId, userId) },
+      membershipDelete(projectId, userId),
       auditEventPut(event, { userId, projectId }),
     ]);
     return true;

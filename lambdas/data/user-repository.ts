@@ -1,89 +1,202 @@
-import { DeleteItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
-import { batchGetItems, getItem, tableName, toItem, transactWrite, writeIfCondition } from './client';
+import { BatchGetItemCommand, type TransactWriteItem, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { ServiceUnavailableError } from '@lambdas/domain/errors';
+import {
+  batchGetItems,
+  conditionFailedAt,
+  dynamo,
+  getItem,
+  tableName,
+  toItem,
+  transactWrite,
+  writeIfCondition,
+} from './client';
 import { emailClaimKey, userProfileKey } from './keys';
 
-/** A user as their latest verified session presented them. */
+/**
+ * A user as their newest verified session presented them, and the offboarding mark. An item that
+ * holds only the mark (a user offboarded before they ever signed in) has no address yet.
+ */
 export interface UserProfile {
   readonly userId: string;
-  /** The verified e-mail of the latest session: for display, never for an access decision. */
-  readonly email: string;
-  readonly lastSeenAt: string;
-  /** When the user was offboarded, until a session issued later records the profile again. */
+  /** The verified e-mail of the newest session: for display, never for an access decision. */
+  readonly email?: string;
+  readonly lastSeenAt?: string;
+  /** `iat` of the session that recorded the profile: only a session issued since may record it again. */
+  readonly sessionIssuedAt?: string;
+  /** When the user was offboarded: no session issued at or before it is let in, ever. */
   readonly offboardedAt?: string;
 }
 
-/** Which user holds a verified e-mail address: the one whose latest session carried it. */
+/** Which user holds a verified e-mail address: the one whose newest session carried it. */
 export interface EmailClaim {
   readonly email: string;
   readonly userId: string;
+  /** `iat` of the session that claimed it: only a session issued later takes it over. */
+  readonly issuedAt?: string;
+  /** When its holder was offboarded: from then on the address finds nobody. */
+  readonly offboardedAt?: string;
 }
 
-/** A user's profile, if they have ever signed in. */
+/** A session's identity as its user's profile and address claim record it. */
+export interface RecordedSession {
+  readonly userId: string;
+  readonly email: string;
+  /** `iat` of the session, ISO 8601. */
+  readonly issuedAt: string;
+}
+
+/** A user's profile, if they have ever signed in or been offboarded. */
 export const getUserProfile = (userId: string): Promise<UserProfile | undefined> =>
-  getItem<UserProfile>(userProfileKey(userId), false);
+  getItem<UserProfile>(userProfileKey(userId), true);
 
 /** The profiles of these users, in no order (eventually consistent: display only). */
 export const getUserProfiles = (userIds: readonly string[]): Promise<UserProfile[]> =>
   batchGetItems<UserProfile>(userIds.map(userProfileKey));
 
-/** The user who holds this verified address, read consistently (it picks whom a write acts on). */
-export const findUserByEmail = (email: string): Promise<EmailClaim | undefined> =>
+/** The claim on a verified address, read consistently (it picks whom a write acts on), offboarded or not. */
+export const getEmailClaim = (email: string): Promise<EmailClaim | undefined> =>
   getItem<EmailClaim>(emailClaimKey(email), true);
 
-/** Gives up a user's claim on an address, unless another user has claimed it since. */
-export const releaseEmailClaim = async (email: string, userId: string): Promise<void> => {
-  await writeIfCondition(
-    new DeleteItemCommand({
+/** Rounds of a BatchGetItem whose keys DynamoDB left unprocessed (throttling) before a 503. */
+const SESSION_READ_ROUNDS = 3;
+
+/**
+ * A session's user profile and the claim on the session's address, both strongly consistent, in one
+ * call: the authorizer's read on every session request (the mark decides access).
+ */
+export const readSessionRecords = async (
+  userId: string,
+  email: string,
+): Promise<{ profile: UserProfile | undefined; claim: EmailClaim | undefined }> => {
+  const profileKey = userProfileKey(userId);
+  let pending = [profileKey, emailClaimKey(email)].map((key) => marshall(key));
+  let profile: UserProfile | undefined;
+  let claim: EmailClaim | undefined;
+  for (let round = 1; pending.length > 0; round += 1) {
+    if (round > SESSION_READ_ROUNDS) throw new ServiceUnavailableError();
+    const { Responses, UnprocessedKeys } = await dynamo.send(
+      new BatchGetItemCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    for (const item of Responses?.[tableName] ?? []) {
+      const record = unmarshall(item);
+      if (record.PK === profileKey.PK && record.SK === profileKey.SK) profile = record as UserProfile;
+      else claim = record as EmailClaim;
+    }
+    pending = UnprocessedKeys?.[tableName]?.Keys ?? [];
+  }
+  return { profile, claim };
+};
+
+/**
+ * Records what a verified session presents, unless a session issued later has recorded already: the
+ * profile (its address, when it was seen, the session's issue time) and its claim on the address,
+ * which it takes over from any other user whose claim came from an earlier session or who was
+ * offboarded. A renamed user gives up the previous address, if still theirs. All in one transaction
+ * whose conditions are the issue times and the offboarding mark, so that a replayed older session
+ * writes nothing and a session racing its user's offboarding either lands before the mark (and the
+ * offboarding then releases what it wrote) or not at all. Answers whether it recorded.
+ */
+export const recordSession = async (
+  session: RecordedSession,
+  lastSeenAt: string,
+  previousEmail: string | undefined,
+): Promise<boolean> => {
+  const { userId, email, issuedAt } = session;
+  const profileUpdate: TransactWriteItem = {
+    Update: {
       TableName: tableName,
-      Key: marshall(emailClaimKey(email)),
-      ConditionExpression: 'userId = :userId',
-      ExpressionAttributeValues: marshall({ ':userId': userId }),
+      Key: marshall(userProfileKey(userId)),
+      UpdateExpression:
+        'SET entity = :entity, userId = :userId, email = :email, lastSeenAt = :lastSeenAt, sessionIssuedAt = :issuedAt',
+      ConditionExpression:
+        '(attribute_not_exists(sessionIssuedAt) OR sessionIssuedAt <= :issuedAt) AND (attribute_not_exists(offboardedAt) OR offboardedAt < :issuedAt)',
+      ExpressionAttributeValues: marshall({
+        ':entity': 'Profile',
+        ':userId': userId,
+        ':email': email,
+        ':lastSeenAt': lastSeenAt,
+        ':issuedAt': issuedAt,
+      }),
+    },
+  };
+  const claimPut: TransactWriteItem = {
+    Put: {
+      TableName: tableName,
+      Item: toItem({ ...emailClaimKey(email), entity: 'EmailClaim', email, userId, issuedAt }),
+      ConditionExpression:
+        'attribute_not_exists(issuedAt) OR attribute_exists(offboardedAt) OR issuedAt < :issuedAt OR (userId = :userId AND issuedAt = :issuedAt)',
+      ExpressionAttributeValues: marshall({ ':issuedAt': issuedAt, ':userId': userId }),
+    },
+  };
+  const release: TransactWriteItem[] =
+    previousEmail !== undefined && previousEmail !== email
+      ? [
+          {
+            Delete: {
+              TableName: tableName,
+              Key: marshall(emailClaimKey(previousEmail)),
+              ConditionExpression: 'userId = :userId AND attribute_not_exists(offboardedAt)',
+              ExpressionAttributeValues: marshall({ ':userId': userId }),
+            },
+          },
+        ]
+      : [];
+  try {
+    await transactWrite([profileUpdate, claimPut, ...release]);
+    return true;
+  } catch (error) {
+    // The previous address is no longer theirs: record without giving it up.
+    if (release.length > 0 && conditionFailedAt(error, 2) && !conditionFailedAt(error, 0)) {
+      return recordSession(session, lastSeenAt, undefined);
+    }
+    if (conditionFailedAt(error, 0) || conditionFailedAt(error, 1)) return false;
+    throw error;
+  }
+};
+
+/**
+ * Marks a user offboarded from `now` on, whether or not they ever signed in: from then on the
+ * authorizer lets in no session issued at or before the mark, and no such session records anything.
+ */
+export const markProfileOffboarded = async (userId: string, now: Date): Promise<void> => {
+  await dynamo.send(
+    new UpdateItemCommand({
+      TableName: tableName,
+      Key: marshall(userProfileKey(userId)),
+      UpdateExpression: 'SET entity = :entity, userId = :userId, offboardedAt = :now',
+      ExpressionAttributeValues: marshall({ ':entity': 'Profile', ':userId': userId, ':now': now.toISOString() }),
     }),
   );
 };
 
 /**
- * Records the profile a verified session presented, and its claim on the address: the latest session
- * to carry an address holds it, so an address given to another user finds that user from their first
- * session on. A renamed user first releases the old address (if still theirs), so it finds nobody;
- * profile and claim are then written together. Should a step fail, the profile still names the old
- * address and the next session runs every step again.
+ * Marks an offboarded user's claim on an address, if it is still theirs: the address finds nobody
+ * from now on (and a session of another user takes it over), while a second offboarding by the same
+ * address still knows whose it was.
  */
-export const recordUserProfile = async (
-  profile: Omit<UserProfile, 'offboardedAt'>,
-  previousEmail: string | undefined,
-): Promise<void> => {
-  if (previousEmail !== undefined && previousEmail !== profile.email) {
-    await releaseEmailClaim(previousEmail, profile.userId);
-  }
-  await transactWrite([
-    {
-      Put: { TableName: tableName, Item: toItem({ ...userProfileKey(profile.userId), entity: 'Profile', ...profile }) },
-    },
-    {
-      Put: {
-        TableName: tableName,
-        Item: toItem({
-          ...emailClaimKey(profile.email),
-          entity: 'EmailClaim',
-          email: profile.email,
-          userId: profile.userId,
-        }),
-      },
-    },
-  ]);
-};
-
-/** Marks a user's profile offboarded, if they ever signed in: their next session records it anew. */
-export const markProfileOffboarded = async (userId: string, now: Date): Promise<void> => {
+export const releaseEmailClaim = async (email: string, userId: string, now: Date): Promise<void> => {
   await writeIfCondition(
     new UpdateItemCommand({
       TableName: tableName,
-      Key: marshall(userProfileKey(userId)),
+      Key: marshall(emailClaimKey(email)),
       UpdateExpression: 'SET offboardedAt = :now',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: marshall({ ':now': now.toISOString() }),
+      ConditionExpression: 'userId = :userId AND attribute_not_exists(offboardedAt)',
+      ExpressionAttributeValues: marshall({ ':userId': userId, ':now': now.toISOString() }),
     }),
   );
 };
+
+/**
+ * Transaction item that holds only while the address's claim still names this user and they are not
+ * offboarded: a write that acts on the user an address resolved to (add or remove a member) fails
+ * rather than act on its previous holder.
+ */
+export const claimStillNames = (email: string, userId: string): TransactWriteItem => ({
+  ConditionCheck: {
+    TableName: tableName,
+    Key: marshall(emailClaimKey(email)),
+    ConditionExpression: 'userId = :userId AND attribute_not_exists(offboardedAt)',
+    ExpressionAttributeValues: marshall({ ':userId': userId }),
+  },
+});

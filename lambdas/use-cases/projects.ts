@@ -8,7 +8,7 @@ import {
   type MemberRecord,
   putMemberIfAbsent,
 } from '@lambdas/data/project-repository';
-import { findUserByEmail, getUserProfiles } from '@lambdas/data/user-repository';
+import { type EmailClaim, getEmailClaim, getUserProfiles } from '@lambdas/data/user-repository';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { ConflictError, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
@@ -26,7 +26,7 @@ export const createProject = async (caller: Principal, name: string, origin: Req
 
 /** The projects the caller belongs to, with the caller's role, oldest first. */
 export const listProjects = async (caller: Principal) =>
-  (await listMembershipsByUser(caller.userId))
+  (await listMembershipsByUser(caller.userId, false))
     .map((member) => ({
       projectId: member.projectId,
       name: member.projectName,
@@ -46,6 +46,12 @@ export const listMembers = async (caller: Principal, projectId: string) => {
     (await getUserProfiles(members.map((member) => member.userId))).map((profile) => [profile.userId, profile.email]),
   );
   return members.map(({ userId, role }) => ({ userId, email: emails.get(userId) ?? '', role })).sort(compareMembers);
+};
+
+/** The user an address finds: the holder of its claim, unless they were offboarded. */
+const findUserByEmail = async (email: string): Promise<EmailClaim | undefined> => {
+  const claim = await getEmailClaim(email);
+  return claim?.offboardedAt === undefined ? claim : undefined;
 };
 
 const requireManager = async (caller: Principal, projectId: string): Promise<MemberRecord> => {
@@ -83,6 +89,7 @@ export const addMember = async (
       role: request.role,
       addedAt: toIso(now),
     },
+    request.email,
     event,
   );
 };
@@ -99,7 +106,7 @@ export const removeMember = async (
   // The write checks the caller's role itself; the reads below only run to explain a refusal.
   if (user) {
     const event = auditEvent('member.removed', origin, now, { projectId, userId: user.userId, email });
-    if (await deleteMemberIfAllowed(projectId, caller.userId, user.userId, event)) return;
+    if (await deleteMemberIfAllowed(projectId, caller.userId, { userId: user.userId, email }, event)) return;
   }
   await requireManager(caller, projectId);
   const target = user && (await getMember(projectId, user.userId));

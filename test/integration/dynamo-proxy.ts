@@ -32,7 +32,7 @@ export interface ForwardedCall {
   readonly operation: string;
   /** The phase the call was made in (see `CountingProxy.withPhase`); undefined when made outside one. */
   readonly phase: string | undefined;
-  /** `ConsistentRead` of a GetItem or Query. */
+  /** `ConsistentRead` of a GetItem, a Query or (of every table it reads) a BatchGetItem. */
   readonly consistent?: boolean;
   /** Index a Query read. */
   readonly index?: string;
@@ -129,6 +129,14 @@ export const itemSize = (item: WireItem | undefined): number =>
 
 /** Write units of one write of an item this size: 1 per KB, rounded up, at least 1. */
 const writeUnits = (bytes: number): number => Math.max(1, Math.ceil(bytes / KB));
+/** Whether a read asked for strong consistency (a BatchGetItem: for every table it reads); `undefined` for a write. */
+const readConsistency = (operation: string, body: Record<string, unknown> | undefined): boolean | undefined => {
+  if (operation === 'GetItem' || operation === 'Query') return body?.ConsistentRead === true;
+  if (operation !== 'BatchGetItem') return undefined;
+  const tables = Object.values((body?.RequestItems ?? {}) as Record<string, { ConsistentRead?: boolean }>);
+  return tables.length > 0 && tables.every((table) => table.ConsistentRead === true);
+};
+
 /** Read units of reading this many bytes: 1 per 4 KB (strongly consistent) or half that, at least one read. */
 export const readUnits = (bytes: number, consistent: boolean): number =>
   Math.max(1, Math.ceil(bytes / (4 * KB))) * (consistent ? 1 : 0.5);
@@ -383,7 +391,7 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
       if (body) await rewrites.get(operation)?.(body);
       const clientAsked = body?.ReturnConsumedCapacity !== undefined && body.ReturnConsumedCapacity !== 'NONE';
       if (body && !clientAsked) body.ReturnConsumedCapacity = 'TOTAL';
-      const consistent = operation === 'GetItem' || operation === 'Query' ? body?.ConsistentRead === true : undefined;
+      const consistent = readConsistency(operation, body);
       const actions = operation === 'TransactWriteItems' && body ? transactActions(body) : [];
       const call: ForwardedCall = {
         operation,

@@ -62,14 +62,13 @@ describe('work per request', () => {
     }
   });
 
-  it('records a session profile only on the first request', () => {
+  it('reads the offboarding mark on every session request and records the profile only on the first', () => {
     const byName = Object.fromEntries(report.authorizer.map((m) => [m.name, m.work]));
     expect(byName['session, first request (records the profile)']?.calls.map((call) => call.operation)).toEqual([
-      'GetItem',
+      'BatchGetItem',
       'TransactWriteItems',
     ]);
-    // The container remembers the profile it recorded: the next session request costs no call.
-    expect(byName['session, steady state']?.calls.map((call) => call.operation)).toEqual([]);
+    expect(byName['session, steady state']?.calls.map((call) => call.operation)).toEqual(['BatchGetItem']);
   });
 
   it('costs no DynamoDB call for a malformed credential', () => {

@@ -12,16 +12,17 @@ const stored = storedToken(minted, { expiresAt: '2026-12-01T00:00:00.000Z' });
 
 const identity = { userId: 's-1', email: 's@x.io', issuedAt: '2026-11-21T11:00:00.000Z' };
 
-const deps = (token: TokenRecord | null = stored, session?: () => Promise<typeof identity>) => {
-  const calls = { getToken: 0, recordProfile: 0 };
+const deps = (token: TokenRecord | null = stored, session?: () => Promise<typeof identity>, admitted = true) => {
+  const calls = { getToken: 0, admitSession: 0 };
   const fake: AuthorizerDeps = {
     getToken: async () => {
       calls.getToken += 1;
       return token ?? undefined;
     },
     verifySession: session ?? (async () => identity),
-    recordProfile: async () => {
-      calls.recordProfile += 1;
+    admitSession: async () => {
+      calls.admitSession += 1;
+      return admitted;
     },
   };
   return { fake, calls };
@@ -267,8 +268,15 @@ describe('authorize with a session', () => {
         email: identity.email,
       },
     });
-    expect(calls.recordProfile).toBe(1);
+    expect(calls.admitSession).toBe(1);
     expect(calls.getToken).toBe(0);
+  });
+
+  it('refuses, as unauthorized, a verified session its user’s offboarding stopped', async () => {
+    const { fake, calls } = deps(stored, undefined, false);
+    const decision = await authorize(request(['Bearer eyJ.session.jwt']), fake);
+    expect(decision).toEqual({ outcome: 'unauthorized', rule: 'session-offboarded' });
+    expect(calls.admitSession).toBe(1);
   });
 
   it('does not bind sessions to an address', async () => {

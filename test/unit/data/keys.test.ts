@@ -2,8 +2,7 @@ import {
   emailClaimKey,
   expiryNoticeKeys,
   memberKey,
-  memberProjectListKeys,
-  memberProjectListPartition,
+  membershipKey,
   noticeDayPartition,
   projectKey,
   tokenKey,
@@ -43,12 +42,10 @@ describe('keys', () => {
     expect(older.GSI1SK < newer.GSI1SK).toBe(true);
   });
 
-  it('lists a member’s projects under their user id, never their e-mail', () => {
-    expect(memberProjectListKeys('u1', 'prj_1')).toEqual({
-      GSI1PK: memberProjectListPartition('u1'),
-      GSI1SK: 'PROJECT#prj_1',
-    });
-    expect(memberProjectListPartition('u1')).toBe('USER#u1#PROJECTS');
-    expect(memberProjectListPartition('u1')).not.toBe(tokenListPartition('u1'));
+  it('keeps a member’s copy of each membership in their own partition, beside no other item’s sort key', () => {
+    expect(membershipKey('u1', 'prj_1')).toEqual({ PK: 'USER#u1', SK: 'PROJECT#prj_1' });
+    expect(membershipKey('u1', 'prj_1').PK).toBe(tokenSlotsKey('u1').PK);
+    expect(membershipKey('u1', 'prj_1').SK).not.toBe(tokenSlotsKey('u1').SK);
+    expect(membershipKey('u1', 'prj_1').SK.startsWith(userProfileKey('u1').SK)).toBe(false);
   });
 });
