@@ -51,6 +51,17 @@ interface CallMetadata {
   readonly name?: string;
 }
 
+/** The table a call names: its `TableName`, or the one table of a BatchGetItem's `RequestItems`. */
+interface TracedInput {
+  readonly TableName?: string;
+  readonly RequestItems?: Record<string, unknown>;
+}
+
+const tableOf = (input: TracedInput): string | undefined => {
+  const tables = Object.keys(input.RequestItems ?? {});
+  return input.TableName ?? (tables.length === 1 ? tables[0] : undefined);
+};
+
 /**
  * Records every DynamoDB call of a sampled invocation as an X-Ray subsegment of the function's
  * segment: operation, table, status, request id and retries, never a key, item or expression value.
@@ -81,7 +92,7 @@ export const traceCalls = (client: DynamoDBClient): void => {
             aws: {
               operation: context.commandName?.replace(/Command$/, ''),
               region: process.env.AWS_REGION,
-              table_name: (args.input as { TableName?: string }).TableName,
+              table_name: tableOf(args.input as TracedInput),
               request_id: outcome.$metadata?.requestId,
               retries: Math.max(0, (outcome.$metadata?.attempts ?? 1) - 1),
             },

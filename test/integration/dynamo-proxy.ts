@@ -137,6 +137,13 @@ const readConsistency = (operation: string, body: Record<string, unknown> | unde
   return tables.length > 0 && tables.every((table) => table.ConsistentRead === true);
 };
 
+/** How many keys a BatchGetItem asks for, over all its tables. */
+const batchKeys = (body: Record<string, unknown> | undefined): number =>
+  Object.values((body?.RequestItems ?? {}) as Record<string, { Keys?: unknown[] }>).reduce(
+    (sum, table) => sum + (table.Keys?.length ?? 0),
+    0,
+  );
+
 /** Read units of reading this many bytes: 1 per 4 KB (strongly consistent) or half that, at least one read. */
 export const readUnits = (bytes: number, consistent: boolean): number =>
   Math.max(1, Math.ceil(bytes / (4 * KB))) * (consistent ? 1 : 0.5);
@@ -420,7 +427,9 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
             call.status = answer.statusCode;
             const parsed = body ? parseJson(data) : undefined;
             if (parsed)
-              await account(call, operation, consistent ?? false, parsed, actions, before, tableName, req.headers);
+              await account(call, operation, consistent ?? false, parsed, actions, before, tableName, req.headers, {
+                requestedKeys: batchKeys(body),
+              });
             // The answer goes back byte for byte (its CRC32 header stays right); the SDK ignores a
             // ConsumedCapacity it did not ask for.
             res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -442,6 +451,7 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
     before: readonly (WireItem | undefined)[],
     tableName: string,
     headers: IncomingHttpHeaders,
+    { requestedKeys }: { requestedKeys: number },
   ): Promise<void> => {
     if ((call.status ?? 500) >= 300) return;
     const reported = sumReported(answer.ConsumedCapacity);
@@ -462,6 +472,19 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
         );
         call.capacity = { total: units, read: units, write: 0, source: 'computed', reported: reported?.total };
       }
+      return;
+    }
+    if (operation === 'BatchGetItem') {
+      // Each key is a read of its own: its item's size rounded up, and the minimum when nothing is found.
+      const found = Object.values((answer.Responses ?? {}) as Record<string, WireItem[]>).flat();
+      const units =
+        found.reduce((sum, item) => sum + readUnits(itemSize(item), consistent), 0) +
+        Math.max(0, requestedKeys - found.length) * readUnits(0, consistent);
+      call.items = found.length;
+      call.capacity =
+        reported && reported.total >= units
+          ? { total: reported.total, read: reported.total, write: 0, source: 'reported' }
+          : { total: units, read: units, write: 0, source: 'computed', reported: reported?.total };
       return;
     }
     if (operation === 'TransactWriteItems') {

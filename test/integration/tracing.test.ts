@@ -103,6 +103,11 @@ describe('X-Ray subsegments of DynamoDB calls', () => {
       expect(reply.status).toBe(404);
     });
     expect(subsegments).toEqual([
+      // The authorizer reads the session's profile and address claim.
+      expect.objectContaining({
+        aws: expect.objectContaining({ operation: 'BatchGetItem' }),
+        http: { response: { status: 200 } },
+      }),
       expect.objectContaining({
         aws: expect.objectContaining({ operation: 'TransactWriteItems' }),
         http: { response: { status: 400 } },
