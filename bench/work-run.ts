@@ -1,7 +1,8 @@
 /**
  * Work per request for `bench/run.ts`: runs `bench/work.ts` in a process of its own (handler modules
  * read their environment once per process) against the DynamoDB Local given, and returns one row for
- * the authorizer (an API token in steady state: lastUsedAt is written at most once a minute) and one per
+ * the authorizer (an API token in steady state: lastUsedAt is written at most once a minute), one for
+ * the authorizer of a session in steady state (its user's mark and address claim read), and one per
  * route (with an API token where allowed, else a session), each with the floor of `bench/work-floors.ts`.
  */
 import { spawnSync } from 'node:child_process';
@@ -57,9 +58,15 @@ export const measureWorkAgainst = async (endpoint: string, tableName: string): P
     const { report } = JSON.parse(readFileSync(out, 'utf8')) as { report: WorkReport };
     const steady = report.authorizer.find((m) => m.subject === 'authorizer/token' && m.status === 200);
     if (!steady) throw new Error('bench/work.ts measured no steady-state token authorization');
+    const session = report.authorizer.find((m) => m.subject === 'authorizer/session' && m.status === 200);
+    if (!session) throw new Error('bench/work.ts measured no steady-state session authorization');
     const routes = new Map<string, Measurement>();
     for (const m of report.routes) if (!routes.has(m.subject) || m.credential === 'token') routes.set(m.subject, m);
-    return [row('authorizer', steady), ...[...routes].map(([name, m]) => row(name, m))];
+    return [
+      row('authorizer', steady),
+      row('authorizer, session', session),
+      ...[...routes].map(([name, m]) => row(name, m)),
+    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
