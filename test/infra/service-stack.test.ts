@@ -250,14 +250,16 @@ describe('table', () => {
 describe('least privilege', () => {
   it('lets the authorizer touch token and profile items only, and put denial events in the audit trail', () => {
     const roleId = logicalId(synthesized.stack.serviceApi.authorizerFunction.role);
+    // A session's profile and address claim are read in one BatchGetItem on every session request.
     expect(dynamoGrants(roleId)).toEqual([
+      'dynamodb:BatchGetItem on table for EMAIL#*',
+      'dynamodb:BatchGetItem on table for USER#*',
       'dynamodb:DeleteItem on table for EMAIL#*',
       'dynamodb:GetItem on table for TOKEN#*',
-      'dynamodb:GetItem on table for USER#*',
       'dynamodb:PutItem on table for AUDIT#*',
       'dynamodb:PutItem on table for EMAIL#*',
-      'dynamodb:PutItem on table for USER#*',
       'dynamodb:UpdateItem on table for TOKEN#*',
+      'dynamodb:UpdateItem on table for USER#*',
     ]);
   });
 
