@@ -261,7 +261,7 @@ const main = async () => {
   // Each route is driven with its contract's sample request; the canned answers fit any sample.
   for (const route of routes) {
     // Relative, so that esbuild bundles every handler this pattern matches.
-    const module = (await import(`../lambdas/handlers/${route.handler}.ts`)) as {
+    const module = (await import(`../lambdas/routes/${route.handler}.ts`)) as {
       handler: (event: unknown, context: unknown) => Promise<{ statusCode: number }>;
     };
     const sample = route.sample(SAMPLE_WORLD);

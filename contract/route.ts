@@ -25,7 +25,7 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
   readonly method: HttpMethod;
   /** Resource path in API Gateway form, with `{param}` segments. */
   readonly path: string;
-  /** Module in `lambdas/handlers/` that serves the route; it exports `handler`. */
+  /** The route's function module, `lambdas/routes/<handler>.ts`; it exports `handler`. */
   readonly handler: string;
   /**
    * Scope an API token needs (`admin` grants every scope), or `null` when API tokens may not call the
@@ -48,6 +48,8 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
   };
   /** The 404 text a path parameter that breaks its schema answers, per parameter. */
   readonly paramErrors?: Readonly<Record<string, ErrorTextValue>>;
+  /** Largest JSON body the route accepts, in bytes (default `MAX_BODY_BYTES`); a larger one is 413. */
+  readonly maxBodyBytes?: number;
   /** Metric counted once per successful request, for routes that change state worth counting. */
   readonly successMetric?: string;
   /**

@@ -32,7 +32,7 @@ export const loadHandlers = async (): Promise<GatewayHandlers> => {
   const authorizer = (await import('@lambdas/authorizer/handler')).handler;
   const loaded = await Promise.all(
     routes.map(async (route) => {
-      const module = (await import(`@lambdas/handlers/${route.handler}`)) as { handler: ProxyHandler };
+      const module = (await import(`@lambdas/routes/${route.handler}`)) as { handler: ProxyHandler };
       return [route, module.handler] as const;
     }),
   );

@@ -11,7 +11,7 @@ import { bundlingSettings, esbuildFlags, PROJECT_ROOT, runtimeNodeOptions } from
 
 /** Properties of an {@link ApiFunction}. */
 export interface ApiFunctionProps {
-  /** TypeScript entry file relative to the repository root, e.g. `lambdas/handlers/create-token.ts`; it exports `handler`. */
+  /** TypeScript entry file relative to the repository root, e.g. `lambdas/routes/create-token.ts`; it exports `handler`. */
   readonly entry: string;
   /** One line shown in the Lambda console. */
   readonly description: string;

@@ -57,7 +57,7 @@ export interface ServiceApiProps {
 }
 
 /** Entry file of a route's handler module. */
-export const routeEntry = (route: RouteContract): string => `lambdas/handlers/${route.handler}.ts`;
+export const routeEntry = (route: RouteContract): string => `lambdas/routes/${route.handler}.ts`;
 
 /** Entry file of the authorizer. */
 export const AUTHORIZER_ENTRY = 'lambdas/authorizer/handler.ts';

@@ -107,7 +107,7 @@ describe('DynamoDB paused with SIGSTOP', () => {
 
   it('answers 503 from a route handler whose own database call stalls', async () => {
     const session = await sessionFor(service, uniqueEmail());
-    const { handler } = (await import('@lambdas/handlers/list-tokens')) as unknown as {
+    const { handler } = (await import('@lambdas/routes/list-tokens')) as unknown as {
       handler: (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult>;
     };
     const event = {

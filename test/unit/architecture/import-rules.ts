@@ -80,7 +80,7 @@ export const layerRules: readonly LayerRule[] = [
     forbidden: [
       'lambdas/data/',
       'lambdas/http/',
-      'lambdas/handlers/',
+      'lambdas/routes/',
       'lambdas/use-cases/',
       'lambdas/authorizer/',
       'lambdas/events/',
@@ -92,15 +92,15 @@ export const layerRules: readonly LayerRule[] = [
   },
   {
     layer: 'lambdas/data/',
-    forbidden: ['lambdas/http/', 'lambdas/handlers/', 'lambdas/use-cases/', 'lambdas/authorizer/', 'lambdas/events/'],
+    forbidden: ['lambdas/http/', 'lambdas/routes/', 'lambdas/use-cases/', 'lambdas/authorizer/', 'lambdas/events/'],
     why: 'the data layer serves the use cases, not the edge',
   },
   {
     layer: 'lambdas/use-cases/',
-    forbidden: ['lambdas/http/', 'lambdas/handlers/', 'lambdas/authorizer/', 'lambdas/events/'],
+    forbidden: ['lambdas/http/', 'lambdas/routes/', 'lambdas/authorizer/', 'lambdas/events/'],
     why: 'a use case knows no entry point',
   },
-  { layer: 'lambdas/http/', forbidden: ['lambdas/data/', 'lambdas/handlers/'], why: 'the HTTP edge calls use cases' },
+  { layer: 'lambdas/http/', forbidden: ['lambdas/data/', 'lambdas/routes/'], why: 'the HTTP edge calls use cases' },
 ];
 
 /** Whether `edge` leads into the folder `entry` (ending in `/`) of the repository. */
