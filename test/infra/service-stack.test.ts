@@ -221,6 +221,30 @@ describe('gateway responses', () => {
   );
 });
 
+describe('caching', () => {
+  it("tells browsers and caches to store none of the gateway's own answers, nor the API document", () => {
+    const responses = Object.values(resourcesOf('AWS::ApiGateway::GatewayResponse'));
+    expect(responses).toHaveLength(gatewayResponses.length);
+    for (const response of responses) {
+      expect(propertiesOf(response).ResponseParameters).toMatchObject({
+        'gatewayresponse.header.Cache-Control': "'no-store'",
+      });
+    }
+    synthesized.template.hasResourceProperties('AWS::ApiGateway::Method', {
+      HttpMethod: 'GET',
+      Integration: {
+        Type: 'MOCK',
+        IntegrationResponses: [
+          Match.objectLike({
+            StatusCode: '200',
+            ResponseParameters: Match.objectLike({ 'method.response.header.Cache-Control': "'no-store'" }),
+          }),
+        ],
+      },
+    });
+  });
+});
+
 describe('table', () => {
   it('is one on-demand table with the schema of contract/table-schema.ts', () => {
     // CloudFormation has no StreamEnabled (CreateTable's flag): a view type alone turns the stream on.
