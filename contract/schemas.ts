@@ -129,8 +129,27 @@ export const newTokenFields = () => ({
   expiresAt: z.nullable(timestamp()),
 });
 
-/** The name of a token or a project, trimmed. */
-export const name = () => z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_NAME_LENGTH));
+/**
+ * What a name may not hold: control characters (C0, DEL, C1), line and paragraph separators, the
+ * bidirectional marks, embeddings, overrides and isolates (U+202E shows `fdp.exe` as `exe.pdf`), and
+ * half a surrogate pair, which is no character at all. Each would make a list or a terminal show
+ * something else than what is stored. Joiners stay: scripts such as Persian and emoji need them.
+ */
+const NAME_PATTERN = /^[^\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]*$/u;
+
+/** The name of a token or a project, trimmed, shown as it is stored. */
+export const name = () =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1),
+      z.maxLength(MAX_NAME_LENGTH),
+      z.regex(
+        NAME_PATTERN,
+        'Must not contain control characters, line or paragraph separators, bidirectional formatting characters or unpaired surrogates',
+      ),
+    );
 
 /**
  * An e-mail address by the service's one rule (./email.ts), judged on the trimmed text before it is
