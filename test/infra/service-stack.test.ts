@@ -710,6 +710,14 @@ describe('user pool', () => {
     expect(client).not.toHaveProperty('DefaultRedirectURI');
   });
 
+  it('gives its refresh tokens the shortest life Cognito allows, 60 minutes: the dashboard never renews a session', () => {
+    const client = propertiesOf(Object.values(resourcesOf('AWS::Cognito::UserPoolClient'))[0] as Json);
+    expect(client).toMatchObject({
+      RefreshTokenValidity: 60,
+      TokenValidityUnits: { IdToken: 'minutes', AccessToken: 'minutes', RefreshToken: 'minutes' },
+    });
+  });
+
   it('allows SRP as its one password flow (managed login takes passwords through it) and refresh tokens', () => {
     const client = propertiesOf(Object.values(resourcesOf('AWS::Cognito::UserPoolClient'))[0] as Json);
     expect(client.ExplicitAuthFlows).toEqual(['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']);
