@@ -240,6 +240,13 @@ const buildAuditEvent = (): z.ZodMiniType<AuditEvent, AuditEvent> =>
 /** An instant in a query: ISO 8601 UTC, to the second or the millisecond. */
 const INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
+/**
+ * Longest cursor a trail accepts. A cursor is the base64 of the last event's keys and its query's
+ * filters: at most about 1,100 bytes of JSON (1,400 characters) when the user id is the longest
+ * subject the authorizer takes, 255 characters of up to 3 UTF-8 bytes each.
+ */
+const MAX_CURSOR_LENGTH = 2048;
+
 /** A page size in a query: a whole number from 1 to 100, as its text. */
 const PAGE_SIZE_PATTERN = /^(100|[1-9]\d?)$/;
 
@@ -259,7 +266,7 @@ export const trailQuery = () =>
         ),
     ),
     cursor: z.optional(
-      z.string().check(z.minLength(1), z.maxLength(1024), z.describe('`nextCursor` of the previous page')),
+      z.string().check(z.minLength(1), z.maxLength(MAX_CURSOR_LENGTH), z.describe('`nextCursor` of the previous page')),
     ),
     type: z.optional(z.enum(auditEventTypes).check(z.describe('Only events of this type'))),
     since: z.optional(
