@@ -129,8 +129,27 @@ export const newTokenFields = () => ({
   expiresAt: z.nullable(timestamp()),
 });
 
-/** The name of a token or a project, trimmed. */
-export const name = () => z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_NAME_LENGTH));
+/**
+ * What a name may not hold: control characters (C0, DEL, C1), line and paragraph separators, the
+ * bidirectional marks, embeddings, overrides and isolates (U+202E shows `fdp.exe` as `exe.pdf`), and
+ * half a surrogate pair, which is no character at all. Each would make a list or a terminal show
+ * something else than what is stored. Joiners stay: scripts such as Persian and emoji need them.
+ */
+const NAME_PATTERN = /^[^\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]*$/u;
+
+/** The name of a token or a project, trimmed, shown as it is stored. */
+export const name = () =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1),
+      z.maxLength(MAX_NAME_LENGTH),
+      z.regex(
+        NAME_PATTERN,
+        'Must not contain control characters, line or paragraph separators, bidirectional formatting characters or unpaired surrogates',
+      ),
+    );
 
 /**
  * An e-mail address by the service's one rule (./email.ts), judged on the trimmed text before it is
@@ -221,6 +240,13 @@ const buildAuditEvent = (): z.ZodMiniType<AuditEvent, AuditEvent> =>
 /** An instant in a query: ISO 8601 UTC, to the second or the millisecond. */
 const INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
+/**
+ * Longest cursor a trail accepts. A cursor is the base64 of the last event's keys and its query's
+ * filters: at most about 1,100 bytes of JSON (1,400 characters) when the user id is the longest
+ * subject the authorizer takes, 255 characters of up to 3 UTF-8 bytes each.
+ */
+const MAX_CURSOR_LENGTH = 2048;
+
 /** A page size in a query: a whole number from 1 to 100, as its text. */
 const PAGE_SIZE_PATTERN = /^(100|[1-9]\d?)$/;
 
@@ -240,7 +266,7 @@ export const trailQuery = () =>
         ),
     ),
     cursor: z.optional(
-      z.string().check(z.minLength(1), z.maxLength(1024), z.describe('`nextCursor` of the previous page')),
+      z.string().check(z.minLength(1), z.maxLength(MAX_CURSOR_LENGTH), z.describe('`nextCursor` of the previous page')),
     ),
     type: z.optional(z.enum(auditEventTypes).check(z.describe('Only events of this type'))),
     since: z.optional(

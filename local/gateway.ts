@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { corsHeaders, preflightHeaders } from '@contract/cors';
 import { DENIAL_TEXT_VARIABLE, type GatewayResponseType, gatewayResponse } from '@contract/gateway-responses';
+import { JSON_HEADERS } from '@contract/headers';
 import { methodsByPath } from '@contract/route-table';
 import { type RouteContract, routes } from '@contract/routes';
 import type {
@@ -93,7 +94,7 @@ const render = (type: GatewayResponseType, context: Record<string, unknown> = {}
     .replace('$context.error.messageString', JSON.stringify(message));
   return {
     statusCode: response.statusCode ?? 400,
-    headers: { 'Content-Type': 'application/json', ...response.headers },
+    headers: { ...JSON_HEADERS, ...response.headers },
     body,
   };
 };

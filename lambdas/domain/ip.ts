@@ -95,9 +95,13 @@ export const networkHolds = (network: Network, address: string): boolean => {
   );
 };
 
+/** The first address of `::ffff:0:0/96`, the IPv4-mapped range, as bits. */
+const MAPPED_BASE = 0xffffn << 32n;
+
 /**
  * An address or CIDR as a network, its host bits cleared; an IPv4-mapped IPv6 network (prefix 96 or
- * more) is the IPv4 network it maps. Null for anything else.
+ * more) is the IPv4 network it maps, a shorter one the IPv6 network around the mapping. Null for
+ * anything else.
  */
 export const parseNetwork = (entry: string): Network | null => {
   const [address = '', prefixText, extra] = entry.trim().split('/');
@@ -107,11 +111,13 @@ export const parseNetwork = (entry: string): Network | null => {
   const literalFamily = isIP(address.trim().split('%')[0] ?? '') === 6 ? 6 : 4;
   const literalWidth = WIDTH[literalFamily];
   if (prefixText !== undefined && !/^(0|[1-9]\d{0,2})$/.test(prefixText)) return null;
-  const literalPrefix = prefixText === undefined ? literalWidth : Number(prefixText);
-  if (literalPrefix > literalWidth) return null;
-  // A mapped IPv4 network written in IPv6: its prefix counts the 96 bits of the mapping.
-  const prefix = literalFamily === 6 && bits.family === 4 ? literalPrefix - 96 : literalPrefix;
-  if (prefix < 0) return null;
+  const prefix = prefixText === undefined ? literalWidth : Number(prefixText);
+  if (prefix > literalWidth) return null;
+  if (literalFamily === 6 && bits.family === 4) {
+    // A mapped IPv4 network written in IPv6: its prefix counts the 96 bits of the mapping.
+    if (prefix >= 96) return { family: 4, base: bits.value & maskOf(4, prefix - 96), prefix: prefix - 96 };
+    return { family: 6, base: (MAPPED_BASE | bits.value) & maskOf(6, prefix), prefix };
+  }
   return { family: bits.family, base: bits.value & maskOf(bits.family, prefix), prefix };
 };
 
@@ -136,3 +142,21 @@ export const networksOverlap = (a: Network, b: Network): boolean => {
   const mask = maskOf(a.family, shorter);
   return (a.base & mask) === (b.base & mask);
 };
+
+/**
+ * The IPv6 ranges whose last 32 bits are an IPv4 address: IPv4-compatible `::/96`, IPv4-mapped
+ * `::ffff:0:0/96` (RFC 4291) and NAT64's well-known `64:ff9b::/96` (RFC 6052).
+ */
+const IPV4_EMBEDDING_RANGES: readonly Network[] = [0n, MAPPED_BASE, 0x64ff9bn << 96n].map((base) => ({
+  family: 6,
+  base,
+  prefix: 96,
+}));
+
+/**
+ * How broad an IPv6 network is in IPv4 terms where it holds IPv4 addresses embedded in IPv6: the
+ * IPv4 prefix length of its part of an embedding range (its own prefix less 96), or 0 when it holds a
+ * whole range, as `0.0.0.0/0` would. Null for a network that holds none (and for an IPv4 network).
+ */
+export const embeddedIpv4Prefix = (network: Network): number | null =>
+  IPV4_EMBEDDING_RANGES.some((range) => networksOverlap(range, network)) ? Math.max(network.prefix - 96, 0) : null;

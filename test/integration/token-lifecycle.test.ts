@@ -87,6 +87,31 @@ describe('allowed addresses', () => {
     expect(reply.body.details).toEqual([{ path, message: expect.stringMatching(message) }]);
   });
 
+  it('refuses IPv6 ranges that embed more of IPv4 than a /8, like 0.0.0.0/0, and takes a narrower one', async () => {
+    const owner = await session();
+    for (const entry of [
+      '0.0.0.0/0',
+      '::/96',
+      '64:ff9b::/96',
+      '::ffff:0:0/96',
+      '::/80',
+      '::ffff:0:0/95',
+      '64:ff9b::/100',
+    ]) {
+      const reply = await create(owner, [entry]);
+      expect([entry, reply.status, reply.body.details]).toEqual([
+        entry,
+        400,
+        [{ path: 'allowedIps.0', message: expect.stringMatching(/Broader than a \/8/) }],
+      ]);
+    }
+    const narrow = await create(owner, ['64:ff9b::a00:0/104', '::ffff:11.0.0.0/104']);
+    expect(narrow.status).toBe(201);
+    expect(await listed(owner, narrow.body.data.id)).toMatchObject({
+      allowedIps: ['64:ff9b::a00:0/104', '11.0.0.0/8'],
+    });
+  });
+
   it('refuses an empty list and one of more than 10 entries', async () => {
     const owner = await session();
     expect((await create(owner, [])).status).toBe(400);
