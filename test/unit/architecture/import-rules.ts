@@ -45,7 +45,8 @@ export interface LayerRule {
  * Dependencies point one way: `lib/` (the CDK app) and `lambdas/` (the functions) each depend on
  * `contract/` (what both share) and never on each other; `contract/` depends on neither. The dashboard's
  * screens (`dashboard/src/`) know only `contract/` and their packages; its build (`dashboard/build.ts`) is
- * tooling that the app and the local runtime call, never the other way round. Inside `lambdas/`, the
+ * tooling that the app and the local runtime call, never the other way round. The smoke test (`smoke/`)
+ * knows only `contract/`. Inside `lambdas/`, the
  * domain knows no AWS shape, the data layer no HTTP, and the HTTP edge no data client.
  * A forbidden entry ending in `/` is a folder; any other is a package name prefix.
  */
@@ -74,6 +75,11 @@ export const layerRules: readonly LayerRule[] = [
     layer: 'dashboard/src/',
     onlyFrom: ['contract/', 'dashboard/src/'],
     why: 'the screens run in the browser and share only contract/ with the service',
+  },
+  {
+    layer: 'smoke/',
+    onlyFrom: ['contract/', 'smoke/'],
+    why: 'the smoke test sees a deployment as any client does: over HTTP, knowing only the contracts',
   },
   {
     layer: 'lambdas/domain/',
