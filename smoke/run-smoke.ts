@@ -50,12 +50,12 @@ const fixedAnswer = (type: GatewayResponseType): FixedAnswer => {
 const UNAUTHORIZED = [fixedAnswer('UNAUTHORIZED')];
 // API Gateway answers a path or method it does not know with MISSING_AUTHENTICATION_TOKEN, and may
 // answer RESOURCE_NOT_FOUND; either is the contract's answer to an unknown path.
-const UNKNOWN_PATH = [fixedAnswer('MISSING_AUTHENTICATION_TOKEN'), fixedAnswer('RESOURCE_NOT_FOUND')].filter(
+const NOT_FOUND = [fixedAnswer('MISSING_AUTHENTICATION_TOKEN'), fixedAnswer('RESOURCE_NOT_FOUND')].filter(
   (answer, index, all) => all.findIndex((other) => isDeepStrictEqual(other, answer)) === index,
 );
 /** Under the API's prefix, and matched by no route template. */
-const UNKNOWN_PATH_PATH = '/api/v1/smoke-no-such-route';
-/** Shaped like an API token, with a checksum that cannot be right: the authorizer must refuse it. */
+const UNKNOWN_PATH = '/api/v1/smoke-no-such-route';
+/** Shaped like an API token, but no token's (its checksum is wrong): the authorizer must refuse it. */
 const FORGED_TOKEN = `${TOKEN_PREFIX}${'0'.repeat(TOKEN_LENGTH - TOKEN_PREFIX.length)}`;
 
 /** The route a new token is used on: a read without path parameters that needs the narrowest scope. */
@@ -163,6 +163,112 @@ const tokenName = (now: Date): string => {
   return `smoke-${stamp}`;
 };
 
+/** What a group of checks uses of the run. */
+interface Run {
+  readonly send: (method: string, path: string, request?: Omit<ProbeRequest, 'method' | 'url'>) => Promise<Outcome>;
+  readonly record: (result: CheckResult) => void;
+  /** A credential no printed line may show from now on. */
+  readonly keepSecret: (secret: string) => void;
+}
+
+const bearer = (credential: string) => ({ Authorization: `Bearer ${credential}` });
+
+/** The first route of each path, with every method its path serves: where a preflight is answered. */
+const preflightTargets = (): { contract: RouteContract; methods: readonly string[] }[] =>
+  routes
+    .filter((contract, index) => routes.findIndex((other) => other.path === contract.path) === index)
+    .map((contract) => ({ contract, methods: methodsByPath.get(contract.path) ?? [contract.method] }));
+
+/** Every route refuses a request without credentials; answers the origin the answers grant, if any. */
+const checkWithoutCredentials = async (run: Run): Promise<string | undefined> => {
+  let granted: string | undefined;
+  for (const contract of routes) {
+    const path = samplePath(contract);
+    const outcome = await run.send(contract.method, path);
+    granted ??= grantedOrigin(outcome);
+    run.record(checkFixed(`${contract.method} ${path} without credentials`, outcome, UNAUTHORIZED, true));
+  }
+  const readPath = samplePath(readRoute);
+  const forged = await run.send(readRoute.method, readPath, { headers: bearer(FORGED_TOKEN) });
+  run.record(checkFixed(`${readRoute.method} ${readPath} with a forged token`, forged, UNAUTHORIZED, true));
+  return granted;
+};
+
+/** Every route path answers the dashboard's preflight. */
+const checkPreflights = async (run: Run, origin: string | undefined): Promise<void> => {
+  if (origin === undefined) {
+    run.record(
+      failed(
+        'CORS preflight',
+        'the API names no dashboard origin in its answers (Access-Control-Allow-Origin); pass --origin <DashboardUrl> to check one',
+      ),
+    );
+    return;
+  }
+  for (const { contract, methods } of preflightTargets()) {
+    const path = samplePath(contract);
+    const outcome = await run.send('OPTIONS', path, {
+      headers: {
+        Origin: origin,
+        'Access-Control-Request-Method': contract.method,
+        'Access-Control-Request-Headers': CORS_REQUEST_HEADERS.join(',').toLowerCase(),
+      },
+    });
+    run.record(checkPreflight(`OPTIONS ${path} preflight from ${origin}`, outcome, origin, methods));
+  }
+};
+
+/** Creates a one-day token with the session, uses it, revokes it and sees its next use refused. */
+const checkTokenLifecycle = async (run: Run, session: string, now: Date): Promise<void> => {
+  const createName = `${createTokenRoute.method} ${createTokenRoute.path} with the session`;
+  const scopes = readRoute.tokenScope === null ? [] : [readRoute.tokenScope];
+  const created = await run.send(createTokenRoute.method, createTokenRoute.path, {
+    headers: bearer(session),
+    json: { name: tokenName(now), scopes, ttlDays: 1 },
+  });
+  const answer = 'answer' in created ? created.answer : undefined;
+  const parsed =
+    answer?.status === createTokenRoute.success.status
+      ? createTokenRoute.schemas().response.safeParse(answer.json)
+      : undefined;
+  if (!parsed?.success) {
+    const { detail } = checkSuccess(createName, created, createTokenRoute);
+    const hint = answer?.status === 401 ? ' (is SMOKE_SESSION a current ID token of the stack’s issuer?)' : '';
+    run.record(failed(createName, `${detail}${hint}`));
+    return;
+  }
+  const token = parsed.data.data;
+  run.keepSecret(token.rawToken);
+  const expires = token.expiresAt ?? 'never';
+  run.record(
+    passed(
+      createName,
+      `${createTokenRoute.success.status}, token ${token.id} "${token.name}" (${token.displayPrefix}…), expires ${expires}`,
+    ),
+  );
+
+  const readPath = samplePath(readRoute);
+  const used = await run.send(readRoute.method, readPath, { headers: bearer(token.rawToken) });
+  run.record(checkSuccess(`${readRoute.method} ${readPath} with the new token`, used, readRoute));
+
+  const revokePath = fillPath(revokeTokenRoute, { id: encodeURIComponent(token.id) });
+  const revoked = await run.send(revokeTokenRoute.method, revokePath, { headers: bearer(session) });
+  const revocation = checkSuccess(
+    `${revokeTokenRoute.method} ${revokePath} with the session`,
+    revoked,
+    revokeTokenRoute,
+  );
+  if (!revocation.passed) {
+    const left = `token ${token.id} stays usable until ${expires}: revoke it in the dashboard`;
+    run.record({ ...revocation, detail: `${revocation.detail}; ${left}` });
+    return;
+  }
+  run.record(revocation);
+
+  const refused = await run.send(readRoute.method, readPath, { headers: bearer(token.rawToken) });
+  run.record(checkFixed(`${readRoute.method} ${readPath} with the revoked token`, refused, UNAUTHORIZED, false));
+};
+
 /**
  * Runs every check in order, printing each line as it ends and the summary last, and answers the
  * results. Never prints the session or a raw token: they go only into Authorization headers, and
@@ -174,110 +280,27 @@ export const runSmoke = async (options: SmokeOptions): Promise<CheckResult[]> =>
   const print = (line: string) =>
     options.print(secrets.reduce((text, secret) => text.replaceAll(secret, '[redacted]'), line));
   const results: CheckResult[] = [];
-  const record = (result: CheckResult): CheckResult => {
-    results.push(result);
-    print(formatResult(result));
-    return result;
+  const run: Run = {
+    send: (method, path, request = {}) => probe({ method, url: `${apiUrl}${path}`, ...request }, timeoutMs),
+    record: (result) => {
+      results.push(result);
+      print(formatResult(result));
+    },
+    keepSecret: (secret) => {
+      secrets.push(secret);
+    },
   };
-  const send = (method: string, path: string, request: Omit<ProbeRequest, 'method' | 'url'> = {}) =>
-    probe({ method, url: `${apiUrl}${path}`, ...request }, timeoutMs);
-  const bearer = (credential: string) => ({ Authorization: `Bearer ${credential}` });
 
-  let origin = options.origin;
-  for (const contract of routes) {
-    const path = samplePath(contract);
-    const outcome = await send(contract.method, path);
-    origin ??= grantedOrigin(outcome);
-    record(checkFixed(`${contract.method} ${path} without credentials`, outcome, UNAUTHORIZED, true));
-  }
-
-  const readPath = samplePath(readRoute);
-  const forged = await send(readRoute.method, readPath, { headers: bearer(FORGED_TOKEN) });
-  record(checkFixed(`${readRoute.method} ${readPath} with a forged token`, forged, UNAUTHORIZED, true));
-
-  if (origin === undefined) {
-    record(
-      failed(
-        'CORS preflight',
-        'the API names no dashboard origin in its answers (Access-Control-Allow-Origin); pass --origin <DashboardUrl> to check one',
-      ),
-    );
-  } else {
-    for (const [template, methods] of methodsByPath) {
-      const contract = routes.find((one) => one.path === template);
-      if (!contract) continue;
-      const path = samplePath(contract);
-      const outcome = await send('OPTIONS', path, {
-        headers: {
-          Origin: origin,
-          'Access-Control-Request-Method': methods[0] ?? contract.method,
-          'Access-Control-Request-Headers': CORS_REQUEST_HEADERS.join(',').toLowerCase(),
-        },
-      });
-      record(checkPreflight(`OPTIONS ${path} preflight from ${origin}`, outcome, origin, methods));
-    }
-  }
-
-  const unknown = await send('GET', UNKNOWN_PATH_PATH);
-  record(checkFixed(`GET ${UNKNOWN_PATH_PATH} (unknown path)`, unknown, UNKNOWN_PATH, true));
-
+  const granted = await checkWithoutCredentials(run);
+  await checkPreflights(run, options.origin ?? granted);
+  const unknown = await run.send('GET', UNKNOWN_PATH);
+  run.record(checkFixed(`GET ${UNKNOWN_PATH} (unknown path)`, unknown, NOT_FOUND, true));
   if (session === undefined) {
     print('skip token lifecycle: set SMOKE_SESSION=<ID token> to create, use and revoke a token');
   } else {
-    await tokenLifecycle(session);
+    await checkTokenLifecycle(run, session, options.now);
   }
 
   print(summaryLine(results, apiUrl));
   return results;
-
-  /** Creates a one-day token, uses it, revokes it and sees its next use refused. */
-  async function tokenLifecycle(credential: string): Promise<void> {
-    const createName = `${createTokenRoute.method} ${createTokenRoute.path} with the session`;
-    const scopes = readRoute.tokenScope === null ? [] : [readRoute.tokenScope];
-    const created = await send(createTokenRoute.method, createTokenRoute.path, {
-      headers: bearer(credential),
-      json: { name: tokenName(options.now), scopes, ttlDays: 1 },
-    });
-    const answer = 'answer' in created ? created.answer : undefined;
-    const parsed =
-      answer?.status === createTokenRoute.success.status
-        ? createTokenRoute.schemas().response.safeParse(answer.json)
-        : undefined;
-    if (!parsed?.success) {
-      const failure = checkSuccess(createName, created, createTokenRoute);
-      const hint = answer?.status === 401 ? ' (is SMOKE_SESSION a current ID token of the stack’s issuer?)' : '';
-      record(failed(createName, `${failure.detail}${hint}`));
-      return;
-    }
-    const token = parsed.data.data;
-    secrets.push(token.rawToken);
-    record(
-      passed(
-        createName,
-        `${createTokenRoute.success.status}, token ${token.id} "${token.name}" (${token.displayPrefix}…), expires ${token.expiresAt ?? 'never'}`,
-      ),
-    );
-
-    const used = await send(readRoute.method, readPath, { headers: bearer(token.rawToken) });
-    record(checkSuccess(`${readRoute.method} ${readPath} with the new token`, used, readRoute));
-
-    const revokePath = fillPath(revokeTokenRoute, { id: encodeURIComponent(token.id) });
-    const revoked = await send(revokeTokenRoute.method, revokePath, { headers: bearer(credential) });
-    const revocation = checkSuccess(
-      `${revokeTokenRoute.method} ${revokePath} with the session`,
-      revoked,
-      revokeTokenRoute,
-    );
-    if (!revocation.passed) {
-      record({
-        ...revocation,
-        detail: `${revocation.detail}; token ${token.id} stays usable until ${token.expiresAt}: revoke it in the dashboard`,
-      });
-      return;
-    }
-    record(revocation);
-
-    const refused = await send(readRoute.method, readPath, { headers: bearer(token.rawToken) });
-    record(checkFixed(`${readRoute.method} ${readPath} with the revoked token`, refused, UNAUTHORIZED, false));
-  }
 };

@@ -121,7 +121,7 @@ describe('npm run smoke against npm start', () => {
   it(
     'fails the preflights, naming them, when the dashboard is on another origin than the API allows',
     async () => {
-      const run = await smoke([service.baseUrl, '--origin', 'https://elsewhere.example.com']);
+      const run = await smoke([service.baseUrl], { SMOKE_ORIGIN: 'https://elsewhere.example.com' });
 
       const failed = linesOf(run.stdout).filter((line) => line.startsWith('FAIL'));
       expect(failed).toHaveLength(methodsByPath.size);
