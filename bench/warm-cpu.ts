@@ -244,7 +244,7 @@ const main = async () => {
   const bareGetFloor = () => floorClient.send(new GetCommand(structuredClone(bareGet.input)));
   const authorize: Invocation = {
     event: () => benchAuthorizerEvent(minted.rawToken),
-    run: (event) => authorizer(event as never),
+    run: (event) => authorizer(event as never, context as never),
   };
   results.authorizer = await measure(authorize, { event: noEvent, run: bareGetFloor });
   // For reference: the same floor writing one log line as long as the authorizer's decision line,

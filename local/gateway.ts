@@ -20,7 +20,10 @@ const ACCOUNT = '000000000000';
 const API_ID = 'local';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+type AuthorizerHandler = (
+  event: APIGatewayRequestAuthorizerEvent,
+  context: Context,
+) => Promise<APIGatewayAuthorizerResult>;
 
 /** The Lambda handlers the gateway calls: the same modules the stack deploys. */
 export interface GatewayHandlers {
@@ -214,20 +217,23 @@ export const handleRequest = async (
 
   let result: APIGatewayAuthorizerResult;
   try {
-    result = await handlers.authorizer({
-      type: 'REQUEST',
-      methodArn,
-      resource: route.path,
-      path: request.path,
-      httpMethod: request.method,
-      headers: request.headers,
-      multiValueHeaders: request.multiValueHeaders,
-      pathParameters: params,
-      queryStringParameters,
-      multiValueQueryStringParameters,
-      stageVariables: null,
-      requestContext,
-    } as unknown as APIGatewayRequestAuthorizerEvent);
+    result = await handlers.authorizer(
+      {
+        type: 'REQUEST',
+        methodArn,
+        resource: route.path,
+        path: request.path,
+        httpMethod: request.method,
+        headers: request.headers,
+        multiValueHeaders: request.multiValueHeaders,
+        pathParameters: params,
+        queryStringParameters,
+        multiValueQueryStringParameters,
+        stageVariables: null,
+        requestContext,
+      } as unknown as APIGatewayRequestAuthorizerEvent,
+      lambdaContext('authorizer'),
+    );
   } catch (error) {
     return answer(error instanceof Error && error.message === 'Unauthorized' ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE');
   }

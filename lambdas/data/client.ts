@@ -13,9 +13,8 @@ import {
 import { marshall, type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
 import { optionalUrlEnv, requiredEnv } from '@lambdas/env';
+import { tracer } from '@lambdas/observability';
 import type { ItemKey } from './keys';
-import { Sha256 } from './sha256';
-import { traceCalls } from './tracing';
 
 /** Name of the service's one table. */
 export const tableName = requiredEnv('TABLE_NAME');
@@ -28,26 +27,23 @@ const endpoint = optionalUrlEnv('DYNAMODB_ENDPOINT');
  * end well inside the 10 s Lambda timeout and API Gateway's 29 s. Without `throwOnRequestTimeout` the
  * SDK only logs an overdue request and keeps waiting. `cacheMiddleware` resolves the middleware stack
  * once per command class rather than on every call, which the warm-CPU rows of `npm run bench`
- * measure, so the stack must be final before the first call, as it is below. The signer hashes
- * with `Sha256` (./sha256), which leaves the garbage collector less to finalise.
+ * measure, so the stack must be final before the first call, as it is below.
  */
 export const clientSettings = {
   maxAttempts: 3,
   cacheMiddleware: true,
-  sha256: Sha256,
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_000, throwOnRequestTimeout: true },
 } satisfies DynamoDBClientConfig;
 
 /**
- * One client per container, reused across invocations (keep-alive is the SDK default); each of its
- * calls in a sampled invocation is an X-Ray subsegment.
+ * One client per container, reused across invocations (keep-alive is the SDK default); the Tracer
+ * records each of its calls in a sampled invocation as an X-Ray subsegment.
  */
-export const dynamo = new DynamoDBClient({ ...clientSettings, endpoint });
+export const dynamo = tracer.captureAWSv3Client(new DynamoDBClient({ ...clientSettings, endpoint }));
 // The SDK's logger middleware copies every input and output with sensitive fields masked, for a
 // logger this client never has, a cost the warm-CPU rows of `npm run bench` measure. The service
 // logs its calls' outcomes itself.
 dynamo.middlewareStack.remove('loggerMiddleware');
-traceCalls(dynamo);
 
 /**
  * One item's attributes, from a record spread together from its parts (keys, entity, fields). A field

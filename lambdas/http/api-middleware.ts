@@ -1,3 +1,4 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { bodyIsOptional } from '@contract/body';
 import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
@@ -14,13 +15,12 @@ import {
 } from '@lambdas/domain/errors';
 import type { Principal } from '@lambdas/domain/principal';
 import { optionalUrlEnv } from '@lambdas/env';
+import { logger, metrics, publishMetrics } from '@lambdas/observability';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { principalFromContext } from './authorizer-context';
 import { errorResponse } from './errors';
-import { logger } from './logger';
-import { metricFields } from './metrics';
 
 /** Headers that let the configured dashboard origin read every answer (none when there is none). */
 const dashboardOrigin = optionalUrlEnv('DASHBOARD_ORIGIN');
@@ -145,8 +145,8 @@ export const apiMiddleware = <R extends RouteContract>(route: R): MiddlewareObj<
 /**
  * The one summary line per request: who (user and token id, never the credential), what (route and
  * status), why it was refused (the contract's error text), how long it took, and the request id API
- * Gateway also gave the authorizer, so the two lines of a request can be joined. Successful state
- * changes and a container's first request are counted as metrics in the same line.
+ * Gateway also gave the authorizer, so the two lines of a request can be joined. A successful state
+ * change is counted as the route's metric, and a container's first request as its cold start.
  */
 const logSummary = (
   route: RouteContract,
@@ -159,7 +159,6 @@ const logSummary = (
   const { startedAt } = internal as { startedAt?: number };
   logger.info('request', {
     requestId: event.requestContext?.requestId,
-    traceId: process.env._X_AMZN_TRACE_ID,
     route: route.handler,
     method: event.httpMethod,
     status,
@@ -169,6 +168,7 @@ const logSummary = (
     userId: event.principal?.userId,
     tokenId: event.principal?.tokenId,
     latencyMs: startedAt === undefined ? undefined : Math.round((performance.now() - startedAt) * 1000) / 1000,
-    ...metricFields(route.handler, status < 300 && route.successMetric ? [{ name: route.successMetric }] : []),
   });
+  if (status < 300 && route.successMetric) metrics.addMetric(route.successMetric, MetricUnit.Count, 1);
+  publishMetrics(route.handler);
 };

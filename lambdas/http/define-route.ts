@@ -1,7 +1,10 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { RouteAnswer, RouteContract, RouteInput } from '@contract/routes';
 import type { RequestOrigin } from '@lambdas/domain/audit';
 import { clock } from '@lambdas/domain/clock';
 import type { Principal } from '@lambdas/domain/principal';
+import { logger, tracer } from '@lambdas/observability';
 import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from './api-middleware';
@@ -41,4 +44,7 @@ export const defineRoute =
           }),
         ),
       MIDDY_OPTIONS,
-    ).use(apiMiddleware(route));
+    )
+      .use(captureLambdaHandler(tracer, { captureResponse: false }))
+      .use(injectLambdaContext(logger))
+      .use(apiMiddleware(route));
