@@ -29,8 +29,8 @@ const UNITS: Readonly<Record<string, string>> = { string: 'characters', array: '
 
 /**
  * The English of a validation detail, for the issues the contracts' schemas raise. Written here
- * rather than zod's English locale, which puts 3.3 KiB into every route's bundle (the bench's bundle
- * size target); the texts follow the locale's.
+ * rather than zod's English locale, which would grow every route's bundle (the bench's bundle size
+ * target; docs/performance.md has the figure); the texts follow the locale's.
  */
 export const issueMessage = (issue: z.core.$ZodRawIssue): string => {
   switch (issue.code) {
