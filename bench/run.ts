@@ -14,7 +14,7 @@ import { buildBundles, buildScript } from './build';
 import { type LoadSamples, measureColdLoad } from './cold-load';
 import { costPerMillion, FLOOR_DOLLARS_PER_MILLION, routeFloorPerMillion } from './cost';
 import { BUNDLE_ENV } from './fixtures';
-import { median, quantile } from './stats';
+import { median, medianInterval, pairedRatios, quantile } from './stats';
 import { measureWorkAgainst } from './work-run';
 
 /** One line of bench/results.json. */
@@ -25,13 +25,36 @@ interface Result {
   floor: number;
   ratio: number;
   target: number;
+  /** For a ratio of interleaved samples: the 95 % confidence interval of its median. */
+  interval?: [number, number];
 }
 
-const COLD_ROUNDS = 21;
+const COLD_ROUNDS = 31;
 const results: Result[] = [];
 const record = (name: string, value: number, unit: string, floor: number, target: number) => {
   // Nothing against a floor of nothing (a route that needs no DynamoDB call) is exactly the floor.
   results.push({ name, value, unit, floor, ratio: value === floor ? 1 : value / floor, target });
+};
+/**
+ * A ratio of interleaved samples: each sample over the floor sample taken beside it, and the verdict
+ * on the median of those ratios; the value and floor shown are each side's own median.
+ */
+const recordPaired = (name: string, samples: number[], floors: number[], unit: string, target: number) => {
+  const ratios = pairedRatios(samples, floors);
+  results.push({
+    name,
+    value: median(samples),
+    unit,
+    floor: median(floors),
+    ratio: median(ratios),
+    target,
+    interval: medianInterval(ratios),
+  });
+};
+/** A ratio that is itself the median of paired ratios (a tax: the same bundle loaded two ways). */
+const recordRatios = (name: string, ratios: number[], target: number) => {
+  const ratio = median(ratios);
+  results.push({ name, value: ratio, unit: 'x', floor: 1, ratio, target, interval: medianInterval(ratios) });
 };
 /** A figure shown for reference, with no target. */
 const info = (name: string, value: number, unit: string, floor: number) =>
@@ -48,46 +71,70 @@ const runChild = (script: string, args: string[]) => {
 
 const main = async () => {
   const started = Date.now();
+  /** One line on stderr as each stage starts, with the seconds so far: a run takes minutes. */
+  const stage = (name: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${name}`);
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-'));
   try {
-    // 1-3: bundles, built as the stack builds them; cold load as deployed, without a source map, and
-    // with --enable-source-maps.
-    const { floor, functions } = await buildBundles(path.join(dir, 'bundles'));
-    const all = [floor, ...functions];
-    // Cold load runs as deployed: the bundle with its map beside it, and the stack's NODE_OPTIONS.
-    // The source-map tax compares that with the bundle built without a map and loaded with no
-    // options, and shows what --enable-source-maps would cost.
-    const { deployed, unmapped, mapped } = measureColdLoad(all, COLD_ROUNDS, {
-      deployed: (bundle) => ({ file: bundle.file, args: runtimeNodeOptions.split(' ').filter(Boolean) }),
-      unmapped: (bundle) => ({ file: bundle.unmappedFile, args: [] }),
-      mapped: (bundle) => ({ file: bundle.file, args: ['--enable-source-maps'] }),
-    });
-    const load = (samples: Map<string, number[]>, name: string) => median(samples.get(name) ?? []);
+    stage('bundling every function and its floor');
+    // 1-3: bundles, built as the stack builds them, each with its floor (the same libraries and nothing
+    // else, bundled the same way); cold load as deployed, without a source map, and with
+    // --enable-source-maps.
+    const functions = await buildBundles(path.join(dir, 'bundles'));
+    // Cold load runs as deployed: the bundle with its map beside it, and the stack's NODE_OPTIONS; its
+    // floor likewise, in the same round. The source-map tax compares that with the bundle built
+    // without a map and loaded with no options, and shows what --enable-source-maps would cost.
+    // Verdicts are on CPU time, which another process on the machine barely moves; the wall clock,
+    // which it does, is shown beside them.
+    stage(`cold load: ${COLD_ROUNDS} rounds`);
+    const deployedArgs = runtimeNodeOptions.split(' ').filter(Boolean);
+    const { cpu, wall } = measureColdLoad(
+      functions,
+      COLD_ROUNDS,
+      {
+        deployed: (bundle) => ({ file: bundle.file, args: deployedArgs }),
+        floor: (bundle) => ({ file: bundle.floor.file, args: deployedArgs }),
+        unmapped: (bundle) => ({ file: bundle.unmappedFile, args: [] }),
+        mapped: (bundle) => ({ file: bundle.file, args: ['--enable-source-maps'] }),
+      },
+      // A tax pools every function's pairs: a third of the rounds is plenty, and leaves the time to the
+      // rounds of the functions against their floors.
+      { unmapped: 3, mapped: 3 },
+    );
+    const loads = (samples: LoadSamples, name: string) => samples.get(name) ?? [];
     for (const bundle of functions) {
-      record(`cold load: ${bundle.name}`, load(deployed, bundle.name), 'ms', load(deployed, 'floor'), 1.1);
+      recordPaired(
+        `cold load (CPU): ${bundle.name}`,
+        loads(cpu.deployed, bundle.name),
+        loads(cpu.floor, bundle.name),
+        'ms',
+        1.1,
+      );
     }
     for (const bundle of functions) {
-      record(`bundle size: ${bundle.name}`, bundle.bytes / 1024, 'KiB', floor.bytes / 1024, 1.15);
+      recordPaired(
+        `cold load (wall clock): ${bundle.name}`,
+        loads(wall.deployed, bundle.name),
+        loads(wall.floor, bundle.name),
+        'ms',
+        Number.POSITIVE_INFINITY,
+      );
+    }
+    for (const bundle of functions) {
+      record(`bundle size: ${bundle.name}`, bundle.bytes / 1024, 'KiB', bundle.floor.bytes / 1024, 1.15);
     }
     // A setting's tax is the same for every bundle, so it is the median over every bundle and round of
     // the two loads of a round: paired, a noisy moment cancels out, and pooled, no bundle's noise
     // decides alone.
     const tax = (samples: LoadSamples) =>
-      median(
-        functions.flatMap((bundle) => {
-          const without = unmapped.get(bundle.name) ?? [];
-          return (samples.get(bundle.name) ?? []).map((ms, round) => ms / (without[round] ?? Number.NaN));
-        }),
-      );
-    record(
+      functions.flatMap((bundle) => pairedRatios(loads(samples, bundle.name), loads(cpu.unmapped, bundle.name)));
+    recordRatios(
       `source-map tax as deployed (map beside the bundle, NODE_OPTIONS "${runtimeNodeOptions}")`,
-      tax(deployed),
-      'x',
-      1,
+      tax(cpu.deployed),
       1.05,
     );
-    info('source-map tax if --enable-source-maps were on', tax(mapped), 'x', 1);
+    recordRatios('source-map tax if --enable-source-maps were on', tax(cpu.mapped), Number.POSITIVE_INFINITY);
 
+    stage('warm CPU');
     // 4: warm CPU on an in-memory transport.
     const warmFile = path.join(dir, 'warm.json');
     runChild(await buildScript('bench/warm-cpu.ts', path.join(dir, 'warm-cpu')), [warmFile]);
@@ -103,6 +150,7 @@ const main = async () => {
       info(`warm CPU p50: ${name}`, median(sample.samples) * 1000, 'µs', median(sample.floor) * 1000);
     }
 
+    stage('end to end and work, against DynamoDB Local');
     // 5 and 6: against DynamoDB Local.
     Object.assign(process.env, BUNDLE_ENV);
     const dynamo = await startDynamoDbLocal();
@@ -185,11 +233,12 @@ const main = async () => {
     `${result.value.toFixed(3)} ${result.unit}`,
     `${result.floor.toFixed(3)} ${result.unit}`,
     result.ratio.toFixed(3),
+    result.interval ? result.interval.map((bound) => bound.toFixed(3)).join('–') : '',
     Number.isFinite(result.target) ? `≤ ${result.target}` : '(info)',
   ]);
-  const widths = [4, 72, 16, 16, 7, 7];
+  const widths = [4, 72, 16, 16, 7, 13, 7];
   const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 10)).join('  ');
-  console.log(line(['', 'measure', 'value', 'floor', 'ratio', 'target']));
+  console.log(line(['', 'measure', 'value', 'floor', 'ratio', '95 % CI', 'target']));
   for (const row of rows) console.log(line(row));
   writeFileSync(
     path.join(__dirname, 'results.json'),
