@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { routes } from '../contract/routes';
 import { runtimeNodeOptions } from '../lib/bundling';
 import { createTable } from '../local/create-table';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
@@ -15,6 +16,7 @@ import { type LoadSamples, measureColdLoad } from './cold-load';
 import { costPerMillion, FLOOR_DOLLARS_PER_MILLION, routeFloorPerMillion } from './cost';
 import { BUNDLE_ENV } from './fixtures';
 import { median, medianInterval, pairedRatios, quantile } from './stats';
+import type { Measured } from './warm-cpu';
 import { measureWorkAgainst } from './work-run';
 
 /** One line of bench/results.json. */
@@ -135,19 +137,28 @@ const main = async () => {
     recordRatios('source-map tax if --enable-source-maps were on', tax(cpu.mapped), Number.POSITIVE_INFINITY);
 
     stage('warm CPU');
-    // 4: warm CPU on an in-memory transport.
+    // 4: warm CPU on an in-memory transport, each function against its floor bundle doing its I/O.
     const warmFile = path.join(dir, 'warm.json');
-    runChild(await buildScript('bench/warm-cpu.ts', path.join(dir, 'warm-cpu')), [warmFile]);
-    type Warm = Record<string, { samples: number[]; floor: number[]; callsPerInvocation: number }>;
-    const { results: warm, references } = JSON.parse(readFileSync(warmFile, 'utf8')) as {
-      results: Warm;
-      references: Warm;
-    };
+    const floorsFile = path.join(dir, 'floors.json');
+    writeFileSync(
+      floorsFile,
+      JSON.stringify(Object.fromEntries(functions.map((bundle) => [bundle.name, bundle.floor.file]))),
+    );
+    const warmScript = await buildScript('bench/warm-cpu.ts', path.join(dir, 'warm-cpu'));
+    const warm: Record<string, Measured> = {};
+    const references: Record<string, Measured> = {};
+    for (const name of ['authorizer', ...routes.map((route) => route.handler)]) {
+      runChild(warmScript, [warmFile, floorsFile, name]);
+      const measured = JSON.parse(readFileSync(warmFile, 'utf8')) as Record<'results' | 'references', typeof warm>;
+      Object.assign(warm, measured.results);
+      Object.assign(references, measured.references);
+    }
+    const µs = (ms: number[]) => ms.map((value) => value * 1000);
     for (const [name, sample] of Object.entries(warm)) {
-      record(`warm CPU p50: ${name}`, median(sample.samples) * 1000, 'µs', median(sample.floor) * 1000, 1.05);
+      recordPaired(`warm CPU p50: ${name}`, µs(sample.samples), µs(sample.floor), 'µs', 1.05);
     }
     for (const [name, sample] of Object.entries(references)) {
-      info(`warm CPU p50: ${name}`, median(sample.samples) * 1000, 'µs', median(sample.floor) * 1000);
+      recordPaired(`warm CPU p50: ${name}`, µs(sample.samples), µs(sample.floor), 'µs', Number.POSITIVE_INFINITY);
     }
 
     stage('end to end and work, against DynamoDB Local');

@@ -1,23 +1,31 @@
 /**
- * Warm CPU per invocation, run as its own process: bench/run.ts bundles this file with the stack's
- * esbuild settings and runs the bundle, so the handlers, the SDK and the floor's client run compiled
- * as deployed (`tsx bench/warm-cpu.ts <out.json>` runs it from source). It measures the
- * authorizer and every handler with the SDK on an in-memory transport (no network). The floor of
- * the authorizer is one bare `GetCommand` of the same key through a plain DocumentClient; the floor
- * of a handler is its own DynamoDB calls sent bare (the same commands with the same input, replayed
- * through a plain client on the same transport). A handler's event is made before its time starts,
- * as the Lambda runtime hands it over. Both sides first run until V8 has compiled them fully, as in a
- * container that has served a while. Writes its samples to the file named.
+ * Warm CPU per invocation of one function, run as its own process as in its own container:
+ * bench/run.ts bundles this file with the stack's esbuild settings and runs the bundle once per
+ * function, so the handler and the SDK run compiled as deployed and no other function makes the
+ * libraries' code polymorphic (`tsx bench/warm-cpu.ts <out.json> <floors.json> <function>` runs it from
+ * source; floors.json names each function's floor bundle). The SDK answers from an in-memory transport
+ * (no network). The floor is the function's floor bundle (`bench/library-floor.ts`: the same
+ * libraries and nothing else) doing the function's own I/O through them: its DynamoDB calls replayed
+ * with the same commands and input, its log lines with the same attributes and its metric lines with
+ * the same values, in a middy handler with the same Powertools middlewares, on the same transport. An
+ * event is made before its time starts, as the Lambda runtime hands it over. Both sides first run
+ * until V8 has compiled them fully, as in a container that has served a while, then alternate in
+ * blocks; each block's median is written to the file named.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { BUNDLE_ENV, benchAuthorizerEvent } from './fixtures';
+import type { FloorEvent } from './replay';
+import { median } from './stats';
 
 Object.assign(process.env, BUNDLE_ENV);
 
 type Json = Record<string, unknown>;
-const BLOCKS = 8;
-const ITERATIONS = 400;
+/** One figure per block pair: a median of each side, taken one beside the other. */
+export type Measured = { samples: number[]; callsPerInvocation: number; floor: number[] };
+
+const BLOCKS = 16;
+const ITERATIONS = 200;
 const WARMUP = 50;
 /**
  * Invocations of each side before its first block. With none, create-token's first blocks ran
@@ -27,13 +35,15 @@ const WARMUP = 50;
 const SETTLE = 2000;
 
 const main = async () => {
-  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-  const { DynamoDBDocumentClient, GetCommand } = await import('@aws-sdk/lib-dynamodb');
+  // One function per process, as in its own container: no other function's calls make the shared
+  // libraries' code polymorphic.
+  const [out = 'warm-cpu.json', floorsFile = '', subject = 'authorizer'] = process.argv.slice(2);
+  const { DynamoDBClient, GetItemCommand } = await import('@aws-sdk/client-dynamodb');
   const { marshall } = await import('@aws-sdk/util-dynamodb');
-  const { tokenKey } = await import('@lambdas/data/keys');
+  // After the environment is set: the service's data module reads it at load.
+  const { captureIo, checkReplayable, loadFloor, serviceClients } = await import('./replay');
   const { mintToken } = await import('@lambdas/domain/token-format');
   const { routes, SAMPLE_WORLD } = await import('@contract/routes');
-  const { clientSettings, dynamo } = await import('@lambdas/data/client');
 
   const now = new Date().toISOString();
   const far = '2999-01-01T00:00:00.000Z';
@@ -160,15 +170,14 @@ const main = async () => {
     httpHandlerConfigs: () => ({}),
     destroy: () => undefined,
   };
-  // Swapped before the first send: the client resolves its handler on first use.
-  (dynamo.config as unknown as { requestHandler: unknown }).requestHandler = transport;
+  // Swapped before the first send: a client resolves its handler on first use.
+  for (const client of serviceClients) client.config.requestHandler = transport;
 
   /**
    * A handler's invocation: `event` makes a fresh event, untimed (the Lambda runtime hands it over
-   * before the handler's time starts, and a floor gets none); `run` is the timed call.
+   * before the handler's time starts); `run` is the timed call.
    */
   type Invocation = { event: () => unknown; run: (event: unknown) => Promise<unknown> };
-  const noEvent = () => undefined;
 
   const time = async ({ event, run }: Invocation) => {
     for (let i = 0; i < WARMUP; i += 1) await run(event());
@@ -183,42 +192,51 @@ const main = async () => {
     return { samples, callsPerInvocation: calls / ITERATIONS };
   };
 
-  type Measured = { samples: number[]; callsPerInvocation: number; floor: number[] };
   const results: Record<string, Measured> = {};
   /** Measures against another floor, shown for reference. */
   const references: Record<string, Measured> = {};
 
-  // The service's settings but one: a DocumentClient refuses to cache its middleware.
-  const floorClient = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ ...clientSettings, cacheMiddleware: false, requestHandler: transport as never }),
-  );
-  type Sent = { constructor: new (input: unknown) => never; input: unknown };
-  const send = dynamo.send.bind(dynamo) as (command: unknown) => Promise<unknown>;
-  /** Runs one invocation and records the commands it sends, to replay them bare as its floor. */
-  const capture = async (invoke: Invocation): Promise<Sent[]> => {
-    const sent: Sent[] = [];
-    (dynamo as unknown as { send: (command: Sent) => Promise<unknown> }).send = (command) => {
-      sent.push({ constructor: command.constructor as Sent['constructor'], input: structuredClone(command.input) });
-      return send(command);
-    };
-    try {
-      await invoke.run(invoke.event());
-    } finally {
-      (dynamo as unknown as { send: typeof send }).send = send;
-    }
-    return sent;
-  };
-  /** Its own DynamoDB calls, replayed bare: the floor of a handler. */
-  const replayOf = async (invoke: Invocation): Promise<Invocation> => {
-    const sent = await capture(invoke);
+  const floorFiles = JSON.parse(readFileSync(floorsFile, 'utf8')) as Record<string, string>;
+  /** The Lambda context every handler and floor is given. */
+  const context = { getRemainingTimeInMillis: () => 10_000, awsRequestId: 'bench' };
+  /**
+   * One consistent read through a plain client: the least a route that reads must do. A route that
+   * needs no data is held to it on top of its own floor, since its libraries' work alone is so little
+   * that any code of its own would be a large share of it.
+   */
+  const bareClient = new DynamoDBClient({ requestHandler: transport as never });
+  const bareRead = () =>
+    bareClient.send(
+      new GetItemCommand({
+        TableName: BUNDLE_ENV.TABLE_NAME,
+        Key: marshall({ PK: token.PK, SK: token.SK }),
+        ConsistentRead: true,
+      }),
+    );
+  /**
+   * The floor of an invocation: its I/O replayed through its floor bundle's libraries, as a function of
+   * those libraries alone would do it.
+   */
+  const floorOf = async (name: string, invoke: Invocation, needsData = true): Promise<Invocation> => {
+    const file = floorFiles[name];
+    if (!file) throw new Error(`no floor bundle for ${name}`);
+    const floor = loadFloor(file, { requestHandler: transport });
+    const io = await captureIo(() => invoke.run(invoke.event()));
+    checkReplayable(name, floor, io);
     return {
-      event: noEvent,
-      run: async () => {
-        for (const command of sent) await floorClient.send(new command.constructor(structuredClone(command.input)));
-      },
+      event: () => structuredClone(io),
+      run: needsData
+        ? (event) => floor.handler(event as FloorEvent, context)
+        : async (event) => {
+            await floor.handler(event as FloorEvent, context);
+            await bareRead();
+          },
     };
   };
-  /** Alternates blocks of floor and measured runs, so drift of the machine or the JIT falls on both. */
+  /**
+   * Alternates blocks of floor and measured runs, so drift of the machine or the JIT falls on both;
+   * the first side of a block pair alternates too. Each block's median pairs with the other side's.
+   */
   const measure = async (invoke: Invocation, bare: Invocation): Promise<Measured> => {
     const result: Measured = { samples: [], floor: [], callsPerInvocation: 0 };
     for (let i = 0; i < SETTLE; i += 1) {
@@ -226,40 +244,33 @@ const main = async () => {
       await invoke.run(invoke.event());
     }
     for (let block = 0; block < BLOCKS; block += 1) {
-      result.floor.push(...(await time(bare)).samples);
-      const measured = await time(invoke);
-      result.samples.push(...measured.samples);
+      let floorBlock: Awaited<ReturnType<typeof time>>;
+      let measured: Awaited<ReturnType<typeof time>>;
+      if (block % 2 === 0) {
+        floorBlock = await time(bare);
+        measured = await time(invoke);
+      } else {
+        measured = await time(invoke);
+        floorBlock = await time(bare);
+      }
+      result.floor.push(median(floorBlock.samples));
+      result.samples.push(median(measured.samples));
       result.callsPerInvocation = measured.callsPerInvocation;
     }
     return result;
   };
 
-  const { handler: authorizer } = await import('@lambdas/authorizer/handler');
-  const context = { getRemainingTimeInMillis: () => 10_000, awsRequestId: 'bench' };
-  const bareGet = new GetCommand({
-    TableName: BUNDLE_ENV.TABLE_NAME,
-    Key: tokenKey(minted.tokenId),
-    ConsistentRead: true,
-  });
-  const bareGetFloor = () => floorClient.send(new GetCommand(structuredClone(bareGet.input)));
-  const authorize: Invocation = {
-    event: () => benchAuthorizerEvent(minted.rawToken),
-    run: (event) => authorizer(event as never, context as never),
-  };
-  results.authorizer = await measure(authorize, { event: noEvent, run: bareGetFloor });
-  // For reference: the same floor writing one log line as long as the authorizer's decision line,
-  // the one write a request cannot do without (the line carries its metrics).
-  const logLine = `${JSON.stringify({ message: 'x'.repeat(420) })}\n`;
-  references['authorizer against a bare GetCommand plus one log line'] = await measure(authorize, {
-    event: noEvent,
-    run: async () => {
-      await bareGetFloor();
-      process.stdout.write(logLine);
-    },
-  });
-
-  // Each route is driven with its contract's sample request; the canned answers fit any sample.
-  for (const route of routes) {
+  if (subject === 'authorizer') {
+    const { handler: authorizer } = await import('@lambdas/authorizer/handler');
+    const authorize: Invocation = {
+      event: () => benchAuthorizerEvent(minted.rawToken),
+      run: (event) => authorizer(event as never, context as never),
+    };
+    results.authorizer = await measure(authorize, await floorOf('authorizer', authorize));
+  } else {
+    // A route is driven with its contract's sample request; the canned answers fit any sample.
+    const route = routes.find((candidate) => candidate.handler === subject);
+    if (!route) throw new Error(`no function named ${subject}`);
     // Relative, so that esbuild bundles every handler this pattern matches.
     const module = (await import(`../lambdas/routes/${route.handler}.ts`)) as {
       handler: (event: unknown, context: unknown) => Promise<{ statusCode: number }>;
@@ -288,17 +299,14 @@ const main = async () => {
     const check = await module.handler(structuredClone(event), context);
     if (check.statusCode >= 300) throw new Error(`${route.handler} answered ${check.statusCode} in the bench`);
     const invoke: Invocation = { event: () => structuredClone(event), run: (fresh) => module.handler(fresh, context) };
-    // A route that needs no data has no calls to replay: it is held to one bare read, the least floor
-    // of a route that reads.
-    const floor = route.dataAccess.length > 0 ? await replayOf(invoke) : { event: noEvent, run: bareGetFloor };
-    results[route.handler] = await measure(invoke, floor);
+    results[route.handler] = await measure(invoke, await floorOf(route.handler, invoke, route.dataAccess.length > 0));
     if (route.handler === 'create-token') {
       slotAnswer = answers.none;
-      references["create-token of a user's first token"] = await measure(invoke, await replayOf(invoke));
+      references["create-token of a user's first token"] = await measure(invoke, await floorOf(route.handler, invoke));
       slotAnswer = answers.slots;
     }
   }
-  writeFileSync(process.argv[2] ?? 'warm-cpu.json', JSON.stringify({ results, references }));
+  writeFileSync(out, JSON.stringify({ results, references }));
 };
 
 main().catch((error: unknown) => {
