@@ -12,7 +12,7 @@ export const FLOOR_DOLLARS_PER_MILLION = PRICES.restApiPerMillion + PRICES.lambd
 
 /**
  * The floor nothing can beat for one route: API Gateway, one Lambda request, and the capacity its
- * access pattern needs at the least (`bench/work-floors.ts`). A write costs $0.625/M per unit, a
+ * access pattern needs at the least (`measure/work-floors.ts`). A write costs $0.625/M per unit, a
  * sixth of API Gateway plus Lambda, so against $3.70 alone no route that writes could ever come
  * within 12%; the capacity a route spends beyond its pattern is held to the floor by the work rows.
  */

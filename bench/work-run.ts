@@ -1,16 +1,16 @@
 /**
- * Work per request for `bench/run.ts`: runs `bench/work.ts` in a process of its own (handler modules
+ * Work per request for `bench/run.ts`: runs `measure/work.ts` in a process of its own (handler modules
  * read their environment once per process) against the DynamoDB Local given, and returns one row for
  * the authorizer (an API token in steady state: lastUsedAt is written at most once a minute), one for
  * the authorizer of a session in steady state (its user's mark and address claim read), and one per
- * route (with an API token where allowed, else a session), each with the floor of `bench/work-floors.ts`.
+ * route (with an API token where allowed, else a session), each with the floor of `measure/work-floors.ts`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { Measurement, WorkReport } from './work';
-import { floorFor, floorTotals } from './work-floors';
+import type { Measurement, WorkReport } from '../measure/work';
+import { floorFor, floorTotals } from '../measure/work-floors';
 
 /** One row: measured calls and units against the floor. */
 export interface WorkRow {
@@ -50,16 +50,16 @@ export const measureWorkAgainst = async (endpoint: string, tableName: string): P
     const out = path.join(dir, 'work.json');
     const child = spawnSync(
       process.execPath,
-      [require.resolve('tsx/cli'), 'bench/work.ts', out, '--endpoint', endpoint, '--table', tableName],
+      [require.resolve('tsx/cli'), 'measure/work.ts', out, '--endpoint', endpoint, '--table', tableName],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     // Exit code 1 means a request spent more than its floor: the rows show it.
-    if (child.status !== 0 && child.status !== 1) throw new Error('bench/work.ts failed');
+    if (child.status !== 0 && child.status !== 1) throw new Error('measure/work.ts failed');
     const { report } = JSON.parse(readFileSync(out, 'utf8')) as { report: WorkReport };
     const steady = report.authorizer.find((m) => m.subject === 'authorizer/token' && m.status === 200);
-    if (!steady) throw new Error('bench/work.ts measured no steady-state token authorization');
+    if (!steady) throw new Error('measure/work.ts measured no steady-state token authorization');
     const session = report.authorizer.find((m) => m.subject === 'authorizer/session' && m.status === 200);
-    if (!session) throw new Error('bench/work.ts measured no steady-state session authorization');
+    if (!session) throw new Error('measure/work.ts measured no steady-state session authorization');
     const routes = new Map<string, Measurement>();
     for (const m of report.routes) if (!routes.has(m.subject) || m.credential === 'token') routes.set(m.subject, m);
     return [

@@ -1,5 +1,5 @@
 import { ErrorText } from '@contract/errors';
-import { type CountingProxy, startCountingProxy } from './dynamo-proxy';
+import { type CountingProxy, startCountingProxy } from '../../measure/dynamo-proxy';
 import { call, devSession, type Reply, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
 

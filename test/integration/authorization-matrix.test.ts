@@ -7,7 +7,7 @@ import { setClock } from '@lambdas/domain/clock';
 import { mintToken, withChecksum } from '@lambdas/domain/token-format';
 import { SignJWT } from 'jose';
 import type { LocalService } from '../../local/service';
-import { type CountingProxy, startCountingProxy } from './dynamo-proxy';
+import { type CountingProxy, startCountingProxy } from '../../measure/dynamo-proxy';
 import { call, createToken, type Reply, samplePath, sessionFor, startService, uniqueEmail } from './harness';
 
 /**

@@ -9,7 +9,7 @@ import { noticeDays } from '@lambdas/domain/expiry-notice';
 import type { ExpiryNoticeRun } from '@lambdas/use-cases/expiry-notices';
 import { createTable } from '../../local/create-table';
 import type { LocalService } from '../../local/service';
-import { type CountingProxy, holdUntilAnswered, startCountingProxy } from './dynamo-proxy';
+import { type CountingProxy, holdUntilAnswered, startCountingProxy } from '../../measure/dynamo-proxy';
 import { call, createToken, sessionFor, startService, uniqueEmail } from './harness';
 
 /**

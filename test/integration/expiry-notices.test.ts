@@ -6,7 +6,7 @@ import type { AuditEvent } from '@contract/audit';
 import { noticeIndexName } from '@contract/table-schema';
 import { noticeDays } from '@lambdas/domain/expiry-notice';
 import { EVENTS_FILE } from '../../local/event-log';
-import { type CountingProxy, holdUntilAnswered, startCountingProxy } from './dynamo-proxy';
+import { type CountingProxy, holdUntilAnswered, startCountingProxy } from '../../measure/dynamo-proxy';
 import { call, devSession, seedTokens, uniqueEmail } from './harness';
 import { type NpmService, runScript, startNpmService } from './npm-start';
 import { until } from './until';

@@ -5,7 +5,7 @@ import { emailClaimKey } from '@lambdas/data/keys';
 import type { OffboardingReport } from '@lambdas/use-cases/offboard';
 import { decodeJwt } from 'jose';
 import type { LocalService } from '../../local/service';
-import { type CountingProxy, startCountingProxy } from './dynamo-proxy';
+import { type CountingProxy, startCountingProxy } from '../../measure/dynamo-proxy';
 import { call, createProject, sessionFor, startService, uniqueEmail } from './harness';
 
 /**

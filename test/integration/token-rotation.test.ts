@@ -1,7 +1,7 @@
 import { ErrorText } from '@contract/errors';
 import { setClock } from '@lambdas/domain/clock';
 import type { LocalService } from '../../local/service';
-import { type CountingProxy, startCountingProxy } from './dynamo-proxy';
+import { type CountingProxy, startCountingProxy } from '../../measure/dynamo-proxy';
 import {
   call,
   createToken,

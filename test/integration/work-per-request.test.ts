@@ -1,14 +1,14 @@
 import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { routes } from '@contract/routes';
-import { checkWork, excessOver, measureWork, type Work, type WorkCall, type WorkReport } from '../../bench/work';
-import { floorFor, floorTotals } from '../../bench/work-floors';
 import type { LocalService } from '../../local/service';
-import { type CountingProxy, startCountingProxy } from './dynamo-proxy';
+import { type CountingProxy, startCountingProxy } from '../../measure/dynamo-proxy';
+import { checkWork, excessOver, measureWork, type Work, type WorkCall, type WorkReport } from '../../measure/work';
+import { floorFor, floorTotals } from '../../measure/work-floors';
 import { startService } from './harness';
 
 /**
  * Work per request: every route and the authorizer spend no more DynamoDB calls and capacity than their
- * access pattern needs (`bench/work-floors.ts`), measured through the local gateway and a proxy that
+ * access pattern needs (`measure/work-floors.ts`), measured through the local gateway and a proxy that
  * records each call's consumed capacity.
  */
 

@@ -3,7 +3,7 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { type ClientRequest, createServer, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { type IndexSchema, projectsAll, tableSchema } from '../../contract/table-schema';
+import { type IndexSchema, projectsAll, tableSchema } from '../contract/table-schema';
 
 /** An attribute value in DynamoDB's JSON wire form (`{"S": "..."}`, `{"N": "1"}`, `{"M": {...}}`, ...). */
 type WireValue = Record<string, unknown>;

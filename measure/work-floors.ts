@@ -1,7 +1,7 @@
 /**
  * The least DynamoDB work each request can do: per route and for the authorizer, the calls and the
  * capacity its access pattern (docs/data-model.md) needs, derived from what the pattern must read and
- * write, not from what the code happens to do. `bench/work.ts` measures the service against these, and
+ * write, not from what the code happens to do. `measure/work.ts` measures the service against these, and
  * `test/integration/work-per-request.test.ts` fails when a request spends more.
  *
  * Capacity follows DynamoDB's rules for items of at most 1 KB and query results of at most 4 KB (true
@@ -101,7 +101,7 @@ export const workFloors: readonly WorkFloor[] = [
 /** The floor for a subject; throws for an unknown one, so a new route without a floor fails the test. */
 export const floorFor = (subject: string): WorkFloor => {
   const floor = workFloors.find((candidate) => candidate.subject === subject);
-  if (!floor) throw new Error(`no work floor for ${subject}: add one to bench/work-floors.ts`);
+  if (!floor) throw new Error(`no work floor for ${subject}: add one to measure/work-floors.ts`);
   return floor;
 };
 
@@ -172,7 +172,7 @@ const labelOf = (subject: string): string => {
   return route ? `\`${route.method} ${route.path.replace('/api/v1', '')}\`` : (AUTHORIZER_LABELS[subject] ?? subject);
 };
 
-/** The floors as a Markdown table: `npx tsx bench/work-floors.ts` prints it. */
+/** The floors as a Markdown table: `npx tsx measure/work-floors.ts` prints it. */
 export const floorsMarkdown = (): string => {
   const rows = workFloors.map((floor) => {
     const totals = floorTotals(floor);

@@ -1,17 +1,17 @@
 /**
  * Work per request: the DynamoDB calls and the capacity each route and the authorizer consume, measured
  * through the local gateway against DynamoDB Local behind a counting proxy, and compared with the floors
- * of `bench/work-floors.ts`.
+ * of `measure/work-floors.ts`.
  *
  * How the authorizer's work is told from the route's: the gateway runs the real authorizer, then the
  * route's handler, each wrapped here in `proxy.withPhase('authorizer' | 'route')`. The phase rides the
  * async context (AsyncLocalStorage) into every DynamoDB request the SDK sends, and the proxy pairs each
- * request it receives with the phase it was sent in (see `test/integration/dynamo-proxy.ts`). So a call
+ * request it receives with the phase it was sent in (see `measure/dynamo-proxy.ts`). So a call
  * is attributed by who made it, not by when it arrived: a write the authorizer starts and does not await
  * still counts as the authorizer's. Any call made outside both phases fails the measurement.
  *
  * Use from jest (`test/integration/work-per-request.test.ts`), in-process with `measureWork` or
- * `measureWorkOn(endpoint, table)`, or as a script: `tsx bench/work.ts [out.json] [--endpoint URL --table
+ * `measureWorkOn(endpoint, table)`, or as a script: `tsx measure/work.ts [out.json] [--endpoint URL --table
  * NAME]` measures (starting a DynamoDB Local of its own unless given one), prints the table and exits
  * non-zero if a request spends more than its floor.
  */
@@ -23,7 +23,7 @@ import { setClock } from '@lambdas/domain/clock';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { type GatewayHandlers, handleRequest, loadHandlers } from '../local/gateway';
 import { type LocalService, startLocalService } from '../local/service';
-import { type CountingProxy, type ForwardedCall, startCountingProxy } from '../test/integration/dynamo-proxy';
+import { type CountingProxy, type ForwardedCall, startCountingProxy } from './dynamo-proxy';
 import { floorFor, floorTotals } from './work-floors';
 
 /** One DynamoDB call a request made. */
@@ -57,7 +57,7 @@ export interface Work {
 export interface Measurement {
   /** For people: what was sent, e.g. `GET /api/v1/tokens (token)`. */
   readonly name: string;
-  /** The floor it is held to: a route's handler or an authorizer case of `bench/work-floors.ts`. */
+  /** The floor it is held to: a route's handler or an authorizer case of `measure/work-floors.ts`. */
   readonly subject: string;
   readonly credential: 'token' | 'session' | 'malformed';
   /** HTTP status the client saw. */
@@ -532,7 +532,7 @@ const argument = (name: string): string | undefined => {
 };
 
 /**
- * `tsx bench/work.ts [out.json] [--endpoint URL --table NAME]`: against the DynamoDB given (the table
+ * `tsx measure/work.ts [out.json] [--endpoint URL --table NAME]`: against the DynamoDB given (the table
  * is created if missing), or a DynamoDB Local of its own. Writes `{report, results}` to `out.json`.
  */
 const main = async (): Promise<void> => {
