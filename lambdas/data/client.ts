@@ -10,6 +10,7 @@ import {
   TransactWriteItemsCommand,
   type UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, type TranslateConfig } from '@aws-sdk/lib-dynamodb';
 import { marshall, type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
 import { optionalUrlEnv, requiredEnv } from '@lambdas/env';
@@ -26,14 +27,12 @@ const endpoint = optionalUrlEnv('DYNAMODB_ENDPOINT');
  * Settings of the service's DynamoDB client. Retries and timeouts: a call that stalls gives up after
  * three attempts of one second each (about 3.3 s with back-off), so even the authorizer's two calls
  * end well inside the 10 s Lambda timeout and API Gateway's 29 s. Without `throwOnRequestTimeout` the
- * SDK only logs an overdue request and keeps waiting. `cacheMiddleware` resolves the middleware stack
- * once per command class rather than on every call, which the warm-CPU rows of `npm run bench`
- * measure, so the stack must be final before the first call, as it is below. The signer hashes
+ * SDK only logs an overdue request and keeps waiting. No `cacheMiddleware`: the document client
+ * refuses it, as a cached stack would send the first command's input again. The signer hashes
  * with `Sha256` (./sha256), which leaves the garbage collector less to finalise.
  */
 export const clientSettings = {
   maxAttempts: 3,
-  cacheMiddleware: true,
   sha256: Sha256,
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_000, throwOnRequestTimeout: true },
 } satisfies DynamoDBClientConfig;
@@ -88,6 +87,23 @@ dynamo.middlewareStack.add(
   },
   { step: 'initialize', priority: 'high', name: 'unavailableAsDomainError' },
 );
+
+/**
+ * How items convert between JavaScript and DynamoDB. A field left `undefined` is left out, as if never
+ * set. Anything but strings, numbers, booleans, null, lists and maps is refused rather than guessed
+ * (no `convertClassInstanceToMap`), and so is a number beyond ±(2^53 - 1) (no
+ * `allowImpreciseNumbers`), so that every number reads back exactly, as a plain number.
+ */
+export const translateConfig = {
+  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false, allowImpreciseNumbers: false },
+  unmarshallOptions: { wrapNumbers: false },
+} satisfies TranslateConfig;
+
+/**
+ * The client the repositories' calls go through: items as plain records. It is the client above
+ * (settings, middleware, connections), converting each command's items on the way.
+ */
+export const documentClient = DynamoDBDocumentClient.from(dynamo, translateConfig);
 
 /** Whether a transaction was cancelled because the condition of the item at `index` failed. */
 export const conditionFailedAt = (error: unknown, index: number): boolean => {

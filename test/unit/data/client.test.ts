@@ -1,7 +1,7 @@
 process.env.TABLE_NAME ??= 'unit';
 
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { clientSettings, dynamo, toItem } from '@lambdas/data/client';
+import { clientSettings, documentClient, dynamo, toItem } from '@lambdas/data/client';
 
 describe('the DynamoDB client', () => {
   it('sends without the SDK logger middleware, which masks every input and output for no logger', () => {
@@ -34,6 +34,12 @@ describe('the DynamoDB client', () => {
     const ours = await signed(clientSettings);
     expect(ours.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/20261122\//);
     expect(ours.headers).toEqual((await signed({})).headers);
+  });
+
+  it('is the client the document client sends through: same settings, same middleware', () => {
+    expect(documentClient.config).toBe(dynamo.config);
+    expect(documentClient.middlewareStack).toBe(dynamo.middlewareStack);
+    expect(documentClient.middlewareStack.identify()).toContain('unavailableAsDomainError - initialize');
   });
 });
 
