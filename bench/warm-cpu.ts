@@ -33,7 +33,7 @@ const main = async () => {
   const { tokenKey } = await import('@lambdas/data/keys');
   const { mintToken } = await import('@lambdas/domain/token-format');
   const { routes, SAMPLE_WORLD } = await import('@contract/routes');
-  const { clientSettings, dynamo } = await import('@lambdas/data/client');
+  const { clientSettings, documentClient, dynamo, translateConfig } = await import('@lambdas/data/client');
 
   const now = new Date().toISOString();
   const far = '2999-01-01T00:00:00.000Z';
@@ -188,23 +188,24 @@ const main = async () => {
   /** Measures against another floor, shown for reference. */
   const references: Record<string, Measured> = {};
 
-  // The service's settings but one: a DocumentClient refuses to cache its middleware.
+  // The service's settings and conversions of items, without its middleware.
   const floorClient = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ ...clientSettings, cacheMiddleware: false, requestHandler: transport as never }),
+    new DynamoDBClient({ ...clientSettings, requestHandler: transport as never }),
+    translateConfig,
   );
   type Sent = { constructor: new (input: unknown) => never; input: unknown };
-  const send = dynamo.send.bind(dynamo) as (command: unknown) => Promise<unknown>;
+  const send = documentClient.send.bind(documentClient) as (command: unknown) => Promise<unknown>;
   /** Runs one invocation and records the commands it sends, to replay them bare as its floor. */
   const capture = async (invoke: Invocation): Promise<Sent[]> => {
     const sent: Sent[] = [];
-    (dynamo as unknown as { send: (command: Sent) => Promise<unknown> }).send = (command) => {
+    (documentClient as unknown as { send: (command: Sent) => Promise<unknown> }).send = (command) => {
       sent.push({ constructor: command.constructor as Sent['constructor'], input: structuredClone(command.input) });
       return send(command);
     };
     try {
       await invoke.run(invoke.event());
     } finally {
-      (dynamo as unknown as { send: typeof send }).send = send;
+      (documentClient as unknown as { send: typeof send }).send = send;
     }
     return sent;
   };

@@ -1,16 +1,8 @@
-import {
-  type AttributeValue,
-  PutItemCommand,
-  type PutItemCommandInput,
-  QueryCommand,
-  type TransactWriteItem,
-} from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { type AuditEvent, type AuditEventType, DEFAULT_AUDIT_RETENTION_DAYS } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { listIndexName, tableSchema } from '@contract/table-schema';
 import { BadRequestError } from '@lambdas/domain/errors';
-import { dynamo, tableName, toItem } from './client';
+import { type Attributes, type PutWrite, queryPage, writeItem } from './client';
 import { auditEventKeys, projectAuditPartition, userAuditPartition } from './keys';
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -30,26 +22,24 @@ export interface AuditTrails {
 }
 
 /** The event's item: its keys in both trails, its expiry, and the event's own fields. */
-const eventItem = (event: AuditEvent, trails: AuditTrails) =>
-  toItem({
-    ...auditEventKeys(event, trails.userId, trails.projectId),
-    entity: 'AuditEvent',
-    [tableSchema.timeToLiveAttribute]: Math.floor(Date.parse(event.time) / 1000) + retentionDays * DAY_SECONDS,
-    ...event,
-  });
+const eventItem = (event: AuditEvent, trails: AuditTrails) => ({
+  ...auditEventKeys(event, trails.userId, trails.projectId),
+  entity: 'AuditEvent',
+  [tableSchema.timeToLiveAttribute]: Math.floor(Date.parse(event.time) / 1000) + retentionDays * DAY_SECONDS,
+  ...event,
+});
 
 /**
  * The write of one event, to go into the transaction of the change it records: no change without its
  * event, no event without its change. Its id is new, so the condition never fails but on a collision.
  */
-export const auditEventPut = (event: AuditEvent, trails: AuditTrails): TransactWriteItem => ({
-  Put: { TableName: tableName, Item: eventItem(event, trails), ConditionExpression: 'attribute_not_exists(PK)' },
+export const auditEventPut = (event: AuditEvent, trails: AuditTrails): PutWrite => ({
+  Put: { Item: eventItem(event, trails), ConditionExpression: 'attribute_not_exists(PK)' },
 });
 
 /** Writes an event that marks the end of steps that each wrote their own (the offboarding's). */
-export const recordAuditEvent = async (event: AuditEvent, trails: AuditTrails): Promise<void> => {
-  await dynamo.send(new PutItemCommand(auditEventPut(event, trails).Put as PutItemCommandInput));
-};
+export const recordAuditEvent = (event: AuditEvent, trails: AuditTrails): Promise<void> =>
+  writeItem(auditEventPut(event, trails));
 
 /** What a page of a trail asks for. */
 export interface TrailQuery {
@@ -82,7 +72,7 @@ interface Trail {
 /** The cursor is the last event's keys, opaque to the caller; one that is not from this trail is refused. */
 const encodeCursor = (key: Record<string, string>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
 
-const decodeCursor = (cursor: string, trail: Trail): Record<string, AttributeValue> => {
+const decodeCursor = (cursor: string, trail: Trail): Record<string, string> => {
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -101,19 +91,18 @@ const decodeCursor = (cursor: string, trail: Trail): Record<string, AttributeVal
       ((key as Record<string, string>).GSI1SK === (key as Record<string, string>).SK &&
         (key as Record<string, string>).PK?.startsWith(userAuditPartition(''))));
   if (!valid) throw invalidCursor();
-  return marshall(key as Record<string, string>);
+  return key as Record<string, string>;
 };
 
 /** Reads a page of a trail: newest first, filtered by time on the key and by type on the items. */
 const readTrail = async (trail: Trail, query: TrailQuery): Promise<TrailPage> => {
   const events: AuditEvent[] = [];
   const keys: Record<string, string>[] = [];
-  let startKey = query.cursor === undefined ? undefined : decodeCursor(query.cursor, trail);
+  let startKey: Attributes | undefined = query.cursor === undefined ? undefined : decodeCursor(query.cursor, trail);
   let more = true;
   while (events.length < query.limit && more) {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName,
+    const page = await queryPage(
+      {
         IndexName: trail.index,
         // The user's own trail reads what they just did; an index is only ever eventually consistent.
         ConsistentRead: trail.index === undefined,
@@ -124,24 +113,24 @@ const readTrail = async (trail: Trail, query: TrailQuery): Promise<TrailPage> =>
           '#sk': trail.sortKey,
           ...(query.type && { '#type': 'type' }),
         },
-        ExpressionAttributeValues: marshall({
+        ExpressionAttributeValues: {
           ':partition': trail.partition,
           ':from': query.since ?? '0',
           // `~` sorts after every character of an event id, so `until` takes in its whole millisecond.
           ':to': `${query.until ?? '9'}#~`,
           ...(query.type && { ':type': query.type }),
-        }),
+        },
         ScanIndexForward: false,
         Limit: query.limit,
-        ExclusiveStartKey: startKey,
-      }),
+      },
+      startKey,
     );
-    for (const item of page.Items ?? []) {
-      const { PK, SK, GSI1PK, GSI1SK, entity, [tableSchema.timeToLiveAttribute]: _ttl, ...event } = unmarshall(item);
+    for (const item of page.items) {
+      const { PK, SK, GSI1PK, GSI1SK, entity, [tableSchema.timeToLiveAttribute]: _ttl, ...event } = item;
       events.push(event as AuditEvent);
       keys.push(trail.index ? { PK, SK, GSI1PK, GSI1SK } : { PK, SK });
     }
-    startKey = page.LastEvaluatedKey;
+    startKey = page.lastKey;
     more = startKey !== undefined;
   }
   const last = keys[Math.min(events.length, query.limit) - 1];

@@ -1,5 +1,3 @@
-import { type TransactWriteItem, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AuditEvent, DenialReason } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import type { Scope } from '@contract/scopes';
@@ -8,13 +6,12 @@ import { ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedErro
 import { firstNoticeDue } from '@lambdas/domain/expiry-notice';
 import { auditEventPut } from './audit-repository';
 import {
-  conditionFailedAt,
-  dynamo,
   getItem,
   queryAll,
-  tableName,
-  toItem,
+  type TableWrite,
   transactWrite,
+  updateItem,
+  type WriteOutcome,
   writeIfCondition,
 } from './client';
 import { expiryNoticeKeys, tokenKey, tokenListKeys, tokenListPartition, tokenSlotsKey } from './keys';
@@ -80,9 +77,7 @@ export const createTokenWithinLimit = async (
   event: AuditEvent,
 ): Promise<void> => {
   // The token's item is the same in every round; only the slot map is read and written again.
-  const tokenPut: TransactWriteItem = {
-    Put: { TableName: tableName, Item: tokenItem(token), ConditionExpression: 'attribute_not_exists(PK)' },
-  };
+  const tokenPut: TableWrite = { Put: { Item: tokenItem(token), ConditionExpression: 'attribute_not_exists(PK)' } };
   const recorded = auditEventPut(event, { userId: token.userId, projectId: null });
   await withSlots(token.userId, sessionIssuedAt, now, { [token.tokenId]: slotExpiry(token.expiresAt) }, (slotWrite) => [
     tokenPut,
@@ -107,40 +102,38 @@ export const replaceTokenWithinLimit = async (
   event: AuditEvent,
 ): Promise<void> => {
   const stopsAtMs = Date.parse(stopsAt);
-  const markReplaced: TransactWriteItem = {
+  const markReplaced: TableWrite = {
     Update: {
-      TableName: tableName,
-      Key: marshall(tokenKey(old.tokenId)),
+      Key: tokenKey(old.tokenId),
       UpdateExpression: 'SET replacedBy = :replacement, stopsAt = :stopsAt, #ttl = :ttl',
       ConditionExpression: 'userId = :userId AND attribute_not_exists(replacedBy)',
       ExpressionAttributeNames: { '#ttl': tableSchema.timeToLiveAttribute },
-      ExpressionAttributeValues: marshall({
+      ExpressionAttributeValues: {
         ':replacement': replacement.tokenId,
         ':stopsAt': stopsAt,
         ':ttl': Math.floor((stopsAtMs + EXPIRED_RETENTION_MS) / 1000),
         ':userId': old.userId,
-      }),
+      },
     },
   };
-  const replacementPut: TransactWriteItem = {
-    Put: { TableName: tableName, Item: tokenItem(replacement), ConditionExpression: 'attribute_not_exists(PK)' },
+  const replacementPut: TableWrite = {
+    Put: { Item: tokenItem(replacement), ConditionExpression: 'attribute_not_exists(PK)' },
   };
   const recorded = auditEventPut(event, { userId: old.userId, projectId: null });
   const slots = { [old.tokenId]: stopsAtMs, [replacement.tokenId]: slotExpiry(replacement.expiresAt) };
-  try {
-    await withSlots(old.userId, sessionIssuedAt, now, slots, (slotWrite) => [
-      markReplaced,
-      replacementPut,
-      slotWrite,
-      recorded,
-    ]);
-  } catch (error) {
-    if (!conditionFailedAt(error, 0)) throw error;
-    const current = await getTokenById(old.tokenId);
-    throw current?.userId === old.userId
-      ? new ConflictError(ErrorText.tokenRotated)
-      : new NotFoundError(ErrorText.tokenNotFound);
-  }
+  const outcome = await withSlots(
+    old.userId,
+    sessionIssuedAt,
+    now,
+    slots,
+    (slotWrite) => [markReplaced, replacementPut, slotWrite, recorded],
+    [0],
+  );
+  if (outcome.ok) return;
+  const current = await getTokenById(old.tokenId);
+  throw current?.userId === old.userId
+    ? new ConflictError(ErrorText.tokenRotated)
+    : new NotFoundError(ErrorText.tokenNotFound);
 };
 
 /**
@@ -150,7 +143,7 @@ export const replaceTokenWithinLimit = async (
 const tokenItem = (token: TokenRecord) => {
   const expiresAt = token.expiresAt === null ? null : Date.parse(token.expiresAt);
   const noticeDue = firstNoticeDue(token.createdAt, token.expiresAt);
-  return toItem({
+  return {
     ...tokenKey(token.tokenId),
     ...tokenListKeys(token.userId, token.createdAt, token.tokenId),
     ...(noticeDue !== null && expiryNoticeKeys(noticeDue, token.tokenId)),
@@ -158,7 +151,7 @@ const tokenItem = (token: TokenRecord) => {
     [tableSchema.timeToLiveAttribute]:
       expiresAt === null ? undefined : Math.floor((expiresAt + EXPIRED_RETENTION_MS) / 1000),
     ...token,
-  });
+  };
 };
 
 /** A token's slot value: its expiry in epoch ms, 0 when it never expires. */
@@ -168,28 +161,28 @@ const slotExpiry = (expiresAt: string | null): number => (expiresAt === null ? 0
  * Writes `items(slotWrite)` in one transaction with the user's slots set to `slots` (token id → expiry
  * in epoch ms), read afresh each round: the slot write's version condition makes a concurrent create,
  * rotation or revoke cancel the transaction, and the round runs again on what it wrote. A session
- * issued before its user was offboarded writes nothing (401).
+ * issued before its user was offboarded writes nothing (401). A failed condition of an item at an
+ * index in `answering` is the caller's to explain, answered as `transactWrite` answers it; with none,
+ * it returns only once written.
  */
 const withSlots = async (
   userId: string,
   sessionIssuedAt: string,
   now: Date,
   slots: Readonly<Record<string, number>>,
-  items: (slotWrite: TransactWriteItem) => TransactWriteItem[],
-): Promise<void> => {
+  items: (slotWrite: TableWrite) => TableWrite[],
+  answering: readonly number[] = [],
+): Promise<WriteOutcome> => {
   for (let attempt = 1; ; attempt += 1) {
     const stored = await getItem<StoredSlots>(tokenSlotsKey(userId), true);
     if (stored?.offboardedAt !== undefined && sessionIssuedAt <= stored.offboardedAt) throw new UnauthorizedError();
     const slotWrite = stored ? updateSlots(userId, stored, slots, now) : firstSlots(userId, slots);
     const transaction = items(slotWrite);
-    try {
-      await transactWrite(transaction);
-      return;
-    } catch (error) {
-      // Another create, rotation or revoke changed the slots since they were read: read them again.
-      if (!conditionFailedAt(error, transaction.indexOf(slotWrite))) throw error;
-      if (attempt >= MAX_ATTEMPTS) throw new ServiceUnavailableError({ cause: error });
-    }
+    const slotIndex = transaction.indexOf(slotWrite);
+    const outcome = await transactWrite(transaction, [slotIndex, ...answering]);
+    // Another create, rotation or revoke changed the slots since they were read: read them again.
+    if (outcome.ok || !outcome.conditionFailed.includes(slotIndex)) return outcome;
+    if (attempt >= MAX_ATTEMPTS) throw new ServiceUnavailableError({ cause: outcome.cause });
   }
 };
 
@@ -197,10 +190,9 @@ const withSlots = async (
 const isLive = (expiry: number, now: Date): boolean => expiry === 0 || expiry > now.getTime();
 
 /** The slot item of a user's first token. */
-const firstSlots = (userId: string, slots: Readonly<Record<string, number>>): TransactWriteItem => ({
+const firstSlots = (userId: string, slots: Readonly<Record<string, number>>): TableWrite => ({
   Put: {
-    TableName: tableName,
-    Item: toItem({ ...tokenSlotsKey(userId), entity: 'TokenSlots', slots, version: 1 }),
+    Item: { ...tokenSlotsKey(userId), entity: 'TokenSlots', slots, version: 1 },
     ConditionExpression: 'attribute_not_exists(PK)',
   },
 });
@@ -215,7 +207,7 @@ const updateSlots = (
   stored: StoredSlots,
   slots: Readonly<Record<string, number>>,
   now: Date,
-): TransactWriteItem => {
+): TableWrite => {
   const after = Object.entries({ ...stored.slots, ...slots });
   const live = after.filter(([, expiry]) => isLive(expiry, now));
   if (live.length > TOKEN_LIMIT) throw new ConflictError(ErrorText.tokenLimit);
@@ -236,12 +228,11 @@ const updateSlots = (
     });
   return {
     Update: {
-      TableName: tableName,
-      Key: marshall(tokenSlotsKey(userId)),
+      Key: tokenSlotsKey(userId),
       UpdateExpression: `SET ${[...assignments, 'version = :next'].join(', ')}${removals.length > 0 ? ` REMOVE ${removals.join(', ')}` : ''}`,
       ConditionExpression: 'version = :version',
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: marshall(values),
+      ExpressionAttributeValues: values,
     },
   };
 };
@@ -251,38 +242,35 @@ export const listTokensByUser = (userId: string): Promise<TokenRecord[]> =>
   queryAll<TokenRecord>({
     IndexName: listIndexName,
     KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: marshall({ ':pk': tokenListPartition(userId) }),
+    ExpressionAttributeValues: { ':pk': tokenListPartition(userId) },
     ScanIndexForward: false,
   });
 
 /** Deletes one of the user's tokens and frees its slot, with its event; 404 when it is not the user's live token. */
 export const revokeToken = async (userId: string, tokenId: string, event: AuditEvent): Promise<void> => {
-  try {
-    await transactWrite([
+  const outcome = await transactWrite(
+    [
       {
         Delete: {
-          TableName: tableName,
-          Key: marshall(tokenKey(tokenId)),
+          Key: tokenKey(tokenId),
           ConditionExpression: 'userId = :userId',
-          ExpressionAttributeValues: marshall({ ':userId': userId }),
+          ExpressionAttributeValues: { ':userId': userId },
         },
       },
       {
         Update: {
-          TableName: tableName,
-          Key: marshall(tokenSlotsKey(userId)),
+          Key: tokenSlotsKey(userId),
           UpdateExpression: 'REMOVE slots.#tokenId SET version = version + :one',
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeNames: { '#tokenId': tokenId },
-          ExpressionAttributeValues: marshall({ ':one': 1 }),
+          ExpressionAttributeValues: { ':one': 1 },
         },
       },
       auditEventPut(event, { userId, projectId: null }),
-    ]);
-  } catch (error) {
-    if (conditionFailedAt(error, 0)) throw new NotFoundError(ErrorText.tokenNotFound);
-    throw error;
-  }
+    ],
+    [0],
+  );
+  if (!outcome.ok) throw new NotFoundError(ErrorText.tokenNotFound);
 };
 
 /**
@@ -290,20 +278,19 @@ export const revokeToken = async (userId: string, tokenId: string, event: AuditE
  * writers lose the condition harmlessly.
  */
 export const touchTokenLastUsed = async (tokenId: string, now: Date, intervalMs: number, ip: string): Promise<void> => {
-  await writeIfCondition(
-    new UpdateItemCommand({
-      TableName: tableName,
-      Key: marshall(tokenKey(tokenId)),
+  await writeIfCondition({
+    Update: {
+      Key: tokenKey(tokenId),
       UpdateExpression: 'SET lastUsedAt = :now, lastUsedIp = :ip',
       ConditionExpression: 'attribute_exists(PK) AND (lastUsedAt = :null OR lastUsedAt < :threshold)',
-      ExpressionAttributeValues: marshall({
+      ExpressionAttributeValues: {
         ':now': now.toISOString(),
         ':ip': ip,
         ':null': null,
         ':threshold': new Date(now.getTime() - intervalMs).toISOString(),
-      }),
-    }),
-  );
+      },
+    },
+  });
 };
 
 /** The token item's attribute that holds when a denial of this reason was last recorded. */
@@ -321,28 +308,25 @@ export const recordTokenDenial = async (
   now: Date,
   intervalMs: number,
 ): Promise<boolean> => {
-  try {
-    await transactWrite([
+  const outcome = await transactWrite(
+    [
       {
         Update: {
-          TableName: tableName,
-          Key: marshall(tokenKey(denial.tokenId)),
+          Key: tokenKey(denial.tokenId),
           UpdateExpression: 'SET #mark = :now',
           ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#mark) OR #mark < :threshold)',
           ExpressionAttributeNames: { '#mark': denialMark(denial.reason) },
-          ExpressionAttributeValues: marshall({
+          ExpressionAttributeValues: {
             ':now': now.toISOString(),
             ':threshold': new Date(now.getTime() - intervalMs).toISOString(),
-          }),
+          },
         },
       },
       auditEventPut(event, { userId: denial.userId, projectId: null }),
-    ]);
-    return true;
-  } catch (error) {
-    if (conditionFailedAt(error, 0)) return false;
-    throw error;
-  }
+    ],
+    [0],
+  );
+  return outcome.ok;
 };
 
 /**
@@ -351,22 +335,17 @@ export const recordTokenDenial = async (
  * the slots before the mark fail its condition, read again and see it.
  */
 export const markOffboarded = async (userId: string, now: Date): Promise<string[]> => {
-  const { Attributes } = await dynamo.send(
-    new UpdateItemCommand({
-      TableName: tableName,
-      Key: marshall(tokenSlotsKey(userId)),
-      UpdateExpression:
-        'SET entity = :entity, offboardedAt = :now, slots = if_not_exists(slots, :none), version = if_not_exists(version, :zero) + :one',
-      ExpressionAttributeValues: marshall({
-        ':entity': 'TokenSlots',
-        ':now': now.toISOString(),
-        ':none': {},
-        ':zero': 0,
-        ':one': 1,
-      }),
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  const stored = Attributes && (unmarshall(Attributes) as StoredSlots);
+  const stored = await updateItem<StoredSlots>({
+    Key: tokenSlotsKey(userId),
+    UpdateExpression:
+      'SET entity = :entity, offboardedAt = :now, slots = if_not_exists(slots, :none), version = if_not_exists(version, :zero) + :one',
+    ExpressionAttributeValues: {
+      ':entity': 'TokenSlots',
+      ':now': now.toISOString(),
+      ':none': {},
+      ':zero': 0,
+      ':one': 1,
+    },
+  });
   return Object.keys(stored?.slots ?? {});
 };
