@@ -7,6 +7,7 @@
  */
 import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
+import type { Context } from 'aws-lambda';
 import { BUNDLE_ENV, benchAuthorizerEvent } from './fixtures';
 
 const WARMUP = 10_000;
@@ -52,6 +53,7 @@ const main = async () => {
     auditEvent('token.created', systemOrigin, now, { tokenId: minted.tokenId }),
   );
   const event = benchAuthorizerEvent(minted.rawToken);
+  const lambdaContext = { getRemainingTimeInMillis: () => 10_000, awsRequestId: 'bench' } as unknown as Context;
   const raw = new DynamoDBClient({ ...clientSettings, endpoint });
   const get = new GetItemCommand({
     TableName: tableName,
@@ -65,7 +67,7 @@ const main = async () => {
     for (let i = 0; i < calls; i += 1) {
       calling = 'authorizer';
       let started = process.hrtime.bigint();
-      const decision = await authorizer(event);
+      const decision = await authorizer(event, lambdaContext);
       round.authorizerMs.push(Number(process.hrtime.bigint() - started) / 1e6);
       if (decision.policyDocument.Statement[0]?.Effect !== 'Allow') throw new Error('the bench token was not allowed');
       calling = 'raw';

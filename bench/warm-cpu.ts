@@ -20,9 +20,9 @@ const BLOCKS = 8;
 const ITERATIONS = 400;
 const WARMUP = 50;
 /**
- * Invocations of each side before its first block. With none, the first three blocks of
- * create-token (about 1,500 invocations) ran 5–10 % slower than the rest while V8 still compiled
- * its longer path, and the median mixed both states.
+ * Invocations of each side before its first block. With none, create-token's first blocks ran
+ * slower than the rest while V8 still compiled its longer path, and the median mixed both states
+ * (docs/performance.md, "Warm CPU is measured warm").
  */
 const SETTLE = 2000;
 
@@ -245,7 +245,7 @@ const main = async () => {
   const bareGetFloor = () => floorClient.send(new GetCommand(structuredClone(bareGet.input)));
   const authorize: Invocation = {
     event: () => benchAuthorizerEvent(minted.rawToken),
-    run: (event) => authorizer(event as never),
+    run: (event) => authorizer(event as never, context as never),
   };
   results.authorizer = await measure(authorize, { event: noEvent, run: bareGetFloor });
   // For reference: the same floor writing one log line as long as the authorizer's decision line,
@@ -262,7 +262,7 @@ const main = async () => {
   // Each route is driven with its contract's sample request; the canned answers fit any sample.
   for (const route of routes) {
     // Relative, so that esbuild bundles every handler this pattern matches.
-    const module = (await import(`../lambdas/handlers/${route.handler}.ts`)) as {
+    const module = (await import(`../lambdas/routes/${route.handler}.ts`)) as {
       handler: (event: unknown, context: unknown) => Promise<{ statusCode: number }>;
     };
     const sample = route.sample(SAMPLE_WORLD);

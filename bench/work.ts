@@ -117,7 +117,8 @@ const toWork = (calls: readonly ForwardedCall[]): Work => {
 
 /** The gateway's handlers, each run in its phase so the proxy can attribute every call it causes. */
 const phased = (base: GatewayHandlers, proxy: CountingProxy): GatewayHandlers => ({
-  authorizer: (event: APIGatewayRequestAuthorizerEvent) => proxy.withPhase('authorizer', () => base.authorizer(event)),
+  authorizer: (event: APIGatewayRequestAuthorizerEvent, context: Context) =>
+    proxy.withPhase('authorizer', () => base.authorizer(event, context)),
   routes: new Map(
     [...base.routes].map(([route, handler]) => [
       route,

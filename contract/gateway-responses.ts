@@ -1,4 +1,5 @@
 import { ErrorText } from './errors';
+import { NO_STORE_HEADERS } from './headers';
 import { RETRY_AFTER_SECONDS } from './limits';
 
 /** The API Gateway response types this API customises. */
@@ -20,6 +21,7 @@ export interface GatewayResponseDefinition {
   /** Undefined keeps the status API Gateway chose (DEFAULT_4XX covers several). */
   readonly statusCode: number | undefined;
   readonly template: string;
+  /** Its headers, `Cache-Control: no-store` among them as on every answer of the API. */
   readonly headers: Readonly<Record<string, string>>;
 }
 
@@ -30,7 +32,7 @@ const fixed = (type: GatewayResponseType, statusCode: number, error: string, hea
   type,
   statusCode,
   template: JSON.stringify({ success: false, error }),
-  headers,
+  headers: { ...NO_STORE_HEADERS, ...headers },
 });
 
 /**
@@ -44,7 +46,7 @@ export const gatewayResponses: readonly GatewayResponseDefinition[] = [
     type: 'ACCESS_DENIED',
     statusCode: 403,
     template: `{"success":false,"error":"${DENIAL_TEXT_VARIABLE}"}`,
-    headers: {},
+    headers: NO_STORE_HEADERS,
   },
   fixed('AUTHORIZER_FAILURE', 503, ErrorText.unavailable, { 'Retry-After': RETRY_AFTER_SECONDS }),
   fixed('AUTHORIZER_CONFIGURATION_ERROR', 503, ErrorText.unavailable, { 'Retry-After': RETRY_AFTER_SECONDS }),
@@ -56,7 +58,7 @@ export const gatewayResponses: readonly GatewayResponseDefinition[] = [
     type: 'DEFAULT_4XX',
     statusCode: undefined,
     template: '{"success":false,"error":$context.error.messageString}',
-    headers: {},
+    headers: NO_STORE_HEADERS,
   },
   fixed('DEFAULT_5XX', 500, ErrorText.internal),
 ];

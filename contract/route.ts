@@ -19,13 +19,14 @@ export interface RouteSchemas {
 /**
  * One route's whole contract, the single source of truth for the stack, the local gateway, the
  * authorizer's rules, request validation, the API document, the tests that walk every route and the
- * bench. Adding a route adds one of these to `routes` below, its handler, its data access and its test.
+ * bench. Adding a route adds one of these to `routes` (contract/routes.ts) and its function module
+ * (docs/contributing.md, "Add a route").
  */
 export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
   readonly method: HttpMethod;
   /** Resource path in API Gateway form, with `{param}` segments. */
   readonly path: string;
-  /** Module in `lambdas/handlers/` that serves the route; it exports `handler`. */
+  /** The route's function module, `lambdas/routes/<handler>.ts`; it exports `handler`. */
   readonly handler: string;
   /**
    * Scope an API token needs (`admin` grants every scope), or `null` when API tokens may not call the
@@ -48,6 +49,8 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
   };
   /** The 404 text a path parameter that breaks its schema answers, per parameter. */
   readonly paramErrors?: Readonly<Record<string, ErrorTextValue>>;
+  /** Largest JSON body the route accepts, in bytes (default `MAX_BODY_BYTES`); a larger one is 413. */
+  readonly maxBodyBytes?: number;
   /** Metric counted once per successful request, for routes that change state worth counting. */
   readonly successMetric?: string;
   /**

@@ -7,10 +7,18 @@
 export const METRICS_NAMESPACE = 'SecretsService';
 
 /**
+ * The service's name in every log line (`service`) and as the dimension `service` that Powertools
+ * Metrics gives every metric the functions publish: a metric is identified by its whole dimension set,
+ * so the stack's alarms and dashboard name it too.
+ */
+export const SERVICE_NAME = 'secrets-service';
+
+/** The dimension every metric the functions publish carries, with the value {@link SERVICE_NAME}. */
+export const SERVICE_DIMENSION = 'service';
+
+/**
  * One count per authorizer decision, published by the authorizer (embedded metric format) with the
- * single dimension {@link AUTHORIZER_DECISION_DIMENSION}. A metric is identified by its whole dimension
- * set: one published with extra dimensions (such as a default `service` dimension) is another metric,
- * which the dashboard would not show.
+ * dimensions {@link SERVICE_DIMENSION} and {@link AUTHORIZER_DECISION_DIMENSION}.
  */
 export const AUTHORIZER_DECISION_METRIC = 'AuthorizerDecision';
 
@@ -30,21 +38,24 @@ export type AuthorizerDecisionOutcome = (typeof AUTHORIZER_DECISION_OUTCOMES)[nu
  */
 export const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';
 
-/** Counts of successful state changes, one per route that makes one (no dimension). */
+/** Counts of successful state changes, one per route that makes one ({@link SERVICE_DIMENSION} only). */
 export const TOKENS_CREATED_METRIC = 'TokensCreated';
 export const TOKENS_REVOKED_METRIC = 'TokensRevoked';
 export const TOKENS_ROTATED_METRIC = 'TokensRotated';
 export const MEMBERS_ADDED_METRIC = 'MembersAdded';
 export const MEMBERS_REMOVED_METRIC = 'MembersRemoved';
 
-/** One count per cold start of any function, with the dimension `function` (the route's handler name or `authorizer`). */
+/** One count per cold start of any function (Powertools' own metric), with the dimension {@link COLD_START_DIMENSION}. */
 export const COLD_START_METRIC = 'ColdStart';
+
+/** The function's name on its cold-start metric: the route's handler name, `authorizer`, or the background function's. */
+export const COLD_START_DIMENSION = 'function_name';
 
 /**
  * One count per `token.denied` audit event the authorizer writes (a token that exists, refused as
  * expired, from another address or for a missing scope), at most one per token, reason and minute,
- * published by the authorizer in a log line of its own with NO dimension (`Dimensions: [[]]`): the
- * decision's line carries `outcome`, and a metric with another dimension set is another metric, which
- * the alarm would not see. Its alarm fires on a burst of denials in one minute (a leaked token).
+ * published by the authorizer as a metric of its own with {@link SERVICE_DIMENSION} only (the
+ * decision's carries `outcome` too, and a metric with another dimension set is another metric, which
+ * the alarm would not see). Its alarm fires on a burst of denials in one minute (a leaked token).
  */
 export const AUDIT_DENIAL_EVENTS_METRIC = 'TokenDenialEvents';

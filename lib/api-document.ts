@@ -1,4 +1,5 @@
 import { bodyIsOptional } from '@contract/body';
+import { NO_STORE_HEADERS } from '@contract/headers';
 import { TOKEN_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
 import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '@contract/limits';
 import { routeErrors } from '@contract/route-table';
@@ -34,11 +35,18 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
 
 const jsonContent = (schema: z.ZodMiniType) => ({ 'application/json': { schema } });
 
+/** The header on every answer (the component `CacheControl`, named once in the document). */
+const cacheControl = () =>
+  z
+    .literal(NO_STORE_HEADERS['Cache-Control'])
+    .check(z.meta({ header: { id: 'CacheControl' } }), z.describe('No answer may be kept by a browser or a cache'));
+
 const errorResponse = (status: number, texts: NonEmpty<ErrorTextValue>): ZodOpenApiResponseObject => ({
   description: ERROR_DESCRIPTIONS[status] ?? 'Error',
   content: jsonContent(errorBody(texts, status === 400)),
-  ...(status === 503 && {
-    headers: z.object({
+  headers: z.object({
+    'Cache-Control': cacheControl(),
+    ...(status === 503 && {
       'Retry-After': z.literal(RETRY_AFTER_SECONDS).check(z.describe('Seconds to wait before retrying')),
     }),
   }),
@@ -54,7 +62,11 @@ const operation = (route: RouteContract): ZodOpenApiOperationObject => {
       ? 'Dashboard session only; an API token gets 403.'
       : `A dashboard session, or an API token with the \`${route.tokenScope}\` scope (\`admin\` grants every scope).`;
   const responses: Record<string, ZodOpenApiResponseObject> = {
-    [route.success.status]: { description: route.success.description, content: jsonContent(response) },
+    [route.success.status]: {
+      description: route.success.description,
+      content: jsonContent(response),
+      headers: z.object({ 'Cache-Control': cacheControl() }),
+    },
   };
   for (const [status, texts] of routeErrors(route)) responses[status] = errorResponse(status, texts);
   return {
@@ -85,6 +97,7 @@ const paths = (): ZodOpenApiPathsObject => {
         200: {
           description: 'The OpenAPI document',
           content: jsonContent(z.looseObject({ openapi: z.literal('3.1.0') })),
+          headers: z.object({ 'Cache-Control': cacheControl() }),
         },
       },
     },

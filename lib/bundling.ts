@@ -26,8 +26,6 @@ export const bundlingSettings = {
   mainFields: ['module', 'main'],
   /** esbuild reads `paths` from here, so `@lib/*` and `@lambdas/*` resolve as they do in tests. */
   tsconfig: path.join(PROJECT_ROOT, 'tsconfig.json'),
-  /** Web streams load on first use rather than with the bundle (see the module itself). */
-  alias: { 'node:stream/web': path.join(PROJECT_ROOT, 'lib/lazy-web-streams.cjs') },
 } as const;
 
 /**
@@ -40,13 +38,12 @@ export const runtimeNodeOptions = '';
 
 /**
  * The settings NodejsFunction has no property for, as esbuild's own flags: the partial minification
- * (its `minify` is all or nothing, so it stays off) and the alias.
+ * (its `minify` is all or nothing, so it stays off).
  */
 export const esbuildFlags: Record<string, string | boolean> = {
   '--minify-whitespace': bundlingSettings.minify.whitespace,
   '--minify-syntax': bundlingSettings.minify.syntax,
   '--minify-identifiers': bundlingSettings.minify.identifiers,
-  ...Object.fromEntries(Object.entries(bundlingSettings.alias).map(([name, target]) => [`--alias:${name}`, target])),
 };
 
 /** The esbuild options NodejsFunction uses for `entry` with these settings (platform node, CommonJS, SDK bundled). */
@@ -64,6 +61,5 @@ export const esbuildOptions = (entry: string, outfile: string): BuildOptions => 
   sourcesContent: bundlingSettings.sourcesContent,
   mainFields: [...bundlingSettings.mainFields],
   tsconfig: bundlingSettings.tsconfig,
-  alias: { ...bundlingSettings.alias },
   logLevel: 'warning',
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { corsHeaders, preflightHeaders } from '@contract/cors';
 import { DENIAL_TEXT_VARIABLE, type GatewayResponseType, gatewayResponse } from '@contract/gateway-responses';
+import { JSON_HEADERS } from '@contract/headers';
 import { methodsByPath } from '@contract/route-table';
 import { type RouteContract, routes } from '@contract/routes';
 import type {
@@ -19,7 +20,10 @@ const ACCOUNT = '000000000000';
 const API_ID = 'local';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+type AuthorizerHandler = (
+  event: APIGatewayRequestAuthorizerEvent,
+  context: Context,
+) => Promise<APIGatewayAuthorizerResult>;
 
 /** The Lambda handlers the gateway calls: the same modules the stack deploys. */
 export interface GatewayHandlers {
@@ -32,7 +36,7 @@ export const loadHandlers = async (): Promise<GatewayHandlers> => {
   const authorizer = (await import('@lambdas/authorizer/handler')).handler;
   const loaded = await Promise.all(
     routes.map(async (route) => {
-      const module = (await import(`@lambdas/handlers/${route.handler}`)) as { handler: ProxyHandler };
+      const module = (await import(`@lambdas/routes/${route.handler}`)) as { handler: ProxyHandler };
       return [route, module.handler] as const;
     }),
   );
@@ -93,7 +97,7 @@ const render = (type: GatewayResponseType, context: Record<string, unknown> = {}
     .replace('$context.error.messageString', JSON.stringify(message));
   return {
     statusCode: response.statusCode ?? 400,
-    headers: { 'Content-Type': 'application/json', ...response.headers },
+    headers: { ...JSON_HEADERS, ...response.headers },
     body,
   };
 };
@@ -213,20 +217,23 @@ export const handleRequest = async (
 
   let result: APIGatewayAuthorizerResult;
   try {
-    result = await handlers.authorizer({
-      type: 'REQUEST',
-      methodArn,
-      resource: route.path,
-      path: request.path,
-      httpMethod: request.method,
-      headers: request.headers,
-      multiValueHeaders: request.multiValueHeaders,
-      pathParameters: params,
-      queryStringParameters,
-      multiValueQueryStringParameters,
-      stageVariables: null,
-      requestContext,
-    } as unknown as APIGatewayRequestAuthorizerEvent);
+    result = await handlers.authorizer(
+      {
+        type: 'REQUEST',
+        methodArn,
+        resource: route.path,
+        path: request.path,
+        httpMethod: request.method,
+        headers: request.headers,
+        multiValueHeaders: request.multiValueHeaders,
+        pathParameters: params,
+        queryStringParameters,
+        multiValueQueryStringParameters,
+        stageVariables: null,
+        requestContext,
+      } as unknown as APIGatewayRequestAuthorizerEvent,
+      lambdaContext('authorizer'),
+    );
   } catch (error) {
     return answer(error instanceof Error && error.message === 'Unauthorized' ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE');
   }

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server }
 import { type AddressInfo, isIP, isIPv6 } from 'node:net';
 import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
+import { JSON_HEADERS } from '@contract/headers';
 import { RETRY_AFTER_SECONDS } from '@contract/limits';
 import { routeScopesJson } from '@contract/route-table';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
@@ -82,7 +83,7 @@ export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '::1'];
 
 const jsonResult = (statusCode: number, body: unknown): GatewayResult => ({
   statusCode,
-  headers: { 'Content-Type': 'application/json' },
+  headers: JSON_HEADERS,
   body: JSON.stringify(body),
 });
 
@@ -91,14 +92,14 @@ const apiDocumentRoute = (method: string, path: string, dashboardOrigin?: string
   method === 'GET' && path === API_DOCUMENT_PATH
     ? {
         statusCode: 200,
-        headers: { 'Content-Type': 'application/json', ...(dashboardOrigin && corsHeaders(dashboardOrigin)) },
+        headers: { ...JSON_HEADERS, ...(dashboardOrigin && corsHeaders(dashboardOrigin)) },
         body: apiDocumentBody(),
       }
     : undefined;
 
 const unavailable: GatewayResult = {
   statusCode: 503,
-  headers: { 'Content-Type': 'application/json', 'Retry-After': RETRY_AFTER_SECONDS },
+  headers: { ...JSON_HEADERS, 'Retry-After': RETRY_AFTER_SECONDS },
   body: JSON.stringify({ success: false, error: ErrorText.unavailable }),
 };
 

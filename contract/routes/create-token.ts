@@ -62,7 +62,7 @@ export const createTokenRoute = route({
             z.minLength(1),
             z.maxLength(MAX_ALLOWED_IPS),
             z.describe(
-              `Addresses or CIDRs the token works from (1 to ${MAX_ALLOWED_IPS}, none broader than a /${BROADEST_ALLOWED_PREFIX[4]} of IPv4 or a /${BROADEST_ALLOWED_PREFIX[6]} of IPv6, none overlapping); omitted: the creating address`,
+              `Addresses or CIDRs the token works from (1 to ${MAX_ALLOWED_IPS}, none broader than a /${BROADEST_ALLOWED_PREFIX[4]} of IPv4 or a /${BROADEST_ALLOWED_PREFIX[6]} of IPv6, IPv4 embedded in IPv6 counted as IPv4, none overlapping); omitted: the creating address`,
             ),
           ),
       ),

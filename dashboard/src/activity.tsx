@@ -56,6 +56,8 @@ export const ActivityLog = ({ api, path }: { api: Api; path: string }) => {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [events, setEvents] = useState<readonly AuditEvent[]>();
   const [cursor, setCursor] = useState<string | null>(null);
+  // The filters of the pages shown: a cursor continues their query only, whatever the form holds now.
+  const [shown, setShown] = useState<Filters>(NO_FILTERS);
   const { busy, error, run } = useAction();
 
   const load = (applied: Filters, after: string | null) =>
@@ -63,6 +65,7 @@ export const ActivityLog = ({ api, path }: { api: Api; path: string }) => {
       const page = await api<Page>('GET', `${path}${queryOf(applied, after)}`);
       setEvents((previous) => (after ? [...(previous ?? []), ...page.data] : page.data));
       setCursor(page.nextCursor);
+      setShown(applied);
     });
 
   // The unfiltered trail once, on the first render.
@@ -153,7 +156,7 @@ export const ActivityLog = ({ api, path }: { api: Api; path: string }) => {
         </table>
       )}
       {cursor && (
-        <button type="button" class="secondary" disabled={busy} onClick={() => void load(filters, cursor)}>
+        <button type="button" class="secondary" disabled={busy} onClick={() => void load(shown, cursor)}>
           Load more
         </button>
       )}

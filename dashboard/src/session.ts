@@ -1,5 +1,6 @@
 import { DASHBOARD_CONFIG_PATH, type DashboardConfig } from '@contract/dashboard';
-import { type User, UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import { type User, UserManager } from 'oidc-client-ts';
+import { SessionStore } from './session-store';
 
 /** Where the browser returns after sign-in and sign-out: the dashboard itself. */
 const homeUrl = (): string => `${location.origin}/`;
@@ -45,7 +46,7 @@ export const startSession = async (): Promise<Session> => {
     response_type: 'code',
     scope: 'openid email',
     // The tab's own storage: the session ends with the tab and no other tab or site reads it.
-    userStore: new WebStorageStateStore({ store: sessionStorage }),
+    userStore: new SessionStore({ store: sessionStorage }),
     automaticSilentRenew: false,
     loadUserInfo: false,
   });

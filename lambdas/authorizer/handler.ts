@@ -1,3 +1,6 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import {
   AUDIT_DENIAL_EVENTS_METRIC,
   AUTHORIZER_DECISION_DIMENSION,
@@ -10,9 +13,9 @@ import { auditEvent, originOf } from '@lambdas/domain/audit';
 import { clock } from '@lambdas/domain/clock';
 import { canonicalIp } from '@lambdas/domain/ip';
 import { expiredContext, toAuthorizerContext } from '@lambdas/http/authorizer-context';
-import { describeError, logger } from '@lambdas/http/logger';
-import { metricFields } from '@lambdas/http/metrics';
+import { logger, metrics, tracer } from '@lambdas/observability';
 import { admitSession } from '@lambdas/use-cases/admit-session';
+import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { type AuthorizerDeps, authorize, type Decision, type TokenDenial } from './authorize';
 import { routeScopes } from './route-scopes';
@@ -89,28 +92,24 @@ export const authorizerHandler = async (
       deps,
     );
   } catch (error) {
-    logger.warn('authorizer dependency unavailable', {
-      requestId: event.requestContext.requestId,
-      route,
-      ...describeError(error),
-    });
+    logger.warn('authorizer dependency unavailable', { requestId: event.requestContext.requestId, route, error });
     throw new Error('Service unavailable');
   }
   const principal = decision.outcome === 'allow' ? decision.principal : undefined;
   logger.info('authorizer decision', {
     requestId: event.requestContext.requestId,
-    traceId: process.env._X_AMZN_TRACE_ID,
     route,
-    // `outcome` (allowed, invalid, expired, wrong_ip, scope) is the metric's dimension below.
+    outcome: decisionOutcome(decision),
     rule: decision.outcome === 'allow' ? undefined : decision.rule,
     principal: principal?.kind,
     userId: principal?.userId,
     tokenId: principal?.tokenId,
     latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
-    ...metricFields('authorizer', [{ name: AUTHORIZER_DECISION_METRIC }], {
-      [AUTHORIZER_DECISION_DIMENSION]: decisionOutcome(decision),
-    }),
   });
+  metrics.captureColdStartMetric('authorizer');
+  const counted = metrics.singleMetric();
+  counted.addDimension(AUTHORIZER_DECISION_DIMENSION, decisionOutcome(decision));
+  counted.addMetric(AUTHORIZER_DECISION_METRIC, MetricUnit.Count, 1);
   if (decision.outcome === 'allow' && decision.principal.tokenId && isUseDue(decision.tokenLastUsedAt, now)) {
     await recordTokenUse(decision.principal.tokenId, now, event.requestContext.identity.sourceIp);
   }
@@ -135,7 +134,7 @@ const recordTokenUse = async (tokenId: string, now: Date, sourceIp: string): Pro
   try {
     await touchTokenLastUsed(tokenId, now, LAST_USED_INTERVAL_MS, canonicalIp(sourceIp) ?? sourceIp);
   } catch (error) {
-    logger.warn('lastUsedAt not recorded', { tokenId, ...describeError(error) });
+    logger.warn('lastUsedAt not recorded', { tokenId, error });
   }
 };
 
@@ -157,16 +156,18 @@ const recordDenial = async (denial: TokenDenial, event: APIGatewayRequestAuthori
   );
   try {
     if (await recordTokenDenial(denial, recorded, now, DENIAL_INTERVAL_MS)) {
-      logger.info('token denial recorded', {
-        requestId,
-        tokenId: denial.tokenId,
-        reason: denial.reason,
-        ...metricFields('authorizer', [{ name: AUDIT_DENIAL_EVENTS_METRIC }]),
-      });
+      logger.info('token denial recorded', { requestId, tokenId: denial.tokenId, reason: denial.reason });
+      metrics.singleMetric().addMetric(AUDIT_DENIAL_EVENTS_METRIC, MetricUnit.Count, 1);
     }
   } catch (error) {
-    logger.warn('token denial not recorded', { tokenId: denial.tokenId, ...describeError(error) });
+    logger.warn('token denial not recorded', { tokenId: denial.tokenId, error });
   }
 };
 
-export const handler = authorizerHandler;
+/**
+ * The deployed handler: its invocation traced (never its answer, which names the user) and its log
+ * lines carrying the Lambda context.
+ */
+export const handler = middy(authorizerHandler)
+  .use(captureLambdaHandler(tracer, { captureResponse: false }))
+  .use(injectLambdaContext(logger));

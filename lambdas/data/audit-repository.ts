@@ -59,7 +59,8 @@ export interface TrailPage {
 
 const SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#evt_[0-9A-Za-z]{20}$/;
 
-const invalidCursor = () => new BadRequestError(ErrorText.validation, [{ path: 'cursor', message: 'Invalid cursor' }]);
+const invalidCursor = (message = 'Invalid cursor') =>
+  new BadRequestError(ErrorText.validation, [{ path: 'cursor', message }]);
 
 /** Where a trail lives: the user's in the table, the project's in the list index. */
 interface Trail {
@@ -69,16 +70,33 @@ interface Trail {
   readonly index?: string;
 }
 
-/** The cursor is the last event's keys, opaque to the caller; one that is not from this trail is refused. */
-const encodeCursor = (key: Record<string, string>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
+/**
+ * The sort keys a query reads, inclusive. `~` sorts after every character of a sort key, so `until`
+ * takes in its whole millisecond, and with no `until` every year does.
+ */
+const keyRange = (query: TrailQuery) => ({ from: query.since ?? '0', to: `${query.until ?? ''}~` });
 
-const decodeCursor = (cursor: string, trail: Trail): Record<string, string> => {
-  let key: unknown;
+/** The filters a page was read with, in one fixed order: a cursor continues that query and no other. */
+const filtersOf = (query: TrailQuery): string =>
+  JSON.stringify([query.type ?? null, query.since ?? null, query.until ?? null]);
+
+/** What a cursor holds: the last event's keys and the filters of its query. */
+interface Cursor {
+  readonly key: Record<string, string>;
+  readonly filters: string;
+}
+
+/** The cursor is opaque to the caller; one that is not from this trail and these filters is refused. */
+const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+
+const decodeCursor = (cursor: string, trail: Trail, query: TrailQuery): Record<string, string> => {
+  let parsed: Partial<Cursor> | null;
   try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     throw invalidCursor();
   }
+  const key: unknown = typeof parsed === 'object' ? parsed?.key : undefined;
   const expected = trail.index ? ['GSI1PK', 'GSI1SK', 'PK', 'SK'] : ['PK', 'SK'];
   const valid =
     typeof key === 'object' &&
@@ -91,6 +109,13 @@ const decodeCursor = (cursor: string, trail: Trail): Record<string, string> => {
       ((key as Record<string, string>).GSI1SK === (key as Record<string, string>).SK &&
         (key as Record<string, string>).PK?.startsWith(userAuditPartition(''))));
   if (!valid) throw invalidCursor();
+  if (parsed?.filters !== filtersOf(query)) {
+    throw invalidCursor('This cursor belongs to a query with other filters: send its type, since and until');
+  }
+  // DynamoDB refuses a start key outside the key condition (a 500); only an altered cursor has one.
+  const { from, to } = keyRange(query);
+  const sortKey = (key as Record<string, string>).SK ?? '';
+  if (sortKey < from || sortKey > to) throw invalidCursor();
   return key as Record<string, string>;
 };
 
@@ -98,7 +123,9 @@ const decodeCursor = (cursor: string, trail: Trail): Record<string, string> => {
 const readTrail = async (trail: Trail, query: TrailQuery): Promise<TrailPage> => {
   const events: AuditEvent[] = [];
   const keys: Record<string, string>[] = [];
-  let startKey: Attributes | undefined = query.cursor === undefined ? undefined : decodeCursor(query.cursor, trail);
+  let startKey: Attributes | undefined =
+    query.cursor === undefined ? undefined : decodeCursor(query.cursor, trail, query);
+  const { from, to } = keyRange(query);
   let more = true;
   while (events.length < query.limit && more) {
     const page = await queryPage(
@@ -115,9 +142,8 @@ const readTrail = async (trail: Trail, query: TrailQuery): Promise<TrailPage> =>
         },
         ExpressionAttributeValues: {
           ':partition': trail.partition,
-          ':from': query.since ?? '0',
-          // `~` sorts after every character of an event id, so `until` takes in its whole millisecond.
-          ':to': `${query.until ?? '9'}#~`,
+          ':from': from,
+          ':to': to,
           ...(query.type && { ':type': query.type }),
         },
         ScanIndexForward: false,
@@ -137,7 +163,7 @@ const readTrail = async (trail: Trail, query: TrailQuery): Promise<TrailPage> =>
   const truncated = events.length > query.limit;
   return {
     events: events.slice(0, query.limit),
-    nextCursor: (more || truncated) && last ? encodeCursor(last) : null,
+    nextCursor: (more || truncated) && last ? encodeCursor({ key: last, filters: filtersOf(query) }) : null,
   };
 };
 

@@ -18,9 +18,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
 import { optionalUrlEnv, requiredEnv } from '@lambdas/env';
+import { tracer } from '@lambdas/observability';
 import type { ItemKey } from './keys';
-import { Sha256 } from './sha256';
-import { traceCalls } from './tracing';
 
 /** Name of the service's one table: the helpers below name it in every call, so no repository does. */
 const tableName = requiredEnv('TABLE_NAME');
@@ -32,25 +31,22 @@ const endpoint = optionalUrlEnv('DYNAMODB_ENDPOINT');
  * three attempts of one second each (about 3.3 s with back-off), so even the authorizer's two calls
  * end well inside the 10 s Lambda timeout and API Gateway's 29 s. Without `throwOnRequestTimeout` the
  * SDK only logs an overdue request and keeps waiting. No `cacheMiddleware`: the document client
- * refuses it, as a cached stack would send the first command's input again. The signer hashes
- * with `Sha256` (./sha256), which leaves the garbage collector less to finalise.
+ * refuses it, as a cached stack would send the first command's input again.
  */
 export const clientSettings = {
   maxAttempts: 3,
-  sha256: Sha256,
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_000, throwOnRequestTimeout: true },
 } satisfies DynamoDBClientConfig;
 
 /**
- * One client per container, reused across invocations (keep-alive is the SDK default); each of its
- * calls in a sampled invocation is an X-Ray subsegment.
+ * One client per container, reused across invocations (keep-alive is the SDK default); the Tracer
+ * records each of its calls in a sampled invocation as an X-Ray subsegment.
  */
-export const dynamo = new DynamoDBClient({ ...clientSettings, endpoint });
+export const dynamo = tracer.captureAWSv3Client(new DynamoDBClient({ ...clientSettings, endpoint }));
 // The SDK's logger middleware copies every input and output with sensitive fields masked, for a
 // logger this client never has, a cost the warm-CPU rows of `npm run bench` measure. The service
 // logs its calls' outcomes itself.
 dynamo.middlewareStack.remove('loggerMiddleware');
-traceCalls(dynamo);
 
 const UNAVAILABLE_ERRORS = new Set([
   'ProvisionedThroughputExceededException',

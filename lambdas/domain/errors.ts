@@ -1,11 +1,18 @@
 import { ErrorText, type ValidationDetail } from '@contract/errors';
 
-/** Base of every error the API answers with its own text; the HTTP mapping lives in `lambdas/http/errors.ts`. */
-export abstract class ApiError extends Error {}
+/**
+ * Base of every error the API answers with its own text and status; `lambdas/http/errors.ts` turns
+ * one into its answer.
+ */
+export abstract class ApiError extends Error {
+  /** The HTTP status the error is answered with. */
+  abstract readonly status: number;
+}
 
 /** No credential, or one that is malformed, unknown, revoked or unverifiable. */
 export class UnauthorizedError extends ApiError {
   override readonly name = 'UnauthorizedError';
+  readonly status = 401;
   constructor() {
     super(ErrorText.unauthorized);
   }
@@ -14,6 +21,7 @@ export class UnauthorizedError extends ApiError {
 /** A credential past its lifetime. */
 export class TokenExpiredError extends ApiError {
   override readonly name = 'TokenExpiredError';
+  readonly status = 401;
   constructor() {
     super(ErrorText.expired);
   }
@@ -22,21 +30,25 @@ export class TokenExpiredError extends ApiError {
 /** The caller is known but may not do this. */
 export class ForbiddenError extends ApiError {
   override readonly name = 'ForbiddenError';
+  readonly status = 403;
 }
 
 /** The addressed resource does not exist for this caller. */
 export class NotFoundError extends ApiError {
   override readonly name = 'NotFoundError';
+  readonly status = 404;
 }
 
 /** The request conflicts with the stored state. */
 export class ConflictError extends ApiError {
   override readonly name = 'ConflictError';
+  readonly status = 409;
 }
 
 /** The request is not of the documented form. */
 export class BadRequestError extends ApiError {
   override readonly name = 'BadRequestError';
+  readonly status = 400;
   constructor(
     message: string,
     readonly details?: readonly ValidationDetail[],
@@ -48,6 +60,7 @@ export class BadRequestError extends ApiError {
 /** The request body exceeds the limit. */
 export class PayloadTooLargeError extends ApiError {
   override readonly name = 'PayloadTooLargeError';
+  readonly status = 413;
   constructor() {
     super(ErrorText.tooLarge);
   }
@@ -56,6 +69,7 @@ export class PayloadTooLargeError extends ApiError {
 /** The request body is not declared as JSON. */
 export class UnsupportedMediaTypeError extends ApiError {
   override readonly name = 'UnsupportedMediaTypeError';
+  readonly status = 415;
   constructor() {
     super(ErrorText.contentType);
   }
@@ -64,6 +78,7 @@ export class UnsupportedMediaTypeError extends ApiError {
 /** A dependency (DynamoDB, the identity provider's keys) is throttled or down; the client may retry. */
 export class ServiceUnavailableError extends ApiError {
   override readonly name = 'ServiceUnavailableError';
+  readonly status = 503;
   constructor(options?: { cause?: unknown }) {
     super(ErrorText.unavailable, options);
   }

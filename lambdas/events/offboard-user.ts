@@ -1,6 +1,9 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import { clock } from '@lambdas/domain/clock';
-import { describeError, logger } from '@lambdas/http/logger';
+import { logger, tracer } from '@lambdas/observability';
 import { offboardUser } from '@lambdas/use-cases/offboard';
+import middy from '@middy/core';
 import type { EventBridgeEvent } from 'aws-lambda';
 
 /**
@@ -39,9 +42,11 @@ export const offboardUserHandler = async (event: CognitoCallEvent): Promise<void
     const report = await offboardUser(sub, clock.now());
     logger.info('user offboarded', { eventId: event.id, eventName, ...report });
   } catch (error) {
-    logger.error('offboarding failed', { eventId: event.id, eventName, userId: sub, ...describeError(error) });
+    logger.error('offboarding failed', { eventId: event.id, eventName, userId: sub, error });
     throw error;
   }
 };
 
-export const handler = offboardUserHandler;
+export const handler = middy(offboardUserHandler)
+  .use(captureLambdaHandler(tracer, { captureResponse: false }))
+  .use(injectLambdaContext(logger));

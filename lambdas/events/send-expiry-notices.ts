@@ -1,6 +1,9 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import { clock } from '@lambdas/domain/clock';
-import { describeError, logger } from '@lambdas/http/logger';
+import { logger, tracer } from '@lambdas/observability';
 import { sendExpiryNotices } from '@lambdas/use-cases/expiry-notices';
+import middy from '@middy/core';
 
 /**
  * Sends the expiry notices due now; EventBridge Scheduler invokes it every hour (asynchronously), with
@@ -19,9 +22,11 @@ export const sendExpiryNoticesHandler = async (): Promise<void> => {
       notices: sent.map((event) => ({ tokenId: event.target.tokenId, daysLeft: event.details.daysLeft })),
     });
   } catch (error) {
-    logger.error('expiry notices failed', describeError(error));
+    logger.error('expiry notices failed', { error });
     throw error;
   }
 };
 
-export const handler = sendExpiryNoticesHandler;
+export const handler = middy(sendExpiryNoticesHandler)
+  .use(captureLambdaHandler(tracer, { captureResponse: false }))
+  .use(injectLambdaContext(logger));

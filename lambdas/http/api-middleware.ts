@@ -1,3 +1,4 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { bodyIsOptional } from '@contract/body';
 import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
@@ -7,19 +8,19 @@ import { type RequestOrigin, requestOrigin } from '@lambdas/domain/audit';
 import {
   ApiError,
   BadRequestError,
+  ForbiddenError,
   NotFoundError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
 } from '@lambdas/domain/errors';
 import type { Principal } from '@lambdas/domain/principal';
 import { optionalUrlEnv } from '@lambdas/env';
+import { logger, metrics, publishMetrics } from '@lambdas/observability';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { principalFromContext } from './authorizer-context';
 import { errorResponse } from './errors';
-import { logger } from './logger';
-import { metricFields } from './metrics';
 
 /** Headers that let the configured dashboard origin read every answer (none when there is none). */
 const dashboardOrigin = optionalUrlEnv('DASHBOARD_ORIGIN');
@@ -40,15 +41,6 @@ export interface ApiEvent<R extends RouteContract> extends APIGatewayProxyEvent 
   input: RouteInput<R>['body'];
 }
 
-/**
- * How a handler hands its route's contract to the middleware: a function that loads its resource's
- * contracts module with the function's first request rather than with its bundle, e.g.
- * `() => require('@contract/routes/tokens').createTokenRoute`. The zod/mini schemas in it, evaluated
- * at load, put the route functions over their cold-load target (`npm run bench`, cold load); and one
- * module per resource keeps the other resources' contracts out of the bundle (bundle size).
- */
-export type ContractLoader<R extends RouteContract> = () => R;
-
 const header = (event: APIGatewayProxyEvent, name: string): string | undefined => {
   const wanted = name.toLowerCase();
   const key = Object.keys(event.headers ?? {}).find((candidate) => candidate.toLowerCase() === wanted);
@@ -59,10 +51,10 @@ const header = (event: APIGatewayProxyEvent, name: string): string | undefined =
  * The JSON body; when the body is `optional`, `undefined` for a request with neither a body nor a
  * content type (as `curl -X POST` sends it).
  */
-const readJsonBody = (event: APIGatewayProxyEvent, optional: boolean): unknown => {
+const readJsonBody = (event: APIGatewayProxyEvent, optional: boolean, maxBytes: number): unknown => {
   const raw = event.body ?? '';
   const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-  if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) throw new PayloadTooLargeError();
+  if (Buffer.byteLength(text, 'utf8') > maxBytes) throw new PayloadTooLargeError();
   const contentType = header(event, 'content-type')?.split(';')[0]?.trim().toLowerCase();
   if (optional && text === '' && contentType === undefined) return undefined;
   if (contentType !== 'application/json') throw new UnsupportedMediaTypeError();
@@ -104,25 +96,23 @@ const validParams = (route: RouteContract, schema: z.ZodMiniObject, raw: APIGate
 };
 
 /**
- * The one middleware of every route: the principal first (fail closed), then the path parameters and
- * the body (size, content type, JSON) checked against the route's contract, and one mapping of every
+ * The one middleware of every route, which enforces what its contract states: the principal first
+ * (fail closed) and whether an API token may call the route at all, then the path parameters, the
+ * query and the body (size, content type, JSON) against the route's schemas; and one mapping of every
  * error to its response.
  */
-export const apiMiddleware = <R extends RouteContract>(
-  load: ContractLoader<R>,
-): MiddlewareObj<ApiEvent<R>, APIGatewayProxyResult> => {
-  let loaded: R | undefined;
-  const contract = (): R => {
-    loaded ??= load();
-    return loaded;
-  };
+export const apiMiddleware = <R extends RouteContract>(route: R): MiddlewareObj<ApiEvent<R>, APIGatewayProxyResult> => {
+  const contract = (): R => route;
   return {
     before: (request) => {
       (request.internal as Record<string, unknown>).startedAt = performance.now();
       const event = request.event;
-      const route: RouteContract = contract();
-      event.route = route as R;
+      event.route = route;
       event.principal = principalFromContext(event.requestContext?.authorizer);
+      // The authorizer refuses an API token on a session-only route already; this holds if it ever did not.
+      if (route.tokenScope === null && event.principal.kind !== 'session') {
+        throw new ForbiddenError(ErrorText.sessionRequired);
+      }
       event.origin = requestOrigin(event.principal, {
         sourceIp: event.requestContext.identity?.sourceIp,
         userAgent: event.requestContext.identity?.userAgent,
@@ -136,7 +126,7 @@ export const apiMiddleware = <R extends RouteContract>(
         event.query = parsed.data as RouteInput<R>['query'];
       }
       if (body) {
-        const parsed = body.safeParse(readJsonBody(event, bodyIsOptional(body)));
+        const parsed = body.safeParse(readJsonBody(event, bodyIsOptional(body), route.maxBodyBytes ?? MAX_BODY_BYTES));
         if (!parsed.success) throw new BadRequestError(ErrorText.validation, detailsOf(parsed.error.issues));
         event.input = parsed.data as RouteInput<R>['body'];
       }
@@ -155,8 +145,8 @@ export const apiMiddleware = <R extends RouteContract>(
 /**
  * The one summary line per request: who (user and token id, never the credential), what (route and
  * status), why it was refused (the contract's error text), how long it took, and the request id API
- * Gateway also gave the authorizer, so the two lines of a request can be joined. Successful state
- * changes and a container's first request are counted as metrics in the same line.
+ * Gateway also gave the authorizer, so the two lines of a request can be joined. A successful state
+ * change is counted as the route's metric, and a container's first request as its cold start.
  */
 const logSummary = (
   route: RouteContract,
@@ -169,7 +159,6 @@ const logSummary = (
   const { startedAt } = internal as { startedAt?: number };
   logger.info('request', {
     requestId: event.requestContext?.requestId,
-    traceId: process.env._X_AMZN_TRACE_ID,
     route: route.handler,
     method: event.httpMethod,
     status,
@@ -179,6 +168,7 @@ const logSummary = (
     userId: event.principal?.userId,
     tokenId: event.principal?.tokenId,
     latencyMs: startedAt === undefined ? undefined : Math.round((performance.now() - startedAt) * 1000) / 1000,
-    ...metricFields(route.handler, status < 300 && route.successMetric ? [{ name: route.successMetric }] : []),
   });
+  if (status < 300 && route.successMetric) metrics.addMetric(route.successMetric, MetricUnit.Count, 1);
+  publishMetrics(route.handler);
 };

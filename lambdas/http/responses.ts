@@ -1,10 +1,8 @@
+import { JSON_HEADERS } from '@contract/headers';
 import type { RouteAnswer, RouteContract } from '@contract/routes';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 
-/** Headers on every response of the API. */
-export const JSON_HEADERS = { 'Content-Type': 'application/json' } as const;
-
-/** A JSON response. */
+/** A JSON response, with the headers of every answer of the API. */
 export const json = (
   statusCode: number,
   body: unknown,

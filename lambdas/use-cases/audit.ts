@@ -16,23 +16,37 @@ import { canManageMembers } from '@lambdas/domain/roles';
 /** A trail's query as the route validated it: text of the right form (the same for both trails). */
 export type TrailRequest = RouteInput<typeof listAuditEventsRoute>['query'];
 
-/** An instant as the trail's keys hold it (UTC with milliseconds); a date that does not exist is a 400. */
+const invalidQuery = (path: 'since' | 'until', message: string) =>
+  new BadRequestError(ErrorText.validation, [{ path, message }]);
+
+/**
+ * An instant as the trail's keys hold it (UTC with milliseconds). `Date` rolls a day that does not
+ * exist over into the next month (`2026-02-31` is 3 March), so the instant must come back as written.
+ */
 const toKeyTime = (name: 'since' | 'until', instant: string | undefined): string | undefined => {
   if (instant === undefined) return undefined;
   const time = new Date(instant);
-  if (Number.isNaN(time.getTime())) {
-    throw new BadRequestError(ErrorText.validation, [{ path: name, message: 'Not a date and time' }]);
+  // The schema's pattern holds the date and time to the second in the first 19 characters.
+  if (Number.isNaN(time.getTime()) || time.toISOString().slice(0, 19) !== instant.slice(0, 19)) {
+    throw invalidQuery(name, 'Not a date and time');
   }
   return time.toISOString();
 };
 
-const withDefaults = (request: TrailRequest): TrailQuery => ({
-  limit: request.limit === undefined ? DEFAULT_AUDIT_PAGE : Number(request.limit),
-  cursor: request.cursor,
-  type: request.type,
-  since: toKeyTime('since', request.since),
-  until: toKeyTime('until', request.until),
-});
+const withDefaults = (request: TrailRequest): TrailQuery => {
+  const since = toKeyTime('since', request.since);
+  const until = toKeyTime('until', request.until);
+  // Both are ISO text of one form, so text order is time order; DynamoDB refuses a reversed range.
+  if (since !== undefined && until !== undefined && since > until)
+    throw invalidQuery('since', 'Must not be after until');
+  return {
+    limit: request.limit === undefined ? DEFAULT_AUDIT_PAGE : Number(request.limit),
+    cursor: request.cursor,
+    type: request.type,
+    since,
+    until,
+  };
+};
 
 /** The caller's own trail: what they did, and what happened to their tokens. */
 export const readUserTrail = (caller: Principal, request: TrailRequest): Promise<TrailPage> =>

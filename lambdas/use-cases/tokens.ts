@@ -12,7 +12,14 @@ import {
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '@lambdas/domain/errors';
-import { creatingAddress, type Network, networksOverlap, networkText, parseNetwork } from '@lambdas/domain/ip';
+import {
+  creatingAddress,
+  embeddedIpv4Prefix,
+  type Network,
+  networksOverlap,
+  networkText,
+  parseNetwork,
+} from '@lambdas/domain/ip';
 import type { Principal } from '@lambdas/domain/principal';
 import { mintToken } from '@lambdas/domain/token-format';
 
@@ -41,12 +48,13 @@ const refuse = (index: number, message: string): never => {
 const allowList = (entries: readonly string[]): string[] => {
   const networks = entries.map((entry, index) => {
     const network = parseNetwork(entry) ?? refuse(index, 'Not an IP address or CIDR');
+    const why = 'an allow-list names the few networks a token is used from, not a share of the Internet';
     const broadest = BROADEST_ALLOWED_PREFIX[network.family];
-    if (network.prefix < broadest) {
-      refuse(
-        index,
-        `Broader than a /${broadest}: an allow-list names the few networks a token is used from, not a share of the Internet`,
-      );
+    if (network.prefix < broadest) refuse(index, `Broader than a /${broadest}: ${why}`);
+    // An IPv6 range that embeds IPv4 addresses is held to the IPv4 rule too: `::/96` is `0.0.0.0/0`.
+    const embedded = embeddedIpv4Prefix(network);
+    if (embedded !== null && embedded < BROADEST_ALLOWED_PREFIX[4]) {
+      refuse(index, `Broader than a /${BROADEST_ALLOWED_PREFIX[4]} of the IPv4 addresses it embeds: ${why}`);
     }
     return network;
   });

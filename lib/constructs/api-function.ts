@@ -11,7 +11,7 @@ import { bundlingSettings, esbuildFlags, PROJECT_ROOT, runtimeNodeOptions } from
 
 /** Properties of an {@link ApiFunction}. */
 export interface ApiFunctionProps {
-  /** TypeScript entry file relative to the repository root, e.g. `lambdas/handlers/create-token.ts`; it exports `handler`. */
+  /** TypeScript entry file relative to the repository root, e.g. `lambdas/routes/create-token.ts`; it exports `handler`. */
   readonly entry: string;
   /** One line shown in the Lambda console. */
   readonly description: string;
@@ -110,9 +110,9 @@ export class ApiFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       deadLetterQueue: props.deadLetterQueue,
-      // The log format stays TEXT on purpose: the logger (lambdas/http/logger.ts) already writes one
-      // JSON object per line, with its own `level` and `time`, straight to process.stdout and
-      // process.stderr rather than through console, and LOG_LEVEL alone decides what is logged.
+      // The log format stays TEXT on purpose: Powertools' Logger (lambdas/observability.ts) already
+      // writes one JSON object per line, with its own `level` and `timestamp`, and LOG_LEVEL alone
+      // decides what is logged.
       environment: { ...DEFAULT_ENVIRONMENT, ...props.environment },
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),

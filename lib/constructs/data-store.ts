@@ -172,6 +172,10 @@ export class DataStore extends Construct {
       preventUserExistenceErrors: true,
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
+      // Cognito issues a refresh token with every code exchange and none can be turned off; the
+      // dashboard never uses it (it signs in again) and keeps none, so it lives the shortest time
+      // Cognito allows (60 minutes) rather than its default 30 days.
+      refreshTokenValidity: Duration.minutes(60),
       // Users may change their display name, never their e-mail, through the dashboard.
       writeAttributes: new ClientAttributes().withStandardAttributes({ fullname: true }),
     });

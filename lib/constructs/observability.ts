@@ -5,8 +5,11 @@ import {
   AUTHORIZER_DECISION_METRIC,
   AUTHORIZER_DECISION_OUTCOMES,
   AUTHORIZER_FAILURES_METRIC,
+  COLD_START_DIMENSION,
   COLD_START_METRIC,
   METRICS_NAMESPACE,
+  SERVICE_DIMENSION,
+  SERVICE_NAME,
 } from '@contract/service-metrics';
 import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
@@ -154,6 +157,9 @@ const metricId = (prefix: string, name: string): string =>
   `${prefix}${name.replace(/(^|[^A-Za-z0-9])([A-Za-z0-9])/g, (_match, _separator, letter: string) => letter.toUpperCase())}`;
 
 /** Sum of sparse metrics (DynamoDB publishes throttles and errors only when they happen): FILL each with 0. */
+/** The dimension Powertools Metrics gives every metric the functions publish: part of each metric's identity. */
+const serviceDimension = { [SERVICE_DIMENSION]: SERVICE_NAME };
+
 const sumOf = (label: string, metrics: Record<string, IMetric>): MathExpression =>
   new MathExpression({
     expression: Object.keys(metrics)
@@ -254,6 +260,7 @@ export class Observability extends Construct {
     this.denialEvents = new Metric({
       namespace: METRICS_NAMESPACE,
       metricName: AUDIT_DENIAL_EVENTS_METRIC,
+      dimensionsMap: serviceDimension,
       statistic: 'Sum',
       period: DENIAL_PERIOD,
       label: 'Token denials (token.denied events)',
@@ -393,8 +400,8 @@ export class Observability extends Construct {
         },
       }),
     );
-    // Rules of the audit bus may page too (README: `token.denied` events to this topic); rules of other
-    // buses may not. A rule of a custom bus is `rule/<bus name>/<rule name>`.
+    // Rules of the audit bus may page too (docs/operations.md: `token.denied` events to the alarm
+    // topic); rules of other buses may not. A rule of a custom bus is `rule/<bus name>/<rule name>`.
     topic.addToResourcePolicy(
       new PolicyStatement({
         sid: 'AuditBusRulesPublish',
@@ -504,7 +511,7 @@ export class Observability extends Construct {
             new Metric({
               namespace: METRICS_NAMESPACE,
               metricName: AUTHORIZER_DECISION_METRIC,
-              dimensionsMap: { [AUTHORIZER_DECISION_DIMENSION]: outcome },
+              dimensionsMap: { ...serviceDimension, [AUTHORIZER_DECISION_DIMENSION]: outcome },
               label: outcome,
               ...sum,
             }),
@@ -568,6 +575,7 @@ export class Observability extends Construct {
                 new Metric({
                   namespace: METRICS_NAMESPACE,
                   metricName: route.successMetric,
+                  dimensionsMap: serviceDimension,
                   ...sum,
                   label: route.successMetric,
                 }),
@@ -583,7 +591,7 @@ export class Observability extends Construct {
             new Metric({
               namespace: METRICS_NAMESPACE,
               metricName: COLD_START_METRIC,
-              dimensionsMap: { function: fn.name },
+              dimensionsMap: { ...serviceDimension, [COLD_START_DIMENSION]: fn.name },
               ...sum,
               label: fn.name,
             }),

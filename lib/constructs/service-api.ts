@@ -1,5 +1,6 @@
 import { corsHeaders, preflightHeaders } from '@contract/cors';
 import { gatewayResponses } from '@contract/gateway-responses';
+import { JSON_HEADERS } from '@contract/headers';
 import { methodsByPath, routeScopesJson } from '@contract/route-table';
 import { type RouteContract, routes } from '@contract/routes';
 import { authorizerTableAccess, grantsOf } from '@contract/table-access';
@@ -57,7 +58,7 @@ export interface ServiceApiProps {
 }
 
 /** Entry file of a route's handler module. */
-export const routeEntry = (route: RouteContract): string => `lambdas/handlers/${route.handler}.ts`;
+export const routeEntry = (route: RouteContract): string => `lambdas/routes/${route.handler}.ts`;
 
 /** Entry file of the authorizer. */
 export const AUTHORIZER_ENTRY = 'lambdas/authorizer/handler.ts';
@@ -235,7 +236,7 @@ export class ServiceApi extends Construct {
       'GET',
       {
         statusCode: 200,
-        headers: { 'Content-Type': 'application/json', ...corsHeaders(dashboardOrigin) },
+        headers: { ...JSON_HEADERS, ...corsHeaders(dashboardOrigin) },
         body: apiDocumentBody(),
       },
       'The API document is public by design (like any published API reference): a static body from a mock integration, with no data, no Lambda and no table behind it; every other method uses the REQUEST authorizer.',

@@ -54,6 +54,7 @@ describe('GET /api/v1/openapi.json in the stack', () => {
         StatusCode: '200',
         ResponseParameters: {
           'method.response.header.Content-Type': true,
+          'method.response.header.Cache-Control': true,
           // The dashboard reads it across origins.
           'method.response.header.Access-Control-Allow-Origin': true,
           'method.response.header.Access-Control-Expose-Headers': true,

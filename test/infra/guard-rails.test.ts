@@ -212,7 +212,13 @@ describe('alarms', () => {
     });
     // No dimension: the authorizer publishes it in a directive of its own (contract/service-metrics.ts).
     expect(metrics).toEqual([
-      { namespace: 'SecretsService', metricName: 'TokenDenialEvents', dimensions: {}, stat: 'Sum', period: 60 },
+      {
+        namespace: 'SecretsService',
+        metricName: 'TokenDenialEvents',
+        dimensions: { service: 'secrets-service' },
+        stat: 'Sum',
+        period: 60,
+      },
     ]);
     expect(AUDIT_DENIAL_EVENTS_METRIC).toBe('TokenDenialEvents');
     expect(METRICS_NAMESPACE).toBe('SecretsService');
@@ -505,7 +511,7 @@ describe('dashboard', () => {
   it("graphs the authorizer's decisions by outcome, its invocations, errors, duration and failures", () => {
     const graphs = graphsOf(plain);
     expect(graphs.get('Authorizer decisions')).toEqual(
-      OUTCOMES.map((outcome) => `SecretsService/AuthorizerDecision outcome=${outcome}`),
+      OUTCOMES.map((outcome) => `SecretsService/AuthorizerDecision outcome=${outcome} service=secrets-service`),
     );
     expect(graphs.get('Authorizer invocations and errors')).toEqual([
       'AWS/Lambda/Invocations',
@@ -518,7 +524,9 @@ describe('dashboard', () => {
 
   it('graphs token denials per minute and the audit pipe’s undelivered batches', () => {
     const graphs = graphsOf(plain);
-    expect(graphs.get('Token denials per minute')).toEqual(['SecretsService/TokenDenialEvents']);
+    expect(graphs.get('Token denials per minute')).toEqual([
+      'SecretsService/TokenDenialEvents service=secrets-service',
+    ]);
     expect(graphs.get('Audit batches not delivered (dead-letter queue)')).toEqual([
       'AWS/SQS/ApproximateNumberOfMessagesVisible',
     ]);
@@ -534,15 +542,15 @@ describe('dashboard', () => {
   it('graphs the state changes the routes count and every function’s cold starts', () => {
     const graphs = graphsOf(plain);
     expect(graphs.get('State changes')).toEqual([
-      'SecretsService/TokensCreated',
-      'SecretsService/TokensRevoked',
-      'SecretsService/TokensRotated',
-      'SecretsService/MembersAdded',
-      'SecretsService/MembersRemoved',
+      'SecretsService/TokensCreated service=secrets-service',
+      'SecretsService/TokensRevoked service=secrets-service',
+      'SecretsService/TokensRotated service=secrets-service',
+      'SecretsService/MembersAdded service=secrets-service',
+      'SecretsService/MembersRemoved service=secrets-service',
     ]);
     expect(graphs.get('Cold starts')).toEqual(
       ['authorizer', ...routes.map((route) => route.handler)].map(
-        (name) => `SecretsService/ColdStart function=${name}`,
+        (name) => `SecretsService/ColdStart function_name=${name} service=secrets-service`,
       ),
     );
   });

@@ -221,6 +221,30 @@ describe('gateway responses', () => {
   );
 });
 
+describe('caching', () => {
+  it("tells browsers and caches to store none of the gateway's own answers, nor the API document", () => {
+    const responses = Object.values(resourcesOf('AWS::ApiGateway::GatewayResponse'));
+    expect(responses).toHaveLength(gatewayResponses.length);
+    for (const response of responses) {
+      expect(propertiesOf(response).ResponseParameters).toMatchObject({
+        'gatewayresponse.header.Cache-Control': "'no-store'",
+      });
+    }
+    synthesized.template.hasResourceProperties('AWS::ApiGateway::Method', {
+      HttpMethod: 'GET',
+      Integration: {
+        Type: 'MOCK',
+        IntegrationResponses: [
+          Match.objectLike({
+            StatusCode: '200',
+            ResponseParameters: Match.objectLike({ 'method.response.header.Cache-Control': "'no-store'" }),
+          }),
+        ],
+      },
+    });
+  });
+});
+
 describe('table', () => {
   it('is one on-demand table with the schema of contract/table-schema.ts', () => {
     // CloudFormation has no StreamEnabled (CreateTable's flag): a view type alone turns the stream on.
@@ -250,14 +274,16 @@ describe('table', () => {
 describe('least privilege', () => {
   it('lets the authorizer touch token and profile items only, and put denial events in the audit trail', () => {
     const roleId = logicalId(synthesized.stack.serviceApi.authorizerFunction.role);
+    // A session's profile and address claim are read in one BatchGetItem on every session request.
     expect(dynamoGrants(roleId)).toEqual([
+      'dynamodb:BatchGetItem on table for EMAIL#*',
+      'dynamodb:BatchGetItem on table for USER#*',
       'dynamodb:DeleteItem on table for EMAIL#*',
       'dynamodb:GetItem on table for TOKEN#*',
-      'dynamodb:GetItem on table for USER#*',
       'dynamodb:PutItem on table for AUDIT#*',
       'dynamodb:PutItem on table for EMAIL#*',
-      'dynamodb:PutItem on table for USER#*',
       'dynamodb:UpdateItem on table for TOKEN#*',
+      'dynamodb:UpdateItem on table for USER#*',
     ]);
   });
 
@@ -684,6 +710,14 @@ describe('user pool', () => {
       TokenValidityUnits: { IdToken: 'minutes', AccessToken: 'minutes' },
     });
     expect(client).not.toHaveProperty('DefaultRedirectURI');
+  });
+
+  it('gives its refresh tokens the shortest life Cognito allows, 60 minutes: the dashboard never renews a session', () => {
+    const client = propertiesOf(Object.values(resourcesOf('AWS::Cognito::UserPoolClient'))[0] as Json);
+    expect(client).toMatchObject({
+      RefreshTokenValidity: 60,
+      TokenValidityUnits: { IdToken: 'minutes', AccessToken: 'minutes', RefreshToken: 'minutes' },
+    });
   });
 
   it('allows SRP as its one password flow (managed login takes passwords through it) and refresh tokens', () => {

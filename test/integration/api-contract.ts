@@ -12,6 +12,7 @@ type Json = Record<string, unknown>;
 
 const document = apiDocument();
 const components = (document.components?.schemas ?? {}) as Record<string, unknown>;
+const headerComponents = (document.components?.headers ?? {}) as Record<string, Json>;
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
 const validators = new Map<string, ValidateFunction>();
 
@@ -61,9 +62,15 @@ export const assertDocumentedReply = (
   const where = `${method} ${template} answered ${reply.status}`;
   const response = operation.responses?.[String(reply.status)];
   if (!response) throw new Error(`${where}, a status the API document does not list: ${reply.text}`);
-  for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
-    if (header.required && reply.headers[name.toLowerCase()] === undefined) {
-      throw new Error(`${where} without its documented ${name} header`);
+  for (const [name, declared] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
+    const ref = declared.$ref;
+    const header = typeof ref === 'string' ? headerComponents[ref.replace('#/components/headers/', '')] : declared;
+    if (!header) throw new Error(`unresolvable $ref ${ref} in the API document`);
+    const value = reply.headers[name.toLowerCase()];
+    if (header.required && value === undefined) throw new Error(`${where} without its documented ${name} header`);
+    const fixed = (header.schema as Json | undefined)?.const;
+    if (fixed !== undefined && value !== undefined && value !== fixed) {
+      throw new Error(`${where} with ${name}: ${value}, where the API document fixes ${fixed}`);
     }
   }
   const schema = (response.content as Record<string, { schema?: unknown }> | undefined)?.['application/json']?.schema;

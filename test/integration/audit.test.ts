@@ -258,6 +258,79 @@ describe('reading the trails', () => {
     }
   });
 
+  it('answers 400 with details, never 500, for since after until and a date that does not exist', async () => {
+    const ada = await signedIn('ada');
+    const project = await call(service, 'POST', '/api/v1/projects', as(ada.token, { json: { name: 'p' } }));
+    const projectId = project.body.data.projectId as string;
+    for (const [query, path] of [
+      ['?since=2026-03-02T00:00:00Z&until=2026-03-01T00:00:00Z', 'since'],
+      ['?since=2026-03-01T00:00:00.001Z&until=2026-03-01T00:00:00Z', 'since'],
+      ['?since=2026-02-31T00:00:00Z', 'since'],
+      ['?until=2025-02-29T12:00:00.000Z', 'until'],
+      ['?until=2026-04-31T00:00:00Z', 'until'],
+      ['?since=2026-01-01T24:00:00Z', 'since'],
+    ]) {
+      for (const reply of [await trail(ada.token, query), await projectTrail(ada.token, projectId, query)]) {
+        expect([query, reply.status, reply.body.error]).toEqual([query, 400, ErrorText.validation]);
+        expect(reply.body.details).toEqual([{ path, message: expect.any(String) }]);
+      }
+    }
+    // The same instant on both sides is one millisecond's window, and a far future an empty one.
+    for (const query of ['?since=2026-03-01T00:00:00Z&until=2026-03-01T00:00:00.000Z', '?since=9999-01-01T00:00:00Z']) {
+      const reply = await trail(ada.token, query);
+      expect([query, reply.status, reply.body.data]).toEqual([query, 200, []]);
+    }
+  });
+
+  it('answers 400, never 500, for a cursor sent with other filters than its own', async () => {
+    const ada = await signedIn('ada');
+    const projectId = await call(service, 'POST', '/api/v1/projects', as(ada.token, { json: { name: 'a' } })).then(
+      (reply) => reply.body.data.projectId as string,
+    );
+    const start = new Date(Date.now() - 1_000).toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    for (const email of [uniqueEmail('m1'), uniqueEmail('m2'), uniqueEmail('m3')]) {
+      await devSession(service, email).then((token) => trail(token));
+      await call(
+        service,
+        'POST',
+        `/api/v1/projects/${projectId}/members`,
+        as(ada.token, { json: { email, role: 'member' } }),
+      );
+    }
+    const end = new Date(Date.now() + 60_000).toISOString();
+    const filters = `type=member.added&since=${start}&until=${end}`;
+    for (const read of [
+      (query: string) => trail(ada.token, query),
+      (query: string) => projectTrail(ada.token, projectId, query),
+    ]) {
+      const first = await read(`?limit=1&${filters}`);
+      expect(first.status).toBe(200);
+      const cursor = encodeURIComponent(first.body.nextCursor);
+      expect((await read(`?limit=1&${filters}&cursor=${cursor}`)).status).toBe(200);
+      for (const other of [
+        'type=project.created',
+        '',
+        `type=member.added&since=${start}`,
+        `type=member.added&since=${end}&until=${end}`,
+        `type=member.added&since=${start}&until=${start}`,
+        `type=member.added&since=${start}&until=2999-01-01T00:00:00Z`,
+      ]) {
+        const reply = await read(`?limit=1&${other}&cursor=${cursor}`);
+        expect([other, reply.status, reply.body.error]).toEqual([other, 400, ErrorText.validation]);
+        expect(reply.body.details).toEqual([{ path: 'cursor', message: expect.any(String) }]);
+      }
+      // An altered cursor (its event moved out of its own window) with its own filters.
+      const forged = Buffer.from(
+        Buffer.from(first.body.nextCursor, 'base64url')
+          .toString('utf8')
+          .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z(?=#evt_)/g, '2000-01-01T00:00:00.000Z'),
+      ).toString('base64url');
+      const reply = await read(`?limit=1&${filters}&cursor=${forged}`);
+      expect([reply.status, reply.body.details]).toEqual([400, [{ path: 'cursor', message: expect.any(String) }]]);
+    }
+  });
+
   it('lets owners and admins read a project trail; a member gets 403, anyone else 404', async () => {
     const owner = await signedIn('owner');
     const member = await signedIn('member');

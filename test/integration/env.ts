@@ -8,8 +8,8 @@ process.env.AWS_ACCESS_KEY_ID = 'local';
 process.env.AWS_SECRET_ACCESS_KEY = 'local';
 process.env.AWS_REGION = 'us-east-1';
 
-// The service logs at its most verbose level, and every line its logger writes goes to a file of
-// the run (not the console), which the global teardown reads: no credential may appear in any.
+// The service logs at its most verbose level, and every line its logger and metrics write goes to a
+// file of the run (not the console), which the global teardown reads: no credential may appear in any.
 process.env.LOG_LEVEL = 'debug';
 const logDir = process.env.TEST_LOG_DIR;
 const patched = process as NodeJS.Process & { __logsCaptured?: boolean };
@@ -19,7 +19,10 @@ if (logDir && !patched.__logsCaptured) {
   for (const stream of [process.stdout, process.stderr]) {
     const original = stream.write.bind(stream);
     stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      if (!String(chunk).startsWith('{"level":')) return (original as (...args: unknown[]) => boolean)(chunk, ...rest);
+      const text = String(chunk);
+      if (!text.startsWith('{"level":') && !text.startsWith('{"_aws":')) {
+        return (original as (...args: unknown[]) => boolean)(chunk, ...rest);
+      }
       appendFileSync(file, chunk);
       return true;
     }) as typeof stream.write;

@@ -1,6 +1,7 @@
 import { ErrorText } from '@contract/errors';
 import type { LocalService } from '../../local/service';
 import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { DECEPTIVE_NAME_MESSAGE, DECEPTIVE_NAMES, PLAIN_NAMES } from './names';
 
 let service: LocalService;
 beforeAll(async () => {
@@ -47,6 +48,23 @@ describe('POST /api/v1/projects', () => {
       const reply = await call(service, 'POST', '/api/v1/projects', { token: owner.session, json: body });
       expect(reply.status).toBe(400);
       expect(reply.body.error).toBe(ErrorText.validation);
+    }
+  });
+
+  it('refuses a name with control or bidirectional formatting characters, and keeps any script', async () => {
+    const owner = await signedInUser();
+    for (const name of DECEPTIVE_NAMES) {
+      const reply = await call(service, 'POST', '/api/v1/projects', { token: owner.session, json: { name } });
+      expect([JSON.stringify(name), reply.status, reply.body.error]).toEqual([
+        JSON.stringify(name),
+        400,
+        ErrorText.validation,
+      ]);
+      expect(reply.body.details).toEqual([{ path: 'name', message: expect.stringMatching(DECEPTIVE_NAME_MESSAGE) }]);
+    }
+    for (const name of PLAIN_NAMES) {
+      const reply = await call(service, 'POST', '/api/v1/projects', { token: owner.session, json: { name } });
+      expect([name, reply.status, reply.body.data?.name]).toEqual([name, 201, name]);
     }
   });
 });

@@ -2,7 +2,7 @@ import { call, devSession, listedToken, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
 
 /**
- * The token lifecycle beyond SPEC.md, black box against `npm start` (which sees the TCP peer, so
+ * The token lifecycle beyond creating and revoking, black box against `npm start` (which sees the TCP peer, so
  * 127.0.0.1 and ::1 are two callers): where a token was last used from, allow-lists, rotation.
  */
 
@@ -57,7 +57,7 @@ describe('allowed addresses', () => {
     expect(await listed(owner, id)).toMatchObject({ allowedIps: ['127.0.0.0/31', '::1'] });
   });
 
-  it('keeps SPEC.md’s default: without a list, only the creating address', async () => {
+  it('keeps the default: without a list, only the creating address', async () => {
     const owner = await session();
     const created = await create(owner, undefined, '::1');
     const { id, rawToken } = created.body.data as { id: string; rawToken: string };
@@ -85,6 +85,31 @@ describe('allowed addresses', () => {
     const reply = await create(await session(), allowedIps);
     expect([reply.status, reply.body.error]).toEqual([400, 'Validation failed']);
     expect(reply.body.details).toEqual([{ path, message: expect.stringMatching(message) }]);
+  });
+
+  it('refuses IPv6 ranges that embed more of IPv4 than a /8, like 0.0.0.0/0, and takes a narrower one', async () => {
+    const owner = await session();
+    for (const entry of [
+      '0.0.0.0/0',
+      '::/96',
+      '64:ff9b::/96',
+      '::ffff:0:0/96',
+      '::/80',
+      '::ffff:0:0/95',
+      '64:ff9b::/100',
+    ]) {
+      const reply = await create(owner, [entry]);
+      expect([entry, reply.status, reply.body.details]).toEqual([
+        entry,
+        400,
+        [{ path: 'allowedIps.0', message: expect.stringMatching(/Broader than a \/8/) }],
+      ]);
+    }
+    const narrow = await create(owner, ['64:ff9b::a00:0/104', '::ffff:11.0.0.0/104']);
+    expect(narrow.status).toBe(201);
+    expect(await listed(owner, narrow.body.data.id)).toMatchObject({
+      allowedIps: ['64:ff9b::a00:0/104', '11.0.0.0/8'],
+    });
   });
 
   it('refuses an empty list and one of more than 10 entries', async () => {

@@ -2,6 +2,7 @@ import { ErrorText } from '@contract/errors';
 import { setClock } from '@lambdas/domain/clock';
 import type { LocalService } from '../../local/service';
 import { call, createToken, seedTokens, sessionFor, startService, uniqueEmail } from './harness';
+import { DECEPTIVE_NAME_MESSAGE, DECEPTIVE_NAMES, PLAIN_NAMES } from './names';
 import { scanTable } from './secret-scan';
 
 let service: LocalService;
@@ -138,6 +139,29 @@ describe('POST /api/v1/tokens', () => {
     expect(reply.body.error).toBe(ErrorText.validation);
     expect(reply.body.details.map((d: { path: string }) => d.path)).toContain(path);
     for (const detail of reply.body.details) expect(typeof detail.message).toBe('string');
+  });
+
+  it('refuses a name with control or bidirectional formatting characters, and keeps any script', async () => {
+    const session = await sessionFor(service, uniqueEmail());
+    for (const name of DECEPTIVE_NAMES) {
+      const reply = await call(service, 'POST', '/api/v1/tokens', {
+        token: session,
+        json: { name, scopes: ['admin'] },
+      });
+      expect([JSON.stringify(name), reply.status, reply.body.error]).toEqual([
+        JSON.stringify(name),
+        400,
+        ErrorText.validation,
+      ]);
+      expect(reply.body.details).toEqual([{ path: 'name', message: expect.stringMatching(DECEPTIVE_NAME_MESSAGE) }]);
+    }
+    for (const name of PLAIN_NAMES) {
+      const reply = await call(service, 'POST', '/api/v1/tokens', {
+        token: session,
+        json: { name, scopes: ['admin'] },
+      });
+      expect([name, reply.status, reply.body.data?.name]).toEqual([name, 201, name]);
+    }
   });
 
   it('accepts ttlDays of 1 and 3650, the bounds', async () => {

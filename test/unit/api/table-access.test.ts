@@ -86,9 +86,12 @@ describe('grants derived from the calls a route lists', () => {
       'dynamodb:BatchGetItem table USER#',
       'dynamodb:Query table PROJECT#',
     ]);
+    // The claim re-checked in the transaction, and the member's own copy of the membership deleted.
     expect(lines(removeMemberRoute.dataAccess)).toEqual([
+      'dynamodb:ConditionCheckItem table EMAIL#',
       'dynamodb:ConditionCheckItem table PROJECT#',
       'dynamodb:DeleteItem table PROJECT#',
+      'dynamodb:DeleteItem table USER#',
       'dynamodb:GetItem table EMAIL#',
       'dynamodb:GetItem table PROJECT#',
       'dynamodb:PutItem table AUDIT#',

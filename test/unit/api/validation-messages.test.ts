@@ -19,7 +19,7 @@ const BAD_BODIES: readonly unknown[] = [
 /** Query strings that break every rule of a trail's query. */
 const BAD_QUERIES: readonly unknown[] = [
   { limit: '0', cursor: '', type: 'token.nope', since: 'yesterday', until: '2026-13-01T00:00:00Z', extra: 'x' },
-  { limit: '101', cursor: 'x'.repeat(2000), since: '2026-11-23' },
+  { limit: '101', cursor: 'x'.repeat(3000), since: '2026-11-23' },
 ];
 
 /** Every body and query schema, each with the inputs that break it. */

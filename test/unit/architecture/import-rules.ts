@@ -45,7 +45,8 @@ export interface LayerRule {
  * Dependencies point one way: `lib/` (the CDK app) and `lambdas/` (the functions) each depend on
  * `contract/` (what both share) and never on each other; `contract/` depends on neither. The dashboard's
  * screens (`dashboard/src/`) know only `contract/` and their packages; its build (`dashboard/build.ts`) is
- * tooling that the app and the local runtime call, never the other way round. Inside `lambdas/`, the
+ * tooling that the app and the local runtime call, never the other way round. The smoke test (`smoke/`)
+ * knows only `contract/`. Inside `lambdas/`, the
  * domain knows no AWS shape, the data layer no HTTP, and the HTTP edge no data client.
  * A forbidden entry ending in `/` is a folder; any other is a package name prefix.
  */
@@ -76,11 +77,16 @@ export const layerRules: readonly LayerRule[] = [
     why: 'the screens run in the browser and share only contract/ with the service',
   },
   {
+    layer: 'smoke/',
+    onlyFrom: ['contract/', 'smoke/'],
+    why: 'the smoke test sees a deployment as any client does: over HTTP, knowing only the contracts',
+  },
+  {
     layer: 'lambdas/domain/',
     forbidden: [
       'lambdas/data/',
       'lambdas/http/',
-      'lambdas/handlers/',
+      'lambdas/routes/',
       'lambdas/use-cases/',
       'lambdas/authorizer/',
       'lambdas/events/',
@@ -92,15 +98,15 @@ export const layerRules: readonly LayerRule[] = [
   },
   {
     layer: 'lambdas/data/',
-    forbidden: ['lambdas/http/', 'lambdas/handlers/', 'lambdas/use-cases/', 'lambdas/authorizer/', 'lambdas/events/'],
+    forbidden: ['lambdas/http/', 'lambdas/routes/', 'lambdas/use-cases/', 'lambdas/authorizer/', 'lambdas/events/'],
     why: 'the data layer serves the use cases, not the edge',
   },
   {
     layer: 'lambdas/use-cases/',
-    forbidden: ['lambdas/http/', 'lambdas/handlers/', 'lambdas/authorizer/', 'lambdas/events/'],
+    forbidden: ['lambdas/http/', 'lambdas/routes/', 'lambdas/authorizer/', 'lambdas/events/'],
     why: 'a use case knows no entry point',
   },
-  { layer: 'lambdas/http/', forbidden: ['lambdas/data/', 'lambdas/handlers/'], why: 'the HTTP edge calls use cases' },
+  { layer: 'lambdas/http/', forbidden: ['lambdas/data/', 'lambdas/routes/'], why: 'the HTTP edge calls use cases' },
 ];
 
 /** Whether `edge` leads into the folder `entry` (ending in `/`) of the repository. */

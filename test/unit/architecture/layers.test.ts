@@ -7,11 +7,12 @@ const edge = (from: string, specifier: string): ImportEdge => ({
 });
 
 describe('dependencies point one way', () => {
-  const graph = importGraph(['contract', 'lib', 'lambdas', 'dashboard']);
+  const graph = importGraph(['contract', 'lib', 'lambdas', 'dashboard', 'smoke']);
 
   it('reads the imports of every layer', () => {
     const layers = new Set(graph.map((e) => e.from.split('/')[0]));
-    expect([...layers].sort()).toEqual(['contract', 'dashboard', 'lambdas', 'lib']);
+    expect([...layers].sort()).toEqual(['contract', 'dashboard', 'lambdas', 'lib', 'smoke']);
+    expect(graph.some((e) => e.from.startsWith('smoke/') && e.to?.startsWith('contract/'))).toBe(true);
     expect(graph.some((e) => e.from.startsWith('lambdas/') && e.to?.startsWith('contract/'))).toBe(true);
     expect(graph.some((e) => e.from.startsWith('lib/') && e.to?.startsWith('contract/'))).toBe(true);
     // The stack builds the dashboard with its build script, and the screens are read too (.tsx).
@@ -42,6 +43,8 @@ describe('dependencies point one way', () => {
     ['the app importing a dashboard screen', edge('lib/constructs/x.ts', '../../dashboard/src/main')],
     ['the contract importing the dashboard', edge('contract/dashboard.ts', '../dashboard/build')],
     ['function code importing the dashboard', edge('lambdas/http/x.ts', '../../dashboard/build')],
+    ['the smoke test importing function code', edge('smoke/x.ts', '@lambdas/domain/token-format')],
+    ['the smoke test importing the local runtime', edge('smoke/x.ts', '../local/gateway')],
   ])('reports %s', (_label, wrong) => {
     expect(violations([...graph, wrong])).toEqual([
       expect.stringContaining(`${wrong.from} imports ${wrong.specifier}`),

@@ -2,6 +2,7 @@ import { BlockList } from 'node:net';
 import {
   canonicalIp,
   creatingAddress,
+  embeddedIpv4Prefix,
   type Network,
   networkHolds,
   networksOverlap,
@@ -10,6 +11,7 @@ import {
   sameIp,
 } from '@lambdas/domain/ip';
 import fc from 'fast-check';
+import ipaddr from 'ipaddr.js';
 
 describe('canonicalIp', () => {
   it.each([
@@ -113,6 +115,13 @@ describe('sameIp', () => {
 });
 
 describe('networks (allow-lists)', () => {
+  it('reads an IPv4-compatible address as such, never as IPv4-mapped (ipaddr.js alone would)', () => {
+    expect(text('::1.2.3.4')).toBe('::1.2.3.4');
+    expect(networkHolds(parseNetwork('::1.2.3.0/120') as Network, '::ffff:1.2.3.4')).toBe(false);
+    expect(networkHolds(parseNetwork('::1.2.3.0/120') as Network, '::1.2.3.4')).toBe(true);
+    expect(networksOverlap(parseNetwork('::1.2.3.4') as Network, parseNetwork('1.2.3.4') as Network)).toBe(false);
+  });
+
   /** An entry as it is stored: its network in one form, or null. */
   const text = (entry: string) => {
     const network = parseNetwork(entry);
@@ -170,11 +179,67 @@ describe('networks (allow-lists)', () => {
     expect(networkHolds(network, '::1.2.4.4')).toBe(false);
   });
 
-  it('ignores spaces around an entry and around its address, and refuses a mapped prefix shorter than the mapping', () => {
+  it('ignores spaces around an entry and around its address, and keeps a mapped prefix shorter than the mapping IPv6', () => {
     expect(text(' 10.0.0.0/8 ')).toBe('10.0.0.0/8');
     expect(text('::ffff:10.0.0.0 /104')).toBe('10.0.0.0/8');
-    // A /95 around mapped addresses reaches beyond ::ffff:0:0/96: no IPv4 network says it.
-    expect(parseNetwork('::ffff:10.0.0.0/95')).toBeNull();
+    // A /95 around mapped addresses reaches beyond ::ffff:0:0/96: no IPv4 network says it, an IPv6 one does.
+    expect(text('::ffff:10.0.0.0/95')).toBe('::fffe:0:0/95');
+  });
+
+  describe('embeddedIpv4Prefix', () => {
+    const embedded = (entry: string) => embeddedIpv4Prefix(parseNetwork(entry) as Network);
+
+    it.each([
+      ['::/96', 0],
+      ['64:ff9b::/96', 0],
+      ['::/80', 0],
+      ['::/0', 0],
+      ['::/64', 0],
+      ['64:ff9b::/32', 0],
+      ['64:ff9b::/64', 0],
+      ['::ffff:0:0/95', 0],
+      ['::fffe:0:0/95', 0],
+      ['::/97', 1],
+      ['64:ff9b::/100', 4],
+      ['64:ff9b::a00:0/104', 8],
+      ['::10.0.0.0/104', 8],
+      ['64:ff9b::cb00:7100/120', 24],
+      ['64:ff9b::203.0.113.7', 32],
+      ['::1', 32],
+    ])('counts %s as an IPv4 /%i', (entry, prefix) => {
+      expect(embedded(entry)).toBe(prefix);
+    });
+
+    it.each([
+      '2001:db8::/32',
+      '64:ff9c::/96',
+      '64:ff9b:1::/96',
+      '::1:0:0:0/96',
+      '::fffe:0:0/96',
+      '1::ffff:0:0/96',
+      '10.0.0.0/8',
+      '0.0.0.0/0',
+    ])('finds no embedded IPv4 in %s', (entry) => {
+      expect(embedded(entry)).toBeNull();
+    });
+
+    it('counts the IPv4 bits any network within an embedding range fixes, and 0 for one around it', () => {
+      const ranges = [0n, 0xffffn << 32n, 0x64ff9bn << 96n];
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...ranges),
+          fc.bigInt({ min: 0n, max: (1n << 32n) - 1n }),
+          fc.integer({ min: 0, max: 128 }),
+          (range, low, prefix) => {
+            const mask = ((1n << 128n) - 1n) ^ ((1n << BigInt(128 - prefix)) - 1n);
+            const bits = (range | low) & mask;
+            const bytes = Array.from({ length: 16 }, (_, index) => Number((bits >> BigInt(8 * (15 - index))) & 0xffn));
+            const network: Network = { family: 6, base: ipaddr.fromByteArray(bytes), prefix };
+            expect(embeddedIpv4Prefix(network)).toBe(Math.max(prefix - 96, 0));
+          },
+        ),
+      );
+    });
   });
 
   it('finds networks that nest, whichever comes first, and never across families', () => {

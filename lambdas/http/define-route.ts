@@ -1,0 +1,50 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import type { RouteAnswer, RouteContract, RouteInput } from '@contract/routes';
+import type { RequestOrigin } from '@lambdas/domain/audit';
+import { clock } from '@lambdas/domain/clock';
+import type { Principal } from '@lambdas/domain/principal';
+import { logger, tracer } from '@lambdas/observability';
+import middy from '@middy/core';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from './api-middleware';
+import { reply } from './responses';
+
+/** What a route's function is given: its caller and its input as the contract validated them. */
+export interface RouteRequest<R extends RouteContract> {
+  readonly principal: Principal;
+  /** Who called from where, as an audit event records it. */
+  readonly origin: RequestOrigin;
+  readonly params: RouteInput<R>['params'];
+  readonly query: RouteInput<R>['query'];
+  readonly input: RouteInput<R>['body'];
+  /** The request's instant, from the one clock. */
+  readonly now: Date;
+}
+
+/**
+ * A route's Lambda handler: the shared middleware enforces what the contract states (who may call,
+ * body size and form, parameters and query) and maps every error to its answer; `serve` calls the
+ * route's use case and returns the success body, answered with the contract's status.
+ */
+export const defineRoute =
+  <R extends RouteContract>(route: R) =>
+  (serve: (request: RouteRequest<R>) => Promise<RouteAnswer<R>>) =>
+    middy<ApiEvent<R>, APIGatewayProxyResult>(
+      async (event: ApiEvent<R>) =>
+        reply(
+          route,
+          await serve({
+            principal: event.principal,
+            origin: event.origin,
+            params: event.params,
+            query: event.query,
+            input: event.input,
+            now: clock.now(),
+          }),
+        ),
+      MIDDY_OPTIONS,
+    )
+      .use(captureLambdaHandler(tracer, { captureResponse: false }))
+      .use(injectLambdaContext(logger))
+      .use(apiMiddleware(route));
