@@ -7,7 +7,8 @@ import {
   AUTHORIZER_DECISION_METRIC,
   type AuthorizerDecisionOutcome,
 } from '@contract/service-metrics';
-import { getTokenById, recordTokenDenial, touchTokenLastUsed } from '@lambdas/data/token-repository';
+import { recordTokenDenial, touchTokenLastUsed } from '@lambdas/data/token-mark-repository';
+import { getTokenById } from '@lambdas/data/token-repository';
 import { readSessionRecords, recordSession } from '@lambdas/data/user-repository';
 import { auditEvent, originOf } from '@lambdas/domain/audit';
 import { clock } from '@lambdas/domain/clock';

@@ -1,7 +1,8 @@
 import { normalizeEmail } from '@contract/email';
 import { recordAuditEvent } from '@lambdas/data/audit-repository';
 import { deleteMembershipUnlessOwner, listMembershipsByUser } from '@lambdas/data/project-repository';
-import { listTokensByUser, markOffboarded, revokeToken } from '@lambdas/data/token-repository';
+import { listTokensByUser } from '@lambdas/data/token-repository';
+import { markOffboarded, revokeToken } from '@lambdas/data/token-slot-repository';
 import { getEmailClaim, getUserProfile, markProfileOffboarded, releaseEmailClaim } from '@lambdas/data/user-repository';
 import { auditEvent, systemOrigin } from '@lambdas/domain/audit';
 import { NotFoundError } from '@lambdas/domain/errors';

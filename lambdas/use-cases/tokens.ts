@@ -1,14 +1,12 @@
 import { ErrorText } from '@contract/errors';
 import { BROADEST_ALLOWED_PREFIX, DEFAULT_GRACE_HOURS, DEFAULT_TTL_DAYS } from '@contract/limits';
 import type { Scope } from '@contract/scopes';
+import { getTokenById, listTokensByUser, type TokenRecord } from '@lambdas/data/token-repository';
 import {
   createTokenWithinLimit,
-  getTokenById,
-  listTokensByUser,
   replaceTokenWithinLimit,
   revokeToken as revokeStoredToken,
-  type TokenRecord,
-} from '@lambdas/data/token-repository';
+} from '@lambdas/data/token-slot-repository';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '@lambdas/domain/errors';
