@@ -1,7 +1,8 @@
-import { type AuditEvent, type AuditEventType, DEFAULT_AUDIT_RETENTION_DAYS } from '@contract/audit';
+import { type AuditEvent, DEFAULT_AUDIT_RETENTION_DAYS } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { listIndexName, tableSchema } from '@contract/table-schema';
 import { BadRequestError } from '@lambdas/domain/errors';
+import type { TrailPage, TrailQuery } from '@lambdas/domain/records';
 import { type Attributes, type PutWrite, queryPage, writeItem } from './client';
 import { auditEventKeys, projectAuditPartition, userAuditPartition } from './keys';
 
@@ -40,22 +41,6 @@ export const auditEventPut = (event: AuditEvent, trails: AuditTrails): PutWrite 
 /** Writes an event that marks the end of steps that each wrote their own (the offboarding's). */
 export const recordAuditEvent = (event: AuditEvent, trails: AuditTrails): Promise<void> =>
   writeItem(auditEventPut(event, trails));
-
-/** What a page of a trail asks for. */
-export interface TrailQuery {
-  readonly limit: number;
-  readonly cursor?: string;
-  readonly type?: AuditEventType;
-  /** Inclusive bounds on the event's time, ISO 8601. */
-  readonly since?: string;
-  readonly until?: string;
-}
-
-/** One page of a trail, newest first, and the cursor of the next (null when there is none). */
-export interface TrailPage {
-  readonly events: AuditEvent[];
-  readonly nextCursor: string | null;
-}
 
 const SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#evt_[0-9A-Za-z]{20}$/;
 

@@ -1,18 +1,9 @@
 import type { AuditEvent } from '@contract/audit';
 import { noticeIndexName } from '@contract/table-schema';
+import type { DueNotice } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
 import { queryAll, transactWrite, writeIfCondition } from './client';
 import { expiryNoticeKeys, noticeDayPartition, tokenKey } from './keys';
-
-/** A token whose next expiry notice is due, as the notice index holds it. */
-export interface DueNotice {
-  readonly tokenId: string;
-  readonly userId: string;
-  readonly name: string;
-  readonly expiresAt: string;
-  /** Its notice-index sort key as read: a write for this notice holds only while the entry is unchanged. */
-  readonly GSI2SK: string;
-}
 
 /**
  * The notices due by `now` on one day (UTC, `YYYY-MM-DD`), in the order they fell due. The index is

@@ -1,31 +1,11 @@
 import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
-import type { ProjectRole } from '@contract/roles';
 import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
+import type { MemberRecord, ProjectRecord } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
 import { getItem, queryAll, type TableWrite, transactWrite } from './client';
 import { MEMBER_PREFIX, MEMBERSHIP_PREFIX, memberKey, membershipKey, projectKey, userPartition } from './keys';
 import { claimStillNames } from './user-repository';
-
-/** A project. */
-export interface ProjectRecord {
-  readonly projectId: string;
-  readonly name: string;
-  readonly createdAt: string;
-}
-
-/**
- * One membership, keyed by the member's user id; it carries the project's name and creation time for
- * the member's project list. It holds no e-mail: a member is shown under their profile's address.
- */
-export interface MemberRecord {
-  readonly projectId: string;
-  readonly projectName: string;
-  readonly projectCreatedAt: string;
-  readonly userId: string;
-  readonly role: ProjectRole;
-  readonly addedAt: string;
-}
 
 const memberItem = (member: MemberRecord) => ({
   ...memberKey(member.projectId, member.userId),

@@ -1,33 +1,8 @@
-import type { Scope } from '@contract/scopes';
 import { listIndexName, tableSchema } from '@contract/table-schema';
 import { firstNoticeDue } from '@lambdas/domain/expiry-notice';
+import type { TokenRecord } from '@lambdas/domain/records';
 import { getItem, queryAll } from './client';
 import { expiryNoticeKeys, tokenKey, tokenListKeys, tokenListPartition } from './keys';
-
-/** A stored API token. Only the hash of the raw token is ever stored. */
-export interface TokenRecord {
-  readonly tokenId: string;
-  /** The owner: the token acts as this user, whatever their e-mail address becomes. */
-  readonly userId: string;
-  readonly name: string;
-  readonly scopes: readonly Scope[];
-  readonly secretHash: string;
-  readonly boundIp: string;
-  readonly displayPrefix: string;
-  readonly createdAt: string;
-  readonly expiresAt: string | null;
-  readonly lastUsedAt: string | null;
-  /** Addresses and networks the token works from, canonical; absent: `boundIp` alone. */
-  readonly allowedIps?: readonly string[];
-  /** The address of that use, canonical (absent on tokens never used since it was recorded). */
-  readonly lastUsedIp?: string | null;
-  /** The owner's e-mail when they created the token, for the audit trail only (absent on older tokens). */
-  readonly ownerEmail?: string;
-  /** Once rotated: the token that replaces it. */
-  readonly replacedBy?: string;
-  /** Once rotated: when it stops working, as if revoked. */
-  readonly stopsAt?: string;
-}
 
 /** How long an expired (or stopped) token stays listed before DynamoDB's TTL may delete it. */
 export const EXPIRED_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;

@@ -2,10 +2,11 @@ import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { tableSchema } from '@contract/table-schema';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '@lambdas/domain/errors';
+import type { TokenRecord } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
 import { getItem, type TableWrite, transactWrite, updateItem, type WriteOutcome } from './client';
 import { tokenKey, tokenSlotsKey } from './keys';
-import { EXPIRED_RETENTION_MS, getTokenById, type TokenRecord, tokenItem } from './token-repository';
+import { EXPIRED_RETENTION_MS, getTokenById, tokenItem } from './token-repository';
 
 /*
  * A user's token slots: one item per user mapping each unrevoked token to its expiry, and the mark of

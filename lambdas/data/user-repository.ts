@@ -1,4 +1,5 @@
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
+import type { EmailClaim, RecordedSession, UserProfile } from '@lambdas/domain/records';
 import {
   type Attributes,
   batchGet,
@@ -10,39 +11,6 @@ import {
   writeItem,
 } from './client';
 import { emailClaimKey, userProfileKey } from './keys';
-
-/**
- * A user as their newest verified session presented them, and the offboarding mark. An item that
- * holds only the mark (a user offboarded before they ever signed in) has no address yet.
- */
-export interface UserProfile {
-  readonly userId: string;
-  /** The verified e-mail of the newest session: for display, never for an access decision. */
-  readonly email?: string;
-  readonly lastSeenAt?: string;
-  /** `iat` of the session that recorded the profile: only a session issued since may record it again. */
-  readonly sessionIssuedAt?: string;
-  /** When the user was offboarded: no session issued at or before it is let in, ever. */
-  readonly offboardedAt?: string;
-}
-
-/** Which user holds a verified e-mail address: the one whose newest session carried it. */
-export interface EmailClaim {
-  readonly email: string;
-  readonly userId: string;
-  /** `iat` of the session that claimed it: only a session issued later takes it over. */
-  readonly issuedAt?: string;
-  /** When its holder was offboarded: from then on the address finds nobody. */
-  readonly offboardedAt?: string;
-}
-
-/** A session's identity as its user's profile and address claim record it. */
-export interface RecordedSession {
-  readonly userId: string;
-  readonly email: string;
-  /** `iat` of the session, ISO 8601. */
-  readonly issuedAt: string;
-}
 
 /** A user's profile, if they have ever signed in or been offboarded. */
 export const getUserProfile = (userId: string): Promise<UserProfile | undefined> =>

@@ -2,15 +2,11 @@ import { DEFAULT_AUDIT_PAGE } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import type { RouteInput } from '@contract/route';
 import type { listAuditEventsRoute } from '@contract/routes/list-audit-events';
-import {
-  listProjectAuditEvents,
-  listUserAuditEvents,
-  type TrailPage,
-  type TrailQuery,
-} from '@lambdas/data/audit-repository';
+import { listProjectAuditEvents, listUserAuditEvents } from '@lambdas/data/audit-repository';
 import { getMember } from '@lambdas/data/project-repository';
 import { BadRequestError, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
 import type { Principal } from '@lambdas/domain/principal';
+import type { TrailPage, TrailQuery } from '@lambdas/domain/records';
 import { canManageMembers } from '@lambdas/domain/roles';
 
 /** A trail's query as the route validated it: text of the right form (the same for both trails). */

@@ -1,12 +1,8 @@
 import type { AuditEvent } from '@contract/audit';
-import {
-  type DueNotice,
-  listDueNotices,
-  retireExpiryNotice,
-  sendExpiryNotice,
-} from '@lambdas/data/expiry-notice-repository';
+import { listDueNotices, retireExpiryNotice, sendExpiryNotice } from '@lambdas/data/expiry-notice-repository';
 import { auditEvent, systemOrigin } from '@lambdas/domain/audit';
 import { noticeDays, noticeDueAt } from '@lambdas/domain/expiry-notice';
+import type { DueNotice } from '@lambdas/domain/records';
 
 /** What one run did. */
 export interface ExpiryNoticeRun {

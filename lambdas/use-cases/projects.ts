@@ -5,15 +5,15 @@ import {
   getMember,
   listMembershipsByUser,
   listMembers as listStoredMembers,
-  type MemberRecord,
   putMemberIfAbsent,
 } from '@lambdas/data/project-repository';
-import { type EmailClaim, getEmailClaim, getUserProfiles } from '@lambdas/data/user-repository';
+import { getEmailClaim, getUserProfiles } from '@lambdas/data/user-repository';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { ConflictError, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
 import { newProjectId } from '@lambdas/domain/ids';
 import type { Principal } from '@lambdas/domain/principal';
+import type { EmailClaim, MemberRecord } from '@lambdas/domain/records';
 import { canManageMembers, compareMembers } from '@lambdas/domain/roles';
 
 /** Creates a project; the caller becomes its owner. */
