@@ -1,6 +1,16 @@
+import {
+  createProjectWithOwner,
+  deleteMemberIfAllowed,
+  getMember,
+  listMembers,
+  listMembershipsByUser,
+  putMemberIfAbsent,
+} from '@lambdas/data/project-repository';
 import { getTokenById, listTokensByUser } from '@lambdas/data/token-repository';
 import { createTokenWithinLimit, replaceTokenWithinLimit, revokeToken } from '@lambdas/data/token-slot-repository';
+import { getEmailClaim, getUserProfiles } from '@lambdas/data/user-repository';
 import { randomIds } from '@lambdas/domain/ids';
+import { projectUseCases } from '@lambdas/use-cases/projects';
 import { tokenUseCases } from '@lambdas/use-cases/tokens';
 
 /*
@@ -19,5 +29,19 @@ export const tokens = tokenUseCases({
     replace: replaceTokenWithinLimit,
     revoke: revokeToken,
   },
+  ids: randomIds,
+});
+
+/** Creating projects and managing their members. */
+export const projects = projectUseCases({
+  projects: {
+    createProjectWithOwner,
+    listMembershipsByUser,
+    getMember,
+    listMembers,
+    putMemberIfAbsent,
+    deleteMemberIfAllowed,
+  },
+  users: { getEmailClaim, getUserProfiles },
   ids: randomIds,
 });
