@@ -1,3 +1,4 @@
+import { listProjectAuditEvents, listUserAuditEvents } from '@lambdas/data/audit-repository';
 import {
   createProjectWithOwner,
   deleteMemberIfAllowed,
@@ -10,6 +11,7 @@ import { getTokenById, listTokensByUser } from '@lambdas/data/token-repository';
 import { createTokenWithinLimit, replaceTokenWithinLimit, revokeToken } from '@lambdas/data/token-slot-repository';
 import { getEmailClaim, getUserProfiles } from '@lambdas/data/user-repository';
 import { randomIds } from '@lambdas/domain/ids';
+import { auditUseCases } from '@lambdas/use-cases/audit';
 import { projectUseCases } from '@lambdas/use-cases/projects';
 import { tokenUseCases } from '@lambdas/use-cases/tokens';
 
@@ -44,4 +46,10 @@ export const projects = projectUseCases({
   },
   users: { getEmailClaim, getUserProfiles },
   ids: randomIds,
+});
+
+/** Reading the caller's trail and their projects' trails. */
+export const auditTrails = auditUseCases({
+  audit: { listUserAuditEvents, listProjectAuditEvents },
+  members: { getMember },
 });
