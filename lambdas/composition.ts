@@ -1,17 +1,30 @@
-import { listProjectAuditEvents, listUserAuditEvents } from '@lambdas/data/audit-repository';
+import { listProjectAuditEvents, listUserAuditEvents, recordAuditEvent } from '@lambdas/data/audit-repository';
 import {
   createProjectWithOwner,
   deleteMemberIfAllowed,
+  deleteMembershipUnlessOwner,
   getMember,
   listMembers,
   listMembershipsByUser,
   putMemberIfAbsent,
 } from '@lambdas/data/project-repository';
 import { getTokenById, listTokensByUser } from '@lambdas/data/token-repository';
-import { createTokenWithinLimit, replaceTokenWithinLimit, revokeToken } from '@lambdas/data/token-slot-repository';
-import { getEmailClaim, getUserProfiles } from '@lambdas/data/user-repository';
+import {
+  createTokenWithinLimit,
+  markOffboarded,
+  replaceTokenWithinLimit,
+  revokeToken,
+} from '@lambdas/data/token-slot-repository';
+import {
+  getEmailClaim,
+  getUserProfile,
+  getUserProfiles,
+  markProfileOffboarded,
+  releaseEmailClaim,
+} from '@lambdas/data/user-repository';
 import { randomIds } from '@lambdas/domain/ids';
 import { auditUseCases } from '@lambdas/use-cases/audit';
+import { offboardUser } from '@lambdas/use-cases/offboard';
 import { projectUseCases } from '@lambdas/use-cases/projects';
 import { tokenUseCases } from '@lambdas/use-cases/tokens';
 
@@ -22,17 +35,16 @@ import { tokenUseCases } from '@lambdas/use-cases/tokens';
  * Nothing in data/, domain/ or use-cases/ imports this module.
  */
 
+const tokenStore = {
+  get: getTokenById,
+  listByUser: listTokensByUser,
+  create: createTokenWithinLimit,
+  replace: replaceTokenWithinLimit,
+  revoke: revokeToken,
+};
+
 /** Creating, listing, revoking and rotating the caller's tokens. */
-export const tokens = tokenUseCases({
-  tokens: {
-    get: getTokenById,
-    listByUser: listTokensByUser,
-    create: createTokenWithinLimit,
-    replace: replaceTokenWithinLimit,
-    revoke: revokeToken,
-  },
-  ids: randomIds,
-});
+export const tokens = tokenUseCases({ tokens: tokenStore, ids: randomIds });
 
 /** Creating projects and managing their members. */
 export const projects = projectUseCases({
@@ -53,3 +65,18 @@ export const auditTrails = auditUseCases({
   audit: { listUserAuditEvents, listProjectAuditEvents },
   members: { getMember },
 });
+
+/** Offboarding a user: the operator's command and the function Cognito's events call. */
+export const offboarding = {
+  offboardUser: (who: string, now: Date) =>
+    offboardUser(
+      {
+        users: { getEmailClaim, getUserProfile, markProfileOffboarded, releaseEmailClaim },
+        projects: { listMembershipsByUser, deleteMembershipUnlessOwner },
+        tokens: { ...tokenStore, markOffboarded },
+        audit: { recordAuditEvent },
+      },
+      who,
+      now,
+    ),
+};
