@@ -1,4 +1,5 @@
 import { listProjectAuditEvents, listUserAuditEvents, recordAuditEvent } from '@lambdas/data/audit-repository';
+import { listDueNotices, retireExpiryNotice, sendExpiryNotice } from '@lambdas/data/expiry-notice-repository';
 import {
   createProjectWithOwner,
   deleteMemberIfAllowed,
@@ -24,6 +25,7 @@ import {
 } from '@lambdas/data/user-repository';
 import { randomIds } from '@lambdas/domain/ids';
 import { auditUseCases } from '@lambdas/use-cases/audit';
+import { sendExpiryNotices } from '@lambdas/use-cases/expiry-notices';
 import { offboardUser } from '@lambdas/use-cases/offboard';
 import { projectUseCases } from '@lambdas/use-cases/projects';
 import { tokenUseCases } from '@lambdas/use-cases/tokens';
@@ -79,4 +81,9 @@ export const offboarding = {
       who,
       now,
     ),
+};
+
+/** The hourly run that sends the expiry notices due (the scheduled function and the operator's command). */
+export const expiryNotices = {
+  sendExpiryNotices: (now: Date) => sendExpiryNotices({ listDueNotices, sendExpiryNotice, retireExpiryNotice }, now),
 };
