@@ -113,8 +113,15 @@ export const layerRules: readonly LayerRule[] = [
   },
   {
     layer: 'lambdas/use-cases/',
-    forbidden: ['lambdas/http/', 'lambdas/routes/', 'lambdas/authorizer/', 'lambdas/events/', 'lambdas/composition/'],
-    why: 'a use case knows no entry point',
+    forbidden: [
+      'lambdas/http/',
+      'lambdas/routes/',
+      'lambdas/authorizer/',
+      'lambdas/events/',
+      'lambdas/composition/',
+      'lambdas/data/',
+    ],
+    why: 'a use case knows no entry point, and reaches the table only through the ports it is given',
   },
   { layer: 'lambdas/http/', forbidden: ['lambdas/data/', 'lambdas/routes/'], why: 'the HTTP edge calls use cases' },
 ];

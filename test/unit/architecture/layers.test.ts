@@ -34,6 +34,7 @@ describe('dependencies point one way', () => {
     ['the domain importing the HTTP edge', edge('lambdas/domain/x.ts', '../http/responses')],
     ['the HTTP edge importing the data client', edge('lambdas/http/errors.ts', '@lambdas/data/client')],
     ['the data layer importing a use case', edge('lambdas/data/x.ts', '../use-cases/tokens')],
+    ['a use case importing a repository', edge('lambdas/use-cases/x.ts', '@lambdas/data/token-repository')],
     ['the data layer importing the composition root', edge('lambdas/data/x.ts', '../composition')],
     ['the domain importing the composition root', edge('lambdas/domain/x.ts', '@lambdas/composition')],
     ['a dashboard screen importing the app', edge('dashboard/src/x.tsx', '@lib/config')],
