@@ -1,15 +1,11 @@
-import { mkdirSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createTable } from '../local/create-table';
+import { type DataDirLock, lockDataDir } from '../local/data-dir';
 import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local';
 import { EVENTS_FILE, type EventLog, printEvents, startEventLog } from '../local/event-log';
 import { LOOPBACK_HOSTS, type LocalListener, listenLocal, type TrustedIssuer } from '../local/service';
-
-/** A start setting that cannot work; its message is one sentence naming the variable. */
-class StartConfigError extends Error {
-  override readonly name = 'StartConfigError';
-}
+import { StartConfigError } from '../local/start-config';
 
 const quoted = (value: string) => JSON.stringify(value);
 
@@ -52,12 +48,14 @@ const readTrustedIssuer = (): TrustedIssuer | undefined => {
 let dynamo: DynamoDbLocal | undefined;
 let listener: LocalListener | undefined;
 let eventLog: EventLog | undefined;
+let dataDirLock: DataDirLock | undefined;
 
 /** Stops whatever has started, so no DynamoDB Local outlives this process. */
 const shutdown = async (code: number): Promise<never> => {
   await eventLog?.stop().catch(() => undefined);
   await listener?.close().catch(() => undefined);
   await dynamo?.stop().catch(() => undefined);
+  dataDirLock?.release();
   process.exit(code);
 };
 
@@ -82,7 +80,7 @@ const main = async (): Promise<void> => {
     const trustedIssuer = readTrustedIssuer();
     const tableName = process.env.TABLE_NAME ?? 'secrets-service-local';
     const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
-    if (dataDir) mkdirSync(dataDir, { recursive: true });
+    if (dataDir) dataDirLock = lockDataDir(dataDir);
     // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
     process.env.AWS_ACCESS_KEY_ID = 'local';
     process.env.AWS_SECRET_ACCESS_KEY = 'local';

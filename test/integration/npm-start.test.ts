@@ -1,12 +1,14 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { ErrorText } from '@contract/errors';
+import { LOCK_FILE } from '../../local/data-dir';
 import { freePort } from '../../local/dynamodb-local';
 import { call, uniqueEmail } from './harness';
-import { type ChildEnv, type NpmService, runScript, spawnScript, startNpmService } from './npm-start';
+import { type ChildEnv, type NpmService, type RunAs, runScript, spawnScript, startNpmService } from './npm-start';
 
 /**
  * `npm start` as a developer runs it, in a child process: what it refuses to start with, where it
@@ -24,6 +26,8 @@ let javaDir: string;
 let javaMark: string;
 beforeAll(() => {
   javaDir = mkdtempSync(join(tmpdir(), 'fake-java-'));
+  // Found by a start run as another user too, so that none of them reaches the real Java.
+  chmodSync(javaDir, 0o755);
   javaMark = join(javaDir, 'java-was-run');
   const script = join(javaDir, 'java');
   writeFileSync(script, `#!/bin/sh\ntouch '${javaMark}'\nexit 1\n`);
@@ -32,12 +36,14 @@ beforeAll(() => {
 afterAll(() => rmSync(javaDir, { recursive: true, force: true }));
 
 /** `npm start` with its own DynamoDB Local (no DYNAMODB_ENDPOINT) and the marking `java`, run to its end. */
-const startWithoutDatabase = (env: ChildEnv) =>
-  runScript('bin/local.ts', [], {
-    DYNAMODB_ENDPOINT: undefined,
-    PATH: `${javaDir}${delimiter}${process.env.PATH ?? ''}`,
-    ...env,
-  });
+const startWithoutDatabase = (env: ChildEnv, timeoutMs?: number, runAs?: RunAs) =>
+  runScript(
+    'bin/local.ts',
+    [],
+    { DYNAMODB_ENDPOINT: undefined, PATH: `${javaDir}${delimiter}${process.env.PATH ?? ''}`, ...env },
+    timeoutMs,
+    runAs,
+  );
 
 const listenOn = async (port: number, host: string): Promise<Server> => {
   const server = createServer();
@@ -105,6 +111,116 @@ describe('npm start refuses a bad configuration before starting anything', () =>
     },
     TEST_MS,
   );
+});
+
+/** One sentence naming `variable`: one line, no stack trace. */
+const oneSentenceNaming = (variable: string) => new RegExp(`^[^\n]*\\b${variable}\\b[^\n]*\\.$`);
+
+/** A folder only its owner may enter and write, and a user who is not its owner (root writes anywhere). */
+const NOBODY = 65_534;
+const asOtherUser = (): RunAs => (process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {});
+
+describe('npm start refuses a DATA_DIR it cannot use', () => {
+  let scratch: string;
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'npm-start-config-'));
+    chmodSync(scratch, 0o755);
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  /** A refused start: it ended by itself, non-zero, with one sentence on stderr, before Java. */
+  const expectRefused = (run: Awaited<ReturnType<typeof startWithoutDatabase>>, sentence: RegExp) => {
+    expect(run.timedOut).toBe(false);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim()).toMatch(sentence);
+    expect(existsSync(javaMark)).toBe(false);
+  };
+
+  it(
+    'exits with one sentence naming DATA_DIR when it is a file, or lies under one',
+    async () => {
+      const file = join(scratch, 'a-file');
+      writeFileSync(file, 'not a folder');
+      for (const dataDir of [file, join(file, 'data')]) {
+        const run = await startWithoutDatabase({ DATA_DIR: dataDir });
+        expectRefused(run, oneSentenceNaming('DATA_DIR'));
+        expect(run.stderr).toContain(JSON.stringify(file));
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
+    'exits with one sentence naming DATA_DIR under /proc, where no folder can be made, instead of spinning',
+    async () => {
+      const run = await startWithoutDatabase({ DATA_DIR: '/proc/no-such-data-dir' }, 60_000);
+      expectRefused(run, oneSentenceNaming('DATA_DIR'));
+    },
+    TEST_MS,
+  );
+
+  it(
+    'exits with one sentence naming DATA_DIR when the folder, or its parent, is not writable',
+    async () => {
+      const locked = join(scratch, 'read-only');
+      mkdirSync(locked, { mode: 0o555 });
+      chmodSync(locked, 0o555);
+      for (const dataDir of [locked, join(locked, 'data')]) {
+        const run = await startWithoutDatabase({ DATA_DIR: dataDir }, undefined, asOtherUser());
+        expectRefused(run, oneSentenceNaming('DATA_DIR'));
+        expect(run.stderr).toMatch(/permission denied/);
+      }
+    },
+    TEST_MS,
+  );
+});
+
+describe('two npm starts on one DATA_DIR', () => {
+  let dataDir: string;
+  let first: NpmService | undefined;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'npm-start-lock-'));
+  });
+  afterAll(async () => {
+    await first?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    'refuses the second with one sentence naming DATA_DIR and the first one’s process, before Java',
+    async () => {
+      first = await startNpmService({ DATA_DIR: dataDir });
+      const second = await startWithoutDatabase({ DATA_DIR: dataDir });
+      expectRefusedByLock(second);
+      // The first one serves on, still holding the folder.
+      expect((await call(first, 'GET', '/api/v1/openapi.json')).status).toBe(200);
+      expect(readFileSync(join(dataDir, LOCK_FILE), 'utf8').trim()).toMatch(/^\d+$/);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'frees the folder when the first stops, and takes over the lock a process that has ended left',
+    async () => {
+      await first?.stop();
+      first = undefined;
+      expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+      const ended = spawn(process.execPath, ['-e', '']);
+      await once(ended, 'exit');
+      writeFileSync(join(dataDir, LOCK_FILE), `${ended.pid}\n`);
+      first = await startNpmService({ DATA_DIR: dataDir });
+      expect(readFileSync(join(dataDir, LOCK_FILE), 'utf8').trim()).not.toBe(String(ended.pid));
+    },
+    TEST_MS,
+  );
+
+  const expectRefusedByLock = (run: Awaited<ReturnType<typeof startWithoutDatabase>>) => {
+    expect(run.timedOut).toBe(false);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim()).toMatch(oneSentenceNaming('DATA_DIR'));
+    expect(run.stderr).toMatch(/in use by another npm start \(process \d+\)/);
+    expect(existsSync(javaMark)).toBe(false);
+  };
 });
 
 describe('npm start while DynamoDB is not ready yet', () => {
