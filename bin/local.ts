@@ -5,7 +5,7 @@ import { type DataDirLock, lockDataDir } from '../local/data-dir';
 import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local';
 import { EVENTS_FILE, type EventLog, printEvents, startEventLog } from '../local/event-log';
 import { LOOPBACK_HOSTS, type LocalListener, listenLocal, type TrustedIssuer } from '../local/service';
-import { StartConfigError } from '../local/start-config';
+import { readTableName, StartConfigError, unreachableEndpoint } from '../local/start-config';
 
 const quoted = (value: string) => JSON.stringify(value);
 
@@ -78,7 +78,8 @@ const main = async (): Promise<void> => {
     port = readPort(process.env.PORT);
     hosts = readHosts(process.env.HOST);
     const trustedIssuer = readTrustedIssuer();
-    const tableName = process.env.TABLE_NAME ?? 'secrets-service-local';
+    const tableName = readTableName(process.env.TABLE_NAME);
+    const external = readUrl('DYNAMODB_ENDPOINT');
     const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
     if (dataDir) dataDirLock = lockDataDir(dataDir);
     // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
@@ -95,10 +96,11 @@ const main = async (): Promise<void> => {
         `Warning: anyone who can reach ${exposed} can mint sessions, as the development identity provider signs one for any e-mail.`,
       );
     }
-    const external = process.env.DYNAMODB_ENDPOINT;
     if (!external) dynamo = await startDynamoDbLocal({ dataDir });
     const endpoint = external ?? dynamo?.endpoint ?? '';
-    await createTable(endpoint, tableName);
+    await createTable(endpoint, tableName).catch((error: unknown) => {
+      throw (external && unreachableEndpoint(error, external)) || error;
+    });
     // Positioned before the API serves, so the first request's events are shown.
     eventLog = await startEventLog({ endpoint, tableName, sink: printEvents(dataDir) });
     const service = await listener.serve({ dynamoEndpoint: endpoint, tableName, dataDir, trustedIssuer });

@@ -120,7 +120,7 @@ const oneSentenceNaming = (variable: string) => new RegExp(`^[^\n]*\\b${variable
 const NOBODY = 65_534;
 const asOtherUser = (): RunAs => (process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {});
 
-describe('npm start refuses a DATA_DIR it cannot use', () => {
+describe('npm start refuses a DATA_DIR, TABLE_NAME or DYNAMODB_ENDPOINT it cannot use', () => {
   let scratch: string;
   beforeAll(() => {
     scratch = mkdtempSync(join(tmpdir(), 'npm-start-config-'));
@@ -169,6 +169,28 @@ describe('npm start refuses a DATA_DIR it cannot use', () => {
         const run = await startWithoutDatabase({ DATA_DIR: dataDir }, undefined, asOtherUser());
         expectRefused(run, oneSentenceNaming('DATA_DIR'));
         expect(run.stderr).toMatch(/permission denied/);
+      }
+    },
+    TEST_MS,
+  );
+
+  it.each(['ab', 'my table', 'x'.repeat(256), 'tabelle-ü'])(
+    'exits with one sentence naming TABLE_NAME for TABLE_NAME=%s',
+    async (tableName) => {
+      const run = await startWithoutDatabase({ TABLE_NAME: tableName });
+      expectRefused(run, oneSentenceNaming('TABLE_NAME'));
+      expect(run.stderr).toContain(JSON.stringify(tableName));
+    },
+    TEST_MS,
+  );
+
+  it(
+    'exits with one sentence naming DYNAMODB_ENDPOINT when it is no URL or nothing answers there',
+    async () => {
+      const refused = `http://127.0.0.1:${await freePort()}`;
+      for (const endpoint of ['localhost:8000', refused, 'http://no-such-host.invalid:8000']) {
+        const run = await startWithoutDatabase({ DYNAMODB_ENDPOINT: endpoint });
+        expectRefused(run, oneSentenceNaming('DYNAMODB_ENDPOINT'));
       }
     },
     TEST_MS,
