@@ -81,6 +81,7 @@ const main = async (): Promise<void> => {
     const tableName = readTableName(process.env.TABLE_NAME);
     const external = readUrl('DYNAMODB_ENDPOINT');
     const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
+    const functionLogs = process.env.LOG_LEVEL ? `the functions' JSON logs at ${process.env.LOG_LEVEL}` : undefined;
     if (dataDir) dataDirLock = lockDataDir(dataDir);
     // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
     process.env.AWS_ACCESS_KEY_ID = 'local';
@@ -89,7 +90,12 @@ const main = async (): Promise<void> => {
 
     // The port is taken first: a busy one fails before DynamoDB Local starts, and requests that
     // arrive while it starts get a 503 to retry rather than a refused connection.
-    listener = await listenLocal({ port, hosts, dashboardOrigin: process.env.DASHBOARD_ORIGIN || undefined });
+    listener = await listenLocal({
+      port,
+      hosts,
+      dashboardOrigin: process.env.DASHBOARD_ORIGIN || undefined,
+      requestLog: (line) => console.log(line),
+    });
     const exposed = hosts.filter((host) => !LOOPBACK_HOSTS.includes(host)).join(', ');
     if (exposed && !trustedIssuer) {
       console.warn(
@@ -123,6 +129,9 @@ const main = async (): Promise<void> => {
     }
     const eventsFile = dataDir ? ` and appended to ${join(dataDir, EVENTS_FILE)}` : '';
     console.log(`Audit events, as the event bus would receive them: "event: <json>" lines here${eventsFile}`);
+    console.log(
+      `Requests: one line each here, with ${functionLogs ?? "the functions' warnings and errors (LOG_LEVEL=info shows all their JSON logs)"}`,
+    );
     console.log('Send the token expiry notices due now (deployed: every hour):');
     console.log(`  DYNAMODB_ENDPOINT=${endpoint} TABLE_NAME=${tableName} npm run expiry-notices`);
     console.log('Ctrl-C stops the service and DynamoDB Local.');

@@ -7,8 +7,9 @@ import { delimiter, join } from 'node:path';
 import { ErrorText } from '@contract/errors';
 import { LOCK_FILE } from '../../local/data-dir';
 import { freePort } from '../../local/dynamodb-local';
-import { call, uniqueEmail } from './harness';
+import { call, devSession, uniqueEmail } from './harness';
 import { type ChildEnv, type NpmService, type RunAs, runScript, spawnScript, startNpmService } from './npm-start';
+import { until } from './until';
 
 /**
  * `npm start` as a developer runs it, in a child process: what it refuses to start with, where it
@@ -402,6 +403,65 @@ describe('a running npm start', () => {
       expect(starred.status).toBe(404);
       expect(starred.body).toEqual({ success: false, error: ErrorText.tokenNotFound });
       expect(plain.status).toBe(200);
+    },
+    TEST_MS,
+  );
+});
+
+describe('the console of npm start', () => {
+  const services: NpmService[] = [];
+  afterAll(() => Promise.all(services.map((service) => service.stop())));
+
+  /** Starts npm start under `env`, sends a few requests and answers its output once every request's line is in. */
+  const consoleOf = async (env: ChildEnv) => {
+    const service = await startNpmService({ LOG_LEVEL: undefined, POWERTOOLS_LOG_LEVEL: undefined, ...env });
+    services.push(service);
+    const session = await devSession(service, uniqueEmail());
+    const requests = [
+      ['GET', '/api/v1/projects', 200],
+      ['POST', '/api/v1/tokens', 201],
+      ['POST', '/api/v1/tokens', 400],
+      ['GET', '/api/v1/no-such-route', 404],
+    ] as const;
+    for (const [method, path, status] of requests) {
+      const json = status === 400 ? { name: 'x', scopes: [] } : { name: 'x', scopes: ['admin'] };
+      const reply = await call(service, method, path, { token: session, ...(method === 'POST' && { json }) });
+      expect([method, path, reply.status]).toEqual([method, path, status]);
+    }
+    const lineOf = ([method, path, status]: (typeof requests)[number]) =>
+      new RegExp(`^${method} ${path.replaceAll('/', '\\/')} ${status} \\d+ ms$`);
+    const lines = () => service.output().stdout.split('\n');
+    await until(
+      () => (requests.every((request) => lines().some((line) => lineOf(request).test(line))) ? true : undefined),
+      () => service.output(),
+    );
+    for (const request of requests) expect(lines().filter((line) => lineOf(request).test(line))).toHaveLength(1);
+    // The token created is an audit event, printed as ever.
+    await until(
+      () => (lines().some((line) => line.startsWith('event: {')) ? true : undefined),
+      () => service.output(),
+    );
+    return service.output();
+  };
+
+  const jsonLines = ({ stdout, stderr }: { stdout: string; stderr: string }) =>
+    `${stdout}\n${stderr}`.split('\n').filter((line) => line.startsWith('{'));
+
+  it(
+    'shows one short line per request and none of the functions’ JSON logs by default',
+    async () => {
+      expect(jsonLines(await consoleOf({}))).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it.each(['INFO', 'debug'])(
+    'shows the functions’ JSON logs too with LOG_LEVEL=%s',
+    async (logLevel) => {
+      const logs = jsonLines(await consoleOf({ LOG_LEVEL: logLevel }));
+      expect(logs.length).toBeGreaterThanOrEqual(4);
+      for (const line of logs)
+        expect(JSON.parse(line)).toEqual(expect.objectContaining({ message: expect.any(String) }));
     },
     TEST_MS,
   );
