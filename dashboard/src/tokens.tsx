@@ -34,12 +34,28 @@ interface TokenDraft {
 
 const EMPTY_DRAFT: TokenDraft = { name: '', scopes: [], days: '30', never: false, from: 'this', addresses: '' };
 
-/** The typed list as the API takes it: each line trimmed, blank lines dropped. */
-const addressLines = (text: string): string[] =>
+/** One entry of the typed list: the text the API gets, and its line in the field (from 1). */
+interface AddressLine {
+  readonly entry: string;
+  readonly line: number;
+}
+
+/** The typed list as the API takes it (each line trimmed, blank lines dropped), each with its line. */
+const addressLines = (text: string): AddressLine[] =>
   text
     .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
+    .map((line, index) => ({ entry: line.trim(), line: index + 1 }))
+    .filter(({ entry }) => entry !== '');
+
+/**
+ * This machine's loopback addresses. Locally, a browser may reach the service over either (`localhost`
+ * is `::1` to one program and `127.0.0.1` to another, e.g. the browser and curl), so a token made for
+ * "this address" when the API sees a loopback one works from both; deployed, the API never sees one.
+ */
+const LOOPBACK = ['127.0.0.1', '::1'] as const;
+
+const isLoopback = (address: string | undefined): boolean =>
+  address !== undefined && (LOOPBACK as readonly string[]).includes(address);
 
 /** Whether an instant the API named (a rotated token's `stopsAt`) has come. */
 const isPast = (at: string): boolean => Date.parse(at) <= Date.now();
@@ -109,16 +125,18 @@ const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (token: NewT
   // The address the API sees: the dashboard cannot know it without asking.
   const me = useLoad(() => api<RouteAnswer<typeof getMeRoute>>('GET', '/api/v1/me'));
   const { busy, error, detailsAt, run } = useAction(['allowedIps']);
-  // The list as last sent, so that an error about `allowedIps.<i>` can quote its entry.
-  const [sent, setSent] = useState<readonly string[]>([]);
+  // The list as last sent, so that an error about `allowedIps.<i>` can quote its entry and line.
+  const [sent, setSent] = useState<readonly AddressLine[]>([]);
+  const sourceIp = me.data?.data.sourceIp;
   const addressErrors = detailsAt('allowedIps');
   const toggleScope = (scope: Scope, on: boolean) =>
     setDraft({ ...draft, scopes: on ? [...draft.scopes, scope] : draft.scopes.filter((held) => held !== scope) });
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      const allowedIps = draft.from === 'list' ? addressLines(draft.addresses) : undefined;
-      setSent(allowedIps ?? []);
+      const listed = draft.from === 'list' ? addressLines(draft.addresses) : undefined;
+      setSent(listed ?? []);
+      const allowedIps = listed?.map(({ entry }) => entry) ?? (isLoopback(sourceIp) ? [...LOOPBACK] : undefined);
       const body = {
         name: draft.name,
         scopes: scopes.filter((scope) => draft.scopes.includes(scope)),
@@ -187,7 +205,7 @@ const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (token: NewT
             checked={draft.from === 'this'}
             onChange={() => setDraft({ ...draft, from: 'this' })}
           />
-          This address ({me.data?.data.sourceIp ?? '…'})
+          {isLoopback(sourceIp) ? `This machine (${LOOPBACK.join(' and ')})` : `This address (${sourceIp ?? '…'})`}
         </label>
         <label class="check">
           <input
@@ -219,14 +237,14 @@ const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (token: NewT
               <div id="token-addresses-error" class="error" role="alert">
                 <ul>
                   {addressErrors.map((detail) => {
-                    const entry = sent[Number(detail.path.split('.')[1])];
+                    const sentLine = sent[Number(detail.path.split('.')[1])];
                     return (
                       <li key={detail.path}>
-                        {entry === undefined ? (
+                        {sentLine === undefined ? (
                           detailText(detail)
                         ) : (
                           <>
-                            <code>{entry}</code> ({detail.path}): {detail.message}
+                            Line {sentLine.line}, <code>{sentLine.entry}</code>: {detail.message}
                           </>
                         )}
                       </li>
