@@ -281,11 +281,14 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
     const trusted = serveOptions.trustedIssuer;
     const devIssuer = `${baseUrl}${DEV_IDP_PATH}`;
     // Locally, what a person reads is one line per request (`requestLog`): the functions log warnings
-    // and errors only, unless LOG_LEVEL asks for more. Powertools' Logger reads POWERTOOLS_LOG_LEVEL
-    // first, in capitals; the deployed functions keep the stack's `logLevel`.
+    // and errors only, and write no metrics (their EMF lines), unless LOG_LEVEL asks for more.
+    // Powertools' Logger reads POWERTOOLS_LOG_LEVEL first, and takes a level in capitals only
+    // (`debug` falls back to INFO). The deployed functions keep the stack's `logLevel` and metrics.
+    const quiet = !process.env.LOG_LEVEL;
     const logLevel = process.env.LOG_LEVEL || LOCAL_LOG_LEVEL;
+    if (quiet) process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
     Object.assign(process.env, {
-      LOG_LEVEL: logLevel.toLowerCase(),
+      LOG_LEVEL: logLevel,
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL || logLevel.toUpperCase(),
       TABLE_NAME: serveOptions.tableName,
       DYNAMODB_ENDPOINT: serveOptions.dynamoEndpoint,
