@@ -34,7 +34,7 @@ export interface ApiFunctionProps {
 export interface ServiceEnvironmentSettings {
   /** The service's table (`TABLE_NAME`). */
   readonly table: ITable;
-  /** `LOG_LEVEL`. */
+  /** The functions' log level (`debug` … `error`), set as Powertools' `POWERTOOLS_LOG_LEVEL`. */
   readonly logLevel: string;
   /** Days an audit event is kept (`AUDIT_RETENTION_DAYS`): each event item's TTL is its time plus these. */
   readonly auditRetentionDays: number;
@@ -52,7 +52,8 @@ export interface ServiceFunctionProps extends ServiceEnvironmentSettings {
  */
 export const serviceEnvironment = (settings: ServiceEnvironmentSettings): Record<string, string> => ({
   TABLE_NAME: settings.table.tableName,
-  LOG_LEVEL: settings.logLevel,
+  // Powertools' Logger reads the level from the environment only in capitals; `debug` would fall back to INFO.
+  POWERTOOLS_LOG_LEVEL: settings.logLevel.toUpperCase(),
   AUDIT_RETENTION_DAYS: String(settings.auditRetentionDays),
 });
 
@@ -111,8 +112,8 @@ export class ApiFunction extends Construct {
       logGroup: this.logGroup,
       deadLetterQueue: props.deadLetterQueue,
       // The log format stays TEXT on purpose: Powertools' Logger (lambdas/observability.ts) already
-      // writes one JSON object per line, with its own `level` and `timestamp`, and LOG_LEVEL alone
-      // decides what is logged.
+      // writes one JSON object per line, with its own `level` and `timestamp`, and POWERTOOLS_LOG_LEVEL
+      // alone decides what is logged.
       environment: { ...DEFAULT_ENVIRONMENT, ...props.environment },
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),

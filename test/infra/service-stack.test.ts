@@ -537,7 +537,7 @@ describe('functions', () => {
         Environment: {
           Variables: expect.objectContaining({
             TABLE_NAME: tableRef,
-            LOG_LEVEL: 'info',
+            POWERTOOLS_LOG_LEVEL: 'INFO',
             // Every one of them writes audit events, whose TTL follows it.
             AUDIT_RETENTION_DAYS: '400',
           }),
@@ -548,7 +548,7 @@ describe('functions', () => {
 
   it('leaves the log format and levels at their defaults, so Lambda neither wraps nor filters our JSON lines', () => {
     // LoggingFormat.JSON would re-wrap each console line as an escaped string in `message` and filter by
-    // console method (see ApiFunction); LOG_LEVEL alone decides what is logged.
+    // console method (see ApiFunction); POWERTOOLS_LOG_LEVEL alone decides what is logged.
     for (const [id, resource] of serviceFunctions()) {
       expect({ id, loggingConfig: propertiesOf(resource).LoggingConfig }).toEqual({
         id,
