@@ -548,7 +548,7 @@ describe('functions', () => {
 
   it('leaves the log format and levels at their defaults, so Lambda neither wraps nor filters our JSON lines', () => {
     // LoggingFormat.JSON would re-wrap each console line as an escaped string in `message` and filter by
-    // console method (see ApiFunction); LOG_LEVEL alone decides what is logged.
+    // console method (see ServiceFunction); LOG_LEVEL alone decides what is logged.
     for (const [id, resource] of serviceFunctions()) {
       expect({ id, loggingConfig: propertiesOf(resource).LoggingConfig }).toEqual({
         id,
