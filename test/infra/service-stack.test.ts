@@ -167,7 +167,7 @@ describe('REQUEST authorizer', () => {
   });
 
   it('trusts the Cognito pool and app client by default', () => {
-    const { users } = synthesized.stack.dataStore;
+    const { users } = synthesized.stack;
     if (!users) throw new Error('expected a user pool');
     synthesized.template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('authorizer'),
@@ -182,7 +182,7 @@ describe('REQUEST authorizer', () => {
                 '.',
                 { Ref: 'AWS::URLSuffix' },
                 '/',
-                { Ref: logicalId(users.userPool) },
+                { Ref: logicalId(users) },
               ],
             ],
           },
