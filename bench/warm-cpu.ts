@@ -20,9 +20,9 @@ const BLOCKS = 8;
 const ITERATIONS = 400;
 const WARMUP = 50;
 /**
- * Invocations of each side before its first block. With none, the first three blocks of
- * create-token (about 1,500 invocations) ran 5–10 % slower than the rest while V8 still compiled
- * its longer path, and the median mixed both states.
+ * Invocations of each side before its first block. With none, create-token's first blocks ran
+ * slower than the rest while V8 still compiled its longer path, and the median mixed both states
+ * (docs/performance.md, "Warm CPU is measured warm").
  */
 const SETTLE = 2000;
 

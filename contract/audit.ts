@@ -1,3 +1,6 @@
+import * as z from 'zod/mini';
+import { timestamp } from './instant';
+
 /**
  * The audit trail's vocabulary: what an event is, as the API answers it, as the table stores it and
  * as the event bus receives it (`source` {@link AUDIT_EVENT_SOURCE}, `detail-type` the event's type,
@@ -47,57 +50,80 @@ export const MIN_AUDIT_RETENTION_DAYS = 90;
 export const DEFAULT_AUDIT_PAGE = 50;
 export const MAX_AUDIT_PAGE = 100;
 
-/** Who acted: a user, through a dashboard session or one of their API tokens (`system` for the offboarding). */
-export interface AuditActor {
-  readonly userId: string | null;
-  /** Their e-mail when they acted: a session's, or the one the token's owner had when creating it. */
-  readonly email: string | null;
-  readonly via: 'session' | 'token' | 'system';
-  /** The API token's public id, when `via` is `token`. */
-  readonly tokenId: string | null;
-}
-
-/** What the event is about; each field is null when it does not apply. */
-export interface AuditTarget {
-  readonly tokenId: string | null;
-  readonly projectId: string | null;
-  readonly userId: string | null;
-  readonly email: string | null;
-}
+const nullableText = () => z.nullable(z.string());
 
 /**
- * One audit event. Never a raw token, a hash or a JWT. Every field is always present (null when it
- * does not apply), so the table's item, the API's answer and the bus's `detail` have one shape.
+ * The one definition of an audit event's shape: its TypeScript type, the trails' answer in the API
+ * document, the defaults of the fields an event leaves out (lambdas/domain/audit.ts) and the event
+ * bus's mapping of the stored item (lib/constructs/audit-stream.ts) all derive from it. Never a raw
+ * token, a hash or a JWT. Every field is always present (null when it does not apply), so the table's
+ * item, the API's answer and the bus's `detail` have one shape. Built once, on first use.
  */
-export interface AuditEvent {
-  /** `evt_` + 20 random base62 characters. */
-  readonly id: string;
-  /** ISO 8601 UTC with milliseconds. */
-  readonly time: string;
-  readonly type: AuditEventType;
-  readonly actor: AuditActor;
-  readonly target: AuditTarget;
-  /** The caller's address as API Gateway saw it. */
-  readonly sourceIp: string | null;
-  /** The caller's `User-Agent`, cut at {@link MAX_USER_AGENT_LENGTH} characters. */
-  readonly userAgent: string | null;
-  /** API Gateway's request id. */
-  readonly requestId: string | null;
-  /** What matters of the change, as the type has it (see {@link AuditDetails}). */
-  readonly details: AuditDetails;
-}
+const buildAuditEventSchema = () =>
+  z
+    .object({
+      id: z.string().check(z.describe('`evt_` + 20 random base62 characters')),
+      time: timestamp(),
+      type: z.enum(auditEventTypes),
+      /** Who acted: a user, through a dashboard session or one of their API tokens (`system` for the service itself). */
+      actor: z.object({
+        userId: nullableText(),
+        /** Their e-mail when they acted: a session's, or the one the token's owner had when creating it. */
+        email: nullableText(),
+        via: z.enum(['session', 'token', 'system']),
+        /** The API token's public id, when `via` is `token`. */
+        tokenId: nullableText(),
+      }),
+      /** What the event is about; each field is null when it does not apply. */
+      target: z.object({
+        tokenId: nullableText(),
+        projectId: nullableText(),
+        userId: nullableText(),
+        email: nullableText(),
+      }),
+      /** The caller's address as API Gateway saw it. */
+      sourceIp: nullableText(),
+      /** The caller's `User-Agent`, cut at {@link MAX_USER_AGENT_LENGTH} characters. */
+      userAgent: z.nullable(z.string().check(z.maxLength(MAX_USER_AGENT_LENGTH))),
+      /** API Gateway's request id. */
+      requestId: nullableText(),
+      /** What matters of the change, as the type has it; each is null when the type does not have it. */
+      details: z.object({
+        name: nullableText(),
+        scopes: z.nullable(z.array(z.string())),
+        expiresAt: nullableText(),
+        role: nullableText(),
+        /** `token.denied`: why the token was refused. */
+        reason: z.nullable(z.enum(denialReasons)),
+        /** `token.rotated`: the id of the token that replaces the target. */
+        replacedBy: nullableText(),
+        /** `token.rotated`: when the replaced token stops working (its grace period's end, or its expiry if sooner). */
+        stopsAt: nullableText(),
+        /** `token.expiring`: the notice's threshold: at most this many days were left when it was sent (7, then 1). */
+        daysLeft: z.nullable(z.int()),
+      }),
+    })
+    .check(z.meta({ id: 'AuditEvent' }), z.describe('One recorded change or denial; never a credential'));
 
-/** The details an event carries; each is null when the type does not have it. */
-export interface AuditDetails {
-  readonly name: string | null;
-  readonly scopes: readonly string[] | null;
-  readonly expiresAt: string | null;
-  readonly role: string | null;
-  readonly reason: DenialReason | null;
-  /** `token.rotated`: the id of the token that replaces the target. */
-  readonly replacedBy: string | null;
-  /** `token.rotated`: when the replaced token stops working (its grace period's end, or its expiry if sooner). */
-  readonly stopsAt: string | null;
-  /** `token.expiring`: the notice's threshold: at most this many days were left when it was sent (7, then 1). */
-  readonly daysLeft: number | null;
-}
+let builtSchema: ReturnType<typeof buildAuditEventSchema> | undefined;
+
+/** The audit event's schema (see {@link buildAuditEventSchema}). */
+export const auditEventSchema = () => {
+  builtSchema ??= buildAuditEventSchema();
+  return builtSchema;
+};
+
+type DeepReadonly<T> = T extends readonly (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** One audit event. */
+export type AuditEvent = DeepReadonly<z.output<ReturnType<typeof buildAuditEventSchema>>>;
+/** Who acted. */
+export type AuditActor = AuditEvent['actor'];
+/** What the event is about. */
+export type AuditTarget = AuditEvent['target'];
+/** The details an event carries. */
+export type AuditDetails = AuditEvent['details'];

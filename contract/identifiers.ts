@@ -3,7 +3,7 @@
  * code that mints them (lambdas/domain) and the schemas that describe them share these.
  */
 
-/** Every raw API token starts with this (SPEC.md). */
+/** Every raw API token starts with this (docs/api.md). */
 export const TOKEN_PREFIX = 'svc_live_';
 /** Characters of a token's public id, which addresses its stored item. */
 export const TOKEN_ID_LENGTH = 12;

@@ -1,12 +1,5 @@
 import * as z from 'zod/mini';
-import {
-  type AuditEvent,
-  auditEventTypes,
-  DEFAULT_AUDIT_PAGE,
-  denialReasons,
-  MAX_AUDIT_PAGE,
-  MAX_USER_AGENT_LENGTH,
-} from './audit';
+import { auditEventSchema, auditEventTypes, DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE } from './audit';
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from './email';
 import type { ErrorText } from './errors';
 import {
@@ -17,6 +10,7 @@ import {
   TOKEN_PATTERN,
   TOKEN_PREFIX,
 } from './identifiers';
+import { timestamp } from './instant';
 import { MAX_NAME_LENGTH } from './limits';
 import { projectRoles } from './roles';
 import { scopes } from './scopes';
@@ -35,8 +29,8 @@ const UNITS: Readonly<Record<string, string>> = { string: 'characters', array: '
 
 /**
  * The English of a validation detail, for the issues the contracts' schemas raise. Written here
- * rather than zod's English locale, which puts 3.3 KiB into every route's bundle (the bench's bundle
- * size target); the texts follow the locale's.
+ * rather than zod's English locale, which would grow every route's bundle (the bench's bundle size
+ * target; docs/performance.md has the figure); the texts follow the locale's.
  */
 export const issueMessage = (issue: z.core.$ZodRawIssue): string => {
   switch (issue.code) {
@@ -89,14 +83,7 @@ export const apiToken = () => {
   return apiTokenSchema;
 };
 
-/** An instant as the API answers it. */
-export const timestamp = () =>
-  z
-    .string()
-    .check(
-      z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
-      z.describe('ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z'),
-    );
+export { timestamp };
 
 /** A token's public id. */
 export const tokenId = () => z.string().check(z.regex(TOKEN_ID_PATTERN), z.describe('Public id of an API token'));
@@ -191,52 +178,6 @@ export const errorBody = (texts: readonly [ErrorTextValue, ...ErrorTextValue[]],
     }),
   });
 
-let auditEventSchema: ReturnType<typeof buildAuditEvent> | undefined;
-
-/**
- * One audit event, as both trails answer it and the event bus carries it; the API document's
- * `AuditEvent`. Built once: both trail routes share it, and the document names it once.
- */
-export const auditEvent = () => {
-  auditEventSchema ??= buildAuditEvent();
-  return auditEventSchema;
-};
-
-/** Typed as the contract's `AuditEvent`: a field the code writes cannot be missing from the document. */
-const buildAuditEvent = (): z.ZodMiniType<AuditEvent, AuditEvent> =>
-  z
-    .object({
-      id: z.string().check(z.describe('`evt_` + 20 random base62 characters')),
-      time: timestamp(),
-      type: z.enum(auditEventTypes),
-      actor: z.object({
-        userId: z.nullable(z.string()),
-        email: z.nullable(z.string()),
-        via: z.enum(['session', 'token', 'system']),
-        tokenId: z.nullable(z.string()),
-      }),
-      target: z.object({
-        tokenId: z.nullable(z.string()),
-        projectId: z.nullable(z.string()),
-        userId: z.nullable(z.string()),
-        email: z.nullable(z.string()),
-      }),
-      sourceIp: z.nullable(z.string()),
-      userAgent: z.nullable(z.string().check(z.maxLength(MAX_USER_AGENT_LENGTH))),
-      requestId: z.nullable(z.string()),
-      details: z.object({
-        name: z.nullable(z.string()),
-        scopes: z.nullable(z.array(z.string())),
-        expiresAt: z.nullable(z.string()),
-        role: z.nullable(z.string()),
-        reason: z.nullable(z.enum(denialReasons)),
-        replacedBy: z.nullable(z.string()),
-        stopsAt: z.nullable(z.string()),
-        daysLeft: z.nullable(z.int()),
-      }),
-    })
-    .check(z.meta({ id: 'AuditEvent' }), z.describe('One recorded change or denial; never a credential'));
-
 /** An instant in a query: ISO 8601 UTC, to the second or the millisecond. */
 const INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
@@ -281,6 +222,6 @@ export const trailQuery = () =>
 export const trailPage = () =>
   z.object({
     success: z.literal(true),
-    data: z.array(auditEvent()),
+    data: z.array(auditEventSchema()),
     nextCursor: z.nullable(z.string()),
   });

@@ -25,7 +25,7 @@ interface ErrorBody {
 export type Api = <T>(method: string, path: string, body?: unknown) => Promise<T>;
 
 /**
- * The API client: the session's ID token as the bearer, as DESIGN.md says. A 401 means the session is
+ * The API client: the session's ID token as the bearer, as the authorizer expects. A 401 means the session is
  * over, so `onUnauthorized` runs (the app asks the person to sign in again) before the error is thrown.
  */
 export const createApi = (config: DashboardConfig, idToken: () => string, onUnauthorized: () => void): Api => {

@@ -7,7 +7,7 @@ import { Confirm, ErrorMessage, useAction, useDraft, useLoad } from './ui';
 
 type Member = RouteAnswer<typeof listMembersRoute>['data'][number];
 
-/** Roles that may add and remove members (DESIGN.md); others are not offered the controls. */
+/** Roles that may add and remove members (docs/api.md); others are not offered the controls. */
 const MANAGING_ROLES: readonly ProjectRole[] = ['owner', 'admin'];
 
 interface MemberDraft {

@@ -1,7 +1,7 @@
 /**
- * Every DynamoDB key of the single table, built in one place. Prefixes name the entity; the
- * README's entity chart mirrors this file. Access hangs on user ids (the identity provider's `sub`),
- * never on e-mail addresses: an address only finds its user through the e-mail claim.
+ * Every DynamoDB key of the single table, built in one place. Prefixes name the entity; the entity
+ * chart in docs/data-model.md mirrors this file. Access hangs on user ids (the identity provider's
+ * `sub`), never on e-mail addresses: an address only finds its user through the e-mail claim.
  */
 import { keyPrefix } from '@contract/table-schema';
 

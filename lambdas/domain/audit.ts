@@ -4,6 +4,7 @@ import {
   type AuditEvent,
   type AuditEventType,
   type AuditTarget,
+  auditEventSchema,
   MAX_USER_AGENT_LENGTH,
 } from '@contract/audit';
 import { toIso } from './clock';
@@ -53,17 +54,12 @@ export const systemOrigin: RequestOrigin = {
   requestId: null,
 };
 
-const noTarget: AuditTarget = { tokenId: null, projectId: null, userId: null, email: null };
-const noDetails: AuditDetails = {
-  name: null,
-  scopes: null,
-  expiresAt: null,
-  role: null,
-  reason: null,
-  replacedBy: null,
-  stopsAt: null,
-  daysLeft: null,
-};
+/** Every field of one part of an event, null: what an event leaves out of that part. */
+const nulls = <T>(part: 'target' | 'details'): T =>
+  Object.fromEntries(Object.keys(auditEventSchema().shape[part].shape).map((field) => [field, null])) as T;
+
+const noTarget = nulls<AuditTarget>('target');
+const noDetails = nulls<AuditDetails>('details');
 
 /** One audit event of `type` by `origin`'s caller; the fields not given are null. */
 export const auditEvent = (

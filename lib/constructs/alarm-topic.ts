@@ -65,8 +65,8 @@ export const createAlarmTopic = (scope: Construct, props: AlarmTopicProps): Topi
       },
     }),
   );
-  // Rules of the audit bus may page too (README: `token.denied` events to this topic); rules of other
-  // buses may not. A rule of a custom bus is `rule/<bus name>/<rule name>`.
+  // Rules of the audit bus may page too (docs/operations.md: `token.denied` events to the alarm
+  // topic); rules of other buses may not. A rule of a custom bus is `rule/<bus name>/<rule name>`.
   topic.addToResourcePolicy(
     new PolicyStatement({
       sid: 'AuditBusRulesPublish',

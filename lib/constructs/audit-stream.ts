@@ -1,10 +1,4 @@
-import {
-  AUDIT_EVENT_SOURCE,
-  type AuditActor,
-  type AuditDetails,
-  type AuditEvent,
-  type AuditTarget,
-} from '@contract/audit';
+import { AUDIT_EVENT_SOURCE, auditEventSchema } from '@contract/audit';
 import { keyPrefix, tableSchema } from '@contract/table-schema';
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -39,45 +33,29 @@ const NEW_IMAGE = '$.dynamodb.NewImage';
  */
 type FieldMapping = 'string' | 'attribute';
 
-/** A map attribute of the item (`M`), field by field. */
-type MapMapping<T> = { readonly [K in keyof T]-?: FieldMapping };
+/** How each field of an event, or of one of its parts (a map attribute, `M`), reaches the bus. */
+type Mapping = { readonly [field: string]: FieldMapping | Mapping };
+
+/** The zod/mini schema node of one field: its kind, and an object's fields. */
+interface SchemaNode {
+  readonly _zod: { readonly def: { readonly type: string } };
+  readonly shape?: Readonly<Record<string, SchemaNode>>;
+}
+
+const mappingOf = (shape: Readonly<Record<string, SchemaNode>>): Mapping =>
+  Object.fromEntries(
+    Object.entries(shape).map(([name, node]) => [
+      name,
+      node.shape ? mappingOf(node.shape) : node._zod.def.type === 'nullable' ? 'attribute' : 'string',
+    ]),
+  );
 
 /**
- * The mapping of every field of an {@link AuditEvent}; the types make a field added to the event, its
- * actor, target or details fail to compile until it is mapped here. Only fields that are never null
- * (id, time, type, how the actor acted) are plain strings; each of them holds letters, digits and
- * `.:-_#` only, so no value needs escaping inside the template's quotes.
+ * The mapping of every field of an audit event, derived from its one schema: a field that may be null
+ * is an `attribute`, every other a plain `string` (only id, time, type and how the actor acted; each
+ * holds letters, digits and `.:-_#` only, so no value needs escaping inside the template's quotes).
  */
-export const auditEventMapping = {
-  id: 'string',
-  time: 'string',
-  type: 'string',
-  actor: {
-    userId: 'attribute',
-    email: 'attribute',
-    via: 'string',
-    tokenId: 'attribute',
-  } satisfies MapMapping<AuditActor>,
-  target: {
-    tokenId: 'attribute',
-    projectId: 'attribute',
-    userId: 'attribute',
-    email: 'attribute',
-  } satisfies MapMapping<AuditTarget>,
-  sourceIp: 'attribute',
-  userAgent: 'attribute',
-  requestId: 'attribute',
-  details: {
-    name: 'attribute',
-    scopes: 'attribute',
-    expiresAt: 'attribute',
-    role: 'attribute',
-    reason: 'attribute',
-    replacedBy: 'attribute',
-    stopsAt: 'attribute',
-    daysLeft: 'attribute',
-  } satisfies MapMapping<AuditDetails>,
-} as const satisfies { readonly [K in keyof AuditEvent]-?: FieldMapping | Readonly<Record<string, FieldMapping>> };
+export const auditEventMapping = mappingOf(auditEventSchema().shape as unknown as Record<string, SchemaNode>);
 
 /**
  * A placeholder of the Pipes input template. Pipes wants a variable that names a value quoted, and one

@@ -112,7 +112,7 @@ export class ServiceFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       deadLetterQueue: props.deadLetterQueue,
-      // The log format stays TEXT on purpose: the logger (lambdas/observability.ts, Powertools) already
+      // The log format stays TEXT on purpose: Powertools' Logger (lambdas/observability.ts) already
       // writes one JSON object per line, with its own `level` and `timestamp`, and LOG_LEVEL alone
       // decides what is logged.
       environment: { ...DEFAULT_ENVIRONMENT, ...props.environment },

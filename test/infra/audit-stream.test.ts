@@ -344,9 +344,9 @@ describe('pipe', () => {
   );
 
   it.each(EVENTS.map((event) => [event.type, event] as const))(
-    'lets a consumer restore the plain %s event with convertToNative (the README recipe)',
+    'lets a consumer restore the plain %s event with convertToNative (the recipe in docs/operations.md)',
     (_type, event) => {
-      // As in the README: every DynamoDB attribute value back to its value, plain strings kept.
+      // As in docs/operations.md: every DynamoDB attribute value back to its value, plain strings kept.
       const isAttribute = (value: object) =>
         Object.keys(value).length === 1 && ['S', 'L', 'NULL'].includes(Object.keys(value)[0] ?? '');
       const native = (value: unknown): unknown =>

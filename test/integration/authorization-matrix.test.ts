@@ -12,7 +12,7 @@ import { call, createToken, type Reply, samplePath, sessionFor, startService, un
 
 /**
  * Every route of the route table against every credential below: a new route is covered without
- * editing this file. Each case states what DESIGN.md says the client must see.
+ * editing this file. Each case states what docs/api.md says the client must see.
  */
 
 type Expected = { status: number; error: string } | 'allowed' | 'by-scope';

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorText } from '@contract/errors';
@@ -9,6 +10,7 @@ import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-loc
 import { type LocalService, startLocalService } from '../../local/service';
 import { call, createToken, type Reply, sessionFor, uniqueEmail } from './harness';
 import { scanTable } from './secret-scan';
+import { until } from './until';
 
 /**
  * Faults fail closed: with DynamoDB paused (SIGSTOP) or stopped, or the identity provider's key set
@@ -32,10 +34,22 @@ const timed = async (request: () => Promise<Reply>) => {
   return { reply, ms: Date.now() - started };
 };
 
-/** Stops DynamoDB Local and waits until the signal has surely taken hold of all its threads. */
+/** The state letter of each thread of a process, from /proc (`T`: stopped). */
+const threadStates = (pid: number): string[] =>
+  readdirSync(`/proc/${pid}/task`).map((task) => {
+    const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  });
+
+/** Stops DynamoDB Local and waits until the signal has taken hold of every one of its threads. */
 const pause = async () => {
+  const { pid } = dynamo.process;
+  if (pid === undefined) throw new Error('DynamoDB Local has no process id');
   dynamo.process.kill('SIGSTOP');
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await until(
+    () => (threadStates(pid).every((state) => state === 'T') ? true : undefined),
+    () => threadStates(pid),
+  );
 };
 
 const expectUnavailable = (reply: Reply) => {

@@ -2,7 +2,7 @@ import { call, devSession, listedToken, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
 
 /**
- * The token lifecycle beyond SPEC.md, black box against `npm start` (which sees the TCP peer, so
+ * The token lifecycle beyond creating and revoking, black box against `npm start` (which sees the TCP peer, so
  * 127.0.0.1 and ::1 are two callers): where a token was last used from, allow-lists, rotation.
  */
 
@@ -57,7 +57,7 @@ describe('allowed addresses', () => {
     expect(await listed(owner, id)).toMatchObject({ allowedIps: ['127.0.0.0/31', '::1'] });
   });
 
-  it('keeps SPEC.md’s default: without a list, only the creating address', async () => {
+  it('keeps the default: without a list, only the creating address', async () => {
     const owner = await session();
     const created = await create(owner, undefined, '::1');
     const { id, rawToken } = created.body.data as { id: string; rawToken: string };

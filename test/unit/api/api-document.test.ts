@@ -107,7 +107,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.components?.schemas ?? {})).toContain('AuditEvent');
   });
 
-  it('gives the member routes the errors DESIGN.md names, written out here independently', () => {
+  it('gives the member routes the errors docs/api.md names, written out here independently', () => {
     const texts = (method: string, path: string, status: number) =>
       errorTexts(operationOf(method, path).responses[status]);
     const members = '/api/v1/projects/{projectId}/members';

@@ -1,0 +1,236 @@
+import { ErrorText } from '@contract/errors';
+import { MAX_BODY_BYTES } from '@contract/limits';
+import { hasBody, routeErrors } from '@contract/route-table';
+import { type RouteContract, routes } from '@contract/routes';
+import * as z from 'zod/mini';
+
+/**
+ * The README's API and error tables, rendered from the route contracts: `npm run docs` (bin/docs.ts)
+ * writes them between their marker comments, and a unit test fails when README.md differs.
+ */
+
+/** The common prefix of every route's path, which the README states once above the table. */
+export const API_PREFIX = '/api/v1';
+
+/** Where a generated table sits in the README: between `<!-- name:start -->` and `<!-- name:end -->`. */
+export type TableName = 'api' | 'errors';
+
+type ErrorKey = keyof typeof ErrorText;
+
+/**
+ * When each error is answered, in a client's words. Keyed by every `ErrorText`, so a new error text
+ * cannot reach the API without a line here (the type checker asks for it).
+ */
+const WHEN: Readonly<Record<ErrorKey, string>> = {
+  malformedJson: 'the body is not JSON',
+  validation: 'the body or the query breaks the route’s schema; `details` lists each failed field: `[{path, message}]`',
+  unauthorized:
+    'no credential, another scheme, or a malformed, unknown, revoked or unverifiable one; a rotated token past its `stopsAt`; a session of an offboarded user',
+  expired: 'an API token past its `expiresAt`, a session past its `exp`',
+  wrongIp:
+    'an API token used from an address it does not work from (its `allowedIps`, or else the address that created it)',
+  scope: 'the API token lacks the route’s scope',
+  sessionRequired: 'an API token on a route for dashboard sessions only',
+  projectRole: 'the caller is a plain member of the project; the route needs its `owner` or an `admin`',
+  projectNotFound: 'no such project, or the caller is not one of its members',
+  tokenNotFound: 'no such token among the caller’s',
+  userNotFound: 'no user holds the address (a user must have signed in once to be added)',
+  memberNotFound: 'no member of the project holds the address',
+  alreadyMember: 'the user is a member already',
+  ownerRemoval: 'the member to remove is the project’s owner',
+  tokenLimit: 'the caller already holds the most live tokens a user may (a rotated token counts until it stops)',
+  tokenRotated: 'the token was rotated already',
+  tooLarge: `the body is over the route’s limit (${MAX_BODY_BYTES / 1024} KiB unless its contract sets another)`,
+  contentType:
+    'a body without a JSON `Content-Type` (a route whose body is optional also takes no body and no content type)',
+  notFound: 'a path or method the API does not serve (answered by API Gateway, before any route)',
+  tooManyRequests: 'the stage’s throttling, or with `waf=true` the per-address rate rule',
+  firewallBlocked: 'with `waf=true`: an address on AWS’s reputation lists, or a request AWS’s common rule set matches',
+  internal: 'a bug: the body says no more, the detail is in the function’s log',
+  unavailable:
+    'DynamoDB or the identity provider’s keys cannot be reached; retry after the `Retry-After` header’s seconds',
+};
+
+const ERROR_KEYS = Object.keys(ErrorText) as ErrorKey[];
+const keyOf = (text: string): ErrorKey => {
+  const key = ERROR_KEYS.find((candidate) => ErrorText[candidate] === text);
+  if (!key) throw new Error(`"${text}" is not one of ErrorText`);
+  return key;
+};
+
+/** A route's path as the README shows it, under the prefix stated above the table. */
+const shortPath = (contract: RouteContract): string =>
+  contract.path.startsWith(`${API_PREFIX}/`) ? contract.path.slice(API_PREFIX.length) : contract.path;
+
+const routeLabel = (contract: RouteContract): string => `${contract.method} \`${shortPath(contract)}\``;
+
+// A table cell must not break the row.
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodMiniType>;
+  element?: z.ZodMiniType;
+  innerType?: z.ZodMiniType;
+  values?: unknown[];
+};
+const defOf = (schema: z.ZodMiniType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** Optional, nullable and defaulted schemas show as what they wrap. */
+const unwrap = (schema: z.ZodMiniType): z.ZodMiniType => {
+  const def = defOf(schema);
+  return def.innerType && ['optional', 'nullable', 'default', 'prefault', 'readonly'].includes(def.type)
+    ? unwrap(def.innerType)
+    : schema;
+};
+
+/**
+ * The outline of a JSON value a schema describes: an object's keys (with their outline when it is an
+ * object, an array of objects or a fixed value), `[…]` around an array of objects, and a named schema
+ * (the API document's component) by its name.
+ */
+const outline = (schema: z.ZodMiniType): string | undefined => {
+  const inner = unwrap(schema);
+  const name = z.globalRegistry.get(inner)?.id;
+  if (name) return name;
+  const def = defOf(inner);
+  if (def.type === 'literal') return JSON.stringify(def.values?.[0]);
+  if (def.type === 'array' && def.element) {
+    const element = outline(def.element);
+    return element === undefined ? undefined : `[${element}]`;
+  }
+  if (def.type === 'object' && def.shape) {
+    const fields = Object.entries(def.shape).map(([key, value]) => {
+      const shown = outline(value);
+      return shown === undefined ? key : `${key}: ${shown}`;
+    });
+    return `{${fields.join(', ')}}`;
+  }
+  return undefined;
+};
+
+/** A success body without the `success: true` every success body carries, unless that is all it has. */
+const successOutline = (contract: RouteContract): string => {
+  const response = unwrap(contract.schemas().response);
+  const shape = defOf(response).shape;
+  if (!shape) return outline(response) ?? 'JSON';
+  const { success: _success, ...rest } = shape;
+  if (Object.keys(rest).length === 0) return '{success: true}';
+  return outline(z.object(rest)) ?? 'JSON';
+};
+
+const requestOutline = (contract: RouteContract): string => {
+  const { body, query } = contract.schemas();
+  const parts: string[] = [];
+  if (body) {
+    const optional = body.safeParse(undefined).success;
+    parts.push(`body \`${outline(body) ?? 'JSON'}\`${optional ? ' (optional)' : ''}`);
+  }
+  if (query) {
+    const keys = Object.keys(defOf(query).shape ?? {});
+    parts.push(`query ${keys.map((key) => `\`${key}\``).join(', ')}`);
+  }
+  return parts.join('; ') || '–';
+};
+
+/** The API table: one row per route, in the order of `routes`. */
+export const renderApiTable = (): string => {
+  const rows = routes.map((contract) => {
+    const token = contract.tokenScope === null ? 'not allowed (403)' : `\`${contract.tokenScope}\``;
+    const statuses = [...routeErrors(contract).keys()].join(', ');
+    return `| ${[
+      contract.method,
+      `\`${shortPath(contract)}\``,
+      cell(contract.summary),
+      token,
+      cell(requestOutline(contract)),
+      `${contract.success.status} \`${cell(successOutline(contract))}\``,
+      statuses,
+    ].join(' | ')} |`;
+  });
+  return [
+    '| method | path | what it does | API token needs | request | success | error statuses |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+};
+
+const sameRoutes = (a: readonly RouteContract[], b: readonly RouteContract[]): boolean =>
+  a.length === b.length && a.every((contract) => b.includes(contract));
+
+/** Groups of routes the error table names in words rather than listing them. */
+const NAMED_GROUPS: readonly [string, readonly RouteContract[]][] = [
+  ['every route', routes],
+  ['every route with a body', routes.filter(hasBody)],
+  ['every route an API token may call', routes.filter((contract) => contract.tokenScope !== null)],
+];
+
+/** Which routes answer a text under a status, in as few words as the contracts allow. */
+const routesLabel = (answering: readonly RouteContract[]): string => {
+  if (answering.length === 0) return 'API Gateway, for a path no route serves';
+  const named = NAMED_GROUPS.find(([, group]) => sameRoutes(group, answering));
+  return named ? named[0] : answering.map(routeLabel).join(', ');
+};
+
+/**
+ * The error table: every status and text any route answers (`routeErrors`), then the texts only the
+ * gateway answers, each with when it comes and from which routes.
+ */
+export const renderErrorTable = (): string => {
+  const answered = new Map<string, { status: number; text: string; routes: RouteContract[] }>();
+  for (const contract of routes) {
+    for (const [status, texts] of routeErrors(contract)) {
+      for (const text of texts) {
+        const id = `${status} ${text}`;
+        const row = answered.get(id) ?? { status, text, routes: [] };
+        row.routes.push(contract);
+        answered.set(id, row);
+      }
+    }
+  }
+  const rows = [...answered.values()];
+  const routeTexts = new Set(rows.map((row) => row.text));
+  for (const key of ERROR_KEYS.filter((candidate) => !routeTexts.has(ErrorText[candidate]))) {
+    // Only an unknown path is answered outside every route; its status is the gateway's 404.
+    if (key !== 'notFound') throw new Error(`ErrorText.${key} is answered by no route: say where it comes from`);
+    rows.push({ status: 404, text: ErrorText[key], routes: [] });
+  }
+  const order = (text: string) => ERROR_KEYS.indexOf(keyOf(text));
+  rows.sort((a, b) => a.status - b.status || order(a.text) - order(b.text));
+  const lines = rows.map(
+    (row) => `| ${row.status} | \`${row.text}\` | ${cell(WHEN[keyOf(row.text)])} | ${routesLabel(row.routes)} |`,
+  );
+  return ['| status | error | when | routes |', '| --- | --- | --- | --- |', ...lines].join('\n');
+};
+
+/** Every generated table by its marker name. */
+export const renderTables = (): Readonly<Record<TableName, string>> => ({
+  api: renderApiTable(),
+  errors: renderErrorTable(),
+});
+
+const markers = (name: TableName) => ({ start: `<!-- ${name}:start -->`, end: `<!-- ${name}:end -->` });
+
+/** The text between a table's markers, or `undefined` when the README lacks them. */
+export const markedSection = (readme: string, name: TableName): string | undefined => {
+  const { start, end } = markers(name);
+  const from = readme.indexOf(start);
+  const to = readme.indexOf(end);
+  if (from < 0 || to < from) return undefined;
+  return readme.slice(from + start.length, to).trim();
+};
+
+/** The README with each table's marked section replaced by its rendering. */
+export const withTables = (readme: string, tables: Readonly<Record<TableName, string>> = renderTables()): string =>
+  (Object.keys(tables) as TableName[]).reduce((text, name) => {
+    const { start, end } = markers(name);
+    if (markedSection(text, name) === undefined) throw new Error(`README.md has no ${start} … ${end} section`);
+    const from = text.indexOf(start) + start.length;
+    return `${text.slice(0, from)}\n${tables[name]}\n${text.slice(text.indexOf(end))}`;
+  }, readme);
+
+/** The tables whose marked section in the README differs from their rendering. */
+export const staleTables = (
+  readme: string,
+  tables: Readonly<Record<TableName, string>> = renderTables(),
+): TableName[] => (Object.keys(tables) as TableName[]).filter((name) => markedSection(readme, name) !== tables[name]);
