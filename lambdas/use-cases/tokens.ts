@@ -1,5 +1,5 @@
 import type { AuditEvent } from '@contract/audit';
-import { ErrorText } from '@contract/errors';
+import { ErrorText, type ValidationDetail } from '@contract/errors';
 import { BROADEST_ALLOWED_PREFIX, DEFAULT_GRACE_HOURS, DEFAULT_TTL_DAYS } from '@contract/limits';
 import type { Scope } from '@contract/scopes';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
@@ -63,35 +63,46 @@ export interface NewToken {
   readonly allowedIps?: readonly string[];
 }
 
-const refuse = (index: number, message: string): never => {
-  throw new BadRequestError(ErrorText.validation, [{ path: `allowedIps.${index}`, message }]);
-};
-
 /**
  * An allow-list in canonical form (IPv4-mapped IPv6 as IPv4, IPv6 compressed, host bits cleared), or
- * a 400 naming the entry and why: not an address or CIDR, broader than the service allows, or the
- * same as or within another entry.
+ * a 400 with one detail per refused entry, naming it and why: not an address or CIDR, broader than
+ * the service allows, or the same as or within an earlier entry of an allowed breadth.
  */
 const allowList = (entries: readonly string[]): string[] => {
+  const refused = new Map<number, string>();
+  const refuse = (index: number, message: string): undefined => {
+    refused.set(index, message);
+    return undefined;
+  };
+  const why = 'an allow-list names the few networks a token is used from, not a share of the Internet';
   const networks = entries.map((entry, index) => {
-    const network = parseNetwork(entry) ?? refuse(index, 'Not an IP address or CIDR');
-    const why = 'an allow-list names the few networks a token is used from, not a share of the Internet';
+    const network = parseNetwork(entry);
+    if (!network) return refuse(index, 'Not an IP address or CIDR');
     const broadest = BROADEST_ALLOWED_PREFIX[network.family];
-    if (network.prefix < broadest) refuse(index, `Broader than a /${broadest}: ${why}`);
+    if (network.prefix < broadest) return refuse(index, `Broader than a /${broadest}: ${why}`);
     // An IPv6 range that embeds IPv4 addresses is held to the IPv4 rule too: `::/96` is `0.0.0.0/0`.
     const embedded = embeddedIpv4Prefix(network);
     if (embedded !== null && embedded < BROADEST_ALLOWED_PREFIX[4]) {
-      refuse(index, `Broader than a /${BROADEST_ALLOWED_PREFIX[4]} of the IPv4 addresses it embeds: ${why}`);
+      return refuse(index, `Broader than a /${BROADEST_ALLOWED_PREFIX[4]} of the IPv4 addresses it embeds: ${why}`);
     }
     return network;
   });
-  networks.forEach((network, index) => {
-    const earlier = networks.slice(0, index).findIndex((other) => networksOverlap(other, network));
-    if (earlier === -1) return;
-    const same = networkText(networks[earlier] as Network) === networkText(network);
-    refuse(index, same ? `The same as allowedIps.${earlier}` : `Overlaps allowedIps.${earlier}`);
-  });
-  return networks.map(networkText);
+  const accepted: Network[] = [];
+  for (const [index, network] of networks.entries()) {
+    if (!network) continue;
+    const earlier = networks.findIndex((other, at) => at < index && other && networksOverlap(other, network));
+    const other = networks[earlier];
+    if (!other) accepted.push(network);
+    else if (networkText(other) === networkText(network)) refuse(index, `The same as allowedIps.${earlier}`);
+    else refuse(index, `Overlaps allowedIps.${earlier}`);
+  }
+  if (refused.size > 0) {
+    const details: ValidationDetail[] = [...refused]
+      .sort(([a], [b]) => a - b)
+      .map(([index, message]) => ({ path: `allowedIps.${index}`, message }));
+    throw new BadRequestError(ErrorText.validation, details);
+  }
+  return accepted.map(networkText);
 };
 
 /** What a new token is, as its owner chose it (or as the token it replaces was). */
