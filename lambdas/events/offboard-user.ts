@@ -1,6 +1,6 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import { offboarding } from '@lambdas/composition';
+import { offboarding } from '@lambdas/composition/offboarding';
 import { clock } from '@lambdas/domain/clock';
 import { logger, tracer } from '@lambdas/observability';
 import middy from '@middy/core';

@@ -1,6 +1,6 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import { expiryNotices } from '@lambdas/composition';
+import { expiryNotices } from '@lambdas/composition/expiry-notices';
 import { clock } from '@lambdas/domain/clock';
 import { logger, tracer } from '@lambdas/observability';
 import middy from '@middy/core';

@@ -1,5 +1,5 @@
 import { addMemberRoute } from '@contract/routes/add-member';
-import { projects } from '@lambdas/composition';
+import { projects } from '@lambdas/composition/projects';
 import { defineRoute } from '@lambdas/http/define-route';
 
 /** POST /api/v1/projects/{projectId}/members: adds the user who holds the address. */

@@ -1,5 +1,5 @@
 import { createProjectRoute } from '@contract/routes/create-project';
-import { projects } from '@lambdas/composition';
+import { projects } from '@lambdas/composition/projects';
 import { defineRoute } from '@lambdas/http/define-route';
 
 /** POST /api/v1/projects: the caller becomes its owner. */

@@ -1,5 +1,5 @@
 import { listAuditEventsRoute } from '@contract/routes/list-audit-events';
-import { auditTrails } from '@lambdas/composition';
+import { auditTrails } from '@lambdas/composition/audit';
 import { defineRoute } from '@lambdas/http/define-route';
 
 /** GET /api/v1/audit-events: the caller's trail, newest first, a page at a time. */

@@ -1,5 +1,5 @@
 import { listMembersRoute } from '@contract/routes/list-members';
-import { projects } from '@lambdas/composition';
+import { projects } from '@lambdas/composition/projects';
 import { defineRoute } from '@lambdas/http/define-route';
 
 /** GET /api/v1/projects/{projectId}/members: owner first, then by e-mail. */

@@ -1,5 +1,5 @@
 import { listProjectAuditEventsRoute } from '@contract/routes/list-project-audit-events';
-import { auditTrails } from '@lambdas/composition';
+import { auditTrails } from '@lambdas/composition/audit';
 import { defineRoute } from '@lambdas/http/define-route';
 
 /** GET /api/v1/projects/{projectId}/audit-events (owners and admins): the project's trail, newest first. */

@@ -1,5 +1,5 @@
 import { listProjectsRoute } from '@contract/routes/list-projects';
-import { projects } from '@lambdas/composition';
+import { projects } from '@lambdas/composition/projects';
 import { defineRoute } from '@lambdas/http/define-route';
 
 /** GET /api/v1/projects: the projects the caller belongs to, with the caller's role. */

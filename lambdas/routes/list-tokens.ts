@@ -1,5 +1,5 @@
 import { listTokensRoute } from '@contract/routes/list-tokens';
-import { tokens } from '@lambdas/composition';
+import { tokens } from '@lambdas/composition/tokens';
 import { defineRoute } from '@lambdas/http/define-route';
 
 /** GET /api/v1/tokens: the caller's tokens, newest first. */

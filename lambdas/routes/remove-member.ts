@@ -1,5 +1,5 @@
 import { removeMemberRoute } from '@contract/routes/remove-member';
-import { projects } from '@lambdas/composition';
+import { projects } from '@lambdas/composition/projects';
 import { defineRoute } from '@lambdas/http/define-route';
 
 /** DELETE /api/v1/projects/{projectId}/members/{email}: removes the member who holds the address, never the owner. */

@@ -1,5 +1,5 @@
 import { revokeTokenRoute } from '@contract/routes/revoke-token';
-import { tokens } from '@lambdas/composition';
+import { tokens } from '@lambdas/composition/tokens';
 import { defineRoute } from '@lambdas/http/define-route';
 
 /** DELETE /api/v1/tokens/{id}: revokes one of the caller's tokens; its next use is refused. */

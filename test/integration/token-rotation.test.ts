@@ -213,7 +213,7 @@ describe('rotation and the other ends of a token', () => {
     const old = await createToken(service, session);
     const fresh = (await rotate(session, old.id)).body.data;
     // The use case reads the table's name when loaded, after the service has set it.
-    const { offboarding } = await import('@lambdas/composition');
+    const { offboarding } = await import('@lambdas/composition/offboarding');
     const report = await offboarding.offboardUser(email, new Date());
     expect([...report.revokedTokens].sort()).toEqual([old.id, fresh.id].sort());
     expect(await useStatus(old.rawToken)).toBe(401);

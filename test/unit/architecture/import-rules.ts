@@ -48,8 +48,8 @@ export interface LayerRule {
  * tooling that the app and the local runtime call, never the other way round. The smoke test (`smoke/`)
  * knows only `contract/`. Inside `lambdas/`, the
  * domain knows no AWS shape, the data layer no HTTP, and the HTTP edge no data client; use cases get
- * their stores as ports, wired to the repositories in `lambdas/composition.ts` (an entry `…/` also
- * names the module of that path), which only entry points import.
+ * their stores as ports, wired to the repositories in `lambdas/composition/`, which only entry points
+ * import.
  * A forbidden entry ending in `/` is a folder; any other is a package name prefix.
  */
 export const layerRules: readonly LayerRule[] = [
