@@ -4,6 +4,12 @@ import type { TokenRecord } from '@lambdas/domain/records';
 import { getItem, queryAll } from './client';
 import { expiryNoticeKeys, tokenKey, tokenListKeys, tokenListPartition } from './keys';
 
+/*
+ * A token's own item: its record, its place in its owner's list and in the notice index, and the reads.
+ * The writes that add or free a token are the slots' (token-slot-repository.ts); the authorizer's marks
+ * on it, token-mark-repository.ts.
+ */
+
 /** How long an expired (or stopped) token stays listed before DynamoDB's TTL may delete it. */
 export const EXPIRED_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
 
