@@ -167,7 +167,9 @@ describe('a project create cut off midway', () => {
     }
     for (const reply of replies) expect([201, 503]).toContain(reply.status);
     const items = await scanTable(dynamo.endpoint, TABLE);
-    for (const project of items.filter((item) => item.entity === 'Project')) {
+    const projects = items.filter((item) => item.entity === 'Project');
+    expect(projects.length).toBeGreaterThan(0);
+    for (const project of projects) {
       const owner = items.find(
         (item) => item.entity === 'Member' && item.projectId === project.projectId && item.role === 'owner',
       );
