@@ -342,7 +342,9 @@ describe('deployment', () => {
       expect({ actions, resource, allowed }).toEqual({ actions, resource, allowed: true });
     }
     // The CDK asset bucket is only read.
-    for (const { actions, resource } of resources.filter((entry) => entry.resource.includes('cdk-hnb659fds-assets-'))) {
+    const assetBucket = resources.filter((entry) => entry.resource.includes('cdk-hnb659fds-assets-'));
+    expect(assetBucket.length).toBeGreaterThan(0);
+    for (const { actions, resource } of assetBucket) {
       expect({ resource, actions }).toEqual({ resource, actions: ['s3:GetBucket*', 's3:GetObject*', 's3:List*'] });
     }
   });

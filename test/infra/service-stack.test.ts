@@ -514,6 +514,8 @@ describe('functions', () => {
 
   it('runs every function on Node.js 22, arm64, with tracing, its log group and the shared environment', () => {
     const tableRef = { Ref: tableLogicalId() };
+    // Every route's function, the authorizer, and the background ones.
+    expect(serviceFunctions().length).toBeGreaterThan(routes.length);
     for (const [id, resource] of serviceFunctions()) {
       const properties = propertiesOf(resource);
       expect({ id, runtime: properties.Runtime, architectures: properties.Architectures }).toEqual({
