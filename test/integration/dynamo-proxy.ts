@@ -70,6 +70,11 @@ export interface CountingProxy {
    * a change that returns a promise: how a test lines racing requests up.
    */
   rewrite(operation: string, change: BodyChange | undefined): void;
+  /**
+   * Holds the answer to the next request of `operation`, after DynamoDB has carried it out, until
+   * `release` settles: how a test makes an answer arrive too late for the client, which sends again.
+   */
+  delayNextAnswer(operation: string, release: Promise<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -311,6 +316,7 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
   let arrived = 0;
   let port = 0;
   const rewrites = new Map<string, BodyChange>();
+  const answerDelays = new Map<string, Promise<unknown>>();
 
   // Observes every HTTP request this process sends (the SDK's included): a request to the proxy is
   // tagged with the phase of the async context that sent it, keyed by its socket's local port, which
@@ -431,6 +437,11 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
               await account(call, operation, consistent ?? false, parsed, actions, before, tableName, req.headers, {
                 requestedKeys: batchKeys(body),
               });
+            const delay = answerDelays.get(operation);
+            if (delay) {
+              answerDelays.delete(operation);
+              await delay;
+            }
             // The answer goes back byte for byte (its CRC32 header stays right); the SDK ignores a
             // ConsumedCapacity it did not ask for.
             res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -518,6 +529,9 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
         () => (arrived >= sent && inFlight === 0 ? true : undefined),
         () => ({ sent, arrived, inFlight }),
       ).then(() => undefined),
+    delayNextAnswer: (operation, release) => {
+      answerDelays.set(operation, release);
+    },
     rewrite: (operation, change) => {
       if (change) rewrites.set(operation, change);
       else rewrites.delete(operation);
