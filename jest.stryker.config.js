@@ -15,5 +15,6 @@ module.exports = {
     '<rootDir>/test/unit/domain/ip.test.ts',
     '<rootDir>/test/unit/domain/rules.test.ts',
     '<rootDir>/test/unit/domain/token-format.test.ts',
+    '<rootDir>/test/unit/use-cases/admit-session.test.ts',
   ],
 };

@@ -39,7 +39,7 @@ const main = async () => {
 
   const { DynamoDBClient, GetItemCommand } = await import('@aws-sdk/client-dynamodb');
   const { mintToken } = await import('@lambdas/domain/token-format');
-  const { createTokenWithinLimit } = await import('@lambdas/data/token-repository');
+  const { createTokenWithinLimit } = await import('@lambdas/data/token-slot-repository');
   const { handler: authorizer } = await import('@lambdas/authorizer/handler');
   const { clientSettings } = await import('@lambdas/data/client');
   const { auditEvent, systemOrigin } = await import('@lambdas/domain/audit');

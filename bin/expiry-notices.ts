@@ -18,8 +18,8 @@ const describe = (event: AuditEvent): string =>
 const run = async (): Promise<void> => {
   useTableEnv();
   // The data layer reads its environment when loaded.
-  const { sendExpiryNotices } = await import('@lambdas/use-cases/expiry-notices');
-  const { due, sent, retired } = await sendExpiryNotices(new Date());
+  const { expiryNotices } = await import('@lambdas/composition/expiry-notices');
+  const { due, sent, retired } = await expiryNotices.sendExpiryNotices(new Date());
   for (const event of sent) console.log(describe(event));
   // The summary goes to stderr, so that stdout holds exactly one line per event.
   console.error(

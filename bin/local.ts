@@ -1,15 +1,11 @@
-import { mkdirSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createTable } from '../local/create-table';
+import { type DataDirLock, lockDataDir } from '../local/data-dir';
 import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local';
 import { EVENTS_FILE, type EventLog, printEvents, startEventLog } from '../local/event-log';
 import { LOOPBACK_HOSTS, type LocalListener, listenLocal, type TrustedIssuer } from '../local/service';
-
-/** A start setting that cannot work; its message is one sentence naming the variable. */
-class StartConfigError extends Error {
-  override readonly name = 'StartConfigError';
-}
+import { readTableName, StartConfigError, unreachableEndpoint } from '../local/start-config';
 
 const quoted = (value: string) => JSON.stringify(value);
 
@@ -52,12 +48,14 @@ const readTrustedIssuer = (): TrustedIssuer | undefined => {
 let dynamo: DynamoDbLocal | undefined;
 let listener: LocalListener | undefined;
 let eventLog: EventLog | undefined;
+let dataDirLock: DataDirLock | undefined;
 
 /** Stops whatever has started, so no DynamoDB Local outlives this process. */
 const shutdown = async (code: number): Promise<never> => {
   await eventLog?.stop().catch(() => undefined);
   await listener?.close().catch(() => undefined);
   await dynamo?.stop().catch(() => undefined);
+  dataDirLock?.release();
   process.exit(code);
 };
 
@@ -80,9 +78,11 @@ const main = async (): Promise<void> => {
     port = readPort(process.env.PORT);
     hosts = readHosts(process.env.HOST);
     const trustedIssuer = readTrustedIssuer();
-    const tableName = process.env.TABLE_NAME ?? 'secrets-service-local';
+    const tableName = readTableName(process.env.TABLE_NAME);
+    const external = readUrl('DYNAMODB_ENDPOINT');
     const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
-    if (dataDir) mkdirSync(dataDir, { recursive: true });
+    const functionLogs = process.env.LOG_LEVEL ? `the functions' JSON logs at ${process.env.LOG_LEVEL}` : undefined;
+    if (dataDir) dataDirLock = lockDataDir(dataDir);
     // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
     process.env.AWS_ACCESS_KEY_ID = 'local';
     process.env.AWS_SECRET_ACCESS_KEY = 'local';
@@ -90,17 +90,23 @@ const main = async (): Promise<void> => {
 
     // The port is taken first: a busy one fails before DynamoDB Local starts, and requests that
     // arrive while it starts get a 503 to retry rather than a refused connection.
-    listener = await listenLocal({ port, hosts, dashboardOrigin: process.env.DASHBOARD_ORIGIN || undefined });
+    listener = await listenLocal({
+      port,
+      hosts,
+      dashboardOrigin: process.env.DASHBOARD_ORIGIN || undefined,
+      requestLog: (line) => console.log(line),
+    });
     const exposed = hosts.filter((host) => !LOOPBACK_HOSTS.includes(host)).join(', ');
     if (exposed && !trustedIssuer) {
       console.warn(
         `Warning: anyone who can reach ${exposed} can mint sessions, as the development identity provider signs one for any e-mail.`,
       );
     }
-    const external = process.env.DYNAMODB_ENDPOINT;
     if (!external) dynamo = await startDynamoDbLocal({ dataDir });
     const endpoint = external ?? dynamo?.endpoint ?? '';
-    await createTable(endpoint, tableName);
+    await createTable(endpoint, tableName).catch((error: unknown) => {
+      throw (external && unreachableEndpoint(error, external)) || error;
+    });
     // Positioned before the API serves, so the first request's events are shown.
     eventLog = await startEventLog({ endpoint, tableName, sink: printEvents(dataDir) });
     const service = await listener.serve({ dynamoEndpoint: endpoint, tableName, dataDir, trustedIssuer });
@@ -123,6 +129,9 @@ const main = async (): Promise<void> => {
     }
     const eventsFile = dataDir ? ` and appended to ${join(dataDir, EVENTS_FILE)}` : '';
     console.log(`Audit events, as the event bus would receive them: "event: <json>" lines here${eventsFile}`);
+    console.log(
+      `Requests: one line each here, with ${functionLogs ?? "the functions' warnings and errors (LOG_LEVEL=info shows all their JSON logs)"}`,
+    );
     console.log('Send the token expiry notices due now (deployed: every hour):');
     console.log(`  DYNAMODB_ENDPOINT=${endpoint} TABLE_NAME=${tableName} npm run expiry-notices`);
     console.log('Ctrl-C stops the service and DynamoDB Local.');

@@ -16,8 +16,8 @@ const offboard = async (): Promise<void> => {
   }
   useTableEnv();
   // The data layer reads its environment when loaded.
-  const { offboardUser } = await import('@lambdas/use-cases/offboard');
-  const report = await offboardUser(who, new Date());
+  const { offboarding } = await import('@lambdas/composition/offboarding');
+  const report = await offboarding.offboardUser(who, new Date());
   const user = `${report.userId}${report.email ? ` (${report.email})` : ''}`;
   console.log(
     report.alreadyOffboardedAt

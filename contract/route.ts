@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { configureZod, type ErrorTextValue } from './schemas';
+import type { ErrorTextValue } from './schemas';
 import type { Scope } from './scopes';
 import type { DataCall } from './work';
 
@@ -103,10 +103,7 @@ export const route = <S extends RouteSchemas>(contract: RouteContract<S>): Route
   return {
     ...contract,
     schemas: () => {
-      if (!built) {
-        configureZod();
-        built = contract.schemas();
-      }
+      built ??= contract.schemas();
       return built;
     },
   };

@@ -21,48 +21,28 @@ import { scopes } from './scopes';
  * schemas only, and only when its first request needs them.
  */
 
-/** What a value is, in an issue's words: `null`, `array`, or its `typeof`. */
-const kindOf = (input: unknown): string => (input === null ? 'null' : Array.isArray(input) ? 'array' : typeof input);
-
-/** The unit a size check of this origin counts. */
-const UNITS: Readonly<Record<string, string>> = { string: 'characters', array: 'items' };
+/**
+ * The message of a field's type rule: `missing` when the field is absent, `wrongType` when it holds
+ * another kind of value. Each rule of a request's schemas carries its own message, written for
+ * people where the rule is declared (zod's `error` option); zod/mini brings no words of its own.
+ */
+export const typeError =
+  (missing: string, wrongType: string) =>
+  (issue: { readonly input?: unknown }): string =>
+    issue.input === undefined ? missing : wrongType;
 
 /**
- * The English of a validation detail, for the issues the contracts' schemas raise. Written here
- * rather than zod's English locale, which would grow every route's bundle (the bench's bundle size
- * target; docs/performance.md has the figure); the texts follow the locale's.
+ * A JSON object of exactly these fields (or query parameters): anything else than an object, and a
+ * field it does not know, are told in words that list the ones it takes.
  */
-export const issueMessage = (issue: z.core.$ZodRawIssue): string => {
-  switch (issue.code) {
-    case 'invalid_type':
-      return `Invalid input: expected ${issue.expected}, received ${kindOf(issue.input)}`;
-    case 'invalid_value':
-      return `Invalid option: expected one of ${issue.values.map((value) => JSON.stringify(value)).join('|')}`;
-    case 'too_big':
-    case 'too_small': {
-      const [word, bound, sign] =
-        issue.code === 'too_big' ? ['big', issue.maximum, '<'] : ['small', issue.minimum, '>'];
-      const unit = UNITS[issue.origin];
-      const relation = `${issue.inclusive ? `${sign}=` : sign}${bound}`;
-      return `Too ${word}: expected ${issue.origin} ${unit ? `to have ${relation} ${unit}` : `to be ${relation}`}`;
-    }
-    case 'invalid_format':
-      return issue.format === 'regex'
-        ? `Invalid string: must match pattern ${issue.pattern}`
-        : `Invalid ${issue.format}`;
-    case 'unrecognized_keys':
-      return `Unrecognized key${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
-    default:
-      return 'Invalid input';
-  }
-};
-
-let configured = false;
-/** zod/mini speaks no language until told: its issues become the English `details` of a 400. */
-export const configureZod = (): void => {
-  if (configured) return;
-  z.config({ localeError: issueMessage });
-  configured = true;
+export const exactly = <Shape extends z.core.$ZodLooseShape>(shape: Shape, noun: 'field' | 'query parameter') => {
+  const known = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unknown ${noun}${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}: the ${noun}s are ${known}`
+        : `Send a JSON object with the ${noun}s ${known}`,
+  });
 };
 
 let apiTokenSchema: z.ZodMiniString<string> | undefined;
@@ -127,11 +107,11 @@ const NAME_PATTERN = /^[^\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]*$/u;
 /** The name of a token or a project, trimmed, shown as it is stored. */
 export const name = () =>
   z
-    .string()
+    .string({ error: typeError('Give a name', 'A name is text') })
     .check(
       z.trim(),
-      z.minLength(1),
-      z.maxLength(MAX_NAME_LENGTH),
+      z.minLength(1, 'Give a name: it is empty or only spaces'),
+      z.maxLength(MAX_NAME_LENGTH, `A name has at most ${MAX_NAME_LENGTH} characters`),
       z.regex(
         NAME_PATTERN,
         'Must not contain control characters, line or paragraph separators, bidirectional formatting characters or unpaired surrogates',
@@ -144,11 +124,11 @@ export const name = () =>
  */
 export const email = () =>
   z
-    .string()
+    .string({ error: typeError('Give an e-mail address', 'An e-mail address is text') })
     .check(
       z.trim(),
-      z.regex(EMAIL_PATTERN, 'Invalid email address'),
-      z.maxLength(MAX_EMAIL_LENGTH),
+      z.regex(EMAIL_PATTERN, 'Not an e-mail address: printable ASCII with one @ between a name and a domain'),
+      z.maxLength(MAX_EMAIL_LENGTH, `An e-mail address has at most ${MAX_EMAIL_LENGTH} characters`),
       z.toLowerCase(),
       z.describe('An e-mail address: printable ASCII, one @, at most 254 characters'),
     );
@@ -196,27 +176,50 @@ const PAGE_SIZE_PATTERN = /^(100|[1-9]\d?)$/;
  * by pattern only (the use case reads them): coercing and date-parsing schemas would put more of zod
  * into every function, since all share the contracts module (`npm run bench`, bundle size).
  */
-export const trailQuery = () =>
-  z.strictObject({
-    limit: z.optional(
-      z
-        .string()
-        .check(
-          z.regex(PAGE_SIZE_PATTERN),
-          z.describe(`Events per page, 1 to ${MAX_AUDIT_PAGE}; default ${DEFAULT_AUDIT_PAGE}`),
-        ),
-    ),
-    cursor: z.optional(
-      z.string().check(z.minLength(1), z.maxLength(MAX_CURSOR_LENGTH), z.describe('`nextCursor` of the previous page')),
-    ),
-    type: z.optional(z.enum(auditEventTypes).check(z.describe('Only events of this type'))),
-    since: z.optional(
-      z.string().check(z.regex(INSTANT_PATTERN), z.describe('Only events at or after this time, ISO 8601 UTC')),
-    ),
-    until: z.optional(
-      z.string().check(z.regex(INSTANT_PATTERN), z.describe('Only events at or before this time, ISO 8601 UTC')),
-    ),
-  });
+export const trailQuery = () => {
+  const notACursor = 'Not a cursor of this trail: send the nextCursor of the page before, as it came';
+  const notAnInstant = 'Not an instant: write it in ISO 8601 UTC, e.g. 2026-11-21T23:23:35Z';
+  return exactly(
+    {
+      limit: z.optional(
+        z
+          .string()
+          .check(
+            z.regex(PAGE_SIZE_PATTERN, `A whole number of events from 1 to ${MAX_AUDIT_PAGE}`),
+            z.describe(`Events per page, 1 to ${MAX_AUDIT_PAGE}; default ${DEFAULT_AUDIT_PAGE}`),
+          ),
+      ),
+      cursor: z.optional(
+        z
+          .string()
+          .check(
+            z.minLength(1, notACursor),
+            z.maxLength(MAX_CURSOR_LENGTH, notACursor),
+            z.describe('`nextCursor` of the previous page'),
+          ),
+      ),
+      type: z.optional(
+        z
+          .enum(auditEventTypes, `Not an event type: the types are ${auditEventTypes.join(', ')}`)
+          .check(z.describe('Only events of this type')),
+      ),
+      since: z.optional(
+        z
+          .string()
+          .check(z.regex(INSTANT_PATTERN, notAnInstant), z.describe('Only events at or after this time, ISO 8601 UTC')),
+      ),
+      until: z.optional(
+        z
+          .string()
+          .check(
+            z.regex(INSTANT_PATTERN, notAnInstant),
+            z.describe('Only events at or before this time, ISO 8601 UTC'),
+          ),
+      ),
+    },
+    'query parameter',
+  );
+};
 
 /** One page of a trail, newest first, with the cursor of the next page (null on the last). */
 export const trailPage = () =>

@@ -4,7 +4,7 @@ import { TOKEN_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
 import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '@contract/limits';
 import { routeErrors } from '@contract/route-table';
 import { type RouteContract, routes } from '@contract/routes';
-import { configureZod, type ErrorTextValue, errorBody } from '@contract/schemas';
+import { type ErrorTextValue, errorBody } from '@contract/schemas';
 import * as z from 'zod/mini';
 import {
   createDocument,
@@ -109,7 +109,6 @@ let cached: oas31.OpenAPIObject | undefined;
 
 /** The OpenAPI 3.1 document of the API, generated from the route contracts. */
 export const apiDocument = (): oas31.OpenAPIObject => {
-  configureZod();
   cached ??= createDocument({
     openapi: '3.1.0',
     info: {

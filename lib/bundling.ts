@@ -6,7 +6,7 @@ export const PROJECT_ROOT = path.resolve(__dirname, '..');
 
 /**
  * The one bundling configuration of every Lambda. The stack's NodejsFunction is built from it
- * (`lib/constructs/api-function.ts`) and so is the benchmark (`esbuildOptions` below), so what
+ * (`lib/constructs/service-function.ts`) and so is the benchmark (`esbuildOptions` below), so what
  * `npm run bench` measures is what `cdk deploy` ships.
  */
 export const bundlingSettings = {

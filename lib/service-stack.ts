@@ -7,6 +7,7 @@ import { ExpiryNotices } from '@lib/constructs/expiry-notices';
 import { Observability } from '@lib/constructs/observability';
 import { Offboarding } from '@lib/constructs/offboarding';
 import { ServiceApi, type SessionIssuerSettings } from '@lib/constructs/service-api';
+import { UserDirectory } from '@lib/constructs/user-directory';
 import { WebAcl } from '@lib/constructs/web-acl';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
@@ -18,14 +19,17 @@ export interface ServiceStackProps extends StackProps {
 }
 
 /**
- * The Secrets Service: the stateful {@link DataStore} (table, user pool), the stateless
+ * The Secrets Service: the stateful {@link DataStore} (the table) and {@link UserDirectory} (the user
+ * pool), the stateless
  * {@link ServiceApi} (REST API, authorizer, one function per route) and the web dashboard
  * ({@link DashboardSite}: S3 and CloudFront). Environment-agnostic, so it synthesizes offline without
  * credentials.
  */
 export class ServiceStack extends Stack {
-  /** Table and, unless sessions come from an external issuer, the user pool. */
+  /** The table. */
   readonly dataStore: DataStore;
+  /** The user pool, its sign-in domain and the dashboard's app client; none with an external session issuer. */
+  readonly users: UserDirectory | undefined;
   /** API, authorizer and route functions. */
   readonly serviceApi: ServiceApi;
   /** The audit events' bus, its archive and the pipe from the table's stream. */
@@ -52,14 +56,17 @@ export class ServiceStack extends Stack {
     this.dashboardOrigin = config.dashboardOrigin ?? this.dashboard.distributionOrigin;
     const dashboardUrl = `${this.dashboardOrigin}/`;
 
-    this.dataStore = new DataStore(
-      this,
-      'DataStore',
+    this.dataStore = new DataStore(this, 'DataStore');
+    // The pool is created in the data store's scope, at the construct path it has always had: its logical
+    // IDs derive from that path, and new ones would replace the pool, and lose every user, on the next deploy.
+    this.users =
       config.sessionIssuer.kind === 'cognito'
-        ? { userPool: { dashboardUrl, domainPrefix: config.sessionIssuer.domainPrefix } }
-        : {},
-    );
-    const users = this.dataStore.users;
+        ? new UserDirectory(this.dataStore, 'UserPool', {
+            dashboardUrl,
+            domainPrefix: config.sessionIssuer.domainPrefix,
+          })
+        : undefined;
+    const { users } = this;
 
     let session: SessionIssuerSettings;
     if (config.sessionIssuer.kind === 'external') {
@@ -189,7 +196,7 @@ export class ServiceStack extends Stack {
       });
     }
     if (users) {
-      new CfnOutput(this, 'UserPoolId', { description: 'Cognito user pool', value: users.userPool.userPoolId });
+      new CfnOutput(this, 'UserPoolId', { description: 'Cognito user pool', value: users.userPoolId });
       new CfnOutput(this, 'UserPoolClientId', {
         description: 'Cognito app client of the dashboard (the session audience)',
         value: users.client.userPoolClientId,

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, isIP, isIPv6 } from 'node:net';
 import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
@@ -30,6 +30,8 @@ export interface ListenOptions {
   readonly hosts?: readonly string[];
   /** A dashboard origin allowed to call across origins, as the stack's `dashboardOrigin`; default: none. */
   readonly dashboardOrigin?: string;
+  /** Receives one line per answered request: method, path, status and milliseconds; default: none. */
+  readonly requestLog?: (line: string) => void;
 }
 
 /** An OpenID Connect issuer whose sessions the service trusts instead of the development identity provider's. */
@@ -77,6 +79,9 @@ export interface LocalListener {
   serve(options: ServeOptions): Promise<RunningLocalService>;
   close(): Promise<void>;
 }
+
+/** The functions' log level locally when LOG_LEVEL is unset: their warnings and errors only. */
+const LOCAL_LOG_LEVEL = 'warn';
 
 /** Both loopbacks: `localhost` may resolve to either, and nothing beyond this machine reaches them. */
 export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '::1'];
@@ -205,18 +210,32 @@ const listenAll = async (
 };
 
 /**
+ * Tells `log` of a request once it is answered, in one line for a person at the console (the
+ * deployed API's access log and the functions' JSON logs are for machines): `GET /api/v1/me 200 4 ms`.
+ * The query string stays out, as the access log keeps it out.
+ */
+const logAnswer = (req: IncomingMessage, res: ServerResponse, log: (line: string) => void): void => {
+  const started = performance.now();
+  res.once('finish', () => {
+    const path = new URL(req.url ?? '/', 'http://local').pathname;
+    log(`${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)} ms`);
+  });
+};
+
+/**
  * Binds the local service's sockets before anything slow starts, so a busy port fails at once;
  * until `serve` has loaded the handlers, every request answers 503 with `Retry-After`.
  */
 export const listenLocal = async (options: ListenOptions): Promise<LocalListener> => {
   const hosts = options.hosts ?? LOOPBACK_HOSTS;
-  const { dashboardOrigin } = options;
+  const { dashboardOrigin, requestLog } = options;
   const hostnames = idpHostnames(hosts);
   let handlers: GatewayHandlers | undefined;
   let idp: DevIdp | undefined;
   let oidc: Promise<DevOidcHandler> | undefined;
   let dashboard: DashboardRoute | undefined;
   const handler: RequestListener = (req, res) => {
+    if (requestLog) logAnswer(req, res, requestLog);
     void (async () => {
       try {
         const path = new URL(req.url ?? '/', 'http://local').pathname;
@@ -261,7 +280,16 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
   const serve = async (serveOptions: ServeOptions): Promise<RunningLocalService> => {
     const trusted = serveOptions.trustedIssuer;
     const devIssuer = `${baseUrl}${DEV_IDP_PATH}`;
+    // Locally, what a person reads is one line per request (`requestLog`): the functions log warnings
+    // and errors only, and write no metrics (their EMF lines), unless LOG_LEVEL asks for more.
+    // Powertools' Logger reads POWERTOOLS_LOG_LEVEL first, and takes a level in capitals only
+    // (`debug` falls back to INFO). The deployed functions keep the stack's `logLevel` and metrics.
+    const quiet = !process.env.LOG_LEVEL;
+    const logLevel = process.env.LOG_LEVEL || LOCAL_LOG_LEVEL;
+    if (quiet) process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
     Object.assign(process.env, {
+      LOG_LEVEL: logLevel,
+      POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL || logLevel.toUpperCase(),
       TABLE_NAME: serveOptions.tableName,
       DYNAMODB_ENDPOINT: serveOptions.dynamoEndpoint,
       SESSION_ISSUER: trusted?.issuer ?? devIssuer,

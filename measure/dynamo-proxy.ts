@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { type ClientRequest, createServer, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { type IndexSchema, projectsAll, tableSchema } from '../contract/table-schema';
+import { until } from './until';
 
 /** An attribute value in DynamoDB's JSON wire form (`{"S": "..."}`, `{"N": "1"}`, `{"M": {...}}`, ...). */
 type WireValue = Record<string, unknown>;
@@ -69,6 +70,11 @@ export interface CountingProxy {
    * a change that returns a promise: how a test lines racing requests up.
    */
   rewrite(operation: string, change: BodyChange | undefined): void;
+  /**
+   * Holds the answer to the next request of `operation`, after DynamoDB has carried it out, until
+   * `release` settles: how a test makes an answer arrive too late for the client, which sends again.
+   */
+  delayNextAnswer(operation: string, release: Promise<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -305,24 +311,28 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
   /** Tags of requests sent to the proxy, per client port, in the order HTTP/1.1 delivers them. */
   const tags = new Map<number, Tag[]>();
   let inFlight = 0;
-  let idle: (() => void)[] = [];
+  /** Requests this process has started towards the proxy, and those that reached it. */
+  let sent = 0;
+  let arrived = 0;
   let port = 0;
   const rewrites = new Map<string, BodyChange>();
+  const answerDelays = new Map<string, Promise<unknown>>();
 
   // Observes every HTTP request this process sends (the SDK's included): a request to the proxy is
   // tagged with the phase of the async context that sent it, keyed by its socket's local port, which
   // is the remote port the proxy sees. One connection carries one request at a time, so a queue per
   // port pairs tags with arrivals.
   const onRequestStart = (message: unknown) => {
-    const { request: sent } = message as { request: ClientRequest };
-    const tag: Tag = { target: String(sent.getHeader('x-amz-target') ?? ''), phase: phases.getStore() };
+    const { request: started } = message as { request: ClientRequest };
+    if (String(started.getHeader('host') ?? '').endsWith(`:${port}`)) sent += 1;
+    const tag: Tag = { target: String(started.getHeader('x-amz-target') ?? ''), phase: phases.getStore() };
     const enqueue = (socket: Socket) => {
       if (socket.remotePort !== port || socket.localPort === undefined) return;
       const queue = tags.get(socket.localPort) ?? [];
       queue.push(tag);
       tags.set(socket.localPort, queue);
     };
-    const socket = sent.socket;
+    const socket = started.socket;
     if (!socket) return;
     if (socket.remotePort !== undefined) enqueue(socket);
     else socket.once('connect', () => enqueue(socket));
@@ -379,17 +389,13 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
 
   const finished = () => {
     inFlight -= 1;
-    if (inFlight === 0) {
-      const waiting = idle;
-      idle = [];
-      for (const resolve of waiting) resolve();
-    }
   };
 
   const server = createServer((req, res) => {
     const amzTarget = String(req.headers['x-amz-target'] ?? '');
     const operation = amzTarget.split('.')[1] ?? 'unknown';
     operations.push(operation);
+    arrived += 1;
     inFlight += 1;
     res.on('close', finished);
     void (async () => {
@@ -417,7 +423,8 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
       );
       const before = actions.length > 0 ? await readItems(tableName, actions, req.headers) : [];
       const payload = body ? Buffer.from(JSON.stringify(body)) : received;
-      const headers = { ...req.headers, 'content-length': String(payload.length) };
+      // Addressed to DynamoDB, not to the proxy (DynamoDB Local checks no signature, which covers the host).
+      const headers = { ...req.headers, host: upstream.host, 'content-length': String(payload.length) };
       delete headers['transfer-encoding'];
       const forward = request(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
@@ -430,6 +437,11 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
               await account(call, operation, consistent ?? false, parsed, actions, before, tableName, req.headers, {
                 requestedKeys: batchKeys(body),
               });
+            const delay = answerDelays.get(operation);
+            if (delay) {
+              answerDelays.delete(operation);
+              await delay;
+            }
             // The answer goes back byte for byte (its CRC32 header stays right); the SDK ignores a
             // ConsumedCapacity it did not ask for.
             res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -510,10 +522,15 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
     operations,
     calls,
     withPhase: (phase, fn) => phases.run(phase, fn),
-    settled: async () => {
-      // A request started without being awaited reaches the proxy a few event-loop turns later.
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      if (inFlight > 0) await new Promise<void>((resolve) => idle.push(resolve));
+    // Every request this process started towards the proxy has reached it and been answered: one
+    // started without being awaited arrives some event-loop turns later, however long that takes.
+    settled: () =>
+      until(
+        () => (arrived >= sent && inFlight === 0 ? true : undefined),
+        () => ({ sent, arrived, inFlight }),
+      ).then(() => undefined),
+    delayNextAnswer: (operation, release) => {
+      answerDelays.set(operation, release);
     },
     rewrite: (operation, change) => {
       if (change) rewrites.set(operation, change);

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { grantableRoles } from '../roles';
 import { route } from '../route';
-import { email, messageBody, projectId } from '../schemas';
+import { email, exactly, messageBody, projectId } from '../schemas';
 import { MEMBERS_ADDED_METRIC } from '../service-metrics';
 
 // The contract of add member (one module per route: a function bundles only its own).
@@ -41,7 +41,10 @@ export const addMemberRoute = route({
   ],
   schemas: () => ({
     params: z.object({ projectId: projectId() }),
-    body: z.strictObject({ email: email(), role: z.enum(grantableRoles) }),
+    body: exactly(
+      { email: email(), role: z.enum(grantableRoles, `Choose a role: ${grantableRoles.join(' or ')}`) },
+      'field',
+    ),
     response: messageBody('Member added successfully'),
   }),
   sample: (world) => ({

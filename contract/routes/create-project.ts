@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { route } from '../route';
-import { dataBody, name, projectId, timestamp } from '../schemas';
+import { dataBody, exactly, name, projectId, timestamp } from '../schemas';
 
 // The contract of create project (one module per route: a function bundles only its own).
 
@@ -26,7 +26,7 @@ export const createProjectRoute = route({
     },
   ],
   schemas: () => ({
-    body: z.strictObject({ name: name() }),
+    body: exactly({ name: name() }, 'field'),
     response: dataBody(z.object({ projectId: projectId(), name: z.string(), createdAt: timestamp() })),
   }),
   sample: () => ({ body: { name: 'payments' } }),

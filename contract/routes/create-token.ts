@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { BROADEST_ALLOWED_PREFIX, DEFAULT_TTL_DAYS, MAX_ALLOWED_IPS, MAX_TTL_DAYS } from '../limits';
 import { route } from '../route';
-import { dataBody, name, newTokenFields } from '../schemas';
+import { dataBody, exactly, name, newTokenFields, typeError } from '../schemas';
 import { scopes } from '../scopes';
 import { TOKENS_CREATED_METRIC } from '../service-metrics';
 
@@ -44,29 +44,48 @@ export const createTokenRoute = route({
     },
   ],
   schemas: () => ({
-    body: z.strictObject({
-      name: name(),
-      scopes: z.array(z.enum(scopes)).check(
-        z.minLength(1),
-        z.refine((list) => new Set(list).size === list.length, 'Scopes must be unique'),
-      ),
-      ttlDays: z.optional(
-        z
-          .nullable(z.int().check(z.gte(1), z.lte(MAX_TTL_DAYS)))
-          .check(z.describe(`Days until expiry; \`null\`: never; omitted: ${DEFAULT_TTL_DAYS}`)),
-      ),
-      allowedIps: z.optional(
-        z
-          .array(z.string().check(z.maxLength(64)))
+    body: exactly(
+      {
+        name: name(),
+        scopes: z
+          .array(z.enum(scopes, `Not a scope: the scopes are ${scopes.join(', ')}`), {
+            error: typeError('Choose at least one scope', 'Send the scopes as a list, e.g. ["read:secrets"]'),
+          })
           .check(
-            z.minLength(1),
-            z.maxLength(MAX_ALLOWED_IPS),
-            z.describe(
-              `Addresses or CIDRs the token works from (1 to ${MAX_ALLOWED_IPS}, none broader than a /${BROADEST_ALLOWED_PREFIX[4]} of IPv4 or a /${BROADEST_ALLOWED_PREFIX[6]} of IPv6, IPv4 embedded in IPv6 counted as IPv4, none overlapping); omitted: the creating address`,
-            ),
+            z.minLength(1, 'Choose at least one scope'),
+            z.refine((list) => new Set(list).size === list.length, 'Name each scope once'),
           ),
-      ),
-    }),
+        ttlDays: z.optional(
+          z
+            .nullable(
+              z
+                .int(`A whole number of days from 1 to ${MAX_TTL_DAYS}, or null for a token that never expires`)
+                .check(
+                  z.gte(1, 'A token lives at least 1 day'),
+                  z.lte(MAX_TTL_DAYS, `A token lives at most ${MAX_TTL_DAYS} days; null: it never expires`),
+                ),
+            )
+            .check(z.describe(`Days until expiry; \`null\`: never; omitted: ${DEFAULT_TTL_DAYS}`)),
+        ),
+        allowedIps: z.optional(
+          z
+            .array(
+              z
+                .string('An address or CIDR is text, e.g. "203.0.113.7"')
+                .check(z.maxLength(64, 'Not an IP address or CIDR: longer than any')),
+              'Send the addresses as a list, e.g. ["203.0.113.7", "10.0.0.0/24"]',
+            )
+            .check(
+              z.minLength(1, 'List at least one address, or leave allowedIps out for the creating address'),
+              z.maxLength(MAX_ALLOWED_IPS, `List at most ${MAX_ALLOWED_IPS} addresses or CIDRs`),
+              z.describe(
+                `Addresses or CIDRs the token works from (1 to ${MAX_ALLOWED_IPS}, none broader than a /${BROADEST_ALLOWED_PREFIX[4]} of IPv4 or a /${BROADEST_ALLOWED_PREFIX[6]} of IPv6, IPv4 embedded in IPv6 counted as IPv4, none overlapping); omitted: the creating address`,
+              ),
+            ),
+        ),
+      },
+      'field',
+    ),
     response: dataBody(z.object(newTokenFields())),
   }),
   sample: () => ({ body: { name: 'ci-pipeline', scopes: ['read:secrets', 'admin'], ttlDays: 30 } }),

@@ -7,30 +7,21 @@ import {
   AUTHORIZER_DECISION_METRIC,
   type AuthorizerDecisionOutcome,
 } from '@contract/service-metrics';
-import { getTokenById, recordTokenDenial, touchTokenLastUsed } from '@lambdas/data/token-repository';
-import { readSessionRecords, recordSession } from '@lambdas/data/user-repository';
+import { authorizerDeps, tokenMarks } from '@lambdas/composition/authorizer';
 import { auditEvent, originOf } from '@lambdas/domain/audit';
 import { clock } from '@lambdas/domain/clock';
 import { canonicalIp } from '@lambdas/domain/ip';
 import { expiredContext, toAuthorizerContext } from '@lambdas/http/authorizer-context';
 import { logger, metrics, tracer } from '@lambdas/observability';
-import { admitSession } from '@lambdas/use-cases/admit-session';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { type AuthorizerDeps, authorize, type Decision, type TokenDenial } from './authorize';
+import { authorize, type Decision, type TokenDenial } from './authorize';
 import { routeScopes } from './route-scopes';
-import { verifySession } from './session-verifier';
 
 /** `lastUsedAt` is written at most this often per token. */
 const LAST_USED_INTERVAL_MS = 60_000;
 /** A `token.denied` event is written at most this often per token and reason. */
 const DENIAL_INTERVAL_MS = 60_000;
-
-const deps: AuthorizerDeps = {
-  getToken: getTokenById,
-  verifySession,
-  admitSession: (identity, now) => admitSession(identity, now, { read: readSessionRecords, record: recordSession }),
-};
 
 const authorizationValues = (event: APIGatewayRequestAuthorizerEvent): string[] => {
   const values: string[] = [];
@@ -89,7 +80,7 @@ export const authorizerHandler = async (
         tokenScope: routeScopes.get(route),
         now,
       },
-      deps,
+      authorizerDeps,
     );
   } catch (error) {
     logger.warn('authorizer dependency unavailable', { requestId: event.requestContext.requestId, route, error });
@@ -132,7 +123,7 @@ const isUseDue = (lastUsedAt: string | null | undefined, now: Date): boolean =>
 
 const recordTokenUse = async (tokenId: string, now: Date, sourceIp: string): Promise<void> => {
   try {
-    await touchTokenLastUsed(tokenId, now, LAST_USED_INTERVAL_MS, canonicalIp(sourceIp) ?? sourceIp);
+    await tokenMarks.touchTokenLastUsed(tokenId, now, LAST_USED_INTERVAL_MS, canonicalIp(sourceIp) ?? sourceIp);
   } catch (error) {
     logger.warn('lastUsedAt not recorded', { tokenId, error });
   }
@@ -155,7 +146,7 @@ const recordDenial = async (denial: TokenDenial, event: APIGatewayRequestAuthori
     { reason: denial.reason },
   );
   try {
-    if (await recordTokenDenial(denial, recorded, now, DENIAL_INTERVAL_MS)) {
+    if (await tokenMarks.recordTokenDenial(denial, recorded, now, DENIAL_INTERVAL_MS)) {
       logger.info('token denial recorded', { requestId, tokenId: denial.tokenId, reason: denial.reason });
       metrics.singleMetric().addMetric(AUDIT_DENIAL_EVENTS_METRIC, MetricUnit.Count, 1);
     }

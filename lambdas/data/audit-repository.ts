@@ -1,16 +1,9 @@
-import {
-  type AttributeValue,
-  PutItemCommand,
-  type PutItemCommandInput,
-  QueryCommand,
-  type TransactWriteItem,
-} from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { type AuditEvent, type AuditEventType, DEFAULT_AUDIT_RETENTION_DAYS } from '@contract/audit';
+import { type AuditEvent, DEFAULT_AUDIT_RETENTION_DAYS } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { listIndexName, tableSchema } from '@contract/table-schema';
 import { BadRequestError } from '@lambdas/domain/errors';
-import { dynamo, tableName, toItem } from './client';
+import type { TrailPage, TrailQuery } from '@lambdas/domain/records';
+import { type Attributes, type PutWrite, queryPage, writeItem } from './client';
 import { auditEventKeys, projectAuditPartition, userAuditPartition } from './keys';
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -30,42 +23,24 @@ export interface AuditTrails {
 }
 
 /** The event's item: its keys in both trails, its expiry, and the event's own fields. */
-const eventItem = (event: AuditEvent, trails: AuditTrails) =>
-  toItem({
-    ...auditEventKeys(event, trails.userId, trails.projectId),
-    entity: 'AuditEvent',
-    [tableSchema.timeToLiveAttribute]: Math.floor(Date.parse(event.time) / 1000) + retentionDays * DAY_SECONDS,
-    ...event,
-  });
+const eventItem = (event: AuditEvent, trails: AuditTrails) => ({
+  ...auditEventKeys(event, trails.userId, trails.projectId),
+  entity: 'AuditEvent',
+  [tableSchema.timeToLiveAttribute]: Math.floor(Date.parse(event.time) / 1000) + retentionDays * DAY_SECONDS,
+  ...event,
+});
 
 /**
  * The write of one event, to go into the transaction of the change it records: no change without its
  * event, no event without its change. Its id is new, so the condition never fails but on a collision.
  */
-export const auditEventPut = (event: AuditEvent, trails: AuditTrails): TransactWriteItem => ({
-  Put: { TableName: tableName, Item: eventItem(event, trails), ConditionExpression: 'attribute_not_exists(PK)' },
+export const auditEventPut = (event: AuditEvent, trails: AuditTrails): PutWrite => ({
+  Put: { Item: eventItem(event, trails), ConditionExpression: 'attribute_not_exists(PK)' },
 });
 
 /** Writes an event that marks the end of steps that each wrote their own (the offboarding's). */
-export const recordAuditEvent = async (event: AuditEvent, trails: AuditTrails): Promise<void> => {
-  await dynamo.send(new PutItemCommand(auditEventPut(event, trails).Put as PutItemCommandInput));
-};
-
-/** What a page of a trail asks for. */
-export interface TrailQuery {
-  readonly limit: number;
-  readonly cursor?: string;
-  readonly type?: AuditEventType;
-  /** Inclusive bounds on the event's time, ISO 8601. */
-  readonly since?: string;
-  readonly until?: string;
-}
-
-/** One page of a trail, newest first, and the cursor of the next (null when there is none). */
-export interface TrailPage {
-  readonly events: AuditEvent[];
-  readonly nextCursor: string | null;
-}
+export const recordAuditEvent = (event: AuditEvent, trails: AuditTrails): Promise<void> =>
+  writeItem(auditEventPut(event, trails));
 
 const SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#evt_[0-9A-Za-z]{20}$/;
 
@@ -99,7 +74,7 @@ interface Cursor {
 /** The cursor is opaque to the caller; one that is not from this trail and these filters is refused. */
 const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
 
-const decodeCursor = (cursor: string, trail: Trail, query: TrailQuery): Record<string, AttributeValue> => {
+const decodeCursor = (cursor: string, trail: Trail, query: TrailQuery): Record<string, string> => {
   let parsed: Partial<Cursor> | null;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -126,20 +101,20 @@ const decodeCursor = (cursor: string, trail: Trail, query: TrailQuery): Record<s
   const { from, to } = keyRange(query);
   const sortKey = (key as Record<string, string>).SK ?? '';
   if (sortKey < from || sortKey > to) throw invalidCursor();
-  return marshall(key as Record<string, string>);
+  return key as Record<string, string>;
 };
 
 /** Reads a page of a trail: newest first, filtered by time on the key and by type on the items. */
 const readTrail = async (trail: Trail, query: TrailQuery): Promise<TrailPage> => {
   const events: AuditEvent[] = [];
   const keys: Record<string, string>[] = [];
-  let startKey = query.cursor === undefined ? undefined : decodeCursor(query.cursor, trail, query);
+  let startKey: Attributes | undefined =
+    query.cursor === undefined ? undefined : decodeCursor(query.cursor, trail, query);
   const { from, to } = keyRange(query);
   let more = true;
   while (events.length < query.limit && more) {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName,
+    const page = await queryPage(
+      {
         IndexName: trail.index,
         // The user's own trail reads what they just did; an index is only ever eventually consistent.
         ConsistentRead: trail.index === undefined,
@@ -150,23 +125,23 @@ const readTrail = async (trail: Trail, query: TrailQuery): Promise<TrailPage> =>
           '#sk': trail.sortKey,
           ...(query.type && { '#type': 'type' }),
         },
-        ExpressionAttributeValues: marshall({
+        ExpressionAttributeValues: {
           ':partition': trail.partition,
           ':from': from,
           ':to': to,
           ...(query.type && { ':type': query.type }),
-        }),
+        },
         ScanIndexForward: false,
         Limit: query.limit,
-        ExclusiveStartKey: startKey,
-      }),
+      },
+      startKey,
     );
-    for (const item of page.Items ?? []) {
-      const { PK, SK, GSI1PK, GSI1SK, entity, [tableSchema.timeToLiveAttribute]: _ttl, ...event } = unmarshall(item);
+    for (const item of page.items) {
+      const { PK, SK, GSI1PK, GSI1SK, entity, [tableSchema.timeToLiveAttribute]: _ttl, ...event } = item;
       events.push(event as AuditEvent);
       keys.push(trail.index ? { PK, SK, GSI1PK, GSI1SK } : { PK, SK });
     }
-    startKey = page.LastEvaluatedKey;
+    startKey = page.lastKey;
     more = startKey !== undefined;
   }
   const last = keys[Math.min(events.length, query.limit) - 1];

@@ -1,23 +1,28 @@
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import {
-  BatchGetItemCommand,
-  type DeleteItemCommand,
-  DynamoDBClient,
-  type DynamoDBClientConfig,
-  GetItemCommand,
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  type NativeAttributeValue,
+  PutCommand,
   QueryCommand,
   type QueryCommandInput,
+  TransactWriteCommand,
+  type TransactWriteConditionCheck,
+  type TransactWriteDelete,
   type TransactWriteItem,
-  TransactWriteItemsCommand,
-  type UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
-import { marshall, type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
+  type TransactWritePut,
+  type TransactWriteUpdate,
+  type TranslateConfig,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
 import { optionalUrlEnv, requiredEnv } from '@lambdas/env';
 import { tracer } from '@lambdas/observability';
 import type { ItemKey } from './keys';
 
-/** Name of the service's one table. */
-export const tableName = requiredEnv('TABLE_NAME');
+/** Name of the service's one table: the helpers below name it in every call, so no repository does. */
+const tableName = requiredEnv('TABLE_NAME');
 /** Set only for DynamoDB Local. */
 const endpoint = optionalUrlEnv('DYNAMODB_ENDPOINT');
 
@@ -25,13 +30,11 @@ const endpoint = optionalUrlEnv('DYNAMODB_ENDPOINT');
  * Settings of the service's DynamoDB client. Retries and timeouts: a call that stalls gives up after
  * three attempts of one second each (about 3.3 s with back-off), so even the authorizer's two calls
  * end well inside the 10 s Lambda timeout and API Gateway's 29 s. Without `throwOnRequestTimeout` the
- * SDK only logs an overdue request and keeps waiting. `cacheMiddleware` resolves the middleware stack
- * once per command class rather than on every call, which the warm-CPU rows of `npm run bench`
- * measure, so the stack must be final before the first call, as it is below.
+ * SDK only logs an overdue request and keeps waiting. No `cacheMiddleware`: the document client
+ * refuses it, as a cached stack would send the first command's input again.
  */
 export const clientSettings = {
   maxAttempts: 3,
-  cacheMiddleware: true,
   requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_000, throwOnRequestTimeout: true },
 } satisfies DynamoDBClientConfig;
 
@@ -44,15 +47,6 @@ export const dynamo = tracer.captureAWSv3Client(new DynamoDBClient({ ...clientSe
 // logger this client never has, a cost the warm-CPU rows of `npm run bench` measure. The service
 // logs its calls' outcomes itself.
 dynamo.middlewareStack.remove('loggerMiddleware');
-
-/**
- * One item's attributes, from a record spread together from its parts (keys, entity, fields). A field
- * left `undefined` is left out, as if never set. Anything but strings, numbers, booleans, null, lists
- * and maps is refused rather than guessed (no `convertClassInstanceToMap`), and so is a number
- * beyond ±(2^53 - 1) (no `allowImpreciseNumbers`), so that every number reads back exactly.
- */
-export const toItem = (record: Record<string, NativeAttributeValue>) =>
-  marshall(record, { removeUndefinedValues: true });
 
 const UNAVAILABLE_ERRORS = new Set([
   'ProvisionedThroughputExceededException',
@@ -85,34 +79,87 @@ dynamo.middlewareStack.add(
   { step: 'initialize', priority: 'high', name: 'unavailableAsDomainError' },
 );
 
-/** Whether a transaction was cancelled because the condition of the item at `index` failed. */
-export const conditionFailedAt = (error: unknown, index: number): boolean => {
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-  return (
-    error instanceof Error &&
-    error.name === 'TransactionCanceledException' &&
-    reasons?.[index]?.Code === 'ConditionalCheckFailed'
-  );
-};
-
-/** Whether a single-item write failed its condition. */
-export const isConditionFailed = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+/**
+ * How items convert between JavaScript and DynamoDB. A field left `undefined` is left out, as if never
+ * set. Anything but strings, numbers, booleans, null, lists and maps is refused rather than guessed
+ * (no `convertClassInstanceToMap`), and so is a number beyond ±(2^53 - 1) (no
+ * `allowImpreciseNumbers`), so that every number reads back exactly, as a plain number.
+ */
+export const translateConfig = {
+  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false, allowImpreciseNumbers: false },
+  unmarshallOptions: { wrapNumbers: false },
+} satisfies TranslateConfig;
 
 /**
- * Sends a single-item conditional write whose failed condition is an answer, not an error: whether
- * the write was made.
+ * The client the repositories' calls go through: items as plain records. It is the client above
+ * (settings, middleware, connections), converting each command's items on the way.
  */
-export const writeIfCondition = async (command: DeleteItemCommand | UpdateItemCommand): Promise<boolean> => {
+export const documentClient = DynamoDBDocumentClient.from(dynamo, translateConfig);
+
+/** A record as the table holds it: one item's attributes, or the values of an expression. */
+export type Attributes = Record<string, NativeAttributeValue>;
+
+/**
+ * One write of an item of the table, as a transaction names it, without the table's name: the helpers
+ * below add it.
+ */
+export type TableWrite = PutWrite | UpdateWrite | DeleteWrite | ConditionCheckWrite;
+/** A whole item written, replacing any of its key. */
+export type PutWrite = { readonly Put: Omit<TransactWritePut, 'TableName'> };
+/** Attributes of one item changed. */
+export type UpdateWrite = { readonly Update: Omit<TransactWriteUpdate, 'TableName'> };
+/** One item deleted. */
+export type DeleteWrite = { readonly Delete: Omit<TransactWriteDelete, 'TableName'> };
+/** A condition on one item that the transaction's other writes depend on. */
+export type ConditionCheckWrite = { readonly ConditionCheck: Omit<TransactWriteConditionCheck, 'TableName'> };
+/** A write sent on its own. */
+export type SingleWrite = PutWrite | UpdateWrite;
+
+const inTable = (write: TableWrite): TransactWriteItem => {
+  if ('Put' in write) return { Put: { ...write.Put, TableName: tableName } };
+  if ('Update' in write) return { Update: { ...write.Update, TableName: tableName } };
+  if ('Delete' in write) return { Delete: { ...write.Delete, TableName: tableName } };
+  return { ConditionCheck: { ...write.ConditionCheck, TableName: tableName } };
+};
+
+/** Sends one write whose condition, if it has one, must hold: a failed condition is an error. */
+export const writeItem = async (write: SingleWrite): Promise<void> => {
+  await ('Put' in write
+    ? documentClient.send(new PutCommand({ ...write.Put, TableName: tableName }))
+    : documentClient.send(new UpdateCommand({ ...write.Update, TableName: tableName })));
+};
+
+/**
+ * Sends one conditional write whose failed condition is an answer, not an error: whether the write
+ * was made.
+ */
+export const writeIfCondition = async (write: SingleWrite): Promise<boolean> => {
   try {
-    // The client's overloads take one command class at a time; both classes send alike.
-    await dynamo.send(command as DeleteItemCommand);
+    await writeItem(write);
     return true;
   } catch (error) {
-    if (isConditionFailed(error)) return false;
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
     throw error;
   }
 };
+
+/** Applies one unconditional update and answers the item as it is after it. */
+export const updateItem = async <T>(update: UpdateWrite['Update']): Promise<T | undefined> => {
+  const { Attributes } = await documentClient.send(
+    new UpdateCommand({ ...update, TableName: tableName, ReturnValues: 'ALL_NEW' }),
+  );
+  return Attributes as T | undefined;
+};
+
+/**
+ * What a transaction came to: written, or cancelled because the conditions of the items at
+ * `conditionFailed` (indexes into its writes) failed; `cause` is DynamoDB's cancellation, for the log.
+ */
+export type WriteOutcome =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly conditionFailed: readonly number[]; readonly cause: Error };
+
+const WRITTEN: WriteOutcome = { ok: true };
 
 const cancellationCodes = (error: unknown): (string | undefined)[] =>
   error instanceof Error && error.name === 'TransactionCanceledException'
@@ -122,18 +169,28 @@ const cancellationCodes = (error: unknown): (string | undefined)[] =>
 const TRANSACTION_ATTEMPTS = 5;
 
 /**
- * Runs a write transaction. DynamoDB cancels a transaction that races another on the same item
+ * Runs `writes` as one transaction. Whether the condition of a write at an index in `answering` failed
+ * is an answer, given as the outcome (with every condition that failed); any other cancellation is an
+ * error, thrown. DynamoDB cancels a transaction that races another on the same item
  * (`TransactionConflict`) without judging its conditions; those are run again after a short jittered
  * pause, so that concurrent requests end in their conditions' verdicts (409, 404) rather than errors.
  */
-export const transactWrite = async (items: TransactWriteItem[]): Promise<void> => {
+export const transactWrite = async (
+  writes: readonly TableWrite[],
+  answering: readonly number[] = [],
+): Promise<WriteOutcome> => {
+  const items = writes.map(inTable);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await dynamo.send(new TransactWriteItemsCommand({ TransactItems: items }));
-      return;
+      await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
+      return WRITTEN;
     } catch (error) {
       const codes = cancellationCodes(error);
-      if (!codes.includes('TransactionConflict') || codes.includes('ConditionalCheckFailed')) throw error;
+      const conditionFailed = codes.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [index] : []));
+      if (conditionFailed.some((index) => answering.includes(index))) {
+        return { ok: false, conditionFailed, cause: error as Error };
+      }
+      if (!codes.includes('TransactionConflict') || conditionFailed.length > 0) throw error;
       if (attempt >= TRANSACTION_ATTEMPTS) throw new ServiceUnavailableError({ cause: error });
       await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt));
     }
@@ -142,10 +199,29 @@ export const transactWrite = async (items: TransactWriteItem[]): Promise<void> =
 
 /** One item by key, as the repository's record type (the table holds only what the repositories write). */
 export const getItem = async <T>(key: ItemKey, consistent: boolean): Promise<T | undefined> => {
-  const { Item } = await dynamo.send(
-    new GetItemCommand({ TableName: tableName, Key: marshall(key), ConsistentRead: consistent }),
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: key, ConsistentRead: consistent }),
   );
-  return Item && (unmarshall(Item) as T);
+  return Item as T | undefined;
+};
+
+/**
+ * One BatchGetItem call of at most 100 keys: the items of those that exist, in no particular order,
+ * and the keys DynamoDB left unprocessed (throttling), to ask for again.
+ */
+export const batchGet = async <T>(
+  keys: readonly ItemKey[],
+  consistent: boolean,
+): Promise<{ items: T[]; unprocessed: ItemKey[] }> => {
+  const { Responses, UnprocessedKeys } = await documentClient.send(
+    new BatchGetCommand({
+      RequestItems: { [tableName]: { Keys: [...keys], ...(consistent && { ConsistentRead: true }) } },
+    }),
+  );
+  return {
+    items: (Responses?.[tableName] ?? []) as T[],
+    unprocessed: (UnprocessedKeys?.[tableName]?.Keys ?? []) as ItemKey[],
+  };
 };
 
 /** Keys one BatchGetItem call may name. */
@@ -160,28 +236,40 @@ const BATCH_GET_ROUNDS = 5;
 export const batchGetItems = async <T>(keys: readonly ItemKey[]): Promise<T[]> => {
   const items: T[] = [];
   for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
-    let pending = keys.slice(start, start + BATCH_GET_LIMIT).map((key) => marshall(key));
+    let pending = keys.slice(start, start + BATCH_GET_LIMIT);
     for (let round = 1; pending.length > 0; round += 1) {
       if (round > BATCH_GET_ROUNDS) throw new ServiceUnavailableError();
-      const { Responses, UnprocessedKeys } = await dynamo.send(
-        new BatchGetItemCommand({ RequestItems: { [tableName]: { Keys: pending } } }),
-      );
-      for (const item of Responses?.[tableName] ?? []) items.push(unmarshall(item) as T);
-      pending = UnprocessedKeys?.[tableName]?.Keys ?? [];
+      const batch = await batchGet<T>(pending, false);
+      items.push(...batch.items);
+      pending = batch.unprocessed;
       if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 20 * round));
     }
   }
   return items;
 };
 
+/** A Query of the table or one of its indexes, without the table's name or a start key. */
+export type TableQuery = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>;
+
+/** One page of a query from `startKey`: its items, and the key to read the next from (none after the last). */
+export const queryPage = async <T = Attributes>(
+  input: TableQuery,
+  startKey: Attributes | undefined,
+): Promise<{ items: T[]; lastKey: Attributes | undefined }> => {
+  const page = await documentClient.send(
+    new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: startKey }),
+  );
+  return { items: (page.Items ?? []) as T[], lastKey: page.LastEvaluatedKey };
+};
+
 /** Every item of a query, following the pages to the end (lists are bounded: 100 live tokens, one item per membership). */
-export const queryAll = async <T>(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<T[]> => {
+export const queryAll = async <T>(input: TableQuery): Promise<T[]> => {
   const items: T[] = [];
-  let cursor: QueryCommandInput['ExclusiveStartKey'];
+  let cursor: Attributes | undefined;
   do {
-    const page = await dynamo.send(new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: cursor }));
-    for (const item of page.Items ?? []) items.push(unmarshall(item) as T);
-    cursor = page.LastEvaluatedKey;
+    const page = await queryPage<T>(input, cursor);
+    items.push(...page.items);
+    cursor = page.lastKey;
   } while (cursor);
   return items;
 };

@@ -1,20 +1,9 @@
-import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AuditEvent } from '@contract/audit';
 import { noticeIndexName } from '@contract/table-schema';
+import type { DueNotice } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
-import { conditionFailedAt, queryAll, tableName, transactWrite, writeIfCondition } from './client';
+import { queryAll, transactWrite, writeIfCondition } from './client';
 import { expiryNoticeKeys, noticeDayPartition, tokenKey } from './keys';
-
-/** A token whose next expiry notice is due, as the notice index holds it. */
-export interface DueNotice {
-  readonly tokenId: string;
-  readonly userId: string;
-  readonly name: string;
-  readonly expiresAt: string;
-  /** Its notice-index sort key as read: a write for this notice holds only while the entry is unchanged. */
-  readonly GSI2SK: string;
-}
 
 /**
  * The notices due by `now` on one day (UTC, `YYYY-MM-DD`), in the order they fell due. The index is
@@ -25,7 +14,7 @@ export const listDueNotices = (day: string, now: Date): Promise<DueNotice[]> =>
     IndexName: noticeIndexName,
     KeyConditionExpression: 'GSI2PK = :day AND GSI2SK < :until',
     // `~` sorts after every character of a token id, so a notice due this very millisecond is in.
-    ExpressionAttributeValues: marshall({ ':day': noticeDayPartition(day), ':until': `${now.toISOString()}#~` }),
+    ExpressionAttributeValues: { ':day': noticeDayPartition(day), ':until': `${now.toISOString()}#~` },
   });
 
 /** The token item's attribute that holds when its notice of this many days left was sent. */
@@ -46,32 +35,29 @@ export const sendExpiryNotice = async (
   now: Date,
 ): Promise<boolean> => {
   const next = nextDueAt === null ? undefined : expiryNoticeKeys(nextDueAt, notice.tokenId);
-  try {
-    await transactWrite([
+  const outcome = await transactWrite(
+    [
       {
         Update: {
-          TableName: tableName,
-          Key: marshall(tokenKey(notice.tokenId)),
+          Key: tokenKey(notice.tokenId),
           UpdateExpression: next
             ? 'SET #sent = :now, GSI2PK = :nextPk, GSI2SK = :nextSk'
             : 'SET #sent = :now REMOVE GSI2PK, GSI2SK',
           ConditionExpression:
             'GSI2SK = :seen AND attribute_not_exists(#sent) AND attribute_not_exists(replacedBy) AND expiresAt > :now',
           ExpressionAttributeNames: { '#sent': sentMark(daysLeft) },
-          ExpressionAttributeValues: marshall({
+          ExpressionAttributeValues: {
             ':now': now.toISOString(),
             ':seen': notice.GSI2SK,
             ...(next && { ':nextPk': next.GSI2PK, ':nextSk': next.GSI2SK }),
-          }),
+          },
         },
       },
       auditEventPut(event, { userId: notice.userId, projectId: null }),
-    ]);
-    return true;
-  } catch (error) {
-    if (conditionFailedAt(error, 0)) return false;
-    throw error;
-  }
+    ],
+    [0],
+  );
+  return outcome.ok;
 };
 
 /**
@@ -80,12 +66,11 @@ export const sendExpiryNotice = async (
  * that is neither is left as it is. Answers whether it retired the entry.
  */
 export const retireExpiryNotice = (notice: DueNotice, now: Date): Promise<boolean> =>
-  writeIfCondition(
-    new UpdateItemCommand({
-      TableName: tableName,
-      Key: marshall(tokenKey(notice.tokenId)),
+  writeIfCondition({
+    Update: {
+      Key: tokenKey(notice.tokenId),
       UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
       ConditionExpression: 'GSI2SK = :seen AND (expiresAt <= :now OR attribute_exists(replacedBy))',
-      ExpressionAttributeValues: marshall({ ':seen': notice.GSI2SK, ':now': now.toISOString() }),
-    }),
-  );
+      ExpressionAttributeValues: { ':seen': notice.GSI2SK, ':now': now.toISOString() },
+    },
+  });

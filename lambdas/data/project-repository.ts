@@ -1,47 +1,25 @@
-import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
-import type { ProjectRole } from '@contract/roles';
 import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
+import type { MemberRecord, ProjectRecord } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
-import { conditionFailedAt, getItem, queryAll, tableName, toItem, transactWrite } from './client';
+import { getItem, queryAll, type TableWrite, transactWrite } from './client';
 import { MEMBER_PREFIX, MEMBERSHIP_PREFIX, memberKey, membershipKey, projectKey, userPartition } from './keys';
 import { claimStillNames } from './user-repository';
 
-/** A project. */
-export interface ProjectRecord {
-  readonly projectId: string;
-  readonly name: string;
-  readonly createdAt: string;
-}
-
-/**
- * One membership, keyed by the member's user id; it carries the project's name and creation time for
- * the member's project list. It holds no e-mail: a member is shown under their profile's address.
- */
-export interface MemberRecord {
-  readonly projectId: string;
-  readonly projectName: string;
-  readonly projectCreatedAt: string;
-  readonly userId: string;
-  readonly role: ProjectRole;
-  readonly addedAt: string;
-}
-
-const memberItem = (member: MemberRecord) =>
-  toItem({ ...memberKey(member.projectId, member.userId), entity: 'Member', ...member });
-
-/** The member's own copy of a membership, written and deleted in the same transaction as the member item. */
-const membershipPut = (member: MemberRecord): TransactWriteItem => ({
-  Put: {
-    TableName: tableName,
-    Item: toItem({ ...membershipKey(member.userId, member.projectId), entity: 'Membership', ...member }),
-  },
+const memberItem = (member: MemberRecord) => ({
+  ...memberKey(member.projectId, member.userId),
+  entity: 'Member',
+  ...member,
 });
 
-const membershipDelete = (projectId: string, userId: string): TransactWriteItem => ({
-  Delete: { TableName: tableName, Key: marshall(membershipKey(userId, projectId)) },
+/** The member's own copy of a membership, written and deleted in the same transaction as the member item. */
+const membershipPut = (member: MemberRecord): TableWrite => ({
+  Put: { Item: { ...membershipKey(member.userId, member.projectId), entity: 'Membership', ...member } },
+});
+
+const membershipDelete = (projectId: string, userId: string): TableWrite => ({
+  Delete: { Key: membershipKey(userId, projectId) },
 });
 
 /** Creates a project and its owner's membership atomically, with its event: never a project without its owner. */
@@ -57,12 +35,11 @@ export const createProjectWithOwner = async (project: ProjectRecord, ownerUserId
   await transactWrite([
     {
       Put: {
-        TableName: tableName,
-        Item: toItem({ ...projectKey(project.projectId), entity: 'Project', ownerUserId, ...project }),
+        Item: { ...projectKey(project.projectId), entity: 'Project', ownerUserId, ...project },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    { Put: { TableName: tableName, Item: memberItem(owner), ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { Item: memberItem(owner), ConditionExpression: 'attribute_not_exists(PK)' } },
     membershipPut(owner),
     auditEventPut(event, { userId: ownerUserId, projectId: project.projectId }),
   ]);
@@ -75,7 +52,7 @@ export const createProjectWithOwner = async (project: ProjectRecord, ownerUserId
 export const listMembershipsByUser = (userId: string, consistent: boolean): Promise<MemberRecord[]> =>
   queryAll<MemberRecord>({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :membership)',
-    ExpressionAttributeValues: marshall({ ':pk': userPartition(userId), ':membership': MEMBERSHIP_PREFIX }),
+    ExpressionAttributeValues: { ':pk': userPartition(userId), ':membership': MEMBERSHIP_PREFIX },
     ConsistentRead: consistent,
   });
 
@@ -87,18 +64,17 @@ export const getMember = (projectId: string, userId: string): Promise<MemberReco
 export const listMembers = (projectId: string): Promise<MemberRecord[]> =>
   queryAll<MemberRecord>({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :member)',
-    ExpressionAttributeValues: marshall({ ':pk': projectKey(projectId).PK, ':member': MEMBER_PREFIX }),
+    ExpressionAttributeValues: { ':pk': projectKey(projectId).PK, ':member': MEMBER_PREFIX },
     ConsistentRead: true,
   });
 
 /** Transaction item that holds only while the acting manager still has a managing role. */
-const managerCheck = (projectId: string, managerUserId: string) => ({
+const managerCheck = (projectId: string, managerUserId: string): TableWrite => ({
   ConditionCheck: {
-    TableName: tableName,
-    Key: marshall(memberKey(projectId, managerUserId)),
+    Key: memberKey(projectId, managerUserId),
     ConditionExpression: '#role IN (:owner, :admin)',
     ExpressionAttributeNames: { '#role': 'role' },
-    ExpressionAttributeValues: marshall({ ':owner': 'owner', ':admin': 'admin' }),
+    ExpressionAttributeValues: { ':owner': 'owner', ':admin': 'admin' },
   },
 });
 
@@ -113,28 +89,29 @@ export const putMemberIfAbsent = async (
   email: string,
   event: AuditEvent,
 ): Promise<void> => {
-  try {
-    await transactWrite([
+  const outcome = await transactWrite(
+    [
       managerCheck(manager.projectId, manager.userId),
       claimStillNames(email, member.userId),
-      { Put: { TableName: tableName, Item: memberItem(member), ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Put: { Item: memberItem(member), ConditionExpression: 'attribute_not_exists(PK)' } },
       membershipPut(member),
       auditEventPut(event, { userId: manager.userId, projectId: manager.projectId }),
-    ]);
-  } catch (error) {
-    if (conditionFailedAt(error, 2)) throw new ConflictError(ErrorText.alreadyMember);
-    if (conditionFailedAt(error, 0)) throw new NotFoundError(ErrorText.projectNotFound);
-    if (conditionFailedAt(error, 1)) throw new NotFoundError(ErrorText.userNotFound);
-    throw error;
-  }
+    ],
+    [0, 1, 2],
+  );
+  if (outcome.ok) return;
+  if (outcome.conditionFailed.includes(2)) throw new ConflictError(ErrorText.alreadyMember);
+  if (outcome.conditionFailed.includes(0)) throw new NotFoundError(ErrorText.projectNotFound);
+  throw new NotFoundError(ErrorText.userNotFound);
 };
 
-const deleteUnlessOwner = (projectId: string, userId: string) => ({
-  TableName: tableName,
-  Key: marshall(memberKey(projectId, userId)),
-  ConditionExpression: 'attribute_exists(PK) AND #role <> :owner',
-  ExpressionAttributeNames: { '#role': 'role' },
-  ExpressionAttributeValues: marshall({ ':owner': 'owner' }),
+const deleteUnlessOwner = (projectId: string, userId: string): TableWrite => ({
+  Delete: {
+    Key: memberKey(projectId, userId),
+    ConditionExpression: 'attribute_exists(PK) AND #role <> :owner',
+    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeValues: { ':owner': 'owner' },
+  },
 });
 
 /**
@@ -152,16 +129,15 @@ export const deleteMemberIfAllowed = async (
 ): Promise<boolean> => {
   const { userId, email } = member;
   const recorded = auditEventPut(event, { userId: callerUserId, projectId });
-  const transaction: TransactWriteItem[] =
+  const transaction: TableWrite[] =
     callerUserId === userId
       ? [
           {
             Delete: {
-              TableName: tableName,
-              Key: marshall(memberKey(projectId, userId)),
+              Key: memberKey(projectId, userId),
               ConditionExpression: '#role = :admin',
               ExpressionAttributeNames: { '#role': 'role' },
-              ExpressionAttributeValues: marshall({ ':admin': 'admin' }),
+              ExpressionAttributeValues: { ':admin': 'admin' },
             },
           },
           claimStillNames(email, userId),
@@ -171,17 +147,12 @@ export const deleteMemberIfAllowed = async (
       : [
           managerCheck(projectId, callerUserId),
           claimStillNames(email, userId),
-          { Delete: deleteUnlessOwner(projectId, userId) },
+          deleteUnlessOwner(projectId, userId),
           membershipDelete(projectId, userId),
           recorded,
         ];
-  try {
-    await transactWrite(transaction);
-    return true;
-  } catch (error) {
-    if ([0, 1, 2].some((index) => conditionFailedAt(error, index))) return false;
-    throw error;
-  }
+  const outcome = await transactWrite(transaction, [0, 1, 2]);
+  return outcome.ok;
 };
 
 /**
@@ -193,15 +164,13 @@ export const deleteMembershipUnlessOwner = async (
   userId: string,
   event: AuditEvent,
 ): Promise<boolean> => {
-  try {
-    await transactWrite([
-      { Delete: deleteUnlessOwner(projectId, userId) },
+  const outcome = await transactWrite(
+    [
+      deleteUnlessOwner(projectId, userId),
       membershipDelete(projectId, userId),
       auditEventPut(event, { userId, projectId }),
-    ]);
-    return true;
-  } catch (error) {
-    if (conditionFailedAt(error, 0)) return false;
-    throw error;
-  }
+    ],
+    [0],
+  );
+  return outcome.ok;
 };

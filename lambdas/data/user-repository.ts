@@ -1,50 +1,16 @@
-import { BatchGetItemCommand, type TransactWriteItem, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
+import type { EmailClaim, RecordedSession, UserProfile } from '@lambdas/domain/records';
 import {
+  type Attributes,
+  batchGet,
   batchGetItems,
-  conditionFailedAt,
-  dynamo,
   getItem,
-  tableName,
-  toItem,
+  type TableWrite,
   transactWrite,
   writeIfCondition,
+  writeItem,
 } from './client';
 import { emailClaimKey, userProfileKey } from './keys';
-
-/**
- * A user as their newest verified session presented them, and the offboarding mark. An item that
- * holds only the mark (a user offboarded before they ever signed in) has no address yet.
- */
-export interface UserProfile {
-  readonly userId: string;
-  /** The verified e-mail of the newest session: for display, never for an access decision. */
-  readonly email?: string;
-  readonly lastSeenAt?: string;
-  /** `iat` of the session that recorded the profile: only a session issued since may record it again. */
-  readonly sessionIssuedAt?: string;
-  /** When the user was offboarded: no session issued at or before it is let in, ever. */
-  readonly offboardedAt?: string;
-}
-
-/** Which user holds a verified e-mail address: the one whose newest session carried it. */
-export interface EmailClaim {
-  readonly email: string;
-  readonly userId: string;
-  /** `iat` of the session that claimed it: only a session issued later takes it over. */
-  readonly issuedAt?: string;
-  /** When its holder was offboarded: from then on the address finds nobody. */
-  readonly offboardedAt?: string;
-}
-
-/** A session's identity as its user's profile and address claim record it. */
-export interface RecordedSession {
-  readonly userId: string;
-  readonly email: string;
-  /** `iat` of the session, ISO 8601. */
-  readonly issuedAt: string;
-}
 
 /** A user's profile, if they have ever signed in or been offboarded. */
 export const getUserProfile = (userId: string): Promise<UserProfile | undefined> =>
@@ -70,20 +36,17 @@ export const readSessionRecords = async (
   email: string,
 ): Promise<{ profile: UserProfile | undefined; claim: EmailClaim | undefined }> => {
   const profileKey = userProfileKey(userId);
-  let pending = [profileKey, emailClaimKey(email)].map((key) => marshall(key));
+  let pending = [profileKey, emailClaimKey(email)];
   let profile: UserProfile | undefined;
   let claim: EmailClaim | undefined;
   for (let round = 1; pending.length > 0; round += 1) {
     if (round > SESSION_READ_ROUNDS) throw new ServiceUnavailableError();
-    const { Responses, UnprocessedKeys } = await dynamo.send(
-      new BatchGetItemCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    for (const item of Responses?.[tableName] ?? []) {
-      const record = unmarshall(item);
+    const batch = await batchGet<Attributes>(pending, true);
+    for (const record of batch.items) {
       if (record.PK === profileKey.PK && record.SK === profileKey.SK) profile = record as UserProfile;
       else claim = record as EmailClaim;
     }
-    pending = UnprocessedKeys?.[tableName]?.Keys ?? [];
+    pending = batch.unprocessed;
   }
   return { profile, claim };
 };
@@ -103,56 +66,50 @@ export const recordSession = async (
   previousEmail: string | undefined,
 ): Promise<boolean> => {
   const { userId, email, issuedAt } = session;
-  const profileUpdate: TransactWriteItem = {
+  const profileUpdate: TableWrite = {
     Update: {
-      TableName: tableName,
-      Key: marshall(userProfileKey(userId)),
+      Key: userProfileKey(userId),
       UpdateExpression:
         'SET entity = :entity, userId = :userId, email = :email, lastSeenAt = :lastSeenAt, sessionIssuedAt = :issuedAt',
       ConditionExpression:
         '(attribute_not_exists(sessionIssuedAt) OR sessionIssuedAt <= :issuedAt) AND (attribute_not_exists(offboardedAt) OR offboardedAt < :issuedAt)',
-      ExpressionAttributeValues: marshall({
+      ExpressionAttributeValues: {
         ':entity': 'Profile',
         ':userId': userId,
         ':email': email,
         ':lastSeenAt': lastSeenAt,
         ':issuedAt': issuedAt,
-      }),
+      },
     },
   };
-  const claimPut: TransactWriteItem = {
+  const claimPut: TableWrite = {
     Put: {
-      TableName: tableName,
-      Item: toItem({ ...emailClaimKey(email), entity: 'EmailClaim', email, userId, issuedAt }),
+      Item: { ...emailClaimKey(email), entity: 'EmailClaim', email, userId, issuedAt },
       ConditionExpression:
         'attribute_not_exists(issuedAt) OR attribute_exists(offboardedAt) OR issuedAt < :issuedAt OR (userId = :userId AND issuedAt = :issuedAt)',
-      ExpressionAttributeValues: marshall({ ':issuedAt': issuedAt, ':userId': userId }),
+      ExpressionAttributeValues: { ':issuedAt': issuedAt, ':userId': userId },
     },
   };
-  const release: TransactWriteItem[] =
+  const release: TableWrite[] =
     previousEmail !== undefined && previousEmail !== email
       ? [
           {
             Delete: {
-              TableName: tableName,
-              Key: marshall(emailClaimKey(previousEmail)),
+              Key: emailClaimKey(previousEmail),
               ConditionExpression: 'userId = :userId AND attribute_not_exists(offboardedAt)',
-              ExpressionAttributeValues: marshall({ ':userId': userId }),
+              ExpressionAttributeValues: { ':userId': userId },
             },
           },
         ]
       : [];
-  try {
-    await transactWrite([profileUpdate, claimPut, ...release]);
-    return true;
-  } catch (error) {
-    // The previous address is no longer theirs: record without giving it up.
-    if (release.length > 0 && conditionFailedAt(error, 2) && !conditionFailedAt(error, 0)) {
-      return recordSession(session, lastSeenAt, undefined);
-    }
-    if (conditionFailedAt(error, 0) || conditionFailedAt(error, 1)) return false;
-    throw error;
+  const outcome = await transactWrite([profileUpdate, claimPut, ...release], [0, 1, 2]);
+  if (outcome.ok) return true;
+  // The previous address is no longer theirs: record without giving it up.
+  if (outcome.conditionFailed.includes(2) && !outcome.conditionFailed.includes(0)) {
+    return recordSession(session, lastSeenAt, undefined);
   }
+  // A later session recorded already, or the user was offboarded.
+  return false;
 };
 
 /**
@@ -160,14 +117,13 @@ export const recordSession = async (
  * authorizer lets in no session issued at or before the mark, and no such session records anything.
  */
 export const markProfileOffboarded = async (userId: string, now: Date): Promise<void> => {
-  await dynamo.send(
-    new UpdateItemCommand({
-      TableName: tableName,
-      Key: marshall(userProfileKey(userId)),
+  await writeItem({
+    Update: {
+      Key: userProfileKey(userId),
       UpdateExpression: 'SET entity = :entity, userId = :userId, offboardedAt = :now',
-      ExpressionAttributeValues: marshall({ ':entity': 'Profile', ':userId': userId, ':now': now.toISOString() }),
-    }),
-  );
+      ExpressionAttributeValues: { ':entity': 'Profile', ':userId': userId, ':now': now.toISOString() },
+    },
+  });
 };
 
 /**
@@ -176,15 +132,14 @@ export const markProfileOffboarded = async (userId: string, now: Date): Promise<
  * address still knows whose it was.
  */
 export const releaseEmailClaim = async (email: string, userId: string, now: Date): Promise<void> => {
-  await writeIfCondition(
-    new UpdateItemCommand({
-      TableName: tableName,
-      Key: marshall(emailClaimKey(email)),
+  await writeIfCondition({
+    Update: {
+      Key: emailClaimKey(email),
       UpdateExpression: 'SET offboardedAt = :now',
       ConditionExpression: 'userId = :userId AND attribute_not_exists(offboardedAt)',
-      ExpressionAttributeValues: marshall({ ':userId': userId, ':now': now.toISOString() }),
-    }),
-  );
+      ExpressionAttributeValues: { ':userId': userId, ':now': now.toISOString() },
+    },
+  });
 };
 
 /**
@@ -192,11 +147,10 @@ export const releaseEmailClaim = async (email: string, userId: string, now: Date
  * offboarded: a write that acts on the user an address resolved to (add or remove a member) fails
  * rather than act on its previous holder.
  */
-export const claimStillNames = (email: string, userId: string): TransactWriteItem => ({
+export const claimStillNames = (email: string, userId: string): TableWrite => ({
   ConditionCheck: {
-    TableName: tableName,
-    Key: marshall(emailClaimKey(email)),
+    Key: emailClaimKey(email),
     ConditionExpression: 'userId = :userId AND attribute_not_exists(offboardedAt)',
-    ExpressionAttributeValues: marshall({ ':userId': userId }),
+    ExpressionAttributeValues: { ':userId': userId },
   },
 });

@@ -1,5 +1,14 @@
 import { PROJECT_ID_PREFIX, PROJECT_ID_RANDOM_LENGTH } from '@contract/identifiers';
-import { randomBase62 } from './token-format';
+import { type MintedToken, mintToken, randomBase62 } from './token-format';
 
 /** A new project id: `prj_` + 16 random base62 characters. */
 export const newProjectId = (): string => `${PROJECT_ID_PREFIX}${randomBase62(PROJECT_ID_RANDOM_LENGTH)}`;
+
+/** Where new ids and token secrets come from: random in the service, predictable fakes in unit tests. */
+export interface Ids {
+  newProjectId(): string;
+  mintToken(): MintedToken;
+}
+
+/** The service's ids: random. */
+export const randomIds: Ids = { newProjectId, mintToken };

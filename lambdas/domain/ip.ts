@@ -1,4 +1,5 @@
 import { isIP, SocketAddress } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** How Node writes an IPv4-mapped IPv6 address (`::ffff:0:0/96`): this prefix, then a dotted quad. */
 const MAPPED_PREFIX = '::ffff:';
@@ -37,66 +38,44 @@ export const sameIp = (a: string, b: string): boolean => {
   return left !== null && (a === b || left === canonicalIp(b));
 };
 
-/** An address as its family and its bits: 32 for IPv4, 128 for IPv6. */
-interface AddressBits {
-  readonly family: 4 | 6;
-  readonly value: bigint;
-}
-
 const WIDTH = { 4: 32, 6: 128 } as const;
 
-const ipv4Value = (text: string): bigint =>
-  text.split('.').reduce((value, part) => (value << 8n) | BigInt(Number(part)), 0n);
+/** An IPv6 address that ends in a dotted quad, as node:net writes `::1.2.3.4`. */
+const DOTTED_TAIL = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/;
 
-/** The eight 16-bit groups of a canonical IPv6 address (an embedded dotted quad is two groups). */
-const ipv6Groups = (text: string): number[] => {
-  const [head = '', tail] = text.split('::');
-  const parse = (part: string): number[] =>
-    part === ''
-      ? []
-      : part.split(':').flatMap((group) => {
-          if (!group.includes('.')) return [Number.parseInt(group, 16)];
-          const value = Number(ipv4Value(group));
-          return [value >>> 16, value & 0xffff];
-        });
-  const left = parse(head);
-  if (tail === undefined) return left;
-  const right = parse(tail);
-  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
-};
+/**
+ * An address in canonical form as ipaddr.js's object. ipaddr.js reads any IPv6 address with a dotted
+ * tail as IPv4-mapped (`::1.2.3.4` as `::ffff:1.2.3.4`), so the tail is written as two hex groups first.
+ */
+const addressOf = (canonical: string): ipaddr.IPv4 | ipaddr.IPv6 =>
+  ipaddr.parse(
+    isIP(canonical) === 4
+      ? canonical
+      : canonical.replace(DOTTED_TAIL, (_, a: string, b: string, c: string, d: string) =>
+          [(Number(a) << 8) | Number(b), (Number(c) << 8) | Number(d)].map((group) => group.toString(16)).join(':'),
+        ),
+  );
 
-/** The bits of an address in canonical form (IPv4-mapped IPv6 is IPv4), or null if it is none. */
-const bitsOf = (address: string): AddressBits | null => {
-  const canonical = canonicalIp(address);
-  if (canonical === null) return null;
-  if (isIP(canonical) === 4) return { family: 4, value: ipv4Value(canonical) };
-  return { family: 6, value: ipv6Groups(canonical).reduce((value, group) => (value << 16n) | BigInt(group), 0n) };
-};
-
-/** A network: its family, its first address's bits and its prefix length. */
+/** A network: its family, its first address and its prefix length. */
 export interface Network {
   readonly family: 4 | 6;
-  readonly base: bigint;
+  readonly base: ipaddr.IPv4 | ipaddr.IPv6;
   readonly prefix: number;
 }
 
-const maskOf = (family: 4 | 6, prefix: number): bigint => {
-  const width = BigInt(WIDTH[family]);
-  return ((1n << width) - 1n) ^ ((1n << (width - BigInt(prefix))) - 1n);
-};
+/** The network of `prefix` bits around `address`: its host bits cleared. */
+const networkAround = (address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): Network =>
+  address.kind() === 'ipv4'
+    ? { family: 4, base: ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${prefix}`), prefix }
+    : { family: 6, base: ipaddr.IPv6.networkAddressFromCIDR(`${address.toNormalizedString()}/${prefix}`), prefix };
 
 /** Whether `network` holds `address`; anything unparsable is held by nothing. */
 export const networkHolds = (network: Network, address: string): boolean => {
-  const bits = bitsOf(address);
-  return (
-    bits !== null &&
-    bits.family === network.family &&
-    (bits.value & maskOf(network.family, network.prefix)) === network.base
-  );
+  const canonical = canonicalIp(address);
+  if (canonical === null) return false;
+  const parsed = addressOf(canonical);
+  return parsed.kind() === network.base.kind() && parsed.match(network.base, network.prefix);
 };
-
-/** The first address of `::ffff:0:0/96`, the IPv4-mapped range, as bits. */
-const MAPPED_BASE = 0xffffn << 32n;
 
 /**
  * An address or CIDR as a network, its host bits cleared; an IPv4-mapped IPv6 network (prefix 96 or
@@ -106,50 +85,43 @@ const MAPPED_BASE = 0xffffn << 32n;
 export const parseNetwork = (entry: string): Network | null => {
   const [address = '', prefixText, extra] = entry.trim().split('/');
   if (extra !== undefined) return null;
-  const bits = bitsOf(address);
-  if (bits === null) return null;
+  const canonical = canonicalIp(address);
+  if (canonical === null) return null;
   const literalFamily = isIP(address.trim().split('%')[0] ?? '') === 6 ? 6 : 4;
   const literalWidth = WIDTH[literalFamily];
   if (prefixText !== undefined && !/^(0|[1-9]\d{0,2})$/.test(prefixText)) return null;
   const prefix = prefixText === undefined ? literalWidth : Number(prefixText);
   if (prefix > literalWidth) return null;
-  if (literalFamily === 6 && bits.family === 4) {
+  const parsed = addressOf(canonical);
+  if (literalFamily === 6 && parsed.kind() === 'ipv4') {
     // A mapped IPv4 network written in IPv6: its prefix counts the 96 bits of the mapping.
-    if (prefix >= 96) return { family: 4, base: bits.value & maskOf(4, prefix - 96), prefix: prefix - 96 };
-    return { family: 6, base: (MAPPED_BASE | bits.value) & maskOf(6, prefix), prefix };
+    return prefix >= 96
+      ? networkAround(parsed, prefix - 96)
+      : networkAround((parsed as ipaddr.IPv4).toIPv4MappedAddress(), prefix);
   }
-  return { family: bits.family, base: bits.value & maskOf(bits.family, prefix), prefix };
-};
-
-const ipv4Text = (value: bigint): string =>
-  [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
-
-const ipv6Text = (value: bigint): string => {
-  const groups = Array.from({ length: 8 }, (_, index) => ((value >> BigInt(112 - 16 * index)) & 0xffffn).toString(16));
-  return canonicalIp(groups.join(':')) ?? groups.join(':');
+  return networkAround(parsed, prefix);
 };
 
 /** A network's one text: its first address, and `/prefix` unless it is a single address. */
 export const networkText = (network: Network): string => {
-  const address = network.family === 4 ? ipv4Text(network.base) : ipv6Text(network.base);
+  const address =
+    network.family === 4
+      ? network.base.toString()
+      : (canonicalIp((network.base as ipaddr.IPv6).toRFC5952String()) ?? network.base.toString());
   return network.prefix === WIDTH[network.family] ? address : `${address}/${network.prefix}`;
 };
 
 /** Whether one network lies within the other (CIDR blocks either nest or are apart). */
-export const networksOverlap = (a: Network, b: Network): boolean => {
-  if (a.family !== b.family) return false;
-  const shorter = Math.min(a.prefix, b.prefix);
-  const mask = maskOf(a.family, shorter);
-  return (a.base & mask) === (b.base & mask);
-};
+export const networksOverlap = (a: Network, b: Network): boolean =>
+  a.family === b.family && a.base.match(b.base, Math.min(a.prefix, b.prefix));
 
 /**
  * The IPv6 ranges whose last 32 bits are an IPv4 address: IPv4-compatible `::/96`, IPv4-mapped
  * `::ffff:0:0/96` (RFC 4291) and NAT64's well-known `64:ff9b::/96` (RFC 6052).
  */
-const IPV4_EMBEDDING_RANGES: readonly Network[] = [0n, MAPPED_BASE, 0x64ff9bn << 96n].map((base) => ({
+const IPV4_EMBEDDING_RANGES: readonly Network[] = ['::', '::ffff:0:0', '64:ff9b::'].map((base) => ({
   family: 6,
-  base,
+  base: ipaddr.IPv6.parse(base),
   prefix: 96,
 }));
 

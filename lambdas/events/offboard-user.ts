@@ -1,8 +1,8 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import { offboarding } from '@lambdas/composition/offboarding';
 import { clock } from '@lambdas/domain/clock';
 import { logger, tracer } from '@lambdas/observability';
-import { offboardUser } from '@lambdas/use-cases/offboard';
 import middy from '@middy/core';
 import type { EventBridgeEvent } from 'aws-lambda';
 
@@ -39,7 +39,7 @@ export const offboardUserHandler = async (event: CognitoCallEvent): Promise<void
     throw new Error(`CloudTrail event ${event.id} (${eventName}) carries no additionalEventData.sub`);
   }
   try {
-    const report = await offboardUser(sub, clock.now());
+    const report = await offboarding.offboardUser(sub, clock.now());
     logger.info('user offboarded', { eventId: event.id, eventName, ...report });
   } catch (error) {
     logger.error('offboarding failed', { eventId: event.id, eventName, userId: sub, error });

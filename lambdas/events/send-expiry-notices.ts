@@ -1,8 +1,8 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import { expiryNotices } from '@lambdas/composition/expiry-notices';
 import { clock } from '@lambdas/domain/clock';
 import { logger, tracer } from '@lambdas/observability';
-import { sendExpiryNotices } from '@lambdas/use-cases/expiry-notices';
 import middy from '@middy/core';
 
 /**
@@ -14,7 +14,7 @@ import middy from '@middy/core';
 export const sendExpiryNoticesHandler = async (): Promise<void> => {
   const now = clock.now();
   try {
-    const { due, sent, retired } = await sendExpiryNotices(now);
+    const { due, sent, retired } = await expiryNotices.sendExpiryNotices(now);
     logger.info('expiry notices sent', {
       due,
       sent: sent.length,

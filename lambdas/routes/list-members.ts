@@ -1,9 +1,9 @@
 import { listMembersRoute } from '@contract/routes/list-members';
+import { projects } from '@lambdas/composition/projects';
 import { defineRoute } from '@lambdas/http/define-route';
-import { listMembers } from '@lambdas/use-cases/projects';
 
 /** GET /api/v1/projects/{projectId}/members: owner first, then by e-mail. */
 export const handler = defineRoute(listMembersRoute)(async ({ principal, params }) => ({
   success: true,
-  data: await listMembers(principal, params.projectId),
+  data: await projects.listMembers(principal, params.projectId),
 }));

@@ -1,5 +1,5 @@
-import type { EmailClaim, RecordedSession, UserProfile } from '@lambdas/data/user-repository';
 import { toIso } from '@lambdas/domain/clock';
+import type { EmailClaim, RecordedSession, UserProfile } from '@lambdas/domain/records';
 
 /** A session's profile is refreshed at most this often while its address stays its user's. */
 export const PROFILE_REFRESH_MS = 24 * 60 * 60_000;

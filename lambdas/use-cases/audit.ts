@@ -2,16 +2,11 @@ import { DEFAULT_AUDIT_PAGE } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import type { RouteInput } from '@contract/route';
 import type { listAuditEventsRoute } from '@contract/routes/list-audit-events';
-import {
-  listProjectAuditEvents,
-  listUserAuditEvents,
-  type TrailPage,
-  type TrailQuery,
-} from '@lambdas/data/audit-repository';
-import { getMember } from '@lambdas/data/project-repository';
 import { BadRequestError, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
 import type { Principal } from '@lambdas/domain/principal';
+import type { TrailPage, TrailQuery } from '@lambdas/domain/records';
 import { canManageMembers } from '@lambdas/domain/roles';
+import type { ProjectStore } from './projects';
 
 /** A trail's query as the route validated it: text of the right form (the same for both trails). */
 export type TrailRequest = RouteInput<typeof listAuditEventsRoute>['query'];
@@ -48,18 +43,31 @@ const withDefaults = (request: TrailRequest): TrailQuery => {
   };
 };
 
-/** The caller's own trail: what they did, and what happened to their tokens. */
-export const readUserTrail = (caller: Principal, request: TrailRequest): Promise<TrailPage> =>
-  listUserAuditEvents(caller.userId, withDefaults(request));
+/** What reading the trails reads (the audit repository; an in-memory fake in unit tests). */
+export interface AuditStore {
+  /** A page of a user's trail, newest first; 400 for a cursor it did not give. */
+  listUserAuditEvents(userId: string, query: TrailQuery): Promise<TrailPage>;
+  /** A page of a project's trail, newest first; 400 for a cursor it did not give. */
+  listProjectAuditEvents(projectId: string, query: TrailQuery): Promise<TrailPage>;
+}
 
-/** A project's trail, for its owner and admins; a member gets 403, anyone else 404 (no existence leak). */
-export const readProjectTrail = async (
-  caller: Principal,
-  projectId: string,
-  request: TrailRequest,
-): Promise<TrailPage> => {
-  const membership = await getMember(projectId, caller.userId);
-  if (!membership) throw new NotFoundError(ErrorText.projectNotFound);
-  if (!canManageMembers(membership.role)) throw new ForbiddenError(ErrorText.projectRole);
-  return listProjectAuditEvents(projectId, withDefaults(request));
-};
+/** The ports of the trail use cases: the trails, and the memberships that decide who reads a project's. */
+export interface AuditPorts {
+  readonly audit: AuditStore;
+  readonly members: Pick<ProjectStore, 'getMember'>;
+}
+
+/** The trail use cases over their ports. */
+export const auditUseCases = ({ audit, members }: AuditPorts) => ({
+  /** The caller's own trail: what they did, and what happened to their tokens. */
+  readUserTrail: async (caller: Principal, request: TrailRequest): Promise<TrailPage> =>
+    audit.listUserAuditEvents(caller.userId, withDefaults(request)),
+
+  /** A project's trail, for its owner and admins; a member gets 403, anyone else 404 (no existence leak). */
+  readProjectTrail: async (caller: Principal, projectId: string, request: TrailRequest): Promise<TrailPage> => {
+    const membership = await members.getMember(projectId, caller.userId);
+    if (!membership) throw new NotFoundError(ErrorText.projectNotFound);
+    if (!canManageMembers(membership.role)) throw new ForbiddenError(ErrorText.projectRole);
+    return audit.listProjectAuditEvents(projectId, withDefaults(request));
+  },
+});

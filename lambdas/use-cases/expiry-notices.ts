@@ -1,12 +1,26 @@
 import type { AuditEvent } from '@contract/audit';
-import {
-  type DueNotice,
-  listDueNotices,
-  retireExpiryNotice,
-  sendExpiryNotice,
-} from '@lambdas/data/expiry-notice-repository';
 import { auditEvent, systemOrigin } from '@lambdas/domain/audit';
 import { noticeDays, noticeDueAt } from '@lambdas/domain/expiry-notice';
+import type { DueNotice } from '@lambdas/domain/records';
+
+/** What a run reads and writes (the expiry-notice repository; an in-memory fake in unit tests). */
+export interface ExpiryNoticeStore {
+  /** The notices due by `now` on one day (UTC, `YYYY-MM-DD`). */
+  listDueNotices(day: string, now: Date): Promise<DueNotice[]>;
+  /**
+   * Records the event and moves the entry to its next notice (or drops it), unless the token or the
+   * entry changed since it was read; answers whether it sent.
+   */
+  sendExpiryNotice(
+    notice: DueNotice,
+    daysLeft: number,
+    nextDueAt: string | null,
+    event: AuditEvent,
+    now: Date,
+  ): Promise<boolean>;
+  /** Drops the entry of a token no notice can come for, unless it changed since it was read; answers whether it did. */
+  retireExpiryNotice(notice: DueNotice, now: Date): Promise<boolean>;
+}
 
 /** What one run did. */
 export interface ExpiryNoticeRun {
@@ -22,11 +36,15 @@ export interface ExpiryNoticeRun {
 }
 
 /** Sends the notice due for one token, or retires its entry when none can come; answers the event sent. */
-const handleNotice = async (notice: DueNotice, now: Date): Promise<AuditEvent | 'retired' | undefined> => {
+const handleNotice = async (
+  notices: ExpiryNoticeStore,
+  notice: DueNotice,
+  now: Date,
+): Promise<AuditEvent | 'retired' | undefined> => {
   const due = noticeDueAt(notice.expiresAt, now);
   if (due === null) {
     // Expired before a run reached it; one not yet due is not read (the query stops at now).
-    return (await retireExpiryNotice(notice, now)) ? 'retired' : undefined;
+    return (await notices.retireExpiryNotice(notice, now)) ? 'retired' : undefined;
   }
   const event = auditEvent(
     'token.expiring',
@@ -35,9 +53,9 @@ const handleNotice = async (notice: DueNotice, now: Date): Promise<AuditEvent | 
     { tokenId: notice.tokenId, userId: notice.userId },
     { name: notice.name, expiresAt: notice.expiresAt, daysLeft: due.daysLeft },
   );
-  if (await sendExpiryNotice(notice, due.daysLeft, due.nextDueAt, event, now)) return event;
+  if (await notices.sendExpiryNotice(notice, due.daysLeft, due.nextDueAt, event, now)) return event;
   // Sent already by an overlapping run, or the token is gone, replaced or expired meanwhile.
-  return (await retireExpiryNotice(notice, now)) ? 'retired' : undefined;
+  return (await notices.retireExpiryNotice(notice, now)) ? 'retired' : undefined;
 };
 
 /**
@@ -47,13 +65,13 @@ const handleNotice = async (notice: DueNotice, now: Date): Promise<AuditEvent | 
  * notice is a conditional write, so a retried or overlapping run sends nothing twice. A token that
  * expired, was revoked or replaced gets none.
  */
-export const sendExpiryNotices = async (now: Date): Promise<ExpiryNoticeRun> => {
-  const due = (await Promise.all(noticeDays(now).map((day) => listDueNotices(day, now)))).flat();
+export const sendExpiryNotices = async (notices: ExpiryNoticeStore, now: Date): Promise<ExpiryNoticeRun> => {
+  const due = (await Promise.all(noticeDays(now).map((day) => notices.listDueNotices(day, now)))).flat();
   const sent: AuditEvent[] = [];
   let retired = 0;
   // One at a time: a run's notices are few, and DynamoDB's capacity is left to the API.
   for (const notice of due) {
-    const outcome = await handleNotice(notice, now);
+    const outcome = await handleNotice(notices, notice, now);
     if (outcome === 'retired') retired += 1;
     else if (outcome) sent.push(outcome);
   }

@@ -1,17 +1,11 @@
-import { ErrorText } from '@contract/errors';
+import type { AuditEvent } from '@contract/audit';
+import { ErrorText, type ValidationDetail } from '@contract/errors';
 import { BROADEST_ALLOWED_PREFIX, DEFAULT_GRACE_HOURS, DEFAULT_TTL_DAYS } from '@contract/limits';
 import type { Scope } from '@contract/scopes';
-import {
-  createTokenWithinLimit,
-  getTokenById,
-  listTokensByUser,
-  replaceTokenWithinLimit,
-  revokeToken as revokeStoredToken,
-  type TokenRecord,
-} from '@lambdas/data/token-repository';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '@lambdas/domain/errors';
+import type { Ids } from '@lambdas/domain/ids';
 import {
   creatingAddress,
   embeddedIpv4Prefix,
@@ -21,7 +15,40 @@ import {
   parseNetwork,
 } from '@lambdas/domain/ip';
 import type { Principal } from '@lambdas/domain/principal';
-import { mintToken } from '@lambdas/domain/token-format';
+import type { TokenRecord } from '@lambdas/domain/records';
+
+/** What the token use cases read and write (the token repositories; in-memory fakes in unit tests). */
+export interface TokenStore {
+  /** A token by id, strongly consistent. */
+  get(tokenId: string): Promise<TokenRecord | undefined>;
+  /** The user's tokens, newest first. */
+  listByUser(userId: string): Promise<TokenRecord[]>;
+  /**
+   * Stores a token with its event unless its owner would hold more than the limit of live tokens (409)
+   * or the session was issued at or before its user's offboarding (401).
+   */
+  create(token: TokenRecord, now: Date, sessionIssuedAt: string, event: AuditEvent): Promise<void>;
+  /**
+   * Marks `old` replaced, stopping at `stopsAt`, and stores its replacement with the event, under the
+   * rules of `create`; 409 when `old` was rotated meanwhile, 404 when it is gone.
+   */
+  replace(
+    old: TokenRecord,
+    replacement: TokenRecord,
+    stopsAt: string,
+    now: Date,
+    sessionIssuedAt: string,
+    event: AuditEvent,
+  ): Promise<void>;
+  /** Deletes one of the user's tokens with its event; 404 when it is not the user's. */
+  revoke(userId: string, tokenId: string, event: AuditEvent): Promise<void>;
+}
+
+/** The ports of the token use cases. */
+export interface TokenPorts {
+  readonly tokens: TokenStore;
+  readonly ids: Pick<Ids, 'mintToken'>;
+}
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -36,43 +63,54 @@ export interface NewToken {
   readonly allowedIps?: readonly string[];
 }
 
-const refuse = (index: number, message: string): never => {
-  throw new BadRequestError(ErrorText.validation, [{ path: `allowedIps.${index}`, message }]);
-};
-
 /**
  * An allow-list in canonical form (IPv4-mapped IPv6 as IPv4, IPv6 compressed, host bits cleared), or
- * a 400 naming the entry and why: not an address or CIDR, broader than the service allows, or the
- * same as or within another entry.
+ * a 400 with one detail per refused entry, naming it and why: not an address or CIDR, broader than
+ * the service allows, or the same as or within an earlier entry of an allowed breadth.
  */
 const allowList = (entries: readonly string[]): string[] => {
+  const refused = new Map<number, string>();
+  const refuse = (index: number, message: string): undefined => {
+    refused.set(index, message);
+    return undefined;
+  };
+  const why = 'an allow-list names the few networks a token is used from, not a share of the Internet';
   const networks = entries.map((entry, index) => {
-    const network = parseNetwork(entry) ?? refuse(index, 'Not an IP address or CIDR');
-    const why = 'an allow-list names the few networks a token is used from, not a share of the Internet';
+    const network = parseNetwork(entry);
+    if (!network) return refuse(index, 'Not an IP address or CIDR');
     const broadest = BROADEST_ALLOWED_PREFIX[network.family];
-    if (network.prefix < broadest) refuse(index, `Broader than a /${broadest}: ${why}`);
+    if (network.prefix < broadest) return refuse(index, `Broader than a /${broadest}: ${why}`);
     // An IPv6 range that embeds IPv4 addresses is held to the IPv4 rule too: `::/96` is `0.0.0.0/0`.
     const embedded = embeddedIpv4Prefix(network);
     if (embedded !== null && embedded < BROADEST_ALLOWED_PREFIX[4]) {
-      refuse(index, `Broader than a /${BROADEST_ALLOWED_PREFIX[4]} of the IPv4 addresses it embeds: ${why}`);
+      return refuse(index, `Broader than a /${BROADEST_ALLOWED_PREFIX[4]} of the IPv4 addresses it embeds: ${why}`);
     }
     return network;
   });
-  networks.forEach((network, index) => {
-    const earlier = networks.slice(0, index).findIndex((other) => networksOverlap(other, network));
-    if (earlier === -1) return;
-    const same = networkText(networks[earlier] as Network) === networkText(network);
-    refuse(index, same ? `The same as allowedIps.${earlier}` : `Overlaps allowedIps.${earlier}`);
-  });
-  return networks.map(networkText);
+  const accepted: Network[] = [];
+  for (const [index, network] of networks.entries()) {
+    if (!network) continue;
+    const earlier = networks.findIndex((other, at) => at < index && other && networksOverlap(other, network));
+    const other = networks[earlier];
+    if (!other) accepted.push(network);
+    else if (networkText(other) === networkText(network)) refuse(index, `The same as allowedIps.${earlier}`);
+    else refuse(index, `Overlaps allowedIps.${earlier}`);
+  }
+  if (refused.size > 0) {
+    const details: ValidationDetail[] = [...refused]
+      .sort(([a], [b]) => a - b)
+      .map(([index, message]) => ({ path: `allowedIps.${index}`, message }));
+    throw new BadRequestError(ErrorText.validation, details);
+  }
+  return accepted.map(networkText);
 };
 
 /** What a new token is, as its owner chose it (or as the token it replaces was). */
 type TokenSettings = Pick<TokenRecord, 'name' | 'scopes' | 'boundIp' | 'expiresAt' | 'allowedIps'>;
 
 /** A new token of `owner`'s: its record, with only the hash of its secret, and the raw token to show once. */
-const mintFor = (owner: Principal, settings: TokenSettings, now: Date) => {
-  const minted = mintToken();
+const mintFor = (ids: TokenPorts['ids'], owner: Principal, settings: TokenSettings, now: Date) => {
+  const minted = ids.mintToken();
   const record: TokenRecord = {
     tokenId: minted.tokenId,
     userId: owner.userId,
@@ -100,83 +138,87 @@ const mintFor = (owner: Principal, settings: TokenSettings, now: Date) => {
   };
 };
 
-/** Mints a token bound to the caller's source IP and stores only its hash; the caller is a session. */
-export const createToken = async (owner: Principal, request: NewToken, origin: RequestOrigin, now: Date) => {
-  const boundIp = creatingAddress(origin.sourceIp);
-  if (!boundIp || owner.issuedAt === undefined) throw new UnauthorizedError();
-  const allowedIps = request.allowedIps && allowList(request.allowedIps);
-  const ttlDays = request.ttlDays === undefined ? DEFAULT_TTL_DAYS : request.ttlDays;
-  const expiresAt = ttlDays === null ? null : toIso(new Date(now.getTime() + ttlDays * DAY_MS));
-  const { record, shown } = mintFor(
-    owner,
-    { name: request.name, scopes: request.scopes, boundIp, expiresAt, allowedIps },
-    now,
-  );
-  const event = auditEvent(
-    'token.created',
-    origin,
-    now,
-    { tokenId: record.tokenId },
-    { name: record.name, scopes: record.scopes, expiresAt: record.expiresAt },
-  );
-  await createTokenWithinLimit(record, now, owner.issuedAt, event);
-  return shown;
-};
+/** The token use cases over their ports. */
+export const tokenUseCases = ({ tokens, ids }: TokenPorts) => ({
+  /** Mints a token bound to the caller's source IP and stores only its hash; the caller is a session. */
+  createToken: async (owner: Principal, request: NewToken, origin: RequestOrigin, now: Date) => {
+    const boundIp = creatingAddress(origin.sourceIp);
+    if (!boundIp || owner.issuedAt === undefined) throw new UnauthorizedError();
+    const allowedIps = request.allowedIps && allowList(request.allowedIps);
+    const ttlDays = request.ttlDays === undefined ? DEFAULT_TTL_DAYS : request.ttlDays;
+    const expiresAt = ttlDays === null ? null : toIso(new Date(now.getTime() + ttlDays * DAY_MS));
+    const { record, shown } = mintFor(
+      ids,
+      owner,
+      { name: request.name, scopes: request.scopes, boundIp, expiresAt, allowedIps },
+      now,
+    );
+    const event = auditEvent(
+      'token.created',
+      origin,
+      now,
+      { tokenId: record.tokenId },
+      { name: record.name, scopes: record.scopes, expiresAt: record.expiresAt },
+    );
+    await tokens.create(record, now, owner.issuedAt, event);
+    return shown;
+  },
 
-/** The caller's tokens as the list shows them: no secret, hash or bound IP. */
-export const listTokens = async (owner: Principal) =>
-  (await listTokensByUser(owner.userId)).map((token) => ({
-    id: token.tokenId,
-    name: token.name,
-    displayPrefix: token.displayPrefix,
-    scopes: token.scopes,
-    createdAt: token.createdAt,
-    expiresAt: token.expiresAt,
-    lastUsedAt: token.lastUsedAt,
-    lastUsedIp: token.lastUsedIp ?? null,
-    allowedIps: token.allowedIps ?? null,
-    replacedBy: token.replacedBy ?? null,
-    stopsAt: token.stopsAt ?? null,
-  }));
+  /** The caller's tokens as the list shows them: no secret, hash or bound IP. */
+  listTokens: async (owner: Principal) =>
+    (await tokens.listByUser(owner.userId)).map((token) => ({
+      id: token.tokenId,
+      name: token.name,
+      displayPrefix: token.displayPrefix,
+      scopes: token.scopes,
+      createdAt: token.createdAt,
+      expiresAt: token.expiresAt,
+      lastUsedAt: token.lastUsedAt,
+      lastUsedIp: token.lastUsedIp ?? null,
+      allowedIps: token.allowedIps ?? null,
+      replacedBy: token.replacedBy ?? null,
+      stopsAt: token.stopsAt ?? null,
+    })),
 
-/** Revokes one of the caller's tokens (its id's form is checked by the route contract). */
-export const revokeToken = (owner: Principal, tokenId: string, origin: RequestOrigin, now: Date): Promise<void> =>
-  revokeStoredToken(owner.userId, tokenId, auditEvent('token.revoked', origin, now, { tokenId }));
+  /** Revokes one of the caller's tokens (its id's form is checked by the route contract). */
+  revokeToken: (owner: Principal, tokenId: string, origin: RequestOrigin, now: Date): Promise<void> =>
+    tokens.revoke(owner.userId, tokenId, auditEvent('token.revoked', origin, now, { tokenId })),
 
-/**
- * Replaces one of the caller's tokens with a new one of the same name, scopes and addresses, living as
- * long from now as the old one lived (or forever, like it). The old one works on for `graceHours`, or
- * until its own expiry if sooner, then fails like a revoked token; the caller is a session.
- */
-export const rotateToken = async (
-  owner: Principal,
-  tokenId: string,
-  request: { readonly graceHours?: number } | undefined,
-  origin: RequestOrigin,
-  now: Date,
-) => {
-  if (owner.issuedAt === undefined) throw new UnauthorizedError();
-  const old = await getTokenById(tokenId);
-  if (old?.userId !== owner.userId) throw new NotFoundError(ErrorText.tokenNotFound);
-  if (old.replacedBy !== undefined) throw new ConflictError(ErrorText.tokenRotated);
-  const graceEnd = now.getTime() + (request?.graceHours ?? DEFAULT_GRACE_HOURS) * HOUR_MS;
-  const stopsAt = toIso(new Date(old.expiresAt === null ? graceEnd : Math.min(graceEnd, Date.parse(old.expiresAt))));
-  const lifetime = old.expiresAt === null ? null : Date.parse(old.expiresAt) - Date.parse(old.createdAt);
-  const expiresAt = lifetime === null ? null : toIso(new Date(now.getTime() + lifetime));
-  const { record: replacement, shown } = mintFor(owner, { ...old, expiresAt }, now);
-  const event = auditEvent(
-    'token.rotated',
-    origin,
-    now,
-    { tokenId: old.tokenId },
-    {
-      name: old.name,
-      scopes: old.scopes,
-      expiresAt: replacement.expiresAt,
-      replacedBy: replacement.tokenId,
-      stopsAt,
-    },
-  );
-  await replaceTokenWithinLimit(old, replacement, stopsAt, now, owner.issuedAt, event);
-  return { ...shown, allowedIps: replacement.allowedIps ?? null, replaces: { id: old.tokenId, stopsAt } };
-};
+  /**
+   * Replaces one of the caller's tokens with a new one of the same name, scopes and addresses, living as
+   * long from now as the old one lived (or forever, like it). The old one works on for `graceHours`, or
+   * until its own expiry if sooner, then fails like a revoked token; the caller is a session.
+   */
+  rotateToken: async (
+    owner: Principal,
+    tokenId: string,
+    request: { readonly graceHours?: number } | undefined,
+    origin: RequestOrigin,
+    now: Date,
+  ) => {
+    if (owner.issuedAt === undefined) throw new UnauthorizedError();
+    const old = await tokens.get(tokenId);
+    if (old?.userId !== owner.userId) throw new NotFoundError(ErrorText.tokenNotFound);
+    if (old.replacedBy !== undefined) throw new ConflictError(ErrorText.tokenRotated);
+    const graceEnd = now.getTime() + (request?.graceHours ?? DEFAULT_GRACE_HOURS) * HOUR_MS;
+    const stopsAt = toIso(new Date(old.expiresAt === null ? graceEnd : Math.min(graceEnd, Date.parse(old.expiresAt))));
+    const lifetime = old.expiresAt === null ? null : Date.parse(old.expiresAt) - Date.parse(old.createdAt);
+    const expiresAt = lifetime === null ? null : toIso(new Date(now.getTime() + lifetime));
+    const { record: replacement, shown } = mintFor(ids, owner, { ...old, expiresAt }, now);
+    const event = auditEvent(
+      'token.rotated',
+      origin,
+      now,
+      { tokenId: old.tokenId },
+      {
+        name: old.name,
+        scopes: old.scopes,
+        expiresAt: replacement.expiresAt,
+        replacedBy: replacement.tokenId,
+        stopsAt,
+      },
+    );
+    await tokens.replace(old, replacement, stopsAt, now, owner.issuedAt, event);
+    return { ...shown, allowedIps: replacement.allowedIps ?? null, replaces: { id: old.tokenId, stopsAt } };
+  },
+});

@@ -6,8 +6,8 @@ import { Schedule, ScheduleExpression, TimeWindow } from 'aws-cdk-lib/aws-schedu
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ApiFunction, type ServiceFunctionProps, serviceEnvironment } from './api-function';
 import { deadLetterQueue } from './dead-letter-queue';
+import { type BackgroundFunctionProps, ServiceFunction, serviceEnvironment } from './service-function';
 import { grantTableAccess } from './table-access';
 
 /** Entry file of the expiry-notice function. */
@@ -25,17 +25,17 @@ export const EXPIRY_NOTICES_RATE = Duration.hours(1);
  * dead-letter queue, whose alarm the stack's observability raises.
  */
 export class ExpiryNotices extends Construct {
-  readonly function: ApiFunction;
+  readonly function: ServiceFunction;
   readonly schedule: Schedule;
   /** The role Scheduler assumes: it may invoke this function and write to the dead-letter queue, nothing else. */
   readonly schedulerRole: Role;
   readonly deadLetterQueue: Queue;
 
-  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+  constructor(scope: Construct, id: string, props: BackgroundFunctionProps) {
     super(scope, id);
     this.deadLetterQueue = deadLetterQueue(this, 'the expiry-notice schedule and function');
 
-    this.function = new ApiFunction(this, 'Function', {
+    this.function = new ServiceFunction(this, 'Function', {
       entry: EXPIRY_NOTICES_ENTRY,
       description: 'Sends the token.expiring notices due (7 days and 1 day before a token expires), hourly',
       logRetention: props.logRetention,

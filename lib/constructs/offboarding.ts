@@ -4,8 +4,8 @@ import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ApiFunction, type ServiceFunctionProps, serviceEnvironment } from './api-function';
 import { deadLetterQueue } from './dead-letter-queue';
+import { type BackgroundFunctionProps, ServiceFunction, serviceEnvironment } from './service-function';
 import { grantTableAccess } from './table-access';
 
 /** The Cognito API calls that remove a user; CloudTrail records each with the user's `sub`. */
@@ -25,15 +25,15 @@ export const OFFBOARDING_ENTRY = 'lambdas/events/offboard-user.ts';
  * id this service has never seen, which changes nothing but an empty mark.
  */
 export class Offboarding extends Construct {
-  readonly function: ApiFunction;
+  readonly function: ServiceFunction;
   readonly rule: Rule;
   readonly deadLetterQueue: Queue;
 
-  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+  constructor(scope: Construct, id: string, props: BackgroundFunctionProps) {
     super(scope, id);
     this.deadLetterQueue = deadLetterQueue(this, 'the offboarding rule and function');
 
-    this.function = new ApiFunction(this, 'Function', {
+    this.function = new ServiceFunction(this, 'Function', {
       entry: OFFBOARDING_ENTRY,
       description: 'Offboards a user the Cognito pool disabled or deleted: revokes tokens, removes memberships',
       logRetention: props.logRetention,

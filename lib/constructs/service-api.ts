@@ -29,7 +29,7 @@ import {
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ApiFunction, serviceEnvironment } from './api-function';
+import { ServiceFunction, serviceEnvironment } from './service-function';
 import { grantTableAccess } from './table-access';
 
 /** The session issuer the authorizer trusts, as resolved values (tokens allowed). */
@@ -88,9 +88,9 @@ export class ServiceApi extends Construct {
   /** The REST API. */
   readonly api: RestApi;
   /** The authorizer's function. */
-  readonly authorizerFunction: ApiFunction;
+  readonly authorizerFunction: ServiceFunction;
   /** The function of each route, keyed by its handler name. */
-  readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
+  readonly routeFunctions: ReadonlyMap<string, ServiceFunction>;
   /** The stage's access log group. */
   readonly accessLogs: LogGroup;
   /** `GET /api/v1/openapi.json`: the API document, unauthenticated, from a mock integration. */
@@ -107,7 +107,7 @@ export class ServiceApi extends Construct {
       auditRetentionDays: config.auditRetentionDays,
     });
 
-    this.authorizerFunction = new ApiFunction(this, 'AuthorizerFunction', {
+    this.authorizerFunction = new ServiceFunction(this, 'AuthorizerFunction', {
       entry: AUTHORIZER_ENTRY,
       description: 'REQUEST authorizer: judges the API token or session of every request',
       logRetention: config.logRetention,
@@ -200,10 +200,10 @@ export class ServiceApi extends Construct {
       });
     }
 
-    const routeFunctions = new Map<string, ApiFunction>();
+    const routeFunctions = new Map<string, ServiceFunction>();
     for (const route of routes) {
       if (routeFunctions.has(route.handler)) throw new Error(`Handler ${route.handler} serves two routes`);
-      const fn = new ApiFunction(this, `${pascalCase(route.handler)}Function`, {
+      const fn = new ServiceFunction(this, `${pascalCase(route.handler)}Function`, {
         entry: routeEntry(route),
         description: `${route.method} ${route.path}: ${route.summary}`,
         logRetention: config.logRetention,

@@ -3,7 +3,7 @@ import { Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import type { WebAclMetrics } from './observability';
+import type { WebAclMetrics } from './operations-dashboard';
 
 /** Properties of the {@link WebAcl}. */
 export interface WebAclProps {

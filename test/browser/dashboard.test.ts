@@ -73,8 +73,8 @@ test('a person signs in through the development provider with an e-mail only', a
   expect(new URL(page.url()).search).toBe('');
 });
 
-test('offers the address the API sees as where a new token works from, by default', async () => {
-  const thisAddress = page.getByLabel('This address (127.0.0.1)');
+test('offers this machine’s loopback as where a new token works from, by default, as the API sees a loopback address', async () => {
+  const thisAddress = page.getByLabel('This machine (127.0.0.1 and ::1)');
   await thisAddress.waitFor();
   await expect(thisAddress.isChecked()).resolves.toBe(true);
   await expect(page.getByLabel('These addresses').isChecked()).resolves.toBe(false);
@@ -108,7 +108,7 @@ test('creates a token and shows the raw token once, with a copy button and a war
 
 test('the new token works from a script, and its last use shows after a reload', async () => {
   await expect(tokenRow('deploy-bot').getByRole('cell').nth(4).textContent()).resolves.toBe('never');
-  await expect(tokenRow('deploy-bot').getByRole('cell').nth(5).textContent()).resolves.toBe('Creating address');
+  await expect(tokenRow('deploy-bot').getByRole('cell').nth(5).textContent()).resolves.toBe('127.0.0.1, ::1');
   const response = await api('/api/v1/projects', { bearer: rawToken });
   expect(response.status).toBe(200);
   // The last use is recorded off the request's path: reload until it shows.
@@ -156,23 +156,26 @@ test('creates a token that works from the addresses listed, and the list shows t
   });
   expect(fromIpv6.status).toBe(200);
   // The form is back to its default for the next token.
-  await expect(page.getByLabel('This address (127.0.0.1)').isChecked()).resolves.toBe(true);
+  await expect(page.getByLabel('This machine (127.0.0.1 and ::1)').isChecked()).resolves.toBe(true);
 });
 
-test('an address the API refuses is named next to the field in the API’s words, and the draft keeps the list', async () => {
+test('each address the API refuses is named by its line next to the field in the API’s words, and the draft keeps the list', async () => {
   await page.getByLabel('Name').fill('office');
   await page.getByLabel('admin').check();
   await page.getByLabel('These addresses').check();
   const addresses = page.getByLabel('Addresses', { exact: true });
-  await addresses.fill('10.0.0.1\nlocalhost');
+  await addresses.fill('10.0.0.1\nlocalhost\n\n0.0.0.0/0');
   await page.reload();
-  await expect(addresses.inputValue()).resolves.toBe('10.0.0.1\nlocalhost');
+  await expect(addresses.inputValue()).resolves.toBe('10.0.0.1\nlocalhost\n\n0.0.0.0/0');
   await expect(page.getByLabel('These addresses').isChecked()).resolves.toBe(true);
 
   await page.getByRole('button', { name: 'Create token' }).click();
   const fieldError = page.locator('#token-addresses-error');
   await fieldError.waitFor();
-  await expect(fieldError.textContent()).resolves.toBe('localhost (allowedIps.1): Not an IP address or CIDR');
+  await expect(fieldError.getByRole('listitem').allTextContents()).resolves.toEqual([
+    'Line 2, localhost: Not an IP address or CIDR',
+    'Line 4, 0.0.0.0/0: Broader than a /8: an allow-list names the few networks a token is used from, not a share of the Internet',
+  ]);
   await expect(addresses.getAttribute('aria-describedby')).resolves.toContain('token-addresses-error');
   await expect(addresses.getAttribute('aria-invalid')).resolves.toBe('true');
   // The form's own line carries the API's error, the field the detail.

@@ -235,7 +235,7 @@ describe('the cdk-nag check', () => {
     );
   });
 
-  it("reports Serverless errors and warnings of a function outside ApiFunction, whose acknowledgements don't reach it", () => {
+  it("reports Serverless errors and warnings of a function outside ServiceFunction, whose acknowledgements don't reach it", () => {
     const { findings } = synthesize({
       extend: (stack) =>
         new LambdaFunction(stack, 'Unacknowledged', {

@@ -1,6 +1,7 @@
 import { corsHeaders, preflightHeaders } from '@contract/cors';
 import { gatewayResponses } from '@contract/gateway-responses';
 import { methodsByPath } from '@contract/route-table';
+import { routes } from '@contract/routes';
 import { resourcePaths, type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
 
@@ -108,6 +109,7 @@ describe.each([
       const properties = (synthesized.template.findResources('AWS::Lambda::Function')[id] as Json).Properties as Json;
       return (properties.Environment as { Variables: Record<string, unknown> }).Variables;
     };
+    expect(stack.serviceApi.routeFunctions.size).toBe(routes.length);
     for (const fn of stack.serviceApi.routeFunctions.values()) {
       expect(environmentOf(fn).DASHBOARD_ORIGIN).toEqual(stack.resolve(origin()));
     }

@@ -6,7 +6,7 @@ import {
   dashboardContentSecurityPolicy,
   dashboardSecurityHeaders,
 } from '@contract/dashboard';
-import { defaultDomainPrefix } from '@lib/constructs/data-store';
+import { defaultDomainPrefix } from '@lib/constructs/user-directory';
 import { type Synthesized, synthesize } from '@test/infra/synth';
 import { App, type CfnResource, Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
@@ -43,7 +43,7 @@ const onlyResource = (synthesized: Synthesized, type: string): Json => {
 const propertiesOf = (resource: Json): Json => resource.Properties as Json;
 
 const users = (synthesized: Synthesized) => {
-  const directory = synthesized.stack.dataStore.users;
+  const directory = synthesized.stack.users;
   if (!directory) throw new Error('expected the stack’s own user pool');
   return directory;
 };
@@ -63,10 +63,10 @@ const standIns = (synthesized: Synthesized): Map<string, string> => {
     [{ Ref: logicalId(synthesized, stack.serviceApi.api.deploymentStage) }, 'prod-stage'],
     [{ 'Fn::GetAtt': [logicalId(synthesized, stack.dashboard.distribution), 'DomainName'] }, 'd111.cloudfront.net'],
   ];
-  const directory = stack.dataStore.users;
+  const directory = stack.users;
   if (directory) {
     entries.push(
-      [{ Ref: logicalId(synthesized, directory.userPool) }, 'pool'],
+      [{ Ref: logicalId(synthesized, directory) }, 'pool'],
       [{ Ref: logicalId(synthesized, directory.client) }, 'client'],
       [{ Ref: logicalId(synthesized, directory.domain) }, 'prefix'],
     );
@@ -342,7 +342,9 @@ describe('deployment', () => {
       expect({ actions, resource, allowed }).toEqual({ actions, resource, allowed: true });
     }
     // The CDK asset bucket is only read.
-    for (const { actions, resource } of resources.filter((entry) => entry.resource.includes('cdk-hnb659fds-assets-'))) {
+    const assetBucket = resources.filter((entry) => entry.resource.includes('cdk-hnb659fds-assets-'));
+    expect(assetBucket.length).toBeGreaterThan(0);
+    for (const { actions, resource } of assetBucket) {
       expect({ resource, actions }).toEqual({ resource, actions: ['s3:GetBucket*', 's3:GetObject*', 's3:List*'] });
     }
   });
@@ -352,7 +354,7 @@ describe('sign-in domain (the stack’s Cognito pool)', () => {
   it('serves managed login on a prefix domain unique to the stack', () => {
     const domain = propertiesOf(onlyResource(cognito, 'AWS::Cognito::UserPoolDomain'));
     expect(domain).toEqual({
-      UserPoolId: { Ref: logicalId(cognito, users(cognito).userPool) },
+      UserPoolId: { Ref: logicalId(cognito, users(cognito)) },
       ManagedLoginVersion: 2,
       Domain: {
         'Fn::Join': [
@@ -381,9 +383,10 @@ describe('sign-in domain (the stack’s Cognito pool)', () => {
 
   it('gives the dashboard client Cognito’s own branding, once the domain exists (managed login shows nothing without)', () => {
     const branding = onlyResource(cognito, 'AWS::Cognito::ManagedLoginBranding');
-    const { userPool, client, domain } = users(cognito);
+    const directory = users(cognito);
+    const { client, domain } = directory;
     expect(propertiesOf(branding)).toEqual({
-      UserPoolId: { Ref: logicalId(cognito, userPool) },
+      UserPoolId: { Ref: logicalId(cognito, directory) },
       ClientId: { Ref: logicalId(cognito, client) },
       UseCognitoProvidedValues: true,
     });

@@ -167,7 +167,7 @@ describe('REQUEST authorizer', () => {
   });
 
   it('trusts the Cognito pool and app client by default', () => {
-    const { users } = synthesized.stack.dataStore;
+    const { users } = synthesized.stack;
     if (!users) throw new Error('expected a user pool');
     synthesized.template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('authorizer'),
@@ -182,7 +182,7 @@ describe('REQUEST authorizer', () => {
                 '.',
                 { Ref: 'AWS::URLSuffix' },
                 '/',
-                { Ref: logicalId(users.userPool) },
+                { Ref: logicalId(users) },
               ],
             ],
           },
@@ -514,6 +514,8 @@ describe('functions', () => {
 
   it('runs every function on Node.js 22, arm64, with tracing, its log group and the shared environment', () => {
     const tableRef = { Ref: tableLogicalId() };
+    // Every route's function, the authorizer, and the background ones.
+    expect(serviceFunctions().length).toBeGreaterThan(routes.length);
     for (const [id, resource] of serviceFunctions()) {
       const properties = propertiesOf(resource);
       expect({ id, runtime: properties.Runtime, architectures: properties.Architectures }).toEqual({
@@ -537,7 +539,7 @@ describe('functions', () => {
         Environment: {
           Variables: expect.objectContaining({
             TABLE_NAME: tableRef,
-            LOG_LEVEL: 'info',
+            POWERTOOLS_LOG_LEVEL: 'INFO',
             // Every one of them writes audit events, whose TTL follows it.
             AUDIT_RETENTION_DAYS: '400',
           }),
@@ -548,7 +550,7 @@ describe('functions', () => {
 
   it('leaves the log format and levels at their defaults, so Lambda neither wraps nor filters our JSON lines', () => {
     // LoggingFormat.JSON would re-wrap each console line as an escaped string in `message` and filter by
-    // console method (see ApiFunction); LOG_LEVEL alone decides what is logged.
+    // console method (see ServiceFunction); POWERTOOLS_LOG_LEVEL alone decides what is logged.
     for (const [id, resource] of serviceFunctions()) {
       expect({ id, loggingConfig: propertiesOf(resource).LoggingConfig }).toEqual({
         id,

@@ -1,4 +1,7 @@
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
+import { trailPage } from '@contract/schemas';
 import { type CountingProxy, startCountingProxy } from '../../measure/dynamo-proxy';
 import { call, devSession, type Reply, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
@@ -35,6 +38,9 @@ const trail = async (token: string, query = ''): Promise<Reply> =>
 
 const projectTrail = (token: string, projectId: string, query = ''): Promise<Reply> =>
   call(service, 'GET', `/api/v1/projects/${projectId}/audit-events${query}`, as(token));
+
+/** The events of a trail's page, read through the contract's schema: a page of another shape fails here. */
+const eventsOf = (reply: Reply): AuditEvent[] => trailPage().parse(reply.body).data;
 
 /** A user who has signed in once, with a session and their user id. */
 const signedIn = async (label: string) => {
@@ -78,7 +84,7 @@ describe('each change leaves its event', () => {
     );
     await call(service, 'DELETE', `/api/v1/tokens/${tokenId}`, as(ada.token));
 
-    const events = (await trail(ada.token)).body.data as Record<string, any>[];
+    const events = eventsOf(await trail(ada.token));
     expect(events.map((event) => event.type)).toEqual([
       'token.revoked',
       'member.removed',
@@ -109,7 +115,7 @@ describe('each change leaves its event', () => {
     expect(removed).toMatchObject({ target: { projectId, userId: bob.userId, email: bob.email } });
     expect(revoked).toMatchObject({ target: { tokenId } });
 
-    const projectEvents = (await projectTrail(ada.token, projectId)).body.data as Record<string, any>[];
+    const projectEvents = eventsOf(await projectTrail(ada.token, projectId));
     expect(projectEvents.map((event) => event.type)).toEqual(['member.removed', 'member.added', 'project.created']);
   });
 
@@ -145,7 +151,7 @@ describe('each change leaves its event', () => {
     const before = (await trail(ada.token)).body.data;
     // DynamoDB refuses the event's write; the token's write, in the same call, must go with it.
     proxy.rewrite('TransactWriteItems', (body) => {
-      for (const item of body.TransactItems as Record<string, Record<string, any>>[]) {
+      for (const item of body.TransactItems as TransactWriteItem[]) {
         if (item.Put?.Item?.entity?.S === 'AuditEvent') item.Put.ConditionExpression = 'attribute_exists(PK)';
       }
     });
@@ -179,7 +185,7 @@ describe('denials of a genuine token', () => {
       Array.from({ length: 50 }, () => call(service, 'GET', '/api/v1/tokens', as(raw, { from: '127.0.0.2' }))),
     );
     expect(new Set(replies.map((reply) => reply.body.error))).toEqual(new Set([ErrorText.wrongIp]));
-    const denials = (await trail(ada.token, '?type=token.denied')).body.data as Record<string, any>[];
+    const denials = eventsOf(await trail(ada.token, '?type=token.denied'));
     expect(denials).toHaveLength(1);
     expect(denials[0]).toMatchObject({
       actor: { userId: ada.userId, via: 'token', tokenId: created.body.data.id },
@@ -189,9 +195,7 @@ describe('denials of a genuine token', () => {
     });
     // Another reason is recorded on its own.
     await call(service, 'POST', '/api/v1/tokens', as(raw, { json: { name: 'x', scopes: ['admin'] } }));
-    const reasons = ((await trail(ada.token, '?type=token.denied')).body.data as Record<string, any>[]).map(
-      (event) => event.details.reason,
-    );
+    const reasons = eventsOf(await trail(ada.token, '?type=token.denied')).map((event) => event.details.reason);
     expect(reasons).toEqual(['scope', 'ip']);
   });
 });
@@ -206,14 +210,14 @@ describe('reading the trails', () => {
         ),
       );
     }
-    const seen: Record<string, any>[] = [];
+    const seen: AuditEvent[] = [];
     let cursor: string | null = null;
     do {
       const query: string = `?limit=40${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
       const page = await trail(ada.token, query);
       expect(page.status).toBe(200);
       expect(page.body.data.length).toBeLessThanOrEqual(40);
-      seen.push(...page.body.data);
+      seen.push(...eventsOf(page));
       cursor = page.body.nextCursor;
     } while (cursor);
     expect(seen).toHaveLength(250);
@@ -232,11 +236,13 @@ describe('reading the trails', () => {
     const middle = new Date().toISOString();
     await new Promise((resolve) => setTimeout(resolve, 5));
     await call(service, 'POST', '/api/v1/tokens', as(ada.token, { json: { name: 't', scopes: ['admin'] } }));
-    expect((await trail(ada.token, '?type=token.created')).body.data.map((e: any) => e.type)).toEqual([
+    expect(eventsOf(await trail(ada.token, '?type=token.created')).map((event) => event.type)).toEqual([
       'token.created',
     ]);
-    expect((await trail(ada.token, `?since=${middle}`)).body.data.map((e: any) => e.type)).toEqual(['token.created']);
-    expect((await trail(ada.token, `?until=${middle}`)).body.data.map((e: any) => e.type)).toEqual(['project.created']);
+    expect(eventsOf(await trail(ada.token, `?since=${middle}`)).map((event) => event.type)).toEqual(['token.created']);
+    expect(eventsOf(await trail(ada.token, `?until=${middle}`)).map((event) => event.type)).toEqual([
+      'project.created',
+    ]);
 
     const first = await trail(ada.token, '?limit=1');
     expect(first.body.nextCursor).toEqual(expect.any(String));
@@ -350,7 +356,7 @@ describe('reading the trails', () => {
     const asStranger = await projectTrail(stranger.token, projectId);
     expect([asStranger.status, asStranger.body.error]).toEqual([404, ErrorText.projectNotFound]);
     // A stranger's own trail never holds another user's events.
-    const strangers = (await trail(stranger.token)).body.data as Record<string, any>[];
+    const strangers = eventsOf(await trail(stranger.token));
     expect(strangers.every((event) => event.actor.userId === stranger.userId)).toBe(true);
   });
 });

@@ -79,6 +79,10 @@ describe('token limit under parallel creates', () => {
     for (const reply of replies.filter((r) => r.status !== 201)) expect([409, 503]).toContain(reply.status);
     const { sub } = decodeJwt(session);
     const tokens = (await scanAll()).filter((item) => item.entity === 'Token' && item.userId === sub);
-    expect(tokens).toHaveLength(90 + created);
+    // A 503 says the outcome is unknown: on a busy machine DynamoDB may have stored the token before
+    // every attempt's answer came too late. Each 201 is stored, and never more than the limit.
+    const unknown = replies.filter((reply) => reply.status === 503).length;
+    expect(tokens.length).toBeGreaterThanOrEqual(90 + created);
+    expect(tokens.length).toBeLessThanOrEqual(Math.min(100, 90 + created + unknown));
   });
 });

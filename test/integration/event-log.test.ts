@@ -21,9 +21,9 @@ import { auditEventKeys } from '@lambdas/data/keys';
 import { createTable } from '../../local/create-table';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
 import { type EventLog, startEventLog } from '../../local/event-log';
+import { until } from '../../measure/until';
 import { call, devSession, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
-import { until } from './until';
 
 /**
  * The local event log: `npm start` reads the table's stream and shows each new audit item as the

@@ -36,7 +36,7 @@ beforeAll(async () => {
   proxy = await startCountingProxy(ENDPOINT);
   service = await startService({ tableName, dynamoEndpoint: proxy.endpoint });
   // The data layer reads the table's name when loaded, after the service has set it.
-  ({ sendExpiryNotices } = await import('@lambdas/use-cases/expiry-notices'));
+  ({ sendExpiryNotices } = (await import('@lambdas/composition/expiry-notices')).expiryNotices);
   ({ sendExpiryNoticesHandler } = await import('@lambdas/events/send-expiry-notices'));
 });
 afterAll(async () => {

@@ -7,9 +7,9 @@ import { noticeIndexName } from '@contract/table-schema';
 import { noticeDays } from '@lambdas/domain/expiry-notice';
 import { EVENTS_FILE } from '../../local/event-log';
 import { type CountingProxy, holdUntilAnswered, startCountingProxy } from '../../measure/dynamo-proxy';
+import { until } from '../../measure/until';
 import { call, devSession, seedTokens, uniqueEmail } from './harness';
 import { type NpmService, runScript, startNpmService } from './npm-start';
-import { until } from './until';
 
 /**
  * Expiry notices, black box: `npm start` serves the API and prints its event log, and

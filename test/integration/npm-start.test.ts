@@ -1,12 +1,15 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { ErrorText } from '@contract/errors';
+import { LOCK_FILE } from '../../local/data-dir';
 import { freePort } from '../../local/dynamodb-local';
-import { call, uniqueEmail } from './harness';
-import { type ChildEnv, type NpmService, runScript, spawnScript, startNpmService } from './npm-start';
+import { until } from '../../measure/until';
+import { call, devSession, uniqueEmail } from './harness';
+import { type ChildEnv, type NpmService, type RunAs, runScript, spawnScript, startNpmService } from './npm-start';
 
 /**
  * `npm start` as a developer runs it, in a child process: what it refuses to start with, where it
@@ -24,6 +27,8 @@ let javaDir: string;
 let javaMark: string;
 beforeAll(() => {
   javaDir = mkdtempSync(join(tmpdir(), 'fake-java-'));
+  // Found by a start run as another user too, so that none of them reaches the real Java.
+  chmodSync(javaDir, 0o755);
   javaMark = join(javaDir, 'java-was-run');
   const script = join(javaDir, 'java');
   writeFileSync(script, `#!/bin/sh\ntouch '${javaMark}'\nexit 1\n`);
@@ -32,12 +37,14 @@ beforeAll(() => {
 afterAll(() => rmSync(javaDir, { recursive: true, force: true }));
 
 /** `npm start` with its own DynamoDB Local (no DYNAMODB_ENDPOINT) and the marking `java`, run to its end. */
-const startWithoutDatabase = (env: ChildEnv) =>
-  runScript('bin/local.ts', [], {
-    DYNAMODB_ENDPOINT: undefined,
-    PATH: `${javaDir}${delimiter}${process.env.PATH ?? ''}`,
-    ...env,
-  });
+const startWithoutDatabase = (env: ChildEnv, timeoutMs?: number, runAs?: RunAs) =>
+  runScript(
+    'bin/local.ts',
+    [],
+    { DYNAMODB_ENDPOINT: undefined, PATH: `${javaDir}${delimiter}${process.env.PATH ?? ''}`, ...env },
+    timeoutMs,
+    runAs,
+  );
 
 const listenOn = async (port: number, host: string): Promise<Server> => {
   const server = createServer();
@@ -105,6 +112,138 @@ describe('npm start refuses a bad configuration before starting anything', () =>
     },
     TEST_MS,
   );
+});
+
+/** One sentence naming `variable`: one line, no stack trace. */
+const oneSentenceNaming = (variable: string) => new RegExp(`^[^\n]*\\b${variable}\\b[^\n]*\\.$`);
+
+/** A folder only its owner may enter and write, and a user who is not its owner (root writes anywhere). */
+const NOBODY = 65_534;
+const asOtherUser = (): RunAs => (process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {});
+
+describe('npm start refuses a DATA_DIR, TABLE_NAME or DYNAMODB_ENDPOINT it cannot use', () => {
+  let scratch: string;
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'npm-start-config-'));
+    chmodSync(scratch, 0o755);
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  /** A refused start: it ended by itself, non-zero, with one sentence on stderr, before Java. */
+  const expectRefused = (run: Awaited<ReturnType<typeof startWithoutDatabase>>, sentence: RegExp) => {
+    expect(run.timedOut).toBe(false);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim()).toMatch(sentence);
+    expect(existsSync(javaMark)).toBe(false);
+  };
+
+  it(
+    'exits with one sentence naming DATA_DIR when it is a file, or lies under one',
+    async () => {
+      const file = join(scratch, 'a-file');
+      writeFileSync(file, 'not a folder');
+      for (const dataDir of [file, join(file, 'data')]) {
+        const run = await startWithoutDatabase({ DATA_DIR: dataDir });
+        expectRefused(run, oneSentenceNaming('DATA_DIR'));
+        expect(run.stderr).toContain(JSON.stringify(file));
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
+    'exits with one sentence naming DATA_DIR under /proc, where no folder can be made, instead of spinning',
+    async () => {
+      const run = await startWithoutDatabase({ DATA_DIR: '/proc/no-such-data-dir' }, 60_000);
+      expectRefused(run, oneSentenceNaming('DATA_DIR'));
+    },
+    TEST_MS,
+  );
+
+  it(
+    'exits with one sentence naming DATA_DIR when the folder, or its parent, is not writable',
+    async () => {
+      const locked = join(scratch, 'read-only');
+      mkdirSync(locked, { mode: 0o555 });
+      chmodSync(locked, 0o555);
+      for (const dataDir of [locked, join(locked, 'data')]) {
+        const run = await startWithoutDatabase({ DATA_DIR: dataDir }, undefined, asOtherUser());
+        expectRefused(run, oneSentenceNaming('DATA_DIR'));
+        expect(run.stderr).toMatch(/permission denied/);
+      }
+    },
+    TEST_MS,
+  );
+
+  it.each(['ab', 'my table', 'x'.repeat(256), 'tabelle-ü'])(
+    'exits with one sentence naming TABLE_NAME for TABLE_NAME=%s',
+    async (tableName) => {
+      const run = await startWithoutDatabase({ TABLE_NAME: tableName });
+      expectRefused(run, oneSentenceNaming('TABLE_NAME'));
+      expect(run.stderr).toContain(JSON.stringify(tableName));
+    },
+    TEST_MS,
+  );
+
+  it(
+    'exits with one sentence naming DYNAMODB_ENDPOINT when it is no URL or nothing answers there',
+    async () => {
+      const refused = `http://127.0.0.1:${await freePort()}`;
+      for (const endpoint of ['localhost:8000', refused, 'http://no-such-host.invalid:8000']) {
+        const run = await startWithoutDatabase({ DYNAMODB_ENDPOINT: endpoint });
+        expectRefused(run, oneSentenceNaming('DYNAMODB_ENDPOINT'));
+      }
+    },
+    TEST_MS,
+  );
+});
+
+describe('two npm starts on one DATA_DIR', () => {
+  let dataDir: string;
+  let first: NpmService | undefined;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'npm-start-lock-'));
+  });
+  afterAll(async () => {
+    await first?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    'refuses the second with one sentence naming DATA_DIR and the first one’s process, before Java',
+    async () => {
+      first = await startNpmService({ DATA_DIR: dataDir });
+      const second = await startWithoutDatabase({ DATA_DIR: dataDir });
+      expectRefusedByLock(second);
+      // The first one serves on, still holding the folder.
+      expect((await call(first, 'GET', '/api/v1/openapi.json')).status).toBe(200);
+      expect(readFileSync(join(dataDir, LOCK_FILE), 'utf8').trim()).toMatch(/^\d+$/);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'frees the folder when the first stops, and takes over the lock a process that has ended left',
+    async () => {
+      await first?.stop();
+      first = undefined;
+      expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+      const ended = spawn(process.execPath, ['-e', '']);
+      await once(ended, 'exit');
+      writeFileSync(join(dataDir, LOCK_FILE), `${ended.pid}\n`);
+      first = await startNpmService({ DATA_DIR: dataDir });
+      expect(readFileSync(join(dataDir, LOCK_FILE), 'utf8').trim()).not.toBe(String(ended.pid));
+    },
+    TEST_MS,
+  );
+
+  const expectRefusedByLock = (run: Awaited<ReturnType<typeof startWithoutDatabase>>) => {
+    expect(run.timedOut).toBe(false);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim()).toMatch(oneSentenceNaming('DATA_DIR'));
+    expect(run.stderr).toMatch(/in use by another npm start \(process \d+\)/);
+    expect(existsSync(javaMark)).toBe(false);
+  };
 });
 
 describe('npm start while DynamoDB is not ready yet', () => {
@@ -264,6 +403,67 @@ describe('a running npm start', () => {
       expect(starred.status).toBe(404);
       expect(starred.body).toEqual({ success: false, error: ErrorText.tokenNotFound });
       expect(plain.status).toBe(200);
+    },
+    TEST_MS,
+  );
+});
+
+describe('the console of npm start', () => {
+  const services: NpmService[] = [];
+  afterAll(() => Promise.all(services.map((service) => service.stop())));
+
+  /** Starts npm start under `env`, sends a few requests and answers its output once every request's line is in. */
+  const consoleOf = async (env: ChildEnv) => {
+    const service = await startNpmService({ LOG_LEVEL: undefined, POWERTOOLS_LOG_LEVEL: undefined, ...env });
+    services.push(service);
+    const session = await devSession(service, uniqueEmail());
+    const requests = [
+      ['GET', '/api/v1/projects', 200],
+      ['POST', '/api/v1/tokens', 201],
+      ['POST', '/api/v1/tokens', 400],
+      ['GET', '/api/v1/no-such-route', 404],
+    ] as const;
+    for (const [method, path, status] of requests) {
+      const json = status === 400 ? { name: 'x', scopes: [] } : { name: 'x', scopes: ['admin'] };
+      const reply = await call(service, method, path, { token: session, ...(method === 'POST' && { json }) });
+      expect([method, path, reply.status]).toEqual([method, path, status]);
+    }
+    const lineOf = ([method, path, status]: (typeof requests)[number]) =>
+      new RegExp(`^${method} ${path.replaceAll('/', '\\/')} ${status} \\d+ ms$`);
+    const lines = () => service.output().stdout.split('\n');
+    await until(
+      () => (requests.every((request) => lines().some((line) => lineOf(request).test(line))) ? true : undefined),
+      () => service.output(),
+    );
+    for (const request of requests) expect(lines().filter((line) => lineOf(request).test(line))).toHaveLength(1);
+    // The token created is an audit event, printed as ever.
+    await until(
+      () => (lines().some((line) => line.startsWith('event: {')) ? true : undefined),
+      () => service.output(),
+    );
+    return service.output();
+  };
+
+  const jsonLines = ({ stdout, stderr }: { stdout: string; stderr: string }) =>
+    `${stdout}\n${stderr}`.split('\n').filter((line) => line.startsWith('{'));
+
+  it(
+    'shows one short line per request and none of the functions’ JSON logs by default',
+    async () => {
+      expect(jsonLines(await consoleOf({}))).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it.each(['INFO', 'debug'])(
+    'shows the functions’ JSON logs too with LOG_LEVEL=%s',
+    async (logLevel) => {
+      const logs = jsonLines(await consoleOf({ LOG_LEVEL: logLevel })).map(
+        (line) => JSON.parse(line) as Record<string, unknown>,
+      );
+      // The functions' log lines, each request's summary among them; their metrics' lines come too.
+      const messages = logs.filter((log) => typeof log.level === 'string' && typeof log.message === 'string');
+      expect(messages.length).toBeGreaterThanOrEqual(4);
     },
     TEST_MS,
   );

@@ -75,9 +75,20 @@ export interface ScriptRun {
   stop(): Promise<void>;
 }
 
+/** Whom a script runs as: by default the test's own user. */
+export interface RunAs {
+  readonly uid?: number;
+  readonly gid?: number;
+}
+
 /** Starts a script of `bin/` (e.g. `bin/local.ts`, what `npm start` runs) with tsx under `env`. */
-export const spawnScript = (script: string, args: readonly string[], env: ChildEnv): ScriptRun => {
-  const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export const spawnScript = (script: string, args: readonly string[], env: ChildEnv, runAs: RunAs = {}): ScriptRun => {
+  const child = spawn(TSX, [script, ...args], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...runAs,
+  });
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   return { output: collect(child), exited, stop: () => stopChild(child, exited) };
 };
@@ -88,8 +99,9 @@ export const runScript = async (
   args: readonly string[],
   env: ChildEnv,
   timeoutMs = DEFAULT_START_MS,
+  runAs: RunAs = {},
 ): Promise<ChildOutput & { code: number | null; timedOut: boolean }> => {
-  const run = spawnScript(script, args, env);
+  const run = spawnScript(script, args, env, runAs);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

@@ -22,7 +22,7 @@ beforeAll(async () => {
   proxy = await startCountingProxy(process.env.TEST_DYNAMODB_ENDPOINT ?? '');
   service = await startService({ dynamoEndpoint: proxy.endpoint });
   // The data layer reads the table's name when loaded, after the service has set it.
-  ({ offboardUser } = await import('@lambdas/use-cases/offboard'));
+  ({ offboardUser } = (await import('@lambdas/composition/offboarding')).offboarding);
 });
 afterAll(async () => {
   await service?.close();

@@ -213,8 +213,8 @@ describe('rotation and the other ends of a token', () => {
     const old = await createToken(service, session);
     const fresh = (await rotate(session, old.id)).body.data;
     // The use case reads the table's name when loaded, after the service has set it.
-    const { offboardUser } = await import('@lambdas/use-cases/offboard');
-    const report = await offboardUser(email, new Date());
+    const { offboarding } = await import('@lambdas/composition/offboarding');
+    const report = await offboarding.offboardUser(email, new Date());
     expect([...report.revokedTokens].sort()).toEqual([old.id, fresh.id].sort());
     expect(await useStatus(old.rawToken)).toBe(401);
     expect(await useStatus(fresh.rawToken)).toBe(401);

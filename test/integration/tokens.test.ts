@@ -141,6 +141,39 @@ describe('POST /api/v1/tokens', () => {
     for (const detail of reply.body.details) expect(typeof detail.message).toBe('string');
   });
 
+  it('tells a refused body in words for people: no scope chosen', async () => {
+    const session = await sessionFor(service, uniqueEmail());
+    const reply = await call(service, 'POST', '/api/v1/tokens', { token: session, json: { name: 'ci', scopes: [] } });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({
+      success: false,
+      error: ErrorText.validation,
+      details: [{ path: 'scopes', message: 'Choose at least one scope' }],
+    });
+  });
+
+  it('names every refused allowedIps entry in a detail of its own, and none it accepts', async () => {
+    const session = await sessionFor(service, uniqueEmail());
+    const reply = await call(service, 'POST', '/api/v1/tokens', {
+      token: session,
+      json: { name: 'ci', scopes: ['admin'], allowedIps: ['not-an-ip', '0.0.0.0/0', '10.0.0.1', '10.0.0.1'] },
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({
+      success: false,
+      error: ErrorText.validation,
+      details: [
+        { path: 'allowedIps.0', message: 'Not an IP address or CIDR' },
+        {
+          path: 'allowedIps.1',
+          message:
+            'Broader than a /8: an allow-list names the few networks a token is used from, not a share of the Internet',
+        },
+        { path: 'allowedIps.3', message: 'The same as allowedIps.2' },
+      ],
+    });
+  });
+
   it('refuses a name with control or bidirectional formatting characters, and keeps any script', async () => {
     const session = await sessionFor(service, uniqueEmail());
     for (const name of DECEPTIVE_NAMES) {

@@ -47,7 +47,9 @@ export interface LayerRule {
  * screens (`dashboard/src/`) know only `contract/` and their packages; its build (`dashboard/build.ts`) is
  * tooling that the app and the local runtime call, never the other way round. The smoke test (`smoke/`)
  * knows only `contract/`. Inside `lambdas/`, the
- * domain knows no AWS shape, the data layer no HTTP, and the HTTP edge no data client.
+ * domain knows no AWS shape, the data layer no HTTP, and the HTTP edge no data client; use cases get
+ * their stores as ports, wired to the repositories in `lambdas/composition/`, which only entry points
+ * import.
  * A forbidden entry ending in `/` is a folder; any other is a package name prefix.
  */
 export const layerRules: readonly LayerRule[] = [
@@ -90,6 +92,7 @@ export const layerRules: readonly LayerRule[] = [
       'lambdas/use-cases/',
       'lambdas/authorizer/',
       'lambdas/events/',
+      'lambdas/composition/',
       '@aws-sdk/',
       'aws-lambda',
       '@middy/',
@@ -98,13 +101,27 @@ export const layerRules: readonly LayerRule[] = [
   },
   {
     layer: 'lambdas/data/',
-    forbidden: ['lambdas/http/', 'lambdas/routes/', 'lambdas/use-cases/', 'lambdas/authorizer/', 'lambdas/events/'],
+    forbidden: [
+      'lambdas/http/',
+      'lambdas/routes/',
+      'lambdas/use-cases/',
+      'lambdas/authorizer/',
+      'lambdas/events/',
+      'lambdas/composition/',
+    ],
     why: 'the data layer serves the use cases, not the edge',
   },
   {
     layer: 'lambdas/use-cases/',
-    forbidden: ['lambdas/http/', 'lambdas/routes/', 'lambdas/authorizer/', 'lambdas/events/'],
-    why: 'a use case knows no entry point',
+    forbidden: [
+      'lambdas/http/',
+      'lambdas/routes/',
+      'lambdas/authorizer/',
+      'lambdas/events/',
+      'lambdas/composition/',
+      'lambdas/data/',
+    ],
+    why: 'a use case knows no entry point, and reaches the table only through the ports it is given',
   },
   { layer: 'lambdas/http/', forbidden: ['lambdas/data/', 'lambdas/routes/'], why: 'the HTTP edge calls use cases' },
 ];

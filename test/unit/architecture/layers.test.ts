@@ -34,6 +34,9 @@ describe('dependencies point one way', () => {
     ['the domain importing the HTTP edge', edge('lambdas/domain/x.ts', '../http/responses')],
     ['the HTTP edge importing the data client', edge('lambdas/http/errors.ts', '@lambdas/data/client')],
     ['the data layer importing a use case', edge('lambdas/data/x.ts', '../use-cases/tokens')],
+    ['a use case importing a repository', edge('lambdas/use-cases/x.ts', '@lambdas/data/token-repository')],
+    ['the data layer importing the composition root', edge('lambdas/data/x.ts', '../composition/projects')],
+    ['the domain importing the composition root', edge('lambdas/domain/x.ts', '@lambdas/composition/tokens')],
     ['a dashboard screen importing the app', edge('dashboard/src/x.tsx', '@lib/config')],
     ['a dashboard screen importing function code', edge('dashboard/src/x.tsx', '@lambdas/domain/roles')],
     ['a dashboard screen importing the local runtime', edge('dashboard/src/screens/x.tsx', '../../../local/dev-idp')],
@@ -56,6 +59,7 @@ describe('dependencies point one way', () => {
     ['a dashboard screen importing another screen', edge('dashboard/src/screens/x.tsx', '../api-client')],
     ['a dashboard screen importing a package', edge('dashboard/src/x.tsx', 'oidc-client-ts')],
     ['the app importing the dashboard build', edge('lib/constructs/x.ts', '../../dashboard/build')],
+    ['a route importing the composition root', edge('lambdas/routes/x.ts', '@lambdas/composition/tokens')],
   ])('allows %s', (_label, right) => {
     expect(violations([right])).toEqual([]);
   });

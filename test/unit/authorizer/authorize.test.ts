@@ -2,7 +2,7 @@ import { ErrorText } from '@contract/errors';
 import { addMemberRoute, createTokenRoute, listMembersRoute } from '@contract/routes';
 import { type AuthorizerDeps, authorize } from '@lambdas/authorizer/authorize';
 import { SessionExpiredError, SessionInvalidError } from '@lambdas/authorizer/session-errors';
-import type { TokenRecord } from '@lambdas/data/token-repository';
+import type { TokenRecord } from '@lambdas/domain/records';
 import { mintToken, withChecksum } from '@lambdas/domain/token-format';
 import { storedToken } from './stored-token';
 

@@ -9,10 +9,8 @@ const minted = mintToken();
 const stored = storedToken(minted, { lastUsedAt: '2099-01-01T00:00:00.000Z' });
 
 // The handler's table and key set are replaced: this file checks what it logs and counts.
-jest.mock('@lambdas/data/token-repository', () => ({
-  getTokenById: async () => stored,
-  touchTokenLastUsed: async () => undefined,
-}));
+jest.mock('@lambdas/data/token-repository', () => ({ getTokenById: async () => stored }));
+jest.mock('@lambdas/data/token-mark-repository', () => ({ touchTokenLastUsed: async () => undefined }));
 jest.mock('@lambdas/data/user-repository', () => ({
   getUserProfile: async () => undefined,
   recordUserProfile: async () => undefined,

@@ -1,4 +1,4 @@
-import type { TokenRecord } from '@lambdas/data/token-repository';
+import type { TokenRecord } from '@lambdas/domain/records';
 import type { MintedToken } from '@lambdas/domain/token-format';
 
 /** The stored item of a minted `read:secrets` token of `user-1`, bound to 203.0.113.7; `fields` override. */

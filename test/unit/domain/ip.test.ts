@@ -11,6 +11,7 @@ import {
   sameIp,
 } from '@lambdas/domain/ip';
 import fc from 'fast-check';
+import ipaddr from 'ipaddr.js';
 
 describe('canonicalIp', () => {
   it.each([
@@ -114,6 +115,13 @@ describe('sameIp', () => {
 });
 
 describe('networks (allow-lists)', () => {
+  it('reads an IPv4-compatible address as such, never as IPv4-mapped (ipaddr.js alone would)', () => {
+    expect(text('::1.2.3.4')).toBe('::1.2.3.4');
+    expect(networkHolds(parseNetwork('::1.2.3.0/120') as Network, '::ffff:1.2.3.4')).toBe(false);
+    expect(networkHolds(parseNetwork('::1.2.3.0/120') as Network, '::1.2.3.4')).toBe(true);
+    expect(networksOverlap(parseNetwork('::1.2.3.4') as Network, parseNetwork('1.2.3.4') as Network)).toBe(false);
+  });
+
   /** An entry as it is stored: its network in one form, or null. */
   const text = (entry: string) => {
     const network = parseNetwork(entry);
@@ -224,7 +232,9 @@ describe('networks (allow-lists)', () => {
           fc.integer({ min: 0, max: 128 }),
           (range, low, prefix) => {
             const mask = ((1n << 128n) - 1n) ^ ((1n << BigInt(128 - prefix)) - 1n);
-            const network: Network = { family: 6, base: (range | low) & mask, prefix };
+            const bits = (range | low) & mask;
+            const bytes = Array.from({ length: 16 }, (_, index) => Number((bits >> BigInt(8 * (15 - index))) & 0xffn));
+            const network: Network = { family: 6, base: ipaddr.fromByteArray(bytes), prefix };
             expect(embeddedIpv4Prefix(network)).toBe(Math.max(prefix - 96, 0));
           },
         ),

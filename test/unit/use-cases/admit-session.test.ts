@@ -1,4 +1,4 @@
-import type { EmailClaim, RecordedSession, UserProfile } from '@lambdas/data/user-repository';
+import type { EmailClaim, RecordedSession, UserProfile } from '@lambdas/domain/records';
 import { admitSession, PROFILE_REFRESH_MS, type SessionRecords } from '@lambdas/use-cases/admit-session';
 
 const now = new Date('2026-11-25T12:00:00.000Z');

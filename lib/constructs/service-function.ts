@@ -9,8 +9,8 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { bundlingSettings, esbuildFlags, PROJECT_ROOT, runtimeNodeOptions } from '../bundling';
 
-/** Properties of an {@link ApiFunction}. */
-export interface ApiFunctionProps {
+/** Properties of a {@link ServiceFunction}. */
+export interface ServiceFunctionProps {
   /** TypeScript entry file relative to the repository root, e.g. `lambdas/routes/create-token.ts`; it exports `handler`. */
   readonly entry: string;
   /** One line shown in the Lambda console. */
@@ -34,14 +34,14 @@ export interface ApiFunctionProps {
 export interface ServiceEnvironmentSettings {
   /** The service's table (`TABLE_NAME`). */
   readonly table: ITable;
-  /** `LOG_LEVEL`. */
+  /** The functions' log level (`debug` … `error`), set as Powertools' `POWERTOOLS_LOG_LEVEL`. */
   readonly logLevel: string;
   /** Days an audit event is kept (`AUDIT_RETENTION_DAYS`): each event item's TTL is its time plus these. */
   readonly auditRetentionDays: number;
 }
 
 /** What a function of the service that no route calls (offboarding, expiry notices) is built from. */
-export interface ServiceFunctionProps extends ServiceEnvironmentSettings {
+export interface BackgroundFunctionProps extends ServiceEnvironmentSettings {
   readonly logRetention: RetentionDays;
 }
 
@@ -52,11 +52,12 @@ export interface ServiceFunctionProps extends ServiceEnvironmentSettings {
  */
 export const serviceEnvironment = (settings: ServiceEnvironmentSettings): Record<string, string> => ({
   TABLE_NAME: settings.table.tableName,
-  LOG_LEVEL: settings.logLevel,
+  // Powertools' Logger reads the level from the environment only in capitals; `debug` would fall back to INFO.
+  POWERTOOLS_LOG_LEVEL: settings.logLevel.toUpperCase(),
   AUDIT_RETENTION_DAYS: String(settings.auditRetentionDays),
 });
 
-/** Environment every function gets; `ApiFunctionProps.environment` is merged over it. */
+/** Environment every function gets; `ServiceFunctionProps.environment` is merged over it. */
 const DEFAULT_ENVIRONMENT: Readonly<Record<string, string>> = runtimeNodeOptions
   ? { NODE_OPTIONS: runtimeNodeOptions }
   : {};
@@ -66,14 +67,16 @@ const RUNTIME_REASON =
   'Node.js 22 is the LTS line the handlers are built (esbuild target node22) and tested for; moving to a newer runtime is a deliberate upgrade with its own test run.';
 
 /**
- * A Node.js Lambda with the service's fixed defaults: Node 22 on arm64, X-Ray tracing, its own log
- * group with retention, a role that may write only to that log group, and an esbuild bundle built
- * from the local devDependencies (no Docker) that resolves the tsconfig path aliases.
+ * Every Lambda function of the service, whatever invokes it (a route, the REQUEST authorizer, the
+ * offboarding rule, the expiry-notice schedule), with the service's fixed defaults: Node 22 on arm64,
+ * X-Ray tracing, its own log group with retention, a role that may write only to that log group, and
+ * an esbuild bundle built from the local devDependencies (no Docker) that resolves the tsconfig path
+ * aliases.
  *
  * A function API Gateway invokes synchronously (a route's proxy integration or the REQUEST
  * authorizer) needs no dead-letter queue; one invoked asynchronously is given one.
  */
-export class ApiFunction extends Construct {
+export class ServiceFunction extends Construct {
   /** The function. */
   readonly lambdaFunction: NodejsFunction;
   /** Its execution role; grant table access to this. */
@@ -83,7 +86,7 @@ export class ApiFunction extends Construct {
   /** The entry file, relative to the repository root. */
   readonly entry: string;
 
-  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     this.entry = props.entry;
 
@@ -111,8 +114,8 @@ export class ApiFunction extends Construct {
       logGroup: this.logGroup,
       deadLetterQueue: props.deadLetterQueue,
       // The log format stays TEXT on purpose: Powertools' Logger (lambdas/observability.ts) already
-      // writes one JSON object per line, with its own `level` and `timestamp`, and LOG_LEVEL alone
-      // decides what is logged.
+      // writes one JSON object per line, with its own `level` and `timestamp`, and POWERTOOLS_LOG_LEVEL
+      // alone decides what is logged.
       environment: { ...DEFAULT_ENVIRONMENT, ...props.environment },
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),

@@ -1,0 +1,192 @@
+import { MAX_ALLOWED_IPS, MAX_TTL_DAYS } from '@contract/limits';
+import type { createTokenRoute, getMeRoute, RouteAnswer } from '@contract/routes';
+import { type Scope, scopes } from '@contract/scopes';
+import { useState } from 'preact/hooks';
+import type { Api } from './api';
+import type { NewToken } from './token-types';
+import { detailText, ErrorMessage, useAction, useDraft, useLoad } from './ui';
+
+/** The create form as typed, kept across a sign-in (a session that expires keeps the draft). */
+interface TokenDraft {
+  readonly name: string;
+  readonly scopes: readonly Scope[];
+  readonly days: string;
+  readonly never: boolean;
+  /** Where the token works from: the address the API sees now, or the listed ones. */
+  readonly from: 'this' | 'list';
+  /** The list as typed: one address or CIDR per line. */
+  readonly addresses: string;
+}
+
+const EMPTY_DRAFT: TokenDraft = { name: '', scopes: [], days: '30', never: false, from: 'this', addresses: '' };
+
+/** One entry of the typed list: the text the API gets, and its line in the field (from 1). */
+interface AddressLine {
+  readonly entry: string;
+  readonly line: number;
+}
+
+/** The typed list as the API takes it (each line trimmed, blank lines dropped), each with its line. */
+const addressLines = (text: string): AddressLine[] =>
+  text
+    .split('\n')
+    .map((line, index) => ({ entry: line.trim(), line: index + 1 }))
+    .filter(({ entry }) => entry !== '');
+
+/**
+ * This machine's loopback addresses. Locally, a browser may reach the service over either (`localhost`
+ * is `::1` to one program and `127.0.0.1` to another, e.g. the browser and curl), so a token made for
+ * "this address" when the API sees a loopback one works from both; deployed, the API never sees one.
+ */
+const LOOPBACK = ['127.0.0.1', '::1'] as const;
+
+const isLoopback = (address: string | undefined): boolean =>
+  address !== undefined && (LOOPBACK as readonly string[]).includes(address);
+
+/**
+ * The create form: name, scopes, lifetime and where the token works from; each refusal of the API is
+ * shown beside its field (every refused address by its line).
+ */
+export const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (token: NewToken) => void }) => {
+  const [draft, setDraft, clearDraft] = useDraft<TokenDraft>('token', EMPTY_DRAFT);
+  // The address the API sees: the dashboard cannot know it without asking.
+  const me = useLoad(() => api<RouteAnswer<typeof getMeRoute>>('GET', '/api/v1/me'));
+  const { busy, error, detailsAt, run } = useAction(['allowedIps']);
+  // The list as last sent, so that an error about `allowedIps.<i>` can quote its entry and line.
+  const [sent, setSent] = useState<readonly AddressLine[]>([]);
+  const sourceIp = me.data?.data.sourceIp;
+  const addressErrors = detailsAt('allowedIps');
+  const toggleScope = (scope: Scope, on: boolean) =>
+    setDraft({ ...draft, scopes: on ? [...draft.scopes, scope] : draft.scopes.filter((held) => held !== scope) });
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      const listed = draft.from === 'list' ? addressLines(draft.addresses) : undefined;
+      setSent(listed ?? []);
+      const allowedIps = listed?.map(({ entry }) => entry) ?? (isLoopback(sourceIp) ? [...LOOPBACK] : undefined);
+      const body = {
+        name: draft.name,
+        scopes: scopes.filter((scope) => draft.scopes.includes(scope)),
+        ttlDays: draft.never ? null : Number(draft.days),
+        ...(allowedIps && { allowedIps }),
+      };
+      const created = await api<RouteAnswer<typeof createTokenRoute>>('POST', '/api/v1/tokens', body);
+      clearDraft();
+      onCreated(created.data);
+    });
+  };
+
+  return (
+    <form class="panel" onSubmit={submit} aria-labelledby="create-token-title" aria-describedby="create-token-error">
+      <h2 id="create-token-title">Create a token</h2>
+      <label for="token-name">Name</label>
+      <input
+        id="token-name"
+        required
+        maxLength={100}
+        value={draft.name}
+        onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })}
+      />
+      <fieldset>
+        <legend>Scopes</legend>
+        {scopes.map((scope) => (
+          <label class="check" key={scope}>
+            <input
+              type="checkbox"
+              checked={draft.scopes.includes(scope)}
+              onChange={(event) => toggleScope(scope, event.currentTarget.checked)}
+            />
+            {scope}
+          </label>
+        ))}
+      </fieldset>
+      <div class="expiry">
+        <div>
+          <label for="token-days">Expires in days</label>
+          <input
+            id="token-days"
+            type="number"
+            min={1}
+            max={MAX_TTL_DAYS}
+            required={!draft.never}
+            disabled={draft.never}
+            value={draft.days}
+            onInput={(event) => setDraft({ ...draft, days: event.currentTarget.value })}
+          />
+        </div>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={draft.never}
+            onChange={(event) => setDraft({ ...draft, never: event.currentTarget.checked })}
+          />
+          Never expires
+        </label>
+      </div>
+      <fieldset>
+        <legend>Works from</legend>
+        <label class="check">
+          <input
+            type="radio"
+            name="token-from"
+            checked={draft.from === 'this'}
+            onChange={() => setDraft({ ...draft, from: 'this' })}
+          />
+          {isLoopback(sourceIp) ? `This machine (${LOOPBACK.join(' and ')})` : `This address (${sourceIp ?? '…'})`}
+        </label>
+        <label class="check">
+          <input
+            type="radio"
+            name="token-from"
+            checked={draft.from === 'list'}
+            onChange={() => setDraft({ ...draft, from: 'list' })}
+          />
+          These addresses
+        </label>
+        <ErrorMessage id="me-error" error={me.error} />
+        {draft.from === 'list' && (
+          <>
+            <label for="token-addresses">Addresses</label>
+            <p id="token-addresses-hint" class="hint">
+              One IP address or network (CIDR) per line, up to {MAX_ALLOWED_IPS}, e.g. 203.0.113.7 or 10.0.0.0/24.
+            </p>
+            <textarea
+              id="token-addresses"
+              rows={3}
+              required
+              spellcheck={false}
+              value={draft.addresses}
+              aria-invalid={addressErrors.length > 0}
+              aria-describedby={`token-addresses-hint${addressErrors.length > 0 ? ' token-addresses-error' : ''}`}
+              onInput={(event) => setDraft({ ...draft, addresses: event.currentTarget.value })}
+            />
+            {addressErrors.length > 0 && (
+              <div id="token-addresses-error" class="error" role="alert">
+                <ul>
+                  {addressErrors.map((detail) => {
+                    const sentLine = sent[Number(detail.path.split('.')[1])];
+                    return (
+                      <li key={detail.path}>
+                        {sentLine === undefined ? (
+                          detailText(detail)
+                        ) : (
+                          <>
+                            Line {sentLine.line}, <code>{sentLine.entry}</code>: {detail.message}
+                          </>
+                        )}
+                      </li>
+                    );
+                  })}
+                </ul>
+              </div>
+            )}
+          </>
+        )}
+      </fieldset>
+      <ErrorMessage id="create-token-error" error={error} />
+      <button type="submit" disabled={busy}>
+        Create token
+      </button>
+    </form>
+  );
+};

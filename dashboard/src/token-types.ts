@@ -1,0 +1,17 @@
+import type { createTokenRoute, listTokensRoute, RouteAnswer, rotateTokenRoute } from '@contract/routes';
+
+/** A token as the list shows it. */
+export type TokenEntry = RouteAnswer<typeof listTokensRoute>['data'][number];
+/** A new token as its creation answers it, with the raw token once. */
+export type NewToken = RouteAnswer<typeof createTokenRoute>['data'];
+/** A rotation's replacement, with the raw token once. */
+export type RotatedToken = RouteAnswer<typeof rotateTokenRoute>['data'];
+
+/** A raw token to show once: a new one, or a rotation's with the listed token it replaces. */
+export interface Shown {
+  readonly token: NewToken | RotatedToken;
+  readonly replaced?: TokenEntry;
+}
+
+/** Whether an instant the API named (a rotated token's `stopsAt`) has come. */
+export const isPast = (at: string): boolean => Date.parse(at) <= Date.now();

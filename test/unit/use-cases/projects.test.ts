@@ -1,0 +1,206 @@
+import type { AuditEvent } from '@contract/audit';
+import { ErrorText } from '@contract/errors';
+import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
+import type { Principal } from '@lambdas/domain/principal';
+import type { EmailClaim, MemberRecord, ProjectRecord, UserProfile } from '@lambdas/domain/records';
+import { type ProjectStore, projectUseCases, type UserDirectory } from '@lambdas/use-cases/projects';
+import { eventLike, now, origin, sequentialIds, session } from './fakes';
+
+const project: ProjectRecord = { projectId: 'prj_a', name: 'Apollo', createdAt: '2026-11-01T00:00:00.000Z' };
+
+const member = (userId: string, role: MemberRecord['role'], of: ProjectRecord = project): MemberRecord => ({
+  projectId: of.projectId,
+  projectName: of.name,
+  projectCreatedAt: of.createdAt,
+  userId,
+  role,
+  addedAt: of.createdAt,
+});
+
+const key = (projectId: string, userId: string) => `${projectId}/${userId}`;
+
+/** Projects and users in memory; the writes check what the repository's conditions check. */
+const fakeProjects = (state: { members?: MemberRecord[]; claims?: EmailClaim[]; profiles?: UserProfile[] } = {}) => {
+  const members = new Map((state.members ?? []).map((m) => [key(m.projectId, m.userId), m]));
+  const events: AuditEvent[] = [];
+  const manages = (projectId: string, userId: string) =>
+    ['owner', 'admin'].includes(members.get(key(projectId, userId))?.role ?? '');
+  const store: ProjectStore = {
+    createProjectWithOwner: async (created, ownerUserId, event) => {
+      members.set(key(created.projectId, ownerUserId), { ...member(ownerUserId, 'owner', created) });
+      events.push(event);
+    },
+    listMembershipsByUser: async (userId) => [...members.values()].filter((m) => m.userId === userId),
+    getMember: async (projectId, userId) => members.get(key(projectId, userId)),
+    listMembers: async (projectId) => [...members.values()].filter((m) => m.projectId === projectId),
+    putMemberIfAbsent: async (manager, added, _email, event) => {
+      if (!manages(manager.projectId, manager.userId)) throw new NotFoundError(ErrorText.projectNotFound);
+      if (members.has(key(added.projectId, added.userId))) throw new ConflictError(ErrorText.alreadyMember);
+      members.set(key(added.projectId, added.userId), added);
+      events.push(event);
+    },
+    deleteMemberIfAllowed: async (projectId, callerUserId, { userId }, event) => {
+      const target = members.get(key(projectId, userId));
+      const allowed =
+        callerUserId === userId ? target?.role === 'admin' : manages(projectId, callerUserId) && target !== undefined;
+      if (!allowed || target?.role === 'owner') return false;
+      members.delete(key(projectId, userId));
+      events.push(event);
+      return true;
+    },
+  };
+  const claims = new Map((state.claims ?? []).map((claim) => [claim.email, claim]));
+  const users: UserDirectory = {
+    getEmailClaim: async (email) => claims.get(email),
+    getUserProfiles: async (userIds) => (state.profiles ?? []).filter((profile) => userIds.includes(profile.userId)),
+  };
+  return { ...projectUseCases({ projects: store, users, ids: sequentialIds() }), members, events };
+};
+
+const bob: EmailClaim = { email: 'bob@example.com', userId: 'u-2' };
+const caller = (userId: string): Principal => ({ ...session, userId });
+
+describe('createProject', () => {
+  it('creates the project with the caller as its owner, and records project.created', async () => {
+    const { createProject, members, events } = fakeProjects();
+    const created = await createProject(session, 'Apollo', origin, now);
+    expect(created).toEqual({ projectId: 'prj_1', name: 'Apollo', createdAt: now.toISOString() });
+    expect(members.get(key('prj_1', 'u-1'))?.role).toBe('owner');
+    expect(events).toEqual([
+      eventLike('project.created', {
+        target: expect.objectContaining({ projectId: 'prj_1' }),
+        details: expect.objectContaining({ name: 'Apollo' }),
+      }),
+    ]);
+  });
+});
+
+describe('listProjects', () => {
+  it('lists the caller’s projects with their role, oldest first', async () => {
+    const newer = { projectId: 'prj_b', name: 'Borealis', createdAt: '2026-11-20T00:00:00.000Z' };
+    const { listProjects } = fakeProjects({ members: [member('u-1', 'member', newer), member('u-1', 'owner')] });
+    expect(await listProjects(session)).toEqual([
+      { projectId: 'prj_a', name: 'Apollo', createdAt: project.createdAt, role: 'owner' },
+      { projectId: 'prj_b', name: 'Borealis', createdAt: newer.createdAt, role: 'member' },
+    ]);
+  });
+});
+
+describe('listMembers', () => {
+  it('lists the members under their profile’s address, the owner first', async () => {
+    const { listMembers } = fakeProjects({
+      members: [member('u-2', 'member'), member('u-3', 'admin'), member('u-1', 'owner')],
+      profiles: [
+        { userId: 'u-1', email: 'zed@example.com' },
+        { userId: 'u-2', email: 'bob@example.com' },
+      ],
+    });
+    expect(await listMembers(session, 'prj_a')).toEqual([
+      { userId: 'u-1', email: 'zed@example.com', role: 'owner' },
+      { userId: 'u-3', email: '', role: 'admin' },
+      { userId: 'u-2', email: 'bob@example.com', role: 'member' },
+    ]);
+  });
+
+  it('answers 404 to a caller who is not a member', async () => {
+    const { listMembers } = fakeProjects({ members: [member('u-2', 'owner')] });
+    await expect(listMembers(session, 'prj_a')).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.projectNotFound,
+    });
+  });
+});
+
+describe('addMember', () => {
+  it('adds the user who holds the address with the role asked, and records member.added', async () => {
+    const { addMember, members, events } = fakeProjects({ members: [member('u-1', 'owner')], claims: [bob] });
+    await addMember(session, 'prj_a', { email: bob.email, role: 'admin' }, origin, now);
+    expect(members.get(key('prj_a', 'u-2'))).toEqual({ ...member('u-2', 'admin'), addedAt: now.toISOString() });
+    expect(events).toEqual([
+      eventLike('member.added', {
+        target: expect.objectContaining({ projectId: 'prj_a', userId: 'u-2', email: bob.email }),
+        details: expect.objectContaining({ role: 'admin' }),
+      }),
+    ]);
+  });
+
+  it('answers 404 for an address nobody holds, or whose holder was offboarded', async () => {
+    const offboarded = { ...bob, offboardedAt: '2026-11-24T00:00:00.000Z' };
+    for (const claims of [[], [offboarded]]) {
+      const { addMember, events } = fakeProjects({ members: [member('u-1', 'owner')], claims });
+      await expect(
+        addMember(session, 'prj_a', { email: bob.email, role: 'member' }, origin, now),
+      ).rejects.toMatchObject({ status: 404, message: ErrorText.userNotFound });
+      expect(events).toEqual([]);
+    }
+  });
+
+  it('answers 404 to a caller outside the project and 403 to a plain member', async () => {
+    const { addMember } = fakeProjects({ members: [member('u-1', 'owner'), member('u-3', 'member')], claims: [bob] });
+    const request = { email: bob.email, role: 'member' as const };
+    await expect(addMember(caller('u-9'), 'prj_a', request, origin, now)).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.projectNotFound,
+    });
+    await expect(addMember(caller('u-3'), 'prj_a', request, origin, now)).rejects.toMatchObject({
+      status: 403,
+      message: ErrorText.projectRole,
+    });
+  });
+
+  it('answers 409 for a member already', async () => {
+    const { addMember } = fakeProjects({ members: [member('u-1', 'owner'), member('u-2', 'member')], claims: [bob] });
+    await expect(addMember(session, 'prj_a', { email: bob.email, role: 'admin' }, origin, now)).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.alreadyMember,
+    });
+  });
+});
+
+describe('removeMember', () => {
+  it('removes the member who holds the address, and records member.removed', async () => {
+    const { removeMember, members, events } = fakeProjects({
+      members: [member('u-1', 'owner'), member('u-2', 'member')],
+      claims: [bob],
+    });
+    await removeMember(session, 'prj_a', bob.email, origin, now);
+    expect(members.has(key('prj_a', 'u-2'))).toBe(false);
+    expect(events).toEqual([
+      eventLike('member.removed', { target: expect.objectContaining({ projectId: 'prj_a', userId: 'u-2' }) }),
+    ]);
+  });
+
+  it('answers 409 for the owner, and 404 for an address that finds no member', async () => {
+    const owner: EmailClaim = { email: 'ada@example.com', userId: 'u-1' };
+    const { removeMember, members } = fakeProjects({
+      members: [member('u-1', 'owner'), member('u-3', 'admin')],
+      claims: [owner, bob],
+    });
+    await expect(removeMember(caller('u-3'), 'prj_a', owner.email, origin, now)).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.ownerRemoval,
+    });
+    for (const email of [bob.email, 'nobody@example.com']) {
+      await expect(removeMember(session, 'prj_a', email, origin, now)).rejects.toMatchObject({
+        status: 404,
+        message: ErrorText.memberNotFound,
+      });
+    }
+    expect(members.size).toBe(2);
+  });
+
+  it('answers 403 to a plain member removing another, and 404 to a caller outside the project', async () => {
+    const { removeMember } = fakeProjects({
+      members: [member('u-1', 'owner'), member('u-2', 'member'), member('u-3', 'member')],
+      claims: [bob],
+    });
+    await expect(removeMember(caller('u-3'), 'prj_a', bob.email, origin, now)).rejects.toMatchObject({
+      status: 403,
+      message: ErrorText.projectRole,
+    });
+    await expect(removeMember(caller('u-9'), 'prj_a', bob.email, origin, now)).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.projectNotFound,
+    });
+  });
+});

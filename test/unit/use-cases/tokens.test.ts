@@ -1,0 +1,234 @@
+import type { AuditEvent } from '@contract/audit';
+import { ErrorText } from '@contract/errors';
+import { DEFAULT_GRACE_HOURS, DEFAULT_TTL_DAYS } from '@contract/limits';
+import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
+import type { TokenRecord } from '@lambdas/domain/records';
+import { type TokenStore, tokenUseCases } from '@lambdas/use-cases/tokens';
+import { eventLike, now, origin, sequentialIds, session } from './fakes';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Tokens in memory, with the events written beside them; the limit and offboarding rules are the repository's. */
+const fakeTokens = (stored: TokenRecord[] = []) => {
+  const tokens = new Map(stored.map((token) => [token.tokenId, token]));
+  const events: AuditEvent[] = [];
+  const store: TokenStore = {
+    get: async (tokenId) => tokens.get(tokenId),
+    listByUser: async (userId) => [...tokens.values()].filter((token) => token.userId === userId).reverse(),
+    create: async (token, _now, _issuedAt, event) => {
+      tokens.set(token.tokenId, token);
+      events.push(event);
+    },
+    replace: async (old, replacement, stopsAt, _now, _issuedAt, event) => {
+      const current = tokens.get(old.tokenId);
+      if (current?.userId !== old.userId) throw new NotFoundError(ErrorText.tokenNotFound);
+      if (current.replacedBy !== undefined) throw new ConflictError(ErrorText.tokenRotated);
+      tokens.set(old.tokenId, { ...current, replacedBy: replacement.tokenId, stopsAt });
+      tokens.set(replacement.tokenId, replacement);
+      events.push(event);
+    },
+    revoke: async (userId, tokenId, event) => {
+      if (tokens.get(tokenId)?.userId !== userId) throw new NotFoundError(ErrorText.tokenNotFound);
+      tokens.delete(tokenId);
+      events.push(event);
+    },
+  };
+  const useCases = tokenUseCases({ tokens: store, ids: sequentialIds() });
+  return { ...useCases, tokens, events };
+};
+
+const stored = (fields: Partial<TokenRecord> = {}): TokenRecord => ({
+  tokenId: 'old1',
+  userId: session.userId,
+  name: 'ci',
+  scopes: ['read:secrets'],
+  secretHash: 'oldhash',
+  boundIp: '198.51.100.1',
+  displayPrefix: 'sk_old',
+  createdAt: '2026-11-01T12:00:00.000Z',
+  expiresAt: '2026-12-01T12:00:00.000Z',
+  lastUsedAt: null,
+  allowedIps: ['198.51.100.0/24'],
+  ...fields,
+});
+
+const rejection = async (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+
+describe('createToken', () => {
+  it('stores only the hash, bound to the caller’s address, expiring after the default days, and shows the raw token once', async () => {
+    const { createToken, tokens, events } = fakeTokens();
+    const shown = await createToken(session, { name: 'ci', scopes: ['read:secrets'] }, origin, now);
+    const expiresAt = new Date(now.getTime() + DEFAULT_TTL_DAYS * DAY_MS).toISOString();
+    expect(shown).toEqual({
+      id: 'tok1',
+      name: 'ci',
+      rawToken: 'sk_raw1',
+      displayPrefix: 'sk_raw',
+      scopes: ['read:secrets'],
+      expiresAt,
+    });
+    const record = tokens.get('tok1');
+    expect(record).toMatchObject({ userId: 'u-1', secretHash: 'hash1', boundIp: '203.0.113.7', expiresAt });
+    expect(JSON.stringify(record)).not.toContain('sk_raw1');
+    expect(record?.ownerEmail).toBe('ada@example.com');
+    expect(events).toEqual([
+      eventLike('token.created', {
+        target: expect.objectContaining({ tokenId: 'tok1' }),
+        details: expect.objectContaining({ name: 'ci', scopes: ['read:secrets'], expiresAt }),
+      }),
+    ]);
+  });
+
+  it('creates a token that never expires when ttlDays is null', async () => {
+    const { createToken } = fakeTokens();
+    expect((await createToken(session, { name: 'ci', scopes: [], ttlDays: null }, origin, now)).expiresAt).toBeNull();
+  });
+
+  it('stores an allow-list in canonical form', async () => {
+    const { createToken, tokens } = fakeTokens();
+    await createToken(
+      session,
+      { name: 'ci', scopes: [], allowedIps: ['10.1.2.3/16', '::ffff:192.0.2.1'] },
+      origin,
+      now,
+    );
+    expect(tokens.get('tok1')?.allowedIps).toEqual(['10.1.0.0/16', '192.0.2.1']);
+  });
+
+  it.each([
+    [['not-an-ip'], 'allowedIps.0', 'Not an IP address or CIDR'],
+    [['10.0.0.0/7'], 'allowedIps.0', 'Broader than a /8'],
+    [['10.0.0.0/8', '10.1.0.0/16'], 'allowedIps.1', 'Overlaps allowedIps.0'],
+    [['10.0.0.1', '10.0.0.1/32'], 'allowedIps.1', 'The same as allowedIps.0'],
+  ])('refuses the allow-list %j with 400 naming the entry and why', async (allowedIps, path, why) => {
+    const { createToken, tokens } = fakeTokens();
+    const error = await rejection(createToken(session, { name: 'ci', scopes: [], allowedIps }, origin, now));
+    expect(error).toMatchObject({ status: 400, message: ErrorText.validation });
+    expect(error).toMatchObject({ details: [{ path, message: expect.stringContaining(why) }] });
+    expect(tokens.size).toBe(0);
+  });
+
+  it('refuses a caller that is not a session (401) and stores nothing', async () => {
+    const { createToken, tokens } = fakeTokens();
+    const token = { ...session, kind: 'token' as const, issuedAt: undefined };
+    await expect(createToken(token, { name: 'ci', scopes: [] }, origin, now)).rejects.toMatchObject({
+      status: 401,
+      message: ErrorText.unauthorized,
+    });
+    expect(tokens.size).toBe(0);
+  });
+
+  it('refuses a request without a source address (401)', async () => {
+    const { createToken } = fakeTokens();
+    await expect(
+      createToken(session, { name: 'ci', scopes: [] }, { ...origin, sourceIp: null }, now),
+    ).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe('listTokens', () => {
+  it('lists the caller’s tokens without secret, hash or bound address', async () => {
+    const { listTokens } = fakeTokens([stored(), stored({ tokenId: 'other', userId: 'u-2' })]);
+    const listed = await listTokens(session);
+    expect(listed).toEqual([
+      {
+        id: 'old1',
+        name: 'ci',
+        displayPrefix: 'sk_old',
+        scopes: ['read:secrets'],
+        createdAt: '2026-11-01T12:00:00.000Z',
+        expiresAt: '2026-12-01T12:00:00.000Z',
+        lastUsedAt: null,
+        lastUsedIp: null,
+        allowedIps: ['198.51.100.0/24'],
+        replacedBy: null,
+        stopsAt: null,
+      },
+    ]);
+  });
+});
+
+describe('revokeToken', () => {
+  it('revokes the caller’s token with a token.revoked event', async () => {
+    const { revokeToken, tokens, events } = fakeTokens([stored()]);
+    await revokeToken(session, 'old1', origin, now);
+    expect(tokens.has('old1')).toBe(false);
+    expect(events).toEqual([eventLike('token.revoked', { target: expect.objectContaining({ tokenId: 'old1' }) })]);
+  });
+
+  it('answers 404 for a token of another user', async () => {
+    const { revokeToken, tokens } = fakeTokens([stored({ userId: 'u-2' })]);
+    await expect(revokeToken(session, 'old1', origin, now)).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.tokenNotFound,
+    });
+    expect(tokens.has('old1')).toBe(true);
+  });
+});
+
+describe('rotateToken', () => {
+  it('replaces the token with one of the same name, scopes and addresses, living as long, the old one stopping after the grace', async () => {
+    const { rotateToken, tokens, events } = fakeTokens([stored({ expiresAt: '2027-11-01T12:00:00.000Z' })]);
+    const shown = await rotateToken(session, 'old1', undefined, origin, now);
+    const stopsAt = new Date(now.getTime() + DEFAULT_GRACE_HOURS * 60 * 60 * 1000).toISOString();
+    const expiresAt = new Date(now.getTime() + 365 * DAY_MS).toISOString();
+    expect(shown).toEqual({
+      id: 'tok1',
+      name: 'ci',
+      rawToken: 'sk_raw1',
+      displayPrefix: 'sk_raw',
+      scopes: ['read:secrets'],
+      expiresAt,
+      allowedIps: ['198.51.100.0/24'],
+      replaces: { id: 'old1', stopsAt },
+    });
+    expect(tokens.get('old1')).toMatchObject({ replacedBy: 'tok1', stopsAt });
+    expect(tokens.get('tok1')).toMatchObject({ boundIp: '198.51.100.1', secretHash: 'hash1', expiresAt });
+    expect(events).toEqual([
+      eventLike('token.rotated', {
+        target: expect.objectContaining({ tokenId: 'old1' }),
+        details: expect.objectContaining({ replacedBy: 'tok1', stopsAt, expiresAt }),
+      }),
+    ]);
+  });
+
+  it('stops the old token at its own expiry when that comes before the grace ends', async () => {
+    const { rotateToken } = fakeTokens([stored({ expiresAt: '2026-11-25T13:00:00.000Z' })]);
+    const shown = await rotateToken(session, 'old1', { graceHours: 48 }, origin, now);
+    expect(shown.replaces.stopsAt).toBe('2026-11-25T13:00:00.000Z');
+  });
+
+  it('keeps a token that never expires never expiring', async () => {
+    const { rotateToken } = fakeTokens([stored({ expiresAt: null })]);
+    expect((await rotateToken(session, 'old1', { graceHours: 1 }, origin, now)).expiresAt).toBeNull();
+  });
+
+  it('answers 404 for a token of another user, and 409 for a token rotated already', async () => {
+    const other = fakeTokens([stored({ userId: 'u-2' })]);
+    await expect(other.rotateToken(session, 'old1', undefined, origin, now)).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.tokenNotFound,
+    });
+    const rotated = fakeTokens([stored({ replacedBy: 'newer' })]);
+    await expect(rotated.rotateToken(session, 'old1', undefined, origin, now)).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.tokenRotated,
+    });
+    expect(rotated.events).toEqual([]);
+  });
+
+  it('refuses a caller that is not a session (401)', async () => {
+    const { rotateToken } = fakeTokens([stored()]);
+    await expect(
+      rotateToken({ ...session, issuedAt: undefined }, 'old1', undefined, origin, now),
+    ).rejects.toMatchObject({
+      status: 401,
+    });
+  });
+});
