@@ -9,27 +9,25 @@
  * with the same commands and input, its log lines with the same attributes and its metric lines with
  * the same values, in a middy handler with the same Powertools middlewares, on the same transport. An
  * event is made before its time starts, as the Lambda runtime hands it over. Both sides first run
- * until V8 has compiled them fully, as in a container that has served a while, then alternate in
- * blocks; each block's median is written to the file named.
+ * until V8 has compiled them fully, as in a container that has served a while, then take turns,
+ * invocation by invocation; every timing is written to the file named.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { BUNDLE_ENV, benchAuthorizerEvent } from './fixtures';
 import type { FloorEvent } from './replay';
-import { median } from './stats';
 
 Object.assign(process.env, BUNDLE_ENV);
 
 type Json = Record<string, unknown>;
-/** One figure per block pair: a median of each side, taken one beside the other. */
-export type Measured = { samples: number[]; callsPerInvocation: number; floor: number[] };
+/** Each side's milliseconds per invocation; the i-th of each were taken one beside the other. */
+export type Measured = { samples: number[]; floor: number[] };
 
-const BLOCKS = 16;
-const ITERATIONS = 200;
-const WARMUP = 50;
+/** Invocations of each side, timed, one of each in turn. */
+const PAIRS = 3000;
 /**
- * Invocations of each side before its first block. With none, create-token's first blocks ran
- * slower than the rest while V8 still compiled its longer path, and the median mixed both states
+ * Invocations of each side before the first timed one. With none, create-token's first invocations
+ * ran slower than the rest while V8 still compiled its longer path, and the median mixed both states
  * (docs/performance.md, "Warm CPU is measured warm").
  */
 const SETTLE = 2000;
@@ -146,10 +144,8 @@ const main = async () => {
     return answers.none;
   };
 
-  let calls = 0;
   const transport = {
     handle: async (request: { headers: Record<string, string>; body: Uint8Array | string }) => {
-      calls += 1;
       const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
       // A view of the bytes: Buffer.from(body) would take the SDK's body adapter by its valueOf, which it warns about.
       const body =
@@ -179,17 +175,12 @@ const main = async () => {
    */
   type Invocation = { event: () => unknown; run: (event: unknown) => Promise<unknown> };
 
+  /** Milliseconds of one invocation, its event made before its time starts. */
   const time = async ({ event, run }: Invocation) => {
-    for (let i = 0; i < WARMUP; i += 1) await run(event());
-    calls = 0;
-    const samples: number[] = [];
-    for (let i = 0; i < ITERATIONS; i += 1) {
-      const input = event();
-      const started = process.hrtime.bigint();
-      await run(input);
-      samples.push(Number(process.hrtime.bigint() - started) / 1e6);
-    }
-    return { samples, callsPerInvocation: calls / ITERATIONS };
+    const input = event();
+    const started = process.hrtime.bigint();
+    await run(input);
+    return Number(process.hrtime.bigint() - started) / 1e6;
   };
 
   const results: Record<string, Measured> = {};
@@ -234,28 +225,26 @@ const main = async () => {
     };
   };
   /**
-   * Alternates blocks of floor and measured runs, so drift of the machine or the JIT falls on both;
-   * the first side of a block pair alternates too. Each block's median pairs with the other side's.
+   * Invocations of the function and of its floor, one of each in turn (the first of a pair
+   * alternating), so that whatever the machine or the JIT does at a moment falls on both: the i-th
+   * samples of the two sides pair up. Blocks of 200 of each, tried first, left a block's ratio at the
+   * mercy of what else ran during it (intervals of ±0.15 on a busy machine); turns of 10 or 100 gave
+   * the same ratios as turns of one, within their intervals.
    */
   const measure = async (invoke: Invocation, bare: Invocation): Promise<Measured> => {
-    const result: Measured = { samples: [], floor: [], callsPerInvocation: 0 };
+    const result: Measured = { samples: [], floor: [] };
     for (let i = 0; i < SETTLE; i += 1) {
       await bare.run(bare.event());
       await invoke.run(invoke.event());
     }
-    for (let block = 0; block < BLOCKS; block += 1) {
-      let floorBlock: Awaited<ReturnType<typeof time>>;
-      let measured: Awaited<ReturnType<typeof time>>;
-      if (block % 2 === 0) {
-        floorBlock = await time(bare);
-        measured = await time(invoke);
+    for (let pair = 0; pair < PAIRS; pair += 1) {
+      if (pair % 2 === 0) {
+        result.floor.push(await time(bare));
+        result.samples.push(await time(invoke));
       } else {
-        measured = await time(invoke);
-        floorBlock = await time(bare);
+        result.samples.push(await time(invoke));
+        result.floor.push(await time(bare));
       }
-      result.floor.push(median(floorBlock.samples));
-      result.samples.push(median(measured.samples));
-      result.callsPerInvocation = measured.callsPerInvocation;
     }
     return result;
   };
