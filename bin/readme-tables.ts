@@ -1,7 +1,8 @@
 import { ErrorText } from '@contract/errors';
 import { MAX_BODY_BYTES } from '@contract/limits';
+import type { RouteContract } from '@contract/route';
 import { hasBody, routeErrors } from '@contract/route-table';
-import { type RouteContract, routes } from '@contract/routes';
+import { routes } from '@contract/routes';
 import * as z from 'zod/mini';
 
 /**

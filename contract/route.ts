@@ -19,8 +19,8 @@ export interface RouteSchemas {
 /**
  * One route's whole contract, the single source of truth for the stack, the local gateway, the
  * authorizer's rules, request validation, the API document, the tests that walk every route and the
- * bench. Adding a route adds one of these to `routes` (contract/routes.ts) and its function module
- * (docs/contributing.md, "Add a route").
+ * bench. Adding a route adds one of these, alone in its module `contract/routes/<handler>.ts`, and its
+ * function module (docs/contributing.md, "Add a route").
  */
 export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
   readonly method: HttpMethod;

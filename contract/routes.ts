@@ -1,48 +1,36 @@
-/**
- * Every route contract, one module per route (`contract/routes/<handler>.ts`), so that a function
- * bundles only its own contract; the stack, the local gateway, the API document, the tests and the
- * bench read them all from here.
- */
-import type { RouteContract } from './route';
-import { addMemberRoute } from './routes/add-member';
-import { createProjectRoute } from './routes/create-project';
-import { createTokenRoute } from './routes/create-token';
-import { getMeRoute } from './routes/get-me';
-import { listAuditEventsRoute } from './routes/list-audit-events';
-import { listMembersRoute } from './routes/list-members';
-import { listProjectAuditEventsRoute } from './routes/list-project-audit-events';
-import { listProjectsRoute } from './routes/list-projects';
-import { listTokensRoute } from './routes/list-tokens';
-import { removeMemberRoute } from './routes/remove-member';
-import { revokeTokenRoute } from './routes/revoke-token';
-import { rotateTokenRoute } from './routes/rotate-token';
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { HttpMethod, RouteContract } from './route';
 
 export * from './route';
-export * from './routes/add-member';
-export * from './routes/create-project';
-export * from './routes/create-token';
-export * from './routes/get-me';
-export * from './routes/list-audit-events';
-export * from './routes/list-members';
-export * from './routes/list-project-audit-events';
-export * from './routes/list-projects';
-export * from './routes/list-tokens';
-export * from './routes/remove-member';
-export * from './routes/revoke-token';
-export * from './routes/rotate-token';
 
-/** Every route of the API. */
-export const routes: readonly RouteContract[] = [
-  createTokenRoute,
-  listTokensRoute,
-  revokeTokenRoute,
-  rotateTokenRoute,
-  createProjectRoute,
-  listProjectsRoute,
-  listMembersRoute,
-  addMemberRoute,
-  removeMemberRoute,
-  listAuditEventsRoute,
-  listProjectAuditEventsRoute,
-  getMeRoute,
-];
+/**
+ * Every route of the API, read from contract/routes/: each module there is one route's contract, named
+ * as its function module (`contract/routes/<handler>.ts` beside `lambdas/routes/<handler>.ts`), so adding
+ * a route adds no line to a list. The stack, the local gateway, the API document, the docs, the tests
+ * and the bench read them all from here, in Node; a function bundles only its own contract, and the
+ * dashboard imports the contracts it calls one by one.
+ */
+
+const CONTRACTS = path.join(__dirname, 'routes');
+
+const isContract = (value: unknown): value is RouteContract =>
+  typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'handler' in value;
+
+const METHOD_ORDER: readonly HttpMethod[] = ['GET', 'POST', 'DELETE'];
+
+const loadContract = (file: string): RouteContract => {
+  const handler = path.parse(file).name;
+  const found = Object.values(require(path.join(CONTRACTS, file)) as Record<string, unknown>).filter(isContract);
+  const [contract] = found;
+  if (contract === undefined || found.length !== 1 || contract.handler !== handler) {
+    throw new Error(`contract/routes/${file} must export one route contract, whose handler is '${handler}'`);
+  }
+  return contract;
+};
+
+/** Every route of the API, by path, then GET, POST, DELETE. */
+export const routes: readonly RouteContract[] = readdirSync(CONTRACTS)
+  .filter((file) => /\.[jt]s$/.test(file) && !file.endsWith('.d.ts'))
+  .map(loadContract)
+  .sort((a, b) => a.path.localeCompare(b.path) || METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));

@@ -2,8 +2,9 @@ import { bodyIsOptional } from '@contract/body';
 import { NO_STORE_HEADERS } from '@contract/headers';
 import { TOKEN_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
 import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '@contract/limits';
+import type { RouteContract } from '@contract/route';
 import { routeErrors } from '@contract/route-table';
-import { type RouteContract, routes } from '@contract/routes';
+import { routes } from '@contract/routes';
 import { type ErrorTextValue, errorBody } from '@contract/schemas';
 import * as z from 'zod/mini';
 import {

@@ -3,8 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { corsHeaders, preflightHeaders } from '@contract/cors';
 import { DENIAL_TEXT_VARIABLE, type GatewayResponseType, gatewayResponse } from '@contract/gateway-responses';
 import { JSON_HEADERS } from '@contract/headers';
+import type { RouteContract } from '@contract/route';
 import { methodsByPath } from '@contract/route-table';
-import { type RouteContract, routes } from '@contract/routes';
+import { routes } from '@contract/routes';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,

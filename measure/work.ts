@@ -17,7 +17,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { routes, type SampleWorld } from '@contract/routes';
+import type { SampleWorld } from '@contract/route';
+import { routes } from '@contract/routes';
 import type { FloorCall } from '@contract/work';
 import { setClock } from '@lambdas/domain/clock';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';

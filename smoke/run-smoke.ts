@@ -2,8 +2,11 @@ import { isDeepStrictEqual } from 'node:util';
 import { CORS_REQUEST_HEADERS } from '@contract/cors';
 import { type GatewayResponseType, gatewayResponse } from '@contract/gateway-responses';
 import { TOKEN_LENGTH, TOKEN_PREFIX } from '@contract/identifiers';
+import { type RouteContract, SAMPLE_WORLD } from '@contract/route';
 import { methodsByPath } from '@contract/route-table';
-import { createTokenRoute, type RouteContract, revokeTokenRoute, routes, SAMPLE_WORLD } from '@contract/routes';
+import { routes } from '@contract/routes';
+import { createTokenRoute } from '@contract/routes/create-token';
+import { revokeTokenRoute } from '@contract/routes/revoke-token';
 import { describeOutcome, type Outcome, type ProbeRequest, probe } from './probe';
 
 /**

@@ -1,5 +1,6 @@
 import { type AuditEvent, type AuditEventType, auditEventTypes } from '@contract/audit';
-import type { listAuditEventsRoute, RouteAnswer } from '@contract/routes';
+import type { RouteAnswer } from '@contract/route';
+import type { listAuditEventsRoute } from '@contract/routes/list-audit-events';
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from './api';
 import { loadProjects } from './projects';

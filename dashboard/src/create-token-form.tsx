@@ -1,5 +1,7 @@
 import { MAX_ALLOWED_IPS, MAX_TTL_DAYS } from '@contract/limits';
-import type { createTokenRoute, getMeRoute, RouteAnswer } from '@contract/routes';
+import type { RouteAnswer } from '@contract/route';
+import type { createTokenRoute } from '@contract/routes/create-token';
+import type { getMeRoute } from '@contract/routes/get-me';
 import { type Scope, scopes } from '@contract/scopes';
 import { useState } from 'preact/hooks';
 import type { Api } from './api';

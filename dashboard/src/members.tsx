@@ -1,5 +1,6 @@
 import { type GrantableRole, grantableRoles, type ProjectRole } from '@contract/roles';
-import type { listMembersRoute, RouteAnswer } from '@contract/routes';
+import type { RouteAnswer } from '@contract/route';
+import type { listMembersRoute } from '@contract/routes/list-members';
 import { useState } from 'preact/hooks';
 import type { Api } from './api';
 import { loadProjects } from './projects';

@@ -1,4 +1,6 @@
-import type { createProjectRoute, listProjectsRoute, RouteAnswer } from '@contract/routes';
+import type { RouteAnswer } from '@contract/route';
+import type { createProjectRoute } from '@contract/routes/create-project';
+import type { listProjectsRoute } from '@contract/routes/list-projects';
 import type { Api } from './api';
 import { ErrorMessage, useAction, useDraft, useLoad, When } from './ui';
 

@@ -1,5 +1,6 @@
 import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS } from '@contract/limits';
-import type { RouteAnswer, rotateTokenRoute } from '@contract/routes';
+import type { RouteAnswer } from '@contract/route';
+import type { rotateTokenRoute } from '@contract/routes/rotate-token';
 import { useState } from 'preact/hooks';
 import type { Api } from './api';
 import type { RotatedToken, TokenEntry } from './token-types';

@@ -1,4 +1,7 @@
-import type { createTokenRoute, listTokensRoute, RouteAnswer, rotateTokenRoute } from '@contract/routes';
+import type { RouteAnswer } from '@contract/route';
+import type { createTokenRoute } from '@contract/routes/create-token';
+import type { listTokensRoute } from '@contract/routes/list-tokens';
+import type { rotateTokenRoute } from '@contract/routes/rotate-token';
 
 /** A token as the list shows it. */
 export type TokenEntry = RouteAnswer<typeof listTokensRoute>['data'][number];

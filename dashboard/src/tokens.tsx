@@ -1,5 +1,6 @@
 import { EXPIRY_NOTICE_DAYS } from '@contract/limits';
-import type { listTokensRoute, RouteAnswer } from '@contract/routes';
+import type { RouteAnswer } from '@contract/route';
+import type { listTokensRoute } from '@contract/routes/list-tokens';
 import { useState } from 'preact/hooks';
 import type { Api } from './api';
 import { CreateTokenForm } from './create-token-form';

@@ -3,7 +3,7 @@ import { bodyIsOptional } from '@contract/body';
 import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
 import { MAX_BODY_BYTES } from '@contract/limits';
-import type { RouteContract, RouteInput } from '@contract/routes';
+import type { RouteContract, RouteInput } from '@contract/route';
 import { type RequestOrigin, requestOrigin } from '@lambdas/domain/audit';
 import {
   ApiError,

@@ -1,6 +1,6 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import type { RouteAnswer, RouteContract, RouteInput } from '@contract/routes';
+import type { RouteAnswer, RouteContract, RouteInput } from '@contract/route';
 import type { RequestOrigin } from '@lambdas/domain/audit';
 import { clock } from '@lambdas/domain/clock';
 import type { Principal } from '@lambdas/domain/principal';

@@ -1,5 +1,5 @@
 import { JSON_HEADERS } from '@contract/headers';
-import type { RouteAnswer, RouteContract } from '@contract/routes';
+import type { RouteAnswer, RouteContract } from '@contract/route';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 
 /** A JSON response, with the headers of every answer of the API. */

@@ -1,8 +1,9 @@
 import { corsHeaders, preflightHeaders } from '@contract/cors';
 import { gatewayResponses } from '@contract/gateway-responses';
 import { JSON_HEADERS } from '@contract/headers';
+import type { RouteContract } from '@contract/route';
 import { methodsByPath, routeScopesJson } from '@contract/route-table';
-import { type RouteContract, routes } from '@contract/routes';
+import { routes } from '@contract/routes';
 import { authorizerTableAccess, grantsOf } from '@contract/table-access';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import type { ServiceConfig } from '@lib/config';

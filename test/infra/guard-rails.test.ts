@@ -542,11 +542,11 @@ describe('dashboard', () => {
   it('graphs the state changes the routes count and every function’s cold starts', () => {
     const graphs = graphsOf(plain);
     expect(graphs.get('State changes')).toEqual([
+      'SecretsService/MembersAdded service=secrets-service',
+      'SecretsService/MembersRemoved service=secrets-service',
       'SecretsService/TokensCreated service=secrets-service',
       'SecretsService/TokensRevoked service=secrets-service',
       'SecretsService/TokensRotated service=secrets-service',
-      'SecretsService/MembersAdded service=secrets-service',
-      'SecretsService/MembersRemoved service=secrets-service',
     ]);
     expect(graphs.get('Cold starts')).toEqual(
       ['authorizer', ...routes.map((route) => route.handler)].map(

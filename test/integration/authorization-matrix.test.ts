@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { ErrorText } from '@contract/errors';
+import type { RouteContract } from '@contract/route';
 import { hasBody } from '@contract/route-table';
-import { type RouteContract, routes } from '@contract/routes';
+import { routes } from '@contract/routes';
 import { hasScope, type Scope } from '@contract/scopes';
 import { setClock } from '@lambdas/domain/clock';
 import { mintToken, withChecksum } from '@lambdas/domain/token-format';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorText } from '@contract/errors';
-import { type RouteContract, routes } from '@contract/routes';
+import type { RouteContract } from '@contract/route';
+import { routes } from '@contract/routes';
 import { setClock } from '@lambdas/domain/clock';
 import fc from 'fast-check';
 import { createTable } from '../../local/create-table';

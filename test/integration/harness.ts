@@ -8,7 +8,8 @@ import {
   DynamoDBDocumentClient,
   PutCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { routes, SAMPLE_WORLD } from '@contract/routes';
+import { SAMPLE_WORLD } from '@contract/route';
+import { routes } from '@contract/routes';
 import type { Scope } from '@contract/scopes';
 import { tableSchema } from '@contract/table-schema';
 import { expiryNoticeKeys, tokenKey, tokenListKeys, tokenSlotsKey } from '@lambdas/data/keys';

@@ -1,4 +1,7 @@
-import { createTokenRoute, listMembersRoute, listTokensRoute, removeMemberRoute } from '@contract/routes';
+import { createTokenRoute } from '@contract/routes/create-token';
+import { listMembersRoute } from '@contract/routes/list-members';
+import { listTokensRoute } from '@contract/routes/list-tokens';
+import { removeMemberRoute } from '@contract/routes/remove-member';
 import { grantsOf } from '@contract/table-access';
 
 /** A grant as one line per action and partition, whatever the grouping. */

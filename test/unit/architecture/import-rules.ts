@@ -50,7 +50,8 @@ export interface LayerRule {
  * domain knows no AWS shape, the data layer no HTTP, and the HTTP edge no data client; use cases get
  * their stores as ports, wired to the repositories in `lambdas/composition/`, which only entry points
  * import.
- * A forbidden entry ending in `/` is a folder; any other is a package name prefix.
+ * A forbidden entry ending in `/` is a folder, one ending in `.ts` a file; any other is a package name
+ * prefix.
  */
 export const layerRules: readonly LayerRule[] = [
   {
@@ -124,6 +125,11 @@ export const layerRules: readonly LayerRule[] = [
     why: 'a use case knows no entry point, and reaches the table only through the ports it is given',
   },
   { layer: 'lambdas/http/', forbidden: ['lambdas/data/', 'lambdas/routes/'], why: 'the HTTP edge calls use cases' },
+  ...['lambdas/', 'dashboard/src/'].map((layer) => ({
+    layer,
+    forbidden: ['contract/routes.ts', 'contract/route-table.ts'],
+    why: 'the route list reads every contract from disk, in Node; code that runs in a function or a browser imports the contracts it uses',
+  })),
 ];
 
 /** Whether `edge` leads into the folder `entry` (ending in `/`) of the repository. */
@@ -138,9 +144,11 @@ export const violations = (edges: readonly ImportEdge[], rules: readonly LayerRu
       .filter(
         (rule) =>
           (rule.forbidden ?? []).some((entry) =>
-            entry.endsWith('/') && !entry.startsWith('@')
-              ? leadsInto(edge, entry)
-              : edge.to === undefined && edge.specifier.startsWith(entry),
+            entry.endsWith('.ts')
+              ? edge.to !== undefined && `${edge.to.replace(/\.ts$/, '')}.ts` === entry
+              : entry.endsWith('/') && !entry.startsWith('@')
+                ? leadsInto(edge, entry)
+                : edge.to === undefined && edge.specifier.startsWith(entry),
           ) ||
           (rule.onlyFrom !== undefined &&
             edge.to !== undefined &&

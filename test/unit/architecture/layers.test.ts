@@ -29,6 +29,8 @@ describe('dependencies point one way', () => {
     ['function code importing the app', edge('lambdas/http/x.ts', '../../lib/config')],
     ['the contract importing function code', edge('contract/routes.ts', '@lambdas/domain/scopes')],
     ['the contract importing the app', edge('contract/routes.ts', '../lib/config')],
+    ['a function importing the route list', edge('lambdas/http/x.ts', '@contract/routes')],
+    ['a screen importing the route list', edge('dashboard/src/x.tsx', '../../contract/routes')],
     ['the domain importing an API Gateway type', edge('lambdas/domain/x.ts', 'aws-lambda')],
     ['the domain importing the SDK', edge('lambdas/domain/x.ts', '@aws-sdk/client-dynamodb')],
     ['the domain importing the HTTP edge', edge('lambdas/domain/x.ts', '../http/responses')],

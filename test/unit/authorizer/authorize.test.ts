@@ -1,5 +1,7 @@
 import { ErrorText } from '@contract/errors';
-import { addMemberRoute, createTokenRoute, listMembersRoute } from '@contract/routes';
+import { addMemberRoute } from '@contract/routes/add-member';
+import { createTokenRoute } from '@contract/routes/create-token';
+import { listMembersRoute } from '@contract/routes/list-members';
 import { type AuthorizerDeps, authorize } from '@lambdas/authorizer/authorize';
 import { SessionExpiredError, SessionInvalidError } from '@lambdas/authorizer/session-errors';
 import type { TokenRecord } from '@lambdas/domain/records';

@@ -1,5 +1,5 @@
 import { normalizeEmail } from '@contract/email';
-import { addMemberRoute } from '@contract/routes';
+import { addMemberRoute } from '@contract/routes/add-member';
 import fc from 'fast-check';
 
 /** Addresses as people type them: any case, blanks around, now and then too long or malformed. */

@@ -1,5 +1,5 @@
 import { TOKEN_LENGTH } from '@contract/identifiers';
-import { revokeTokenRoute } from '@contract/routes';
+import { revokeTokenRoute } from '@contract/routes/revoke-token';
 import {
   hashToken,
   mintToken,
