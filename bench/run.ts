@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { routeScopesJson } from '../contract/route-table';
 import { routes } from '../contract/routes';
 import { runtimeNodeOptions } from '../lib/bundling';
 import { createTable } from '../local/create-table';
@@ -88,6 +89,8 @@ const runChild = (script: string, args: string[]) => {
 };
 
 const main = async () => {
+  // The authorizer's rules, for every process the bench starts (bench/fixtures.ts says why here).
+  process.env.ROUTE_SCOPES = routeScopesJson();
   const started = Date.now();
   /** One line on stderr as each stage starts, with the seconds so far: a run takes minutes. */
   const stage = (name: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${name}`);

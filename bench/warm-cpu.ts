@@ -41,7 +41,7 @@ const main = async () => {
   // After the environment is set: the service's data module reads it at load.
   const { captureIo, checkReplayable, loadFloor, serviceClients } = await import('./replay');
   const { mintToken } = await import('@lambdas/domain/token-format');
-  const { routes, SAMPLE_WORLD } = await import('@contract/routes');
+  const { isRouteContract, SAMPLE_WORLD } = await import('@contract/route');
 
   const now = new Date().toISOString();
   const far = '2999-01-01T00:00:00.000Z';
@@ -258,9 +258,10 @@ const main = async () => {
     results.authorizer = await measure(authorize, await floorOf('authorizer', authorize));
   } else {
     // A route is driven with its contract's sample request; the canned answers fit any sample.
-    const route = routes.find((candidate) => candidate.handler === subject);
+    // Relative, so that esbuild bundles every contract and handler these patterns match (the route
+    // list reads its folder from disk, which a bundle cannot).
+    const route = Object.values(await import(`../contract/routes/${subject}.ts`)).find(isRouteContract);
     if (!route) throw new Error(`no function named ${subject}`);
-    // Relative, so that esbuild bundles every handler this pattern matches.
     const module = (await import(`../lambdas/routes/${route.handler}.ts`)) as {
       handler: (event: unknown, context: unknown) => Promise<{ statusCode: number }>;
     };

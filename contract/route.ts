@@ -97,6 +97,10 @@ export interface SampleRequest {
   readonly body?: unknown;
 }
 
+/** Whether a module's export is a route contract. */
+export const isRouteContract = (value: unknown): value is RouteContract =>
+  typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'handler' in value;
+
 /** A route contract whose schemas are built once, on first use. */
 export const route = <S extends RouteSchemas>(contract: RouteContract<S>): RouteContract<S> => {
   let built: S | undefined;

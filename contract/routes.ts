@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import type { HttpMethod, RouteContract } from './route';
+import { type HttpMethod, isRouteContract, type RouteContract } from './route';
 
 export * from './route';
 
@@ -14,14 +14,11 @@ export * from './route';
 
 const CONTRACTS = path.join(__dirname, 'routes');
 
-const isContract = (value: unknown): value is RouteContract =>
-  typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'handler' in value;
-
 const METHOD_ORDER: readonly HttpMethod[] = ['GET', 'POST', 'DELETE'];
 
 const loadContract = (file: string): RouteContract => {
   const handler = path.parse(file).name;
-  const found = Object.values(require(path.join(CONTRACTS, file)) as Record<string, unknown>).filter(isContract);
+  const found = Object.values(require(path.join(CONTRACTS, file)) as Record<string, unknown>).filter(isRouteContract);
   const [contract] = found;
   if (contract === undefined || found.length !== 1 || contract.handler !== handler) {
     throw new Error(`contract/routes/${file} must export one route contract, whose handler is '${handler}'`);

@@ -103,6 +103,8 @@ const validParams = (route: RouteContract, schema: z.ZodMiniObject, raw: APIGate
  */
 export const apiMiddleware = <R extends RouteContract>(route: R): MiddlewareObj<ApiEvent<R>, APIGatewayProxyResult> => {
   const contract = (): R => route;
+  /** Whether the route's body schema takes no body; asked once (a failing parse builds its issues). */
+  let optionalBody: boolean | undefined;
   return {
     before: (request) => {
       (request.internal as Record<string, unknown>).startedAt = performance.now();
@@ -126,7 +128,8 @@ export const apiMiddleware = <R extends RouteContract>(route: R): MiddlewareObj<
         event.query = parsed.data as RouteInput<R>['query'];
       }
       if (body) {
-        const parsed = body.safeParse(readJsonBody(event, bodyIsOptional(body), route.maxBodyBytes ?? MAX_BODY_BYTES));
+        optionalBody ??= bodyIsOptional(body);
+        const parsed = body.safeParse(readJsonBody(event, optionalBody, route.maxBodyBytes ?? MAX_BODY_BYTES));
         if (!parsed.success) throw new BadRequestError(ErrorText.validation, detailsOf(parsed.error.issues));
         event.input = parsed.data as RouteInput<R>['body'];
       }
