@@ -23,12 +23,15 @@ export interface AuditTrails {
 }
 
 /** The event's item: its keys in both trails, its expiry, and the event's own fields. */
-const eventItem = (event: AuditEvent, trails: AuditTrails) => ({
-  ...auditEventKeys(event, trails.userId, trails.projectId),
-  entity: 'AuditEvent',
-  [tableSchema.timeToLiveAttribute]: Math.floor(Date.parse(event.time) / 1000) + retentionDays * DAY_SECONDS,
-  ...event,
-});
+const eventItem = (event: AuditEvent, trails: AuditTrails) =>
+  Object.assign(
+    auditEventKeys(event, trails.userId, trails.projectId),
+    {
+      entity: 'AuditEvent',
+      [tableSchema.timeToLiveAttribute]: Math.floor(Date.parse(event.time) / 1000) + retentionDays * DAY_SECONDS,
+    },
+    event,
+  );
 
 /**
  * The write of one event, to go into the transaction of the change it records: no change without its

@@ -116,17 +116,17 @@ export type ConditionCheckWrite = { readonly ConditionCheck: Omit<TransactWriteC
 export type SingleWrite = PutWrite | UpdateWrite;
 
 const inTable = (write: TableWrite): TransactWriteItem => {
-  if ('Put' in write) return { Put: { ...write.Put, TableName: tableName } };
-  if ('Update' in write) return { Update: { ...write.Update, TableName: tableName } };
-  if ('Delete' in write) return { Delete: { ...write.Delete, TableName: tableName } };
-  return { ConditionCheck: { ...write.ConditionCheck, TableName: tableName } };
+  if ('Put' in write) return { Put: Object.assign({ TableName: tableName }, write.Put) };
+  if ('Update' in write) return { Update: Object.assign({ TableName: tableName }, write.Update) };
+  if ('Delete' in write) return { Delete: Object.assign({ TableName: tableName }, write.Delete) };
+  return { ConditionCheck: Object.assign({ TableName: tableName }, write.ConditionCheck) };
 };
 
 /** Sends one write whose condition, if it has one, must hold: a failed condition is an error. */
 export const writeItem = async (write: SingleWrite): Promise<void> => {
   await ('Put' in write
-    ? documentClient.send(new PutCommand({ ...write.Put, TableName: tableName }))
-    : documentClient.send(new UpdateCommand({ ...write.Update, TableName: tableName })));
+    ? documentClient.send(new PutCommand(Object.assign({ TableName: tableName }, write.Put)))
+    : documentClient.send(new UpdateCommand(Object.assign({ TableName: tableName }, write.Update))));
 };
 
 /**

@@ -7,15 +7,12 @@ import { getItem, queryAll, type TableWrite, transactWrite } from './client';
 import { MEMBER_PREFIX, MEMBERSHIP_PREFIX, memberKey, membershipKey, projectKey, userPartition } from './keys';
 import { claimStillNames } from './user-repository';
 
-const memberItem = (member: MemberRecord) => ({
-  ...memberKey(member.projectId, member.userId),
-  entity: 'Member',
-  ...member,
-});
+const memberItem = (member: MemberRecord) =>
+  Object.assign(memberKey(member.projectId, member.userId), { entity: 'Member' }, member);
 
 /** The member's own copy of a membership, written and deleted in the same transaction as the member item. */
 const membershipPut = (member: MemberRecord): TableWrite => ({
-  Put: { Item: { ...membershipKey(member.userId, member.projectId), entity: 'Membership', ...member } },
+  Put: { Item: Object.assign(membershipKey(member.userId, member.projectId), { entity: 'Membership' }, member) },
 });
 
 const membershipDelete = (projectId: string, userId: string): TableWrite => ({
@@ -35,7 +32,7 @@ export const createProjectWithOwner = async (project: ProjectRecord, ownerUserId
   await transactWrite([
     {
       Put: {
-        Item: { ...projectKey(project.projectId), entity: 'Project', ownerUserId, ...project },
+        Item: Object.assign(projectKey(project.projectId), { entity: 'Project', ownerUserId }, project),
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },

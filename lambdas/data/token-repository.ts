@@ -24,15 +24,17 @@ export const getTokenById = (tokenId: string): Promise<TokenRecord | undefined> 
 export const tokenItem = (token: TokenRecord) => {
   const expiresAt = token.expiresAt === null ? null : Date.parse(token.expiresAt);
   const noticeDue = firstNoticeDue(token.createdAt, token.expiresAt);
-  return {
-    ...tokenKey(token.tokenId),
-    ...tokenListKeys(token.userId, token.createdAt, token.tokenId),
-    ...(noticeDue !== null && expiryNoticeKeys(noticeDue, token.tokenId)),
-    entity: 'Token',
-    [tableSchema.timeToLiveAttribute]:
-      expiresAt === null ? undefined : Math.floor((expiresAt + EXPIRED_RETENTION_MS) / 1000),
-    ...token,
-  };
+  return Object.assign(
+    tokenKey(token.tokenId),
+    tokenListKeys(token.userId, token.createdAt, token.tokenId),
+    noticeDue === null ? {} : expiryNoticeKeys(noticeDue, token.tokenId),
+    {
+      entity: 'Token',
+      [tableSchema.timeToLiveAttribute]:
+        expiresAt === null ? undefined : Math.floor((expiresAt + EXPIRED_RETENTION_MS) / 1000),
+    },
+    token,
+  );
 };
 
 /** The user's tokens, newest first (list index; a just-created token may take a moment to show). */

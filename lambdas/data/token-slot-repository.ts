@@ -45,11 +45,13 @@ export const createTokenWithinLimit = async (
   // The token's item is the same in every round; only the slot map is read and written again.
   const tokenPut: TableWrite = { Put: { Item: tokenItem(token), ConditionExpression: 'attribute_not_exists(PK)' } };
   const recorded = auditEventPut(event, { userId: token.userId, projectId: null });
-  await withSlots(token.userId, sessionIssuedAt, now, { [token.tokenId]: slotExpiry(token.expiresAt) }, (slotWrite) => [
-    tokenPut,
-    slotWrite,
-    recorded,
-  ]);
+  await withSlots(
+    token.userId,
+    sessionIssuedAt,
+    now,
+    new Map([[token.tokenId, slotExpiry(token.expiresAt)]]),
+    (slotWrite) => [tokenPut, slotWrite, recorded],
+  );
 };
 
 /**
@@ -86,7 +88,10 @@ export const replaceTokenWithinLimit = async (
     Put: { Item: tokenItem(replacement), ConditionExpression: 'attribute_not_exists(PK)' },
   };
   const recorded = auditEventPut(event, { userId: old.userId, projectId: null });
-  const slots = { [old.tokenId]: stopsAtMs, [replacement.tokenId]: slotExpiry(replacement.expiresAt) };
+  const slots = new Map([
+    [old.tokenId, stopsAtMs],
+    [replacement.tokenId, slotExpiry(replacement.expiresAt)],
+  ]);
   const outcome = await withSlots(
     old.userId,
     sessionIssuedAt,
@@ -117,7 +122,7 @@ const withSlots = async (
   userId: string,
   sessionIssuedAt: string,
   now: Date,
-  slots: Readonly<Record<string, number>>,
+  slots: ReadonlyMap<string, number>,
   items: (slotWrite: TableWrite) => TableWrite[],
   answering: readonly number[] = [],
 ): Promise<WriteOutcome> => {
@@ -138,9 +143,9 @@ const withSlots = async (
 const isLive = (expiry: number, now: Date): boolean => expiry === 0 || expiry > now.getTime();
 
 /** The slot item of a user's first token. */
-const firstSlots = (userId: string, slots: Readonly<Record<string, number>>): TableWrite => ({
+const firstSlots = (userId: string, slots: ReadonlyMap<string, number>): TableWrite => ({
   Put: {
-    Item: { ...tokenSlotsKey(userId), entity: 'TokenSlots', slots, version: 1 },
+    Item: Object.assign(tokenSlotsKey(userId), { entity: 'TokenSlots', slots, version: 1 }),
     ConditionExpression: 'attribute_not_exists(PK)',
   },
 });
@@ -153,16 +158,16 @@ const firstSlots = (userId: string, slots: Readonly<Record<string, number>>): Ta
 const updateSlots = (
   userId: string,
   stored: StoredSlots,
-  slots: Readonly<Record<string, number>>,
+  slots: ReadonlyMap<string, number>,
   now: Date,
 ): TableWrite => {
-  const after = Object.entries({ ...stored.slots, ...slots });
+  const after = [...new Map([...Object.entries(stored.slots), ...slots])];
   const live = after.filter(([, expiry]) => isLive(expiry, now));
   if (live.length > TOKEN_LIMIT) throw new ConflictError(ErrorText.tokenLimit);
   const names: Record<string, string> = {};
   const values: Record<string, number> = { ':next': stored.version + 1, ':version': stored.version };
   const assignments = live
-    .filter(([tokenId]) => tokenId in slots)
+    .filter(([tokenId]) => slots.has(tokenId))
     .map(([tokenId, expiry], index) => {
       names[`#set${index}`] = tokenId;
       values[`:set${index}`] = expiry;

@@ -84,7 +84,7 @@ export const recordSession = async (
   };
   const claimPut: TableWrite = {
     Put: {
-      Item: { ...emailClaimKey(email), entity: 'EmailClaim', email, userId, issuedAt },
+      Item: Object.assign(emailClaimKey(email), { entity: 'EmailClaim', email, userId, issuedAt }),
       ConditionExpression:
         'attribute_not_exists(issuedAt) OR attribute_exists(offboardedAt) OR issuedAt < :issuedAt OR (userId = :userId AND issuedAt = :issuedAt)',
       ExpressionAttributeValues: { ':issuedAt': issuedAt, ':userId': userId },

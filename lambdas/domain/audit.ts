@@ -73,9 +73,9 @@ export const auditEvent = (
   time: toIso(now),
   type,
   actor: origin.actor,
-  target: { ...noTarget, ...target },
+  target: Object.assign({}, noTarget, target),
   sourceIp: origin.sourceIp,
   userAgent: origin.userAgent,
   requestId: origin.requestId,
-  details: { ...noDetails, ...details },
+  details: Object.assign({}, noDetails, details),
 });

@@ -28,7 +28,9 @@ const crossOriginHeaders = dashboardOrigin ? corsHeaders(dashboardOrigin) : unde
 
 /** The response with the cross-origin headers, when a dashboard origin is configured. */
 const withCrossOrigin = (response: APIGatewayProxyResult): APIGatewayProxyResult =>
-  crossOriginHeaders ? { ...response, headers: { ...response.headers, ...crossOriginHeaders } } : response;
+  crossOriginHeaders
+    ? Object.assign({}, response, { headers: Object.assign({}, response.headers, crossOriginHeaders) })
+    : response;
 
 /** The event a route handler receives: its contract, the principal, and its path parameters and body as the contract gives them. */
 export interface ApiEvent<R extends RouteContract> extends APIGatewayProxyEvent {

@@ -9,7 +9,7 @@ export const json = (
   headers: Record<string, string> = {},
 ): APIGatewayProxyResult => ({
   statusCode,
-  headers: { ...JSON_HEADERS, ...headers },
+  headers: Object.assign({}, JSON_HEADERS, headers),
   body: JSON.stringify(body),
 });
 
