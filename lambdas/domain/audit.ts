@@ -58,8 +58,15 @@ export const systemOrigin: RequestOrigin = {
 const nulls = <T>(part: 'target' | 'details'): T =>
   Object.fromEntries(Object.keys(auditEventSchema().shape[part].shape).map((field) => [field, null])) as T;
 
-const noTarget = nulls<AuditTarget>('target');
-const noDetails = nulls<AuditDetails>('details');
+/**
+ * The null defaults, taken from the schema with the first event: building the schema at load would
+ * lengthen the cold start of every function, most of which write no event on most requests.
+ */
+let defaults: { readonly target: AuditTarget; readonly details: AuditDetails } | undefined;
+const nullDefaults = () => {
+  defaults ??= { target: nulls<AuditTarget>('target'), details: nulls<AuditDetails>('details') };
+  return defaults;
+};
 
 /** One audit event of `type` by `origin`'s caller; the fields not given are null. */
 export const auditEvent = (
@@ -68,14 +75,17 @@ export const auditEvent = (
   now: Date,
   target: Partial<AuditTarget> = {},
   details: Partial<AuditDetails> = {},
-): AuditEvent => ({
-  id: `evt_${randomBase62(20)}`,
-  time: toIso(now),
-  type,
-  actor: origin.actor,
-  target: Object.assign({}, noTarget, target),
-  sourceIp: origin.sourceIp,
-  userAgent: origin.userAgent,
-  requestId: origin.requestId,
-  details: Object.assign({}, noDetails, details),
-});
+): AuditEvent => {
+  const { target: noTarget, details: noDetails } = nullDefaults();
+  return {
+    id: `evt_${randomBase62(20)}`,
+    time: toIso(now),
+    type,
+    actor: origin.actor,
+    target: Object.assign({}, noTarget, target),
+    sourceIp: origin.sourceIp,
+    userAgent: origin.userAgent,
+    requestId: origin.requestId,
+    details: Object.assign({}, noDetails, details),
+  };
+};

@@ -162,18 +162,22 @@ const logSummary = (
 ): void => {
   const status = response?.statusCode ?? 500;
   const { startedAt } = internal as { startedAt?: number };
-  logger.info('request', {
-    requestId: event.requestContext?.requestId,
+  // Only the attributes that hold a value: the logger would walk and drop the others on every request.
+  const line: Record<string, unknown> = {
     route: route.handler,
     method: event.httpMethod,
     status,
     outcome: status < 400 ? 'ok' : status < 500 ? 'rejected' : 'failed',
-    reason: error instanceof ApiError ? error.message : undefined,
-    principal: event.principal?.kind,
-    userId: event.principal?.userId,
-    tokenId: event.principal?.tokenId,
-    latencyMs: startedAt === undefined ? undefined : Math.round((performance.now() - startedAt) * 1000) / 1000,
-  });
+  };
+  if (event.requestContext?.requestId) line.requestId = event.requestContext.requestId;
+  if (error instanceof ApiError) line.reason = error.message;
+  if (event.principal) {
+    line.principal = event.principal.kind;
+    line.userId = event.principal.userId;
+    if (event.principal.tokenId) line.tokenId = event.principal.tokenId;
+  }
+  if (startedAt !== undefined) line.latencyMs = Math.round((performance.now() - startedAt) * 1000) / 1000;
+  logger.info('request', line);
   if (status < 300 && route.successMetric) metrics.addMetric(route.successMetric, MetricUnit.Count, 1);
   publishMetrics(route.handler);
 };
