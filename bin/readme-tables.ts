@@ -41,6 +41,10 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   ownerRemoval: 'the member to remove is the project’s owner',
   tokenLimit: 'the caller already holds the most live tokens a user may (a rotated token counts until it stops)',
   tokenRotated: 'the token was rotated already',
+  environmentNotFound: 'no such environment in the project',
+  environmentExists: 'the project has an environment of that name',
+  environmentLimit: 'the project holds 20 environments',
+  environmentNotEmpty: 'the environment holds a live secret: delete its secrets first',
   tooLarge: `the body is over the route’s limit (${MAX_BODY_BYTES / 1024} KiB unless its contract sets another)`,
   contentType:
     'a body without a JSON `Content-Type` (a route whose body is optional also takes no body and no content type)',

@@ -17,6 +17,8 @@ export const auditEventTypes = [
   'project.created',
   'member.added',
   'member.removed',
+  'environment.created',
+  'environment.deleted',
   'user.offboarded',
 ] as const;
 
@@ -93,6 +95,8 @@ const buildAuditEventSchema = () =>
         scopes: z.nullable(z.array(z.string())),
         expiresAt: nullableText(),
         role: nullableText(),
+        /** The environment a change or a read of secrets was in. */
+        environment: nullableText(),
         /** `token.denied`: why the token was refused. */
         reason: z.nullable(z.enum(denialReasons)),
         /** `token.rotated`: the id of the token that replaces the target. */

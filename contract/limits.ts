@@ -18,5 +18,9 @@ export const MAX_GRACE_HOURS = 168;
  * the dashboard marks a token that expires within the largest.
  */
 export const EXPIRY_NOTICE_DAYS = [7, 1] as const;
+/** Most environments a project holds. */
+export const MAX_ENVIRONMENTS = 20;
+/** The environments a new project starts with. */
+export const DEFAULT_ENVIRONMENTS = ['development', 'staging', 'production'] as const;
 /** Seconds a client should wait before retrying a 503, from the gateway or a route. */
 export const RETRY_AFTER_SECONDS = '1';

@@ -4,6 +4,7 @@ import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from './email';
 import type { ErrorText } from './errors';
 import {
   DISPLAY_PREFIX_LENGTH,
+  ENVIRONMENT_NAME_PATTERN,
   PROJECT_ID_PATTERN,
   TOKEN_ID_PATTERN,
   TOKEN_LENGTH,
@@ -117,6 +118,35 @@ export const name = () =>
         'Must not contain control characters, line or paragraph separators, bidirectional formatting characters or unpaired surrogates',
       ),
     );
+
+/** An environment's name (`ENVIRONMENT_NAME_PATTERN`). */
+export const environmentName = () =>
+  z
+    .string({ error: typeError('Give an environment name', 'An environment name is text') })
+    .check(
+      z.regex(
+        ENVIRONMENT_NAME_PATTERN,
+        'Use 1 to 32 characters of a-z, 0-9 and -, starting and ending with a letter or a digit',
+      ),
+      z.describe('An environment: 1 to 32 of a-z, 0-9 and -, starting and ending with a letter or a digit'),
+    );
+
+const buildEnvironment = () =>
+  z
+    .object({
+      name: z.string(),
+      createdAt: timestamp(),
+      /** Its live secrets. */
+      secretCount: z.int(),
+    })
+    .check(z.meta({ id: 'Environment' }), z.describe('An environment of a project'));
+let environmentSchema: ReturnType<typeof buildEnvironment> | undefined;
+
+/** An environment as the API answers it: one schema, built on first use (the API document names it once). */
+export const environment = () => {
+  environmentSchema ??= buildEnvironment();
+  return environmentSchema;
+};
 
 /**
  * An e-mail address by the service's one rule (./email.ts), judged on the trimmed text before it is

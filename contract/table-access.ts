@@ -81,6 +81,7 @@ const partitions: Readonly<
   EmailClaim: { table: keyPrefix.email },
   Project: { table: keyPrefix.project },
   Member: { table: keyPrefix.project },
+  Environment: { table: keyPrefix.project },
   Membership: { table: keyPrefix.user },
   AuditEvent: { table: keyPrefix.audit },
   ProjectAuditEvent: { table: keyPrefix.audit, indexes: { [listIndexName]: keyPrefix.project } },

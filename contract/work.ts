@@ -17,6 +17,7 @@ export type Entity =
   | 'EmailClaim'
   | 'Project'
   | 'Member'
+  | 'Environment'
   | 'Membership'
   | 'AuditEvent'
   | 'ProjectAuditEvent';

@@ -13,7 +13,7 @@ export const createProjectRoute = route({
   success: { status: 201, description: 'The new project; the caller is its owner' },
   errors: {},
   // Least work (create a project): Project and owner membership together, so no project is ever
-  // without its owner.
+  // without its owner, with its three first environments.
   dataAccess: [
     {
       operation: 'TransactWriteItems',
@@ -21,6 +21,9 @@ export const createProjectRoute = route({
         { action: 'Put', entity: 'Project' },
         { action: 'Put', entity: 'Member' },
         { action: 'Put', entity: 'Membership' },
+        { action: 'Put', entity: 'Environment' },
+        { action: 'Put', entity: 'Environment' },
+        { action: 'Put', entity: 'Environment' },
         { action: 'Put', entity: 'ProjectAuditEvent' },
       ],
     },

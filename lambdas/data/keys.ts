@@ -59,6 +59,15 @@ export const memberKey = (projectId: string, userId: string): ItemKey => ({
   SK: `${MEMBER_PREFIX}${userId}`,
 });
 
+/** Sort-key prefix of the environment items in a project's partition. */
+export const ENVIRONMENT_PREFIX = 'ENV#';
+
+/** One environment of a project, by name. */
+export const environmentKey = (projectId: string, name: string): ItemKey => ({
+  PK: projectKey(projectId).PK,
+  SK: `${ENVIRONMENT_PREFIX}${name}`,
+});
+
 /** Sort-key prefix of the membership items in a user's partition. */
 export const MEMBERSHIP_PREFIX = keyPrefix.project;
 

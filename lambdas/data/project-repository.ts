@@ -1,10 +1,12 @@
 import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
-import type { MemberRecord, ProjectRecord } from '@lambdas/domain/records';
+import type { EnvironmentRecord, MemberRecord, ProjectRecord } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
 import { getItem, queryAll, type TableWrite, transactWrite } from './client';
+import { environmentPut } from './environment-repository';
 import { MEMBER_PREFIX, MEMBERSHIP_PREFIX, memberKey, membershipKey, projectKey, userPartition } from './keys';
+import { managerCheck } from './manager-check';
 import { claimStillNames } from './user-repository';
 
 const memberItem = (member: MemberRecord) =>
@@ -20,7 +22,12 @@ const membershipDelete = (projectId: string, userId: string): TableWrite => ({
 });
 
 /** Creates a project and its owner's membership atomically, with its event: never a project without its owner. */
-export const createProjectWithOwner = async (project: ProjectRecord, ownerUserId: string, event: AuditEvent) => {
+export const createProjectWithOwner = async (
+  project: ProjectRecord,
+  ownerUserId: string,
+  environments: readonly EnvironmentRecord[],
+  event: AuditEvent,
+) => {
   const owner: MemberRecord = {
     projectId: project.projectId,
     projectName: project.name,
@@ -32,12 +39,17 @@ export const createProjectWithOwner = async (project: ProjectRecord, ownerUserId
   await transactWrite([
     {
       Put: {
-        Item: Object.assign(projectKey(project.projectId), { entity: 'Project', ownerUserId }, project),
+        Item: Object.assign(
+          projectKey(project.projectId),
+          { entity: 'Project', ownerUserId, environmentCount: environments.length },
+          project,
+        ),
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
     { Put: { Item: memberItem(owner), ConditionExpression: 'attribute_not_exists(PK)' } },
     membershipPut(owner),
+    ...environments.map(environmentPut),
     auditEventPut(event, { userId: ownerUserId, projectId: project.projectId }),
   ]);
 };
@@ -64,16 +76,6 @@ export const listMembers = (projectId: string): Promise<MemberRecord[]> =>
     ExpressionAttributeValues: { ':pk': projectKey(projectId).PK, ':member': MEMBER_PREFIX },
     ConsistentRead: true,
   });
-
-/** Transaction item that holds only while the acting manager still has a managing role. */
-const managerCheck = (projectId: string, managerUserId: string): TableWrite => ({
-  ConditionCheck: {
-    Key: memberKey(projectId, managerUserId),
-    ConditionExpression: '#role IN (:owner, :admin)',
-    ExpressionAttributeNames: { '#role': 'role' },
-    ExpressionAttributeValues: { ':owner': 'owner', ':admin': 'admin' },
-  },
-});
 
 /**
  * Adds a member if the user is not one yet, in one transaction with a check that the acting manager

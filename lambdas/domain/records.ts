@@ -39,6 +39,14 @@ export interface ProjectRecord {
   readonly createdAt: string;
 }
 
+/** One environment of a project; `secretCount` counts its live secrets. */
+export interface EnvironmentRecord {
+  readonly projectId: string;
+  readonly name: string;
+  readonly createdAt: string;
+  readonly secretCount: number;
+}
+
 /**
  * One membership, keyed by the member's user id; it carries the project's name and creation time for
  * the member's project list. It holds no e-mail: a member is shown under their profile's address.

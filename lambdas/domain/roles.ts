@@ -3,6 +3,9 @@ import type { ProjectRole } from '@contract/roles';
 /** Whether a member with this role may add and remove members. */
 export const canManageMembers = (role: ProjectRole): boolean => role === 'owner' || role === 'admin';
 
+/** Whether a member with this role may add and delete environments. */
+export const canManageEnvironments = (role: ProjectRole): boolean => role === 'owner' || role === 'admin';
+
 /** Member list order: the owner first, then by e-mail. */
 export const compareMembers = (
   a: { role: ProjectRole; email: string },

@@ -1,17 +1,23 @@
 import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
+import { DEFAULT_ENVIRONMENTS } from '@contract/limits';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { ConflictError, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
 import type { Ids } from '@lambdas/domain/ids';
 import type { Principal } from '@lambdas/domain/principal';
-import type { EmailClaim, MemberRecord, ProjectRecord, UserProfile } from '@lambdas/domain/records';
+import type { EmailClaim, EnvironmentRecord, MemberRecord, ProjectRecord, UserProfile } from '@lambdas/domain/records';
 import { canManageMembers, compareMembers } from '@lambdas/domain/roles';
 
 /** What the project use cases read and write (the project repository; an in-memory fake in unit tests). */
 export interface ProjectStore {
   /** Stores a project and its owner's membership with the event, together. */
-  createProjectWithOwner(project: ProjectRecord, ownerUserId: string, event: AuditEvent): Promise<void>;
+  createProjectWithOwner(
+    project: ProjectRecord,
+    ownerUserId: string,
+    environments: readonly EnvironmentRecord[],
+    event: AuditEvent,
+  ): Promise<void>;
   /** A user's memberships; strongly consistent when asked. */
   listMembershipsByUser(userId: string, consistent: boolean): Promise<MemberRecord[]>;
   /** One membership, strongly consistent. */
@@ -53,7 +59,13 @@ export const projectUseCases = ({ projects, users, ids }: ProjectPorts) => {
   const createProject = async (caller: Principal, name: string, origin: RequestOrigin, now: Date) => {
     const project = { projectId: ids.newProjectId(), name, createdAt: toIso(now) };
     const event = auditEvent('project.created', origin, now, { projectId: project.projectId }, { name });
-    await projects.createProjectWithOwner(project, caller.userId, event);
+    const environments = DEFAULT_ENVIRONMENTS.map((name) => ({
+      projectId: project.projectId,
+      name,
+      createdAt: project.createdAt,
+      secretCount: 0,
+    }));
+    await projects.createProjectWithOwner(project, caller.userId, environments, event);
     return project;
   };
 

@@ -50,6 +50,7 @@ const sampleEvent = (userId: string): AuditEvent => ({
     scopes: ['read:secrets', 'admin'],
     expiresAt: null,
     role: null,
+    environment: null,
     reason: null,
     replacedBy: null,
     stopsAt: null,

@@ -1,5 +1,5 @@
 import { hasScope, scopes } from '@contract/scopes';
-import { canManageMembers, compareMembers } from '@lambdas/domain/roles';
+import { canManageEnvironments, canManageMembers, compareMembers } from '@lambdas/domain/roles';
 
 describe('hasScope', () => {
   it('grants every scope to admin', () => {
@@ -30,6 +30,12 @@ describe('project roles', () => {
     expect(canManageMembers('owner')).toBe(true);
     expect(canManageMembers('admin')).toBe(true);
     expect(canManageMembers('member')).toBe(false);
+  });
+
+  it('lets owners and admins manage environments, not plain members', () => {
+    expect(canManageEnvironments('owner')).toBe(true);
+    expect(canManageEnvironments('admin')).toBe(true);
+    expect(canManageEnvironments('member')).toBe(false);
   });
 
   it('puts the owner before anyone, whatever the e-mails', () => {

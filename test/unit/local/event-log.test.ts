@@ -18,6 +18,7 @@ const event: AuditEvent = {
     scopes: null,
     expiresAt: null,
     role: 'member',
+    environment: null,
     reason: null,
     replacedBy: null,
     stopsAt: null,

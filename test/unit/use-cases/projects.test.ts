@@ -26,7 +26,7 @@ const fakeProjects = (state: { members?: MemberRecord[]; claims?: EmailClaim[]; 
   const manages = (projectId: string, userId: string) =>
     ['owner', 'admin'].includes(members.get(key(projectId, userId))?.role ?? '');
   const store: ProjectStore = {
-    createProjectWithOwner: async (created, ownerUserId, event) => {
+    createProjectWithOwner: async (created, ownerUserId, _environments, event) => {
       members.set(key(created.projectId, ownerUserId), { ...member(ownerUserId, 'owner', created) });
       events.push(event);
     },

@@ -1,0 +1,108 @@
+import type { AuditEvent } from '@contract/audit';
+import { ErrorText } from '@contract/errors';
+import { MAX_ENVIRONMENTS } from '@contract/limits';
+import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
+import type { EnvironmentRecord } from '@lambdas/domain/records';
+import { auditEventPut } from './audit-repository';
+import { getItem, queryAll, type TableWrite, transactWrite } from './client';
+import { ENVIRONMENT_PREFIX, environmentKey, projectKey } from './keys';
+import { managerCheck } from './manager-check';
+
+/** The put of a new environment, if no environment of its name exists. */
+export const environmentPut = (environment: EnvironmentRecord): TableWrite => ({
+  Put: {
+    Item: Object.assign(
+      environmentKey(environment.projectId, environment.name),
+      { entity: 'Environment' },
+      environment,
+    ),
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+/** A project's environments, strongly consistent (one just created is listed). */
+export const listEnvironments = (projectId: string): Promise<EnvironmentRecord[]> =>
+  queryAll<EnvironmentRecord>({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :environment)',
+    ExpressionAttributeValues: { ':pk': projectKey(projectId).PK, ':environment': ENVIRONMENT_PREFIX },
+    ConsistentRead: true,
+  });
+
+/** One environment, strongly consistent. */
+export const getEnvironment = (projectId: string, name: string): Promise<EnvironmentRecord | undefined> =>
+  getItem<EnvironmentRecord>(environmentKey(projectId, name), true);
+
+/**
+ * Adds an environment with its event while `managerUserId` still manages the project, in one
+ * transaction that raises the project's count of environments only below its limit (a project made
+ * before environments existed has no count: none). 409 when the name is taken or the limit reached,
+ * 404 when the caller no longer manages the project.
+ */
+export const createEnvironment = async (
+  managerUserId: string,
+  environment: EnvironmentRecord,
+  event: AuditEvent,
+): Promise<void> => {
+  const { projectId } = environment;
+  const outcome = await transactWrite(
+    [
+      managerCheck(projectId, managerUserId),
+      environmentPut(environment),
+      {
+        Update: {
+          Key: projectKey(projectId),
+          UpdateExpression: 'SET environmentCount = if_not_exists(environmentCount, :zero) + :one',
+          ConditionExpression:
+            'attribute_exists(PK) AND (attribute_not_exists(environmentCount) OR environmentCount < :max)',
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': MAX_ENVIRONMENTS },
+        },
+      },
+      auditEventPut(event, { userId: managerUserId, projectId }),
+    ],
+    [0, 1, 2],
+  );
+  if (outcome.ok) return;
+  if (outcome.conditionFailed.includes(0)) throw new NotFoundError(ErrorText.projectNotFound);
+  if (outcome.conditionFailed.includes(1)) throw new ConflictError(ErrorText.environmentExists);
+  throw new ConflictError(ErrorText.environmentLimit);
+};
+
+/**
+ * Deletes an environment that holds no live secret, with its event, while `managerUserId` still
+ * manages the project; the project's count goes down in the same transaction. 404 for no such
+ * environment (or a caller who no longer manages the project), 409 while it holds a live secret.
+ */
+export const deleteEnvironment = async (
+  managerUserId: string,
+  projectId: string,
+  name: string,
+  event: AuditEvent,
+): Promise<void> => {
+  const outcome = await transactWrite(
+    [
+      managerCheck(projectId, managerUserId),
+      {
+        Delete: {
+          Key: environmentKey(projectId, name),
+          ConditionExpression: 'attribute_exists(PK) AND secretCount = :zero',
+          ExpressionAttributeValues: { ':zero': 0 },
+        },
+      },
+      {
+        Update: {
+          Key: projectKey(projectId),
+          UpdateExpression: 'SET environmentCount = environmentCount - :one',
+          ConditionExpression: 'environmentCount > :zero',
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+        },
+      },
+      auditEventPut(event, { userId: managerUserId, projectId }),
+    ],
+    [0, 1],
+  );
+  if (outcome.ok) return;
+  if (outcome.conditionFailed.includes(0)) throw new NotFoundError(ErrorText.projectNotFound);
+  // The environment is missing or still holds a secret: its item says which.
+  const stored = await getEnvironment(projectId, name);
+  throw stored ? new ConflictError(ErrorText.environmentNotEmpty) : new NotFoundError(ErrorText.environmentNotFound);
+};

@@ -1,0 +1,111 @@
+import type { AuditEvent } from '@contract/audit';
+import { ErrorText } from '@contract/errors';
+import { MAX_ENVIRONMENTS } from '@contract/limits';
+import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
+import type { Principal } from '@lambdas/domain/principal';
+import type { EnvironmentRecord, MemberRecord } from '@lambdas/domain/records';
+import { type EnvironmentStore, environmentUseCases } from '@lambdas/use-cases/environments';
+import { eventLike, now, origin, session } from './fakes';
+
+const projectId = 'prj_a';
+const member = (userId: string, role: MemberRecord['role']): MemberRecord => ({
+  projectId,
+  projectName: 'Apollo',
+  projectCreatedAt: '2026-11-01T00:00:00.000Z',
+  userId,
+  role,
+  addedAt: '2026-11-01T00:00:00.000Z',
+});
+const environment = (name: string, secretCount = 0): EnvironmentRecord => ({
+  projectId,
+  name,
+  createdAt: '2026-11-01T00:00:00.000Z',
+  secretCount,
+});
+
+/** One project's members and environments in memory; the writes check what the repository's conditions check. */
+const fakeEnvironments = (members: MemberRecord[], stored: EnvironmentRecord[]) => {
+  const byName = new Map(stored.map((entry) => [entry.name, entry]));
+  const events: AuditEvent[] = [];
+  const manages = (userId: string) => ['owner', 'admin'].includes(members.find((m) => m.userId === userId)?.role ?? '');
+  const store: EnvironmentStore = {
+    getMember: async (project, userId) => members.find((m) => m.projectId === project && m.userId === userId),
+    listEnvironments: async (project) => [...byName.values()].filter((entry) => entry.projectId === project),
+    createEnvironment: async (managerUserId, created, event) => {
+      if (!manages(managerUserId)) throw new NotFoundError(ErrorText.projectNotFound);
+      if (byName.has(created.name)) throw new ConflictError(ErrorText.environmentExists);
+      if (byName.size >= MAX_ENVIRONMENTS) throw new ConflictError(ErrorText.environmentLimit);
+      byName.set(created.name, created);
+      events.push(event);
+    },
+    deleteEnvironment: async (managerUserId, _project, name, event) => {
+      if (!manages(managerUserId)) throw new NotFoundError(ErrorText.projectNotFound);
+      const found = byName.get(name);
+      if (!found) throw new NotFoundError(ErrorText.environmentNotFound);
+      if (found.secretCount > 0) throw new ConflictError(ErrorText.environmentNotEmpty);
+      byName.delete(name);
+      events.push(event);
+    },
+  };
+  return { ...environmentUseCases({ environments: store }), byName, events };
+};
+
+const as = (userId: string): Principal => ({ ...session, userId });
+const team = [member('u-1', 'owner'), member('u-2', 'member'), member('u-3', 'admin')];
+
+describe('listEnvironments', () => {
+  it('lists by name for any member, without the project id', async () => {
+    const { listEnvironments } = fakeEnvironments(team, [environment('staging', 2), environment('development')]);
+    expect(await listEnvironments(as('u-2'), projectId)).toEqual([
+      { name: 'development', createdAt: '2026-11-01T00:00:00.000Z', secretCount: 0 },
+      { name: 'staging', createdAt: '2026-11-01T00:00:00.000Z', secretCount: 2 },
+    ]);
+  });
+
+  it('answers 404 Project not found to a non-member', async () => {
+    const { listEnvironments } = fakeEnvironments(team, [environment('staging')]);
+    await expect(listEnvironments(as('u-9'), projectId)).rejects.toThrow(ErrorText.projectNotFound);
+  });
+});
+
+describe('createEnvironment', () => {
+  it('adds an empty environment for an admin and records environment.created', async () => {
+    const { createEnvironment, byName, events } = fakeEnvironments(team, []);
+    expect(await createEnvironment(as('u-3'), projectId, 'qa', origin, now)).toEqual({
+      name: 'qa',
+      createdAt: now.toISOString(),
+      secretCount: 0,
+    });
+    expect(byName.has('qa')).toBe(true);
+    expect(events).toEqual([
+      eventLike('environment.created', {
+        target: expect.objectContaining({ projectId }),
+        details: expect.objectContaining({ environment: 'qa' }),
+      }),
+    ]);
+  });
+
+  it('refuses a plain member with 403 and a stranger with 404, writing nothing', async () => {
+    const { createEnvironment, byName, events } = fakeEnvironments(team, []);
+    await expect(createEnvironment(as('u-2'), projectId, 'qa', origin, now)).rejects.toThrow(ErrorText.projectRole);
+    await expect(createEnvironment(as('u-9'), projectId, 'qa', origin, now)).rejects.toThrow(ErrorText.projectNotFound);
+    expect([byName.size, events]).toEqual([0, []]);
+  });
+});
+
+describe('deleteEnvironment', () => {
+  it('deletes an empty environment for the owner and records environment.deleted', async () => {
+    const { deleteEnvironment, byName, events } = fakeEnvironments(team, [environment('qa')]);
+    await deleteEnvironment(as('u-1'), projectId, 'qa', origin, now);
+    expect(byName.has('qa')).toBe(false);
+    expect(events).toEqual([
+      eventLike('environment.deleted', { details: expect.objectContaining({ environment: 'qa' }) }),
+    ]);
+  });
+
+  it('refuses a plain member with 403 before it touches the environment', async () => {
+    const { deleteEnvironment, byName } = fakeEnvironments(team, [environment('qa')]);
+    await expect(deleteEnvironment(as('u-2'), projectId, 'qa', origin, now)).rejects.toThrow(ErrorText.projectRole);
+    expect(byName.has('qa')).toBe(true);
+  });
+});
