@@ -2,6 +2,12 @@
  * Envelope encryption of secret values, the one way a value is encrypted or decrypted: AES-256-GCM
  * under a data key per project, that key stored wrapped by a `KeyWrapper` (KMS in AWS, a local key
  * elsewhere).
+ *
+ * Direct KMS calls with `node:crypto`, not the AWS Encryption SDK, by measurement: added to a function
+ * that already loads the DynamoDB client, the SDK cost many times the bundle bytes and cold-load time
+ * that the KMS client and `node:crypto` do, and its ESM build fails at load, all for message framing,
+ * signing and keyrings that a data key per project does not use (figures in docs/performance.md,
+ * "Envelope encryption").
  */
 import { type Clock, clock as serviceClock } from '@lambdas/domain/clock';
 import { DecryptionError } from '@lambdas/domain/errors';
