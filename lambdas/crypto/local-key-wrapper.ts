@@ -13,25 +13,23 @@ const errorCode = (error: unknown): string | undefined => {
 };
 
 /**
- * A new key, written whole to a file of its own before it is linked to `file`: a link fails if `file`
- * exists, so two processes starting together never overwrite each other's key, and neither ever reads
- * a file the other has only begun to write. `false` when `file` already existed.
+ * Makes `file` hold a new key unless it exists. The key is written whole to a draft of its own, then
+ * linked to `file`: a link fails when `file` exists, so two processes starting together never overwrite
+ * each other's key, and neither ever reads a file the other has only begun to write.
  */
-const createKeyFile = (file: string): boolean => {
+const createKeyFile = (file: string): void => {
   const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.new`;
   const fd = openSync(draft, 'wx', OWNER_ONLY);
   try {
-    writeSync(fd, randomBytes(KEY_BYTES));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
+    try {
+      writeSync(fd, randomBytes(KEY_BYTES));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     linkSync(draft, file);
-    return true;
   } catch (error) {
-    if (errorCode(error) === 'EEXIST') return false;
-    throw error;
+    if (errorCode(error) !== 'EEXIST') throw error;
   } finally {
     unlinkSync(draft);
   }
