@@ -83,3 +83,13 @@ export class ServiceUnavailableError extends ApiError {
     super(ErrorText.unavailable, options);
   }
 }
+
+/**
+ * A stored value or data key that does not decrypt where it is read: its bytes were changed, it was
+ * moved from another item or project, or it was sealed under another key. Deliberately not an
+ * `ApiError`: `lambdas/http/errors.ts` answers it as any unexpected error, 500 with the generic text,
+ * and logs it; its message names the item, never a value or a key.
+ */
+export class DecryptionError extends Error {
+  override readonly name = 'DecryptionError';
+}

@@ -50,6 +50,11 @@ describe('dependencies point one way', () => {
     ['function code importing the dashboard', edge('lambdas/http/x.ts', '../../dashboard/build')],
     ['the smoke test importing function code', edge('smoke/x.ts', '@lambdas/domain/token-format')],
     ['the smoke test importing the local runtime', edge('smoke/x.ts', '../local/gateway')],
+    ['encryption importing the data client', edge('lambdas/crypto/x.ts', '@lambdas/data/client')],
+    ['encryption importing the HTTP edge', edge('lambdas/crypto/x.ts', '../http/errors')],
+    ['encryption importing a route', edge('lambdas/crypto/x.ts', '@lambdas/routes/get-me')],
+    ['a use case importing the KMS key wrapper', edge('lambdas/use-cases/x.ts', '@lambdas/crypto/kms-key-wrapper')],
+    ['a use case importing the choice of key wrapper', edge('lambdas/use-cases/x.ts', '../crypto/key-wrapper')],
   ])('reports %s', (_label, wrong) => {
     expect(violations([...graph, wrong])).toEqual([
       expect.stringContaining(`${wrong.from} imports ${wrong.specifier}`),
@@ -62,6 +67,8 @@ describe('dependencies point one way', () => {
     ['a dashboard screen importing a package', edge('dashboard/src/x.tsx', 'oidc-client-ts')],
     ['the app importing the dashboard build', edge('lib/constructs/x.ts', '../../dashboard/build')],
     ['a route importing the composition root', edge('lambdas/routes/x.ts', '@lambdas/composition/tokens')],
+    ['a use case importing the envelope', edge('lambdas/use-cases/x.ts', '@lambdas/crypto/envelope')],
+    ['encryption importing the domain errors', edge('lambdas/crypto/x.ts', '@lambdas/domain/errors')],
   ])('allows %s', (_label, right) => {
     expect(violations([right])).toEqual([]);
   });

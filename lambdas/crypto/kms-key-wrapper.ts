@@ -1,0 +1,81 @@
+import { DecryptCommand, GenerateDataKeyCommand, KMSClient, type KMSClientConfig } from '@aws-sdk/client-kms';
+import { DecryptionError, ServiceUnavailableError } from '@lambdas/domain/errors';
+import { tracer } from '@lambdas/observability';
+import type { KeyWrapper } from './envelope';
+
+/**
+ * Settings of the KMS client, those of the DynamoDB client (`lambdas/data/client.ts`) for the same
+ * reason: a stalled call gives up after three attempts of one second each, well inside the function's
+ * timeout.
+ */
+export const kmsClientSettings = {
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_000, throwOnRequestTimeout: true },
+} satisfies KMSClientConfig;
+
+/**
+ * One client per container, reused across invocations; the Tracer records each of its calls in a
+ * sampled invocation as an X-Ray subsegment.
+ */
+export const kms = tracer.captureAWSv3Client(new KMSClient(kmsClientSettings));
+// No logger middleware, as on the DynamoDB client: it copies every input and output for a logger this
+// client never has.
+kms.middlewareStack.remove('loggerMiddleware');
+
+/** KMS throttling or out of reach: answered 503, as DynamoDB's are, so the client may retry. */
+const UNAVAILABLE_ERRORS = new Set([
+  'ThrottlingException',
+  'KMSInternalException',
+  'DependencyTimeoutException',
+  'TimeoutError',
+  'RequestTimeout',
+]);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+/** KMS's refusals of a wrapped key that is not this project's under this key. */
+const REFUSED_KEY_ERRORS = new Set(['InvalidCiphertextException', 'IncorrectKeyException']);
+
+const isUnavailable = (error: unknown): boolean => {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return UNAVAILABLE_ERRORS.has(error.name) || (typeof code === 'string' && NETWORK_CODES.has(code));
+};
+
+/**
+ * Data keys made and unwrapped by KMS under the key `keyId`, with the encryption context
+ * `{projectId}`: KMS refuses to unwrap a project's key for another project, and the key policy can
+ * require the context. Decrypt names the key too, so a wrapped key of any other KMS key is refused
+ * rather than decrypted under whichever key made it.
+ */
+export const kmsKeyWrapper = (keyId: string): KeyWrapper => ({
+  generate: async (projectId) => {
+    try {
+      const { Plaintext, CiphertextBlob } = await kms.send(
+        new GenerateDataKeyCommand({ KeyId: keyId, KeySpec: 'AES_256', EncryptionContext: { projectId } }),
+      );
+      if (Plaintext === undefined || CiphertextBlob === undefined) {
+        throw new Error(`KMS answered GenerateDataKey for project ${projectId} without a key`);
+      }
+      return { plaintext: Plaintext, wrapped: CiphertextBlob };
+    } catch (error) {
+      throw isUnavailable(error) ? new ServiceUnavailableError({ cause: error }) : error;
+    }
+  },
+  unwrap: async (projectId, wrapped) => {
+    try {
+      const { Plaintext } = await kms.send(
+        new DecryptCommand({ KeyId: keyId, CiphertextBlob: wrapped, EncryptionContext: { projectId } }),
+      );
+      if (Plaintext === undefined) throw new Error(`KMS answered Decrypt for project ${projectId} without a key`);
+      return Plaintext;
+    } catch (error) {
+      if (isUnavailable(error)) throw new ServiceUnavailableError({ cause: error });
+      if (error instanceof Error && REFUSED_KEY_ERRORS.has(error.name)) {
+        throw new DecryptionError(`The data key of project ${projectId} does not unwrap under ${keyId}`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  },
+});

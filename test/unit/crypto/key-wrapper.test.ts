@@ -1,0 +1,64 @@
+process.env.AWS_REGION ??= 'us-east-1';
+
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
+import { chooseKeyWrapper } from '@lambdas/crypto/key-wrapper';
+import { mockClient } from 'aws-sdk-client-mock';
+
+const KEY_ID = 'arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+const kmsMock = mockClient(KMSClient);
+
+let dir: string;
+let file: string;
+
+beforeEach(() => {
+  kmsMock.reset();
+  kmsMock.on(GenerateDataKeyCommand).resolves({ Plaintext: new Uint8Array(32), CiphertextBlob: new Uint8Array(184) });
+  dir = mkdtempSync(join(tmpdir(), 'key-wrapper-'));
+  file = join(dir, 'wrapping.key');
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('chooseKeyWrapper', () => {
+  it('wraps with KMS under SECRETS_KEY_ID when it is set, even beside a local key file', async () => {
+    const wrapper = chooseKeyWrapper({ SECRETS_KEY_ID: KEY_ID, LOCAL_WRAPPING_KEY_FILE: file });
+
+    await wrapper.generate('prj_a');
+
+    expect(kmsMock.commandCalls(GenerateDataKeyCommand)[0]?.args[0].input.KeyId).toBe(KEY_ID);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('wraps locally under the key kept in LOCAL_WRAPPING_KEY_FILE without SECRETS_KEY_ID', async () => {
+    const wrapper = chooseKeyWrapper({ LOCAL_WRAPPING_KEY_FILE: file });
+    const made = await wrapper.generate('prj_a');
+
+    const restarted = chooseKeyWrapper({ LOCAL_WRAPPING_KEY_FILE: file });
+
+    expect(existsSync(file)).toBe(true);
+    expect(Buffer.from(await restarted.unwrap('prj_a', made.wrapped)).equals(made.plaintext)).toBe(true);
+    expect(kmsMock.calls()).toHaveLength(0);
+  });
+
+  it('wraps locally under a random key with neither set, or both empty', async () => {
+    for (const env of [{}, { SECRETS_KEY_ID: '', LOCAL_WRAPPING_KEY_FILE: '' }]) {
+      const made = await chooseKeyWrapper(env).generate('prj_a');
+
+      await expect(chooseKeyWrapper(env).unwrap('prj_a', made.wrapped)).rejects.toThrow();
+    }
+    expect(kmsMock.calls()).toHaveLength(0);
+  });
+
+  it('refuses to start inside Lambda without SECRETS_KEY_ID, naming it', () => {
+    expect(() => chooseKeyWrapper({ AWS_LAMBDA_FUNCTION_NAME: 'read-secret', LOCAL_WRAPPING_KEY_FILE: file })).toThrow(
+      'Environment variable SECRETS_KEY_ID must be set',
+    );
+    expect(existsSync(file)).toBe(false);
+    expect(kmsMock.commandCalls(DecryptCommand)).toHaveLength(0);
+  });
+});
