@@ -3,18 +3,20 @@ import { ActivityScreen, ProjectActivityScreen } from './activity';
 import { createApi } from './api';
 import { MembersScreen } from './members';
 import { ProjectsScreen } from './projects';
+import { SecretsScreen } from './secrets';
 import type { Session, SessionState } from './session';
 import { TokensScreen } from './tokens';
 
 /**
  * The screen a hash names: `#/tokens` (the default), `#/projects`, `#/projects/<id>`,
- * `#/projects/<id>/activity`, `#/activity`.
+ * `#/projects/<id>/activity`, `#/projects/<id>/secrets`, `#/activity`.
  */
 type Screen =
   | { name: 'tokens' }
   | { name: 'projects' }
   | { name: 'members'; projectId: string }
   | { name: 'project-activity'; projectId: string }
+  | { name: 'secrets'; projectId: string }
   | { name: 'activity' };
 
 const screenOf = (hash: string): Screen => {
@@ -22,6 +24,9 @@ const screenOf = (hash: string): Screen => {
   if (first === 'activity') return { name: 'activity' };
   if (first === 'projects' && second && third === 'activity') {
     return { name: 'project-activity', projectId: decodeURIComponent(second) };
+  }
+  if (first === 'projects' && second && third === 'secrets') {
+    return { name: 'secrets', projectId: decodeURIComponent(second) };
   }
   if (first === 'projects' && second) return { name: 'members', projectId: decodeURIComponent(second) };
   if (first === 'projects') return { name: 'projects' };
@@ -117,6 +122,7 @@ export const App = ({ session }: { session: Session }) => {
         {screen.name === 'tokens' && <TokensScreen api={api} />}
         {screen.name === 'projects' && <ProjectsScreen api={api} />}
         {screen.name === 'members' && <MembersScreen key={screen.projectId} api={api} projectId={screen.projectId} />}
+        {screen.name === 'secrets' && <SecretsScreen key={screen.projectId} api={api} projectId={screen.projectId} />}
         {screen.name === 'project-activity' && (
           <ProjectActivityScreen key={screen.projectId} api={api} projectId={screen.projectId} />
         )}

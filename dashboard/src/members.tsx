@@ -82,11 +82,15 @@ export const MembersScreen = ({ api, projectId }: { api: Api; projectId: string 
         <a href="#/projects">← Projects</a>
       </p>
       <h1>{project ? `Members of ${project.name}` : 'Members'}</h1>
-      {manages && (
-        <p>
-          <a href={`#/projects/${encodeURIComponent(projectId)}/activity`}>Project activity</a>
-        </p>
-      )}
+      <p>
+        <a href={`#/projects/${encodeURIComponent(projectId)}/secrets`}>Secrets</a>
+        {manages && (
+          <>
+            {' · '}
+            <a href={`#/projects/${encodeURIComponent(projectId)}/activity`}>Project activity</a>
+          </>
+        )}
+      </p>
       {manages && <AddMemberForm api={api} projectId={projectId} onAdded={members.reload} />}
       <section aria-labelledby="members-title">
         <h2 id="members-title">Members</h2>

@@ -385,6 +385,41 @@ test('a plain member sees the members but is offered no control to change them',
   await page.getByRole('heading', { name: 'API tokens' }).waitFor();
 });
 
+test("a project's Secrets screen offers its environments, and its owner adds one", async () => {
+  await nav('Projects').click();
+  await page.getByRole('link', { name: 'payments' }).click();
+  await page.getByRole('heading', { name: 'Members of payments' }).waitFor();
+  await page.getByRole('link', { name: 'Secrets' }).click();
+  await page.getByRole('heading', { name: 'Secrets of payments' }).waitFor();
+  // The first environment is chosen once the list has loaded.
+  await page.getByText('No secrets in development yet.').waitFor();
+  const environment = page.getByLabel('Environment', { exact: true });
+  await expect(environment.count()).resolves.toBe(1);
+  await expect(environment.locator('option').allTextContents()).resolves.toEqual([
+    'development',
+    'production',
+    'staging',
+  ]);
+  await environment.selectOption('staging');
+  await page.getByText('No secrets in staging yet.').waitFor();
+
+  await page.getByLabel('Environment name').fill('Preview');
+  await page.getByRole('button', { name: 'Add environment' }).click();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: 'Use 1 to 32 characters of a-z, 0-9 and -, starting and ending with a letter or a digit' })
+    .waitFor();
+  await page.getByLabel('Environment name').fill('staging');
+  await page.getByRole('button', { name: 'Add environment' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Environment already exists' }).waitFor();
+  await page.getByLabel('Environment name').fill('preview');
+  await page.getByRole('button', { name: 'Add environment' }).click();
+  await page.getByText('No secrets in preview yet.').waitFor();
+  await expect(environment.inputValue()).resolves.toBe('preview');
+  await expect(page.getByLabel('Environment name').inputValue()).resolves.toBe('');
+  await checkScreen('secrets');
+});
+
 test('a session the API rejects sends the person to sign in again, keeping what they typed', async () => {
   await nav('Projects').click();
   // The token screen has a Name field too: type only once the projects' form is there.

@@ -1,0 +1,101 @@
+import type { ProjectRole } from '@contract/roles';
+import type { RouteAnswer } from '@contract/route';
+import type { createEnvironmentRoute } from '@contract/routes/create-environment';
+import type { listEnvironmentsRoute } from '@contract/routes/list-environments';
+import { useState } from 'preact/hooks';
+import type { Api } from './api';
+import { loadProjects } from './projects';
+import { ErrorMessage, useAction, useDraft, useLoad } from './ui';
+
+/** Roles that may add environments (docs/api.md); others are not offered the form. */
+const MANAGING_ROLES: readonly ProjectRole[] = ['owner', 'admin'];
+
+const AddEnvironmentForm = ({ api, path, onAdded }: { api: Api; path: string; onAdded: (name: string) => void }) => {
+  const [name, setName, clearName] = useDraft(`environment:${path}`, '');
+  const { busy, error, run } = useAction();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      const created = await api<RouteAnswer<typeof createEnvironmentRoute>>('POST', path, { name });
+      clearName();
+      onAdded(created.data.name);
+    });
+  };
+  return (
+    <form class="panel" onSubmit={submit} aria-labelledby="add-environment-title">
+      <h2 id="add-environment-title">Add an environment</h2>
+      <p class="hint">Lower-case letters, digits and dashes, such as preview or eu-west-1.</p>
+      <label for="environment-name">Environment name</label>
+      <input
+        id="environment-name"
+        required
+        maxLength={32}
+        autocomplete="off"
+        value={name}
+        aria-describedby="add-environment-error"
+        onInput={(event) => setName(event.currentTarget.value)}
+      />
+      <ErrorMessage id="add-environment-error" error={error} />
+      <button type="submit" disabled={busy}>
+        Add environment
+      </button>
+    </form>
+  );
+};
+
+/** A project's secrets, by environment: the environments and their live secrets; owners and admins add environments. */
+export const SecretsScreen = ({ api, projectId }: { api: Api; projectId: string }) => {
+  const path = `/api/v1/projects/${encodeURIComponent(projectId)}/environments`;
+  const environments = useLoad(() => api<RouteAnswer<typeof listEnvironmentsRoute>>('GET', path));
+  const projects = useLoad(() => loadProjects(api));
+  const [chosen, setChosen] = useState<string>();
+  const project = projects.data?.data.find((entry) => entry.projectId === projectId);
+  const manages = project !== undefined && MANAGING_ROLES.includes(project.role);
+  const list = environments.data?.data;
+  const current = list?.find((entry) => entry.name === chosen) ?? list?.[0];
+  return (
+    <>
+      <p>
+        <a href={`#/projects/${encodeURIComponent(projectId)}`}>← {project ? project.name : 'Project'}</a>
+      </p>
+      <h1>{project ? `Secrets of ${project.name}` : 'Secrets'}</h1>
+      <section aria-labelledby="environment-title">
+        <h2 id="environment-title">Environments</h2>
+        <ErrorMessage id="environments-error" error={environments.error} />
+        {list === undefined ? (
+          !environments.error && <p>Loading…</p>
+        ) : list.length === 0 ? (
+          <p>This project has no environment yet.</p>
+        ) : (
+          <>
+            <label for="environment">Environment</label>
+            <select id="environment" value={current?.name} onChange={(event) => setChosen(event.currentTarget.value)}>
+              {list.map((entry) => (
+                <option key={entry.name} value={entry.name}>
+                  {entry.name}
+                </option>
+              ))}
+            </select>
+            {current && (
+              <p>
+                {current.secretCount === 0
+                  ? `No secrets in ${current.name} yet.`
+                  : `${current.secretCount} ${current.secretCount === 1 ? 'secret' : 'secrets'} in ${current.name}.`}
+              </p>
+            )}
+          </>
+        )}
+      </section>
+      {manages && (
+        <AddEnvironmentForm
+          api={api}
+          path={path}
+          onAdded={(name) => {
+            setChosen(name);
+            environments.reload();
+          }}
+        />
+      )}
+    </>
+  );
+};
