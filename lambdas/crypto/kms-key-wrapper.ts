@@ -1,17 +1,11 @@
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient, type KMSClientConfig } from '@aws-sdk/client-kms';
+import { isUnavailable, sdkClientSettings } from '@lambdas/aws-sdk';
 import { DecryptionError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import { tracer } from '@lambdas/observability';
 import type { KeyWrapper } from './envelope';
 
-/**
- * Settings of the KMS client, those of the DynamoDB client (`lambdas/data/client.ts`) for the same
- * reason: a stalled call gives up after three attempts of one second each, well inside the function's
- * timeout.
- */
-export const kmsClientSettings = {
-  maxAttempts: 3,
-  requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_000, throwOnRequestTimeout: true },
-} satisfies KMSClientConfig;
+/** Settings of the KMS client: every SDK client's retries and timeouts (`lambdas/aws-sdk.ts`). */
+export const kmsClientSettings = sdkClientSettings satisfies KMSClientConfig;
 
 /**
  * One client per container, reused across invocations; the Tracer records each of its calls in a
@@ -30,16 +24,9 @@ const UNAVAILABLE_ERRORS = new Set([
   'TimeoutError',
   'RequestTimeout',
 ]);
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
 
 /** KMS's refusals of a wrapped key that is not this project's under this key. */
 const REFUSED_KEY_ERRORS = new Set(['InvalidCiphertextException', 'IncorrectKeyException']);
-
-const isUnavailable = (error: unknown): boolean => {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return UNAVAILABLE_ERRORS.has(error.name) || (typeof code === 'string' && NETWORK_CODES.has(code));
-};
 
 /**
  * Data keys made and unwrapped by KMS under the key `keyId`, with the encryption context
@@ -58,7 +45,7 @@ export const kmsKeyWrapper = (keyId: string): KeyWrapper => ({
       }
       return { plaintext: Plaintext, wrapped: CiphertextBlob };
     } catch (error) {
-      throw isUnavailable(error) ? new ServiceUnavailableError({ cause: error }) : error;
+      throw isUnavailable(error, UNAVAILABLE_ERRORS) ? new ServiceUnavailableError({ cause: error }) : error;
     }
   },
   unwrap: async (projectId, wrapped) => {
@@ -69,7 +56,7 @@ export const kmsKeyWrapper = (keyId: string): KeyWrapper => ({
       if (Plaintext === undefined) throw new Error(`KMS answered Decrypt for project ${projectId} without a key`);
       return Plaintext;
     } catch (error) {
-      if (isUnavailable(error)) throw new ServiceUnavailableError({ cause: error });
+      if (isUnavailable(error, UNAVAILABLE_ERRORS)) throw new ServiceUnavailableError({ cause: error });
       if (error instanceof Error && REFUSED_KEY_ERRORS.has(error.name)) {
         throw new DecryptionError(`The data key of project ${projectId} does not unwrap under ${keyId}`, {
           cause: error,

@@ -16,6 +16,7 @@ import {
   type TranslateConfig,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { isUnavailable, sdkClientSettings } from '@lambdas/aws-sdk';
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
 import { optionalUrlEnv, requiredEnv } from '@lambdas/env';
 import { tracer } from '@lambdas/observability';
@@ -27,16 +28,11 @@ const tableName = requiredEnv('TABLE_NAME');
 const endpoint = optionalUrlEnv('DYNAMODB_ENDPOINT');
 
 /**
- * Settings of the service's DynamoDB client. Retries and timeouts: a call that stalls gives up after
- * three attempts of one second each (about 3.3 s with back-off), so even the authorizer's two calls
- * end well inside the 10 s Lambda timeout and API Gateway's 29 s. Without `throwOnRequestTimeout` the
- * SDK only logs an overdue request and keeps waiting. No `cacheMiddleware`: the document client
- * refuses it, as a cached stack would send the first command's input again.
+ * Settings of the service's DynamoDB client: every SDK client's retries and timeouts
+ * (`lambdas/aws-sdk.ts`). No `cacheMiddleware`: the document client refuses it, as a cached stack
+ * would send the first command's input again.
  */
-export const clientSettings = {
-  maxAttempts: 3,
-  requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_000, throwOnRequestTimeout: true },
-} satisfies DynamoDBClientConfig;
+export const clientSettings = sdkClientSettings satisfies DynamoDBClientConfig;
 
 /**
  * One client per container, reused across invocations (keep-alive is the SDK default); the Tracer
@@ -57,14 +53,6 @@ const UNAVAILABLE_ERRORS = new Set([
   'TimeoutError',
   'RequestTimeout',
 ]);
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
-
-/** Whether an error means DynamoDB is throttling or out of reach (answered 503, retryable). */
-const isDataUnavailable = (error: unknown): boolean => {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return UNAVAILABLE_ERRORS.has(error.name) || (typeof code === 'string' && NETWORK_CODES.has(code));
-};
 
 // Throttling and outages leave the data layer as the domain's error, so no caller above needs to know
 // the SDK's error names; the original stays its cause, for the log.
@@ -73,7 +61,7 @@ dynamo.middlewareStack.add(
     try {
       return await next(args);
     } catch (error) {
-      throw isDataUnavailable(error) ? new ServiceUnavailableError({ cause: error }) : error;
+      throw isUnavailable(error, UNAVAILABLE_ERRORS) ? new ServiceUnavailableError({ cause: error }) : error;
     }
   },
   { step: 'initialize', priority: 'high', name: 'unavailableAsDomainError' },
