@@ -282,38 +282,45 @@ export const CreateTokenForm = ({
           ) : projects.length === 0 ? (
             <p>You belong to no project yet.</p>
           ) : (
-            <ul class="token-projects">
-              {projects.map((project) => {
-                const picked = choice(project.projectId);
-                const fieldId = `token-environments-${project.projectId}`;
-                return (
-                  <li key={project.projectId}>
-                    <label class="check">
-                      <input
-                        type="checkbox"
-                        checked={picked !== undefined}
-                        onChange={(event) => choose(project.projectId, event.currentTarget.checked)}
-                      />
-                      {project.name}
-                    </label>
-                    {picked && (
-                      <>
-                        <label for={fieldId}>
-                          Environments<span class="visually-hidden"> of {project.name}</span>
-                        </label>
+            <>
+              <p id="token-projects-hint" class="hint">
+                Tick each project the token may reach. Its environments: empty for all of them, or names separated by
+                commas.
+              </p>
+              <ul class="token-projects">
+                {projects.map((project) => {
+                  const picked = choice(project.projectId);
+                  const fieldId = `token-environments-${project.projectId}`;
+                  return (
+                    <li key={project.projectId}>
+                      <label class="check">
                         <input
-                          id={fieldId}
-                          spellcheck={false}
-                          placeholder="all; or e.g. staging, production"
-                          value={picked.environments}
-                          onInput={(event) => setEnvironments(project.projectId, event.currentTarget.value)}
+                          type="checkbox"
+                          checked={picked !== undefined}
+                          onChange={(event) => choose(project.projectId, event.currentTarget.checked)}
                         />
-                      </>
-                    )}
-                  </li>
-                );
-              })}
-            </ul>
+                        {project.name}
+                      </label>
+                      {picked && (
+                        <>
+                          <label for={fieldId}>
+                            Environments<span class="visually-hidden"> of {project.name}</span>
+                          </label>
+                          <input
+                            id={fieldId}
+                            spellcheck={false}
+                            aria-describedby="token-projects-hint"
+                            placeholder="all; or e.g. staging, production"
+                            value={picked.environments}
+                            onInput={(event) => setEnvironments(project.projectId, event.currentTarget.value)}
+                          />
+                        </>
+                      )}
+                    </li>
+                  );
+                })}
+              </ul>
+            </>
           ))}
         {projectErrors.length > 0 && (
           <div id="token-projects-error" class="error" role="alert">
