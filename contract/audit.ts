@@ -26,7 +26,7 @@ export const auditEventTypes = [
 export type AuditEventType = (typeof auditEventTypes)[number];
 
 /** Why a token that exists was refused (`token.denied`'s `details.reason`). */
-export const denialReasons = ['expired', 'ip', 'scope'] as const;
+export const denialReasons = ['expired', 'ip', 'scope', 'resource'] as const;
 
 /** One reason a token was refused. */
 export type DenialReason = (typeof denialReasons)[number];

@@ -4,6 +4,7 @@ export const ErrorText = {
   expired: 'Authentication token has expired',
   wrongIp: 'Invalid IP address for this token',
   scope: 'Forbidden: Token does not have write permissions',
+  tokenResource: 'Forbidden: Token is not allowed for this resource',
   sessionRequired: 'Forbidden: Token creation requires a dashboard session',
   projectRole: 'Forbidden: Insufficient project role',
   projectNotFound: 'Project not found',

@@ -8,6 +8,9 @@ export const MAX_TTL_DAYS = 3650;
 export const MAX_ALLOWED_IPS = 10;
 /** The broadest network an `allowedIps` entry may name, by family: a /8 of IPv4, a /32 of IPv6. */
 export const BROADEST_ALLOWED_PREFIX = { 4: 8, 6: 32 } as const;
+/** Most projects a limited token may list, and most environments per listed project. */
+export const MAX_TOKEN_PROJECTS = 10;
+export const MAX_TOKEN_ENVIRONMENTS = 20;
 /** Lifetime of a token created without `ttlDays`. */
 export const DEFAULT_TTL_DAYS = 30;
 /** Hours a rotated token keeps working beside its replacement: by default, and at most (a week). */

@@ -38,10 +38,11 @@ export const routeErrors = (contract: RouteContract): ReadonlyMap<number, NonEmp
   if (withBody) errors.set(400, [ErrorText.malformedJson, ErrorText.validation]);
   else if (contract.schemas().query) errors.set(400, [ErrorText.validation]);
   errors.set(401, [ErrorText.unauthorized, ErrorText.expired]);
-  // The authorizer's order: source IP before the route's scope rule (docs/api.md); the firewall's own.
+  // The authorizer's order: source IP before the route's scope rule, then a limited token's projects
+  // (docs/api.md); the firewall's own.
   errors.set(403, [
     ErrorText.wrongIp,
-    contract.tokenScope === null ? ErrorText.sessionRequired : ErrorText.scope,
+    ...(contract.tokenScope === null ? [ErrorText.sessionRequired] : [ErrorText.scope, ErrorText.tokenResource]),
     ...(contract.errors.forbidden ?? []),
     ErrorText.firewallBlocked,
   ]);

@@ -95,7 +95,25 @@ export const newTokenFields = () => ({
   displayPrefix: displayPrefix(),
   scopes: z.array(scope()),
   expiresAt: z.nullable(timestamp()),
+  projects: tokenProjects(),
 });
+
+const buildTokenProject = () =>
+  z
+    .object({
+      projectId: projectId(),
+      environments: z.nullable(
+        z.array(z.string()).check(z.describe("The environments it reaches; null: all of the project's")),
+      ),
+    })
+    .check(z.meta({ id: 'TokenProject' }), z.describe('A project a limited token reaches'));
+let tokenProjectSchema: ReturnType<typeof buildTokenProject> | undefined;
+
+/** A token's limit to projects and environments, as answers show it (the API document names it once). */
+export const tokenProjects = () => {
+  tokenProjectSchema ??= buildTokenProject();
+  return z.nullable(z.array(tokenProjectSchema)).check(z.describe("The projects it reaches; null: all of its owner's"));
+};
 
 /**
  * What a name may not hold: control characters (C0, DEL, C1), line and paragraph separators, the

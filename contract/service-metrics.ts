@@ -26,7 +26,7 @@ export const AUTHORIZER_DECISION_METRIC = 'AuthorizerDecision';
 export const AUTHORIZER_DECISION_DIMENSION = 'outcome';
 
 /** The values of {@link AUTHORIZER_DECISION_DIMENSION}. */
-export const AUTHORIZER_DECISION_OUTCOMES = ['allowed', 'invalid', 'expired', 'wrong_ip', 'scope'] as const;
+export const AUTHORIZER_DECISION_OUTCOMES = ['allowed', 'invalid', 'expired', 'wrong_ip', 'scope', 'resource'] as const;
 
 /** An authorizer decision's outcome, as a metric dimension value. */
 export type AuthorizerDecisionOutcome = (typeof AUTHORIZER_DECISION_OUTCOMES)[number];

@@ -1,8 +1,16 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
-import { BROADEST_ALLOWED_PREFIX, DEFAULT_TTL_DAYS, MAX_ALLOWED_IPS, MAX_TTL_DAYS } from '../limits';
+import { PROJECT_ID_PATTERN } from '../identifiers';
+import {
+  BROADEST_ALLOWED_PREFIX,
+  DEFAULT_TTL_DAYS,
+  MAX_ALLOWED_IPS,
+  MAX_TOKEN_ENVIRONMENTS,
+  MAX_TOKEN_PROJECTS,
+  MAX_TTL_DAYS,
+} from '../limits';
 import { route } from '../route';
-import { dataBody, exactly, name, newTokenFields, typeError } from '../schemas';
+import { dataBody, environmentName, exactly, name, newTokenFields, typeError } from '../schemas';
 import { scopes } from '../scopes';
 import { TOKENS_CREATED_METRIC } from '../service-metrics';
 
@@ -15,7 +23,7 @@ export const createTokenRoute = route({
   tokenScope: null,
   summary: 'Create an API token (dashboard session only)',
   success: { status: 201, description: 'The new token; `rawToken` appears in this response only' },
-  errors: { conflict: [ErrorText.tokenLimit] },
+  errors: { notFound: [ErrorText.projectNotFound], conflict: [ErrorText.tokenLimit] },
   successMetric: TOKENS_CREATED_METRIC,
   // Least work (create a token under the limit): The slots say which tokens are still live (expired
   // ones free their slot), so they must be read; the version check makes a stale read safe, but it
@@ -32,6 +40,9 @@ export const createTokenRoute = route({
         { action: 'Put', entity: 'AuditEvent' },
       ],
     },
+    // A token limited to projects: the caller's membership of each (up to ten), read strongly since it
+    // decides access, before the transaction.
+    { operation: 'GetItem', entity: 'Member', consistent: true, beyondFloor: true },
     // A user's first token puts the slot item instead of updating it.
     {
       operation: 'TransactWriteItems',
@@ -80,6 +91,39 @@ export const createTokenRoute = route({
               z.maxLength(MAX_ALLOWED_IPS, `List at most ${MAX_ALLOWED_IPS} addresses or CIDRs`),
               z.describe(
                 `Addresses or CIDRs the token works from (1 to ${MAX_ALLOWED_IPS}, none broader than a /${BROADEST_ALLOWED_PREFIX[4]} of IPv4 or a /${BROADEST_ALLOWED_PREFIX[6]} of IPv6, IPv4 embedded in IPv6 counted as IPv4, none overlapping); omitted: the creating address`,
+              ),
+            ),
+        ),
+        projects: z.optional(
+          z
+            .array(
+              exactly(
+                {
+                  projectId: z
+                    .string({ error: typeError('Give the project’s id', 'A project id is text') })
+                    .check(z.regex(PROJECT_ID_PATTERN, 'Not a project id')),
+                  environments: z.optional(
+                    z.array(environmentName(), 'Send the environments as a list, e.g. ["production"]').check(
+                      z.minLength(1, 'List at least one environment, or leave environments out for all of them'),
+                      z.maxLength(MAX_TOKEN_ENVIRONMENTS, `List at most ${MAX_TOKEN_ENVIRONMENTS} environments`),
+                      z.refine((list) => new Set(list).size === list.length, 'Name each environment once'),
+                      z.describe('The environments it reaches in that project; omitted: all of them'),
+                    ),
+                  ),
+                },
+                'field',
+              ),
+              'Send the projects as a list, e.g. [{"projectId": "prj_…"}]',
+            )
+            .check(
+              z.minLength(1, 'List at least one project, or leave projects out for all of yours'),
+              z.maxLength(MAX_TOKEN_PROJECTS, `List at most ${MAX_TOKEN_PROJECTS} projects`),
+              z.refine(
+                (list) => new Set(list.map((entry) => entry.projectId)).size === list.length,
+                'Name each project once',
+              ),
+              z.describe(
+                `The projects (1 to ${MAX_TOKEN_PROJECTS}, each a project of the caller's) and environments the token reaches; omitted: all of the caller's`,
               ),
             ),
         ),

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { route } from '../route';
-import { dataBody, displayPrefix, scope, timestamp, tokenId } from '../schemas';
+import { dataBody, displayPrefix, scope, timestamp, tokenId, tokenProjects } from '../schemas';
 
 // The contract of list tokens (one module per route: a function bundles only its own).
 
@@ -23,6 +23,7 @@ const tokenListEntry = () =>
         z.describe('When a rotated token stops working (its grace period’s end, or its expiry if sooner)'),
       ),
     ),
+    projects: tokenProjects(),
   });
 
 export const listTokensRoute = route({

@@ -5,6 +5,7 @@ import type { getMeRoute } from '@contract/routes/get-me';
 import { type Scope, scopes } from '@contract/scopes';
 import { useState } from 'preact/hooks';
 import type { Api } from './api';
+import type { ProjectEntry } from './projects';
 import type { NewToken } from './token-types';
 import { detailText, ErrorMessage, useAction, useDraft, useLoad } from './ui';
 
@@ -18,9 +19,37 @@ interface TokenDraft {
   readonly from: 'this' | 'list';
   /** The list as typed: one address or CIDR per line. */
   readonly addresses: string;
+  /** Which projects the token reaches: all of the user's, or the chosen ones. */
+  readonly reach: 'all' | 'only';
+  /** The chosen projects, each with its environments as typed (comma-separated; blank: all of them). */
+  readonly chosen: readonly ChosenProject[];
 }
 
-const EMPTY_DRAFT: TokenDraft = { name: '', scopes: [], days: '30', never: false, from: 'this', addresses: '' };
+/** A project ticked in the form, with its environments as typed. */
+interface ChosenProject {
+  readonly projectId: string;
+  readonly environments: string;
+}
+
+const EMPTY_DRAFT: TokenDraft = {
+  name: '',
+  scopes: [],
+  days: '30',
+  never: false,
+  from: 'this',
+  addresses: '',
+  reach: 'all',
+  chosen: [],
+};
+
+/** The typed environments as the API takes them: trimmed, blanks dropped; none typed: all (omitted). */
+const environmentList = (text: string): string[] | undefined => {
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  return names.length > 0 ? names : undefined;
+};
 
 /** One entry of the typed list: the text the API gets, and its line in the field (from 1). */
 interface AddressLine {
@@ -46,14 +75,43 @@ const isLoopback = (address: string | undefined): boolean =>
   address !== undefined && (LOOPBACK as readonly string[]).includes(address);
 
 /**
- * The create form: name, scopes, lifetime and where the token works from; each refusal of the API is
- * shown beside its field (every refused address by its line).
+ * The create form: name, scopes, lifetime, where the token works from and which projects it reaches;
+ * each refusal of the API is shown beside its field (every refused address by its line, every refused
+ * project entry by its project's name).
  */
-export const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (token: NewToken) => void }) => {
+export const CreateTokenForm = ({
+  api,
+  projects,
+  onCreated,
+}: {
+  api: Api;
+  /** The user's projects, to limit a token to (undefined while they load). */
+  projects: readonly ProjectEntry[] | undefined;
+  onCreated: (token: NewToken) => void;
+}) => {
   const [draft, setDraft, clearDraft] = useDraft<TokenDraft>('token', EMPTY_DRAFT);
   // The address the API sees: the dashboard cannot know it without asking.
   const me = useLoad(() => api<RouteAnswer<typeof getMeRoute>>('GET', '/api/v1/me'));
-  const { busy, error, detailsAt, run } = useAction(['allowedIps']);
+  const { busy, error, detailsAt, run } = useAction(['allowedIps', 'projects']);
+  // The projects as last sent, so that an error about `projects.<i>` can name its project.
+  const [sentProjects, setSentProjects] = useState<readonly string[]>([]);
+  const projectErrors = detailsAt('projects');
+  const chosen = draft.chosen ?? [];
+  const choice = (projectId: string) => chosen.find((entry) => entry.projectId === projectId);
+  const choose = (projectId: string, on: boolean) =>
+    setDraft({
+      ...draft,
+      chosen: on
+        ? [...chosen, { projectId, environments: '' }]
+        : chosen.filter((entry) => entry.projectId !== projectId),
+    });
+  const setEnvironments = (projectId: string, environments: string) =>
+    setDraft({
+      ...draft,
+      chosen: chosen.map((entry) => (entry.projectId === projectId ? { projectId, environments } : entry)),
+    });
+  const projectName = (projectId: string | undefined) =>
+    projects?.find((project) => project.projectId === projectId)?.name ?? projectId;
   // The list as last sent, so that an error about `allowedIps.<i>` can quote its entry and line.
   const [sent, setSent] = useState<readonly AddressLine[]>([]);
   const sourceIp = me.data?.data.sourceIp;
@@ -66,11 +124,24 @@ export const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (toke
       const listed = draft.from === 'list' ? addressLines(draft.addresses) : undefined;
       setSent(listed ?? []);
       const allowedIps = listed?.map(({ entry }) => entry) ?? (isLoopback(sourceIp) ? [...LOOPBACK] : undefined);
+      // In the order of the list shown, so that the details' indexes name the projects as listed.
+      const limited =
+        draft.reach === 'only'
+          ? (projects ?? [])
+              .map((project) => choice(project.projectId))
+              .filter((entry): entry is ChosenProject => entry !== undefined)
+              .map((entry) => {
+                const environments = environmentList(entry.environments);
+                return environments ? { projectId: entry.projectId, environments } : { projectId: entry.projectId };
+              })
+          : undefined;
+      setSentProjects(limited?.map((entry) => entry.projectId) ?? []);
       const body = {
         name: draft.name,
         scopes: scopes.filter((scope) => draft.scopes.includes(scope)),
         ttlDays: draft.never ? null : Number(draft.days),
         ...(allowedIps && { allowedIps }),
+        ...(limited && { projects: limited }),
       };
       const created = await api<RouteAnswer<typeof createTokenRoute>>('POST', '/api/v1/tokens', body);
       clearDraft();
@@ -183,6 +254,86 @@ export const CreateTokenForm = ({ api, onCreated }: { api: Api; onCreated: (toke
               </div>
             )}
           </>
+        )}
+      </fieldset>
+      <fieldset aria-describedby={projectErrors.length > 0 ? 'token-projects-error' : undefined}>
+        <legend>Projects</legend>
+        <label class="check">
+          <input
+            type="radio"
+            name="token-reach"
+            checked={draft.reach !== 'only'}
+            onChange={() => setDraft({ ...draft, reach: 'all' })}
+          />
+          All my projects
+        </label>
+        <label class="check">
+          <input
+            type="radio"
+            name="token-reach"
+            checked={draft.reach === 'only'}
+            onChange={() => setDraft({ ...draft, reach: 'only' })}
+          />
+          Only these projects
+        </label>
+        {draft.reach === 'only' &&
+          (projects === undefined ? (
+            <p>Loading…</p>
+          ) : projects.length === 0 ? (
+            <p>You belong to no project yet.</p>
+          ) : (
+            <>
+              <p id="token-projects-hint" class="hint">
+                Tick each project the token may reach. Its environments: empty for all of them, or names separated by
+                commas.
+              </p>
+              <ul class="token-projects">
+                {projects.map((project) => {
+                  const picked = choice(project.projectId);
+                  const fieldId = `token-environments-${project.projectId}`;
+                  return (
+                    <li key={project.projectId}>
+                      <label class="check">
+                        <input
+                          type="checkbox"
+                          checked={picked !== undefined}
+                          onChange={(event) => choose(project.projectId, event.currentTarget.checked)}
+                        />
+                        {project.name}
+                      </label>
+                      {picked && (
+                        <>
+                          <label for={fieldId}>
+                            Environments<span class="visually-hidden"> of {project.name}</span>
+                          </label>
+                          <input
+                            id={fieldId}
+                            spellcheck={false}
+                            aria-describedby="token-projects-hint"
+                            placeholder="all; or e.g. staging, production"
+                            value={picked.environments}
+                            onInput={(event) => setEnvironments(project.projectId, event.currentTarget.value)}
+                          />
+                        </>
+                      )}
+                    </li>
+                  );
+                })}
+              </ul>
+            </>
+          ))}
+        {projectErrors.length > 0 && (
+          <div id="token-projects-error" class="error" role="alert">
+            <ul>
+              {projectErrors.map((detail) => {
+                const index = detail.path.split('.')[1];
+                const named = index === undefined ? undefined : projectName(sentProjects[Number(index)]);
+                return (
+                  <li key={detail.path}>{named === undefined ? detailText(detail) : `${named}: ${detail.message}`}</li>
+                );
+              })}
+            </ul>
+          </div>
         )}
       </fieldset>
       <ErrorMessage id="create-token-error" error={error} />

@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import type { Api } from './api';
 import { CreateTokenForm } from './create-token-form';
 import { CreatedToken } from './created-token';
+import { loadProjects } from './projects';
 import { RotateToken } from './rotate-token';
 import { isPast, type Shown, type TokenEntry } from './token-types';
 import { Confirm, ErrorMessage, useLoad, When } from './ui';
@@ -30,6 +31,19 @@ const expiresSoon = (token: TokenEntry): boolean =>
  */
 export const TokensScreen = ({ api }: { api: Api }) => {
   const tokens = useLoad(() => api<RouteAnswer<typeof listTokensRoute>>('GET', '/api/v1/tokens'));
+  // The user's projects: what a new token may be limited to, and the names of a limited token's.
+  const projects = useLoad(() => loadProjects(api));
+  const projectList = projects.data?.data;
+  /** Where a token reaches: all projects, or its projects by name (an id for one the user left). */
+  const reach = (token: TokenEntry): string =>
+    token.projects === null
+      ? 'All'
+      : token.projects
+          .map((entry) => {
+            const name = projectList?.find((project) => project.projectId === entry.projectId)?.name ?? entry.projectId;
+            return entry.environments === null ? name : `${name} (${entry.environments.join(', ')})`;
+          })
+          .join('; ');
   const [created, setCreated] = useState<Shown>();
   const [rotating, setRotating] = useState<TokenEntry>();
   const [revoking, setRevoking] = useState<TokenEntry>();
@@ -48,6 +62,7 @@ export const TokensScreen = ({ api }: { api: Api }) => {
       ) : (
         <CreateTokenForm
           api={api}
+          projects={projectList}
           onCreated={(token) => {
             setCreated({ token });
             tokens.reload();
@@ -72,6 +87,7 @@ export const TokensScreen = ({ api }: { api: Api }) => {
                 <th scope="col">Expires</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Works from</th>
+                <th scope="col">Projects</th>
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
                 </th>
@@ -118,6 +134,7 @@ export const TokensScreen = ({ api }: { api: Api }) => {
                   <td data-label="Works from" class="addresses">
                     {token.allowedIps === null ? 'Creating address' : token.allowedIps.join(', ')}
                   </td>
+                  <td data-label="Projects">{reach(token)}</td>
                   <td class="row-actions stacked">
                     {token.replacedBy === null && (
                       <button type="button" class="secondary" onClick={() => setRotating(token)}>

@@ -6,6 +6,7 @@ import { networkHolds, parseNetwork, sameIp } from '@lambdas/domain/ip';
 import type { Principal } from '@lambdas/domain/principal';
 import type { TokenRecord } from '@lambdas/domain/records';
 import { parseToken, tokenMatchesHash } from '@lambdas/domain/token-format';
+import { tokenReaches } from '@lambdas/domain/token-limits';
 import { SessionExpiredError, SessionInvalidError } from './session-errors';
 import type { SessionIdentity } from './session-verifier';
 
@@ -38,6 +39,10 @@ export interface AuthorizationRequest {
    * names none of our routes.
    */
   readonly tokenScope: Scope | null | undefined;
+  /** The route's resource, e.g. `/api/v1/projects/{projectId}/members` (a limited token's rule). */
+  readonly resource: string;
+  /** The path parameters, percent-encoded as API Gateway gives them. */
+  readonly pathParameters: Readonly<Record<string, string | undefined>> | null;
   readonly now: Date;
 }
 
@@ -104,6 +109,14 @@ const authorizeToken = async (
   if (!hasScope(token.scopes, needed)) {
     return { outcome: 'forbidden', rule: 'token-scope', error: ErrorText.scope, denied: denied('scope') };
   }
+  if (!tokenReaches(token.projects, request.resource, request.pathParameters)) {
+    return {
+      outcome: 'forbidden',
+      rule: 'token-resource',
+      error: ErrorText.tokenResource,
+      denied: denied('resource'),
+    };
+  }
   return {
     outcome: 'allow',
     principal: {
@@ -119,7 +132,7 @@ const authorizeToken = async (
 
 /**
  * Judges one request's credential for its route. Order (first failure wins): header and form;
- * for a session, its signature and claims, then its user's offboarding mark; for a token, the stored token (unknown, mismatch, revoked, replaced and past its grace period), expiry, source IP, and the route's scope.
+ * for a session, its signature and claims, then its user's offboarding mark; for a token, the stored token (unknown, mismatch, revoked, replaced and past its grace period), expiry, source IP, the route's scope, and a limited token's projects and environments.
  * Outages (DynamoDB, the key set) are thrown, never allowed.
  */
 export const authorize = async (request: AuthorizationRequest, deps: AuthorizerDeps): Promise<Decision> => {

@@ -78,6 +78,8 @@ export const authorizerHandler = async (
         authorization: authorizationValues(event),
         sourceIp: event.requestContext.identity.sourceIp,
         tokenScope: routeScopes.get(route),
+        resource: event.resource,
+        pathParameters: event.pathParameters,
         now,
       },
       authorizerDeps,
@@ -115,7 +117,8 @@ const decisionOutcome = (decision: Decision): AuthorizerDecisionOutcome => {
   if (decision.outcome === 'allow') return 'allowed';
   if (decision.outcome === 'unauthorized') return 'invalid';
   if (decision.outcome === 'expired') return 'expired';
-  return decision.rule === 'token-ip' ? 'wrong_ip' : 'scope';
+  if (decision.rule === 'token-ip') return 'wrong_ip';
+  return decision.rule === 'token-resource' ? 'resource' : 'scope';
 };
 
 const isUseDue = (lastUsedAt: string | null | undefined, now: Date): boolean =>

@@ -30,6 +30,14 @@ export interface TokenRecord {
   readonly replacedBy?: string;
   /** Once rotated: when it stops working, as if revoked. */
   readonly stopsAt?: string;
+  /** The projects (and environments) it is limited to; absent: all of its owner's. */
+  readonly projects?: readonly TokenProject[];
+}
+
+/** One project a limited token reaches; without `environments`, all of that project's. */
+export interface TokenProject {
+  readonly projectId: string;
+  readonly environments?: readonly string[];
 }
 
 /** A project. */

@@ -15,7 +15,7 @@ import {
   parseNetwork,
 } from '@lambdas/domain/ip';
 import type { Principal } from '@lambdas/domain/principal';
-import type { TokenRecord } from '@lambdas/domain/records';
+import type { MemberRecord, TokenProject, TokenRecord } from '@lambdas/domain/records';
 
 /** What the token use cases read and write (the token repositories; in-memory fakes in unit tests). */
 export interface TokenStore {
@@ -44,9 +44,16 @@ export interface TokenStore {
   revoke(userId: string, tokenId: string, event: AuditEvent): Promise<void>;
 }
 
+/** The memberships a limited token's projects are checked against. */
+export interface MembershipReader {
+  /** One membership, strongly consistent (it decides access). */
+  getMember(projectId: string, userId: string): Promise<MemberRecord | undefined>;
+}
+
 /** The ports of the token use cases. */
 export interface TokenPorts {
   readonly tokens: TokenStore;
+  readonly members: MembershipReader;
   readonly ids: Pick<Ids, 'mintToken'>;
 }
 
@@ -61,7 +68,15 @@ export interface NewToken {
   readonly ttlDays?: number | null;
   /** Addresses or CIDRs the token works from; omitted, the creating address. */
   readonly allowedIps?: readonly string[];
+  /** The projects (and environments) it is limited to; omitted, all of the owner's. */
+  readonly projects?: readonly TokenProject[];
 }
+
+/** A token's limit as answers show it: `null` for all of its owner's projects (or a project's environments). */
+const shownProjects = (projects: readonly TokenProject[] | undefined) =>
+  projects === undefined
+    ? null
+    : projects.map((entry) => ({ projectId: entry.projectId, environments: entry.environments ?? null }));
 
 /**
  * An allow-list in canonical form (IPv4-mapped IPv6 as IPv4, IPv6 compressed, host bits cleared), or
@@ -106,7 +121,7 @@ const allowList = (entries: readonly string[]): string[] => {
 };
 
 /** What a new token is, as its owner chose it (or as the token it replaces was). */
-type TokenSettings = Pick<TokenRecord, 'name' | 'scopes' | 'boundIp' | 'expiresAt' | 'allowedIps'>;
+type TokenSettings = Pick<TokenRecord, 'name' | 'scopes' | 'boundIp' | 'expiresAt' | 'allowedIps' | 'projects'>;
 
 /** A new token of `owner`'s: its record, with only the hash of its secret, and the raw token to show once. */
 const mintFor = (ids: TokenPorts['ids'], owner: Principal, settings: TokenSettings, now: Date) => {
@@ -123,6 +138,7 @@ const mintFor = (ids: TokenPorts['ids'], owner: Principal, settings: TokenSettin
     expiresAt: settings.expiresAt,
     lastUsedAt: null,
     ...(settings.allowedIps && { allowedIps: settings.allowedIps }),
+    ...(settings.projects && { projects: settings.projects }),
     ...(owner.email && { ownerEmail: owner.email }),
   };
   return {
@@ -134,23 +150,38 @@ const mintFor = (ids: TokenPorts['ids'], owner: Principal, settings: TokenSettin
       displayPrefix: record.displayPrefix,
       scopes: record.scopes,
       expiresAt: record.expiresAt,
+      projects: shownProjects(record.projects),
     },
   };
 };
 
 /** The token use cases over their ports. */
-export const tokenUseCases = ({ tokens, ids }: TokenPorts) => ({
-  /** Mints a token bound to the caller's source IP and stores only its hash; the caller is a session. */
+export const tokenUseCases = ({ tokens, members, ids }: TokenPorts) => ({
+  /**
+   * Mints a token bound to the caller's source IP and stores only its hash; the caller is a session,
+   * and a member of every project the token is limited to (else 404, as for any project not theirs).
+   */
   createToken: async (owner: Principal, request: NewToken, origin: RequestOrigin, now: Date) => {
     const boundIp = creatingAddress(origin.sourceIp);
     if (!boundIp || owner.issuedAt === undefined) throw new UnauthorizedError();
     const allowedIps = request.allowedIps && allowList(request.allowedIps);
+    const projects = request.projects?.map((entry) =>
+      entry.environments === undefined
+        ? { projectId: entry.projectId }
+        : { projectId: entry.projectId, environments: entry.environments },
+    );
+    if (projects) {
+      const memberships = await Promise.all(projects.map((entry) => members.getMember(entry.projectId, owner.userId)));
+      if (memberships.some((membership) => membership === undefined)) {
+        throw new NotFoundError(ErrorText.projectNotFound);
+      }
+    }
     const ttlDays = request.ttlDays === undefined ? DEFAULT_TTL_DAYS : request.ttlDays;
     const expiresAt = ttlDays === null ? null : toIso(new Date(now.getTime() + ttlDays * DAY_MS));
     const { record, shown } = mintFor(
       ids,
       owner,
-      { name: request.name, scopes: request.scopes, boundIp, expiresAt, allowedIps },
+      { name: request.name, scopes: request.scopes, boundIp, expiresAt, allowedIps, projects },
       now,
     );
     const event = auditEvent(
@@ -178,6 +209,7 @@ export const tokenUseCases = ({ tokens, ids }: TokenPorts) => ({
       allowedIps: token.allowedIps ?? null,
       replacedBy: token.replacedBy ?? null,
       stopsAt: token.stopsAt ?? null,
+      projects: shownProjects(token.projects),
     })),
 
   /** Revokes one of the caller's tokens (its id's form is checked by the route contract). */
@@ -185,7 +217,7 @@ export const tokenUseCases = ({ tokens, ids }: TokenPorts) => ({
     tokens.revoke(owner.userId, tokenId, auditEvent('token.revoked', origin, now, { tokenId })),
 
   /**
-   * Replaces one of the caller's tokens with a new one of the same name, scopes and addresses, living as
+   * Replaces one of the caller's tokens with a new one of the same name, scopes, addresses and projects, living as
    * long from now as the old one lived (or forever, like it). The old one works on for `graceHours`, or
    * until its own expiry if sooner, then fails like a revoked token; the caller is a session.
    */

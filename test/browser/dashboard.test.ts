@@ -385,6 +385,48 @@ test('a plain member sees the members but is offered no control to change them',
   await page.getByRole('heading', { name: 'API tokens' }).waitFor();
 });
 
+test('limits a new token to chosen projects and environments, and the list shows them by name', async () => {
+  await expect(page.getByLabel('All my projects').isChecked()).resolves.toBe(true);
+  await expect(page.getByLabel('payments', { exact: true }).count()).resolves.toBe(0);
+  await page.getByLabel('Name').fill('payments-deploy');
+  await page.getByLabel('admin').check();
+  await page.getByLabel('Only these projects').check();
+  await page.getByLabel('payments', { exact: true }).check();
+  await page.getByLabel('Environments of payments').fill(' staging, production ,');
+  await checkScreen('token-projects');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const field = page.getByLabel('New token');
+  await field.waitFor();
+  const limited = await field.inputValue();
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(tokenRow('payments-deploy').getByRole('cell').nth(6).textContent()).resolves.toBe(
+    'payments (staging, production)',
+  );
+  const outside = await api('/api/v1/projects', { bearer: limited });
+  expect(outside.status).toBe(403);
+  expect(((await outside.json()) as { error: string }).error).toBe('Forbidden: Token is not allowed for this resource');
+  // The form is back to its default for the next token.
+  await expect(page.getByLabel('All my projects').isChecked()).resolves.toBe(true);
+});
+
+test('a project entry the API refuses is named by its project next to the choice, in the API’s words', async () => {
+  await page.getByLabel('Name').fill('bad-environments');
+  await page.getByLabel('admin').check();
+  await page.getByLabel('Only these projects').check();
+  await page.getByLabel('payments', { exact: true }).check();
+  await page.getByLabel('Environments of payments').fill('Prod!');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const fieldError = page.locator('#token-projects-error');
+  await fieldError.waitFor();
+  await expect(fieldError.getByRole('listitem').allTextContents()).resolves.toEqual([
+    'payments: Use 1 to 32 characters of a-z, 0-9 and -, starting and ending with a letter or a digit',
+  ]);
+  await expect(page.locator('#create-token-error').textContent()).resolves.toBe('Validation failed');
+  await page.getByLabel('All my projects').check();
+  await page.getByLabel('Name').fill('');
+  await page.getByLabel('admin').uncheck();
+});
+
 test("a project's Secrets screen offers its environments, and its owner adds one", async () => {
   await nav('Projects').click();
   await page.getByRole('link', { name: 'payments' }).click();

@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
 const ALARM_EMAIL = 'ops@example.com';
 const OPERATIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'TransactWriteItems'];
 const INDEXES = tableSchema.globalSecondaryIndexes.map((index) => index.indexName);
-const OUTCOMES = ['allowed', 'invalid', 'expired', 'wrong_ip', 'scope'];
+const OUTCOMES = ['allowed', 'invalid', 'expired', 'wrong_ip', 'scope', 'resource'];
 
 const pascalCase = (name: string): string =>
   name

@@ -30,7 +30,16 @@ describe('token lifecycle', () => {
     expect(created.headers['content-type']).toBe('application/json');
     const token = created.body.data;
     expect(created.body.success).toBe(true);
-    expect(Object.keys(token).sort()).toEqual(['displayPrefix', 'expiresAt', 'id', 'name', 'rawToken', 'scopes']);
+    expect(Object.keys(token).sort()).toEqual([
+      'displayPrefix',
+      'expiresAt',
+      'id',
+      'name',
+      'projects',
+      'rawToken',
+      'scopes',
+    ]);
+    expect(token.projects).toBeNull();
     expect(token.name).toBe('deploy bot');
     expect(token.rawToken).toMatch(/^svc_live_[0-9A-Za-z]{42}$/);
     expect(token.rawToken.startsWith(token.displayPrefix)).toBe(true);
@@ -52,6 +61,7 @@ describe('token lifecycle', () => {
       'lastUsedAt',
       'lastUsedIp',
       'name',
+      'projects',
       'replacedBy',
       'scopes',
       'stopsAt',

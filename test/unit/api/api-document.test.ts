@@ -68,7 +68,7 @@ describe('the OpenAPI document', () => {
       expect(errorTexts(responses[401])).toEqual([ErrorText.unauthorized, ErrorText.expired]);
       expect(errorTexts(responses[403])).toEqual([
         ErrorText.wrongIp,
-        route.tokenScope === null ? ErrorText.sessionRequired : ErrorText.scope,
+        ...(route.tokenScope === null ? [ErrorText.sessionRequired] : [ErrorText.scope, ErrorText.tokenResource]),
         ...(extra[403] ?? []),
         ErrorText.firewallBlocked,
       ]);

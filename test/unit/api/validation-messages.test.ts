@@ -94,9 +94,9 @@ describe('validation details', () => {
     [
       { name: 'ci', scopes: ['admin'], owner: 'me' },
       '',
-      'Unknown field "owner": the fields are name, scopes, ttlDays, allowedIps',
+      'Unknown field "owner": the fields are name, scopes, ttlDays, allowedIps, projects',
     ],
-    [null, '', 'Send a JSON object with the fields name, scopes, ttlDays, allowedIps'],
+    [null, '', 'Send a JSON object with the fields name, scopes, ttlDays, allowedIps, projects'],
   ])('create token: %j gets the detail at %j: %s', (body, path, message) => {
     expect(detailsOf(bodyOf(createTokenRoute), body)).toEqual([{ path, message }]);
   });

@@ -34,6 +34,8 @@ const request = (authorization: string[], overrides: Partial<Parameters<typeof a
   authorization,
   sourceIp: '203.0.113.7',
   tokenScope: listMembersRoute.tokenScope,
+  resource: listMembersRoute.path,
+  pathParameters: { projectId: 'prj_A' },
   now,
   ...overrides,
 });
@@ -296,5 +298,102 @@ describe('authorize with a session', () => {
   it('propagates an unavailable key set', async () => {
     const down = deps(stored, () => Promise.reject(new Error('keys unavailable'))).fake;
     await expect(authorize(request(['Bearer eyJ.a.b']), down)).rejects.toThrow('keys unavailable');
+  });
+});
+
+describe('authorize a token limited to projects', () => {
+  const limited = storedToken(minted, {
+    scopes: ['admin'],
+    projects: [{ projectId: 'prj_A' }, { projectId: 'prj_B', environments: ['staging', 'qa-1'] }],
+  });
+  const ENVIRONMENT_ROUTE = '/api/v1/projects/{projectId}/environments/{environment}';
+  const judge = (overrides: Partial<Parameters<typeof authorize>[0]>, token: TokenRecord = limited) =>
+    authorize(request([`Bearer ${minted.rawToken}`], overrides), deps(token).fake);
+  const refused = {
+    outcome: 'forbidden',
+    rule: 'token-resource',
+    error: ErrorText.tokenResource,
+    denied: { tokenId: minted.tokenId, userId: 'user-1', ownerEmail: null, reason: 'resource' },
+  };
+
+  it('allows a route of a listed project, its own and beneath it', async () => {
+    expect((await judge({})).outcome).toBe('allow');
+    const project = await judge({ resource: '/api/v1/projects/{projectId}', pathParameters: { projectId: 'prj_A' } });
+    expect(project.outcome).toBe('allow');
+  });
+
+  it('forbids a route of a project it does not list', async () => {
+    expect(await judge({ pathParameters: { projectId: 'prj_C' } })).toEqual(refused);
+  });
+
+  it('forbids every route outside a project', async () => {
+    for (const resource of ['/api/v1/tokens', '/api/v1/projects', '/api/v1/audit-events', '/api/v1/me']) {
+      expect(await judge({ resource, pathParameters: null })).toEqual(refused);
+    }
+  });
+
+  it('forbids a resource that only starts like a project route', async () => {
+    const decision = await judge({ resource: '/api/v1/projects/{projectId}x', pathParameters: { projectId: 'prj_A' } });
+    expect(decision).toEqual(refused);
+  });
+
+  it('allows every environment of a project listed without environments', async () => {
+    const decision = await judge({
+      resource: `${ENVIRONMENT_ROUTE}/secrets`,
+      pathParameters: { projectId: 'prj_A', environment: 'production' },
+    });
+    expect(decision.outcome).toBe('allow');
+  });
+
+  it('allows a listed environment and forbids another, beneath the environment too', async () => {
+    const listed = await judge({
+      resource: ENVIRONMENT_ROUTE,
+      pathParameters: { projectId: 'prj_B', environment: 'qa-1' },
+    });
+    expect(listed.outcome).toBe('allow');
+    const other = await judge({
+      resource: `${ENVIRONMENT_ROUTE}/secrets`,
+      pathParameters: { projectId: 'prj_B', environment: 'production' },
+    });
+    expect(other).toEqual(refused);
+  });
+
+  it('allows the project’s own routes outside its environments when it lists environments', async () => {
+    const decision = await judge({
+      resource: '/api/v1/projects/{projectId}/environments',
+      pathParameters: { projectId: 'prj_B' },
+    });
+    expect(decision.outcome).toBe('allow');
+  });
+
+  it('compares the path parameters percent-decoded, and refuses one that does not decode', async () => {
+    const encoded = await judge({ pathParameters: { projectId: 'prj%5FA' } });
+    expect(encoded.outcome).toBe('allow');
+    const broken = await judge({
+      resource: ENVIRONMENT_ROUTE,
+      pathParameters: { projectId: 'prj_B', environment: 'qa%E0%A4%A' },
+    });
+    expect(broken).toEqual(refused);
+  });
+
+  it('checks the scope first: a limited token outside its projects without the scope gets the scope error', async () => {
+    const reader = { ...limited, scopes: ['read:secrets' as const] };
+    const decision = await judge({ tokenScope: 'admin', pathParameters: { projectId: 'prj_C' } }, reader);
+    expect(decision).toMatchObject({ error: ErrorText.scope, denied: { reason: 'scope' } });
+  });
+
+  it('checks the address before the projects', async () => {
+    const decision = await judge({ sourceIp: '198.51.100.1', pathParameters: { projectId: 'prj_C' } });
+    expect(decision).toMatchObject({ error: ErrorText.wrongIp });
+  });
+
+  it('never limits a token without projects, nor a session', async () => {
+    const free = await judge({ resource: '/api/v1/tokens', pathParameters: null }, stored);
+    expect(free.outcome).toBe('allow');
+    const session = await authorize(
+      request(['Bearer a.b.c'], { resource: '/api/v1/tokens', pathParameters: null }),
+      deps().fake,
+    );
+    expect(session.outcome).toBe('allow');
   });
 });

@@ -7,9 +7,11 @@ import { storedToken } from './stored-token';
 
 const minted = mintToken();
 const stored = storedToken(minted, { lastUsedAt: '2099-01-01T00:00:00.000Z' });
+/** The token the table holds for this file's requests (a test may limit it to projects). */
+let mockToken = stored;
 
 // The handler's table and key set are replaced: this file checks what it logs and counts.
-jest.mock('@lambdas/data/token-repository', () => ({ getTokenById: async () => stored }));
+jest.mock('@lambdas/data/token-repository', () => ({ getTokenById: async () => mockToken }));
 jest.mock('@lambdas/data/token-mark-repository', () => ({ touchTokenLastUsed: async () => undefined }));
 jest.mock('@lambdas/data/user-repository', () => ({
   getUserProfile: async () => undefined,
@@ -32,6 +34,7 @@ const event = (sourceIp: string, resource = '/api/v1/projects/{projectId}/member
     httpMethod,
     headers: { Authorization: `Bearer ${minted.rawToken}` },
     multiValueHeaders: { Authorization: [`Bearer ${minted.rawToken}`] },
+    pathParameters: { projectId: 'prj_A' },
     requestContext: { requestId: 'r-1', identity: { sourceIp } },
   }) as unknown as APIGatewayRequestAuthorizerEvent;
 
@@ -67,5 +70,26 @@ describe('the authorizer decision metric', () => {
     } finally {
       jest.restoreAllMocks();
     }
+  });
+});
+
+describe('a token limited to projects', () => {
+  afterEach(() => {
+    mockToken = stored;
+    jest.restoreAllMocks();
+  });
+
+  it('is judged on the event’s resource and path parameters: denied with its text and counted as resource', async () => {
+    mockToken = { ...stored, projects: [{ projectId: 'prj_B' }] };
+    expect(await loggedOutcome(event('203.0.113.7'))).toBe('resource');
+    jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const result = await authorizerHandler(event('203.0.113.7'));
+    expect(result.policyDocument.Statement[0]).toMatchObject({ Effect: 'Deny' });
+    expect(result.context).toEqual({ error: ErrorText.tokenResource });
+  });
+
+  it('is allowed on a route of its project', async () => {
+    mockToken = { ...stored, projects: [{ projectId: 'prj_A' }] };
+    expect(await loggedOutcome(event('203.0.113.7'))).toBe('allowed');
   });
 });

@@ -2,14 +2,14 @@ import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { DEFAULT_GRACE_HOURS, DEFAULT_TTL_DAYS } from '@contract/limits';
 import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
-import type { TokenRecord } from '@lambdas/domain/records';
+import type { MemberRecord, TokenRecord } from '@lambdas/domain/records';
 import { type TokenStore, tokenUseCases } from '@lambdas/use-cases/tokens';
 import { eventLike, now, origin, sequentialIds, session } from './fakes';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Tokens in memory, with the events written beside them; the limit and offboarding rules are the repository's. */
-const fakeTokens = (stored: TokenRecord[] = []) => {
+const fakeTokens = (stored: TokenRecord[] = [], memberOf: readonly string[] = ['prj_A', 'prj_B']) => {
   const tokens = new Map(stored.map((token) => [token.tokenId, token]));
   const events: AuditEvent[] = [];
   const store: TokenStore = {
@@ -33,8 +33,17 @@ const fakeTokens = (stored: TokenRecord[] = []) => {
       events.push(event);
     },
   };
-  const useCases = tokenUseCases({ tokens: store, ids: sequentialIds() });
-  return { ...useCases, tokens, events };
+  const memberReads: string[] = [];
+  const members = {
+    getMember: async (projectId: string, userId: string): Promise<MemberRecord | undefined> => {
+      memberReads.push(projectId);
+      return memberOf.includes(projectId)
+        ? { projectId, projectName: projectId, projectCreatedAt: '', userId, role: 'member', addedAt: '' }
+        : undefined;
+    },
+  };
+  const useCases = tokenUseCases({ tokens: store, members, ids: sequentialIds() });
+  return { ...useCases, tokens, events, memberReads };
 };
 
 const stored = (fields: Partial<TokenRecord> = {}): TokenRecord => ({
@@ -72,6 +81,7 @@ describe('createToken', () => {
       displayPrefix: 'sk_raw',
       scopes: ['read:secrets'],
       expiresAt,
+      projects: null,
     });
     const record = tokens.get('tok1');
     expect(record).toMatchObject({ userId: 'u-1', secretHash: 'hash1', boundIp: '203.0.113.7', expiresAt });
@@ -132,6 +142,49 @@ describe('createToken', () => {
   });
 });
 
+describe('createToken limited to projects', () => {
+  const projects = [{ projectId: 'prj_A' }, { projectId: 'prj_B', environments: ['staging'] }];
+
+  it('stores the projects after reading the caller’s membership of each, and shows them', async () => {
+    const { createToken, tokens, memberReads } = fakeTokens();
+    const shown = await createToken(session, { name: 'ci', scopes: ['admin'], projects }, origin, now);
+    expect(shown.projects).toEqual([
+      { projectId: 'prj_A', environments: null },
+      { projectId: 'prj_B', environments: ['staging'] },
+    ]);
+    expect(tokens.get('tok1')?.projects).toEqual(projects);
+    expect(memberReads.sort()).toEqual(['prj_A', 'prj_B']);
+  });
+
+  it('answers 404 Project not found for a project the caller is not a member of, and stores nothing', async () => {
+    const { createToken, tokens } = fakeTokens([], ['prj_A']);
+    const error = await rejection(createToken(session, { name: 'ci', scopes: ['admin'], projects }, origin, now));
+    expect(error).toMatchObject({ status: 404, message: ErrorText.projectNotFound });
+    expect(tokens.size).toBe(0);
+  });
+
+  it('reads no membership for a token without projects', async () => {
+    const { createToken, memberReads, tokens } = fakeTokens();
+    await createToken(session, { name: 'ci', scopes: ['admin'] }, origin, now);
+    expect(memberReads).toEqual([]);
+    expect(tokens.get('tok1')?.projects).toBeUndefined();
+  });
+
+  it('lists and rotates a limited token with its projects', async () => {
+    const { listTokens, rotateToken, tokens } = fakeTokens([stored({ projects })]);
+    expect((await listTokens(session))[0]?.projects).toEqual([
+      { projectId: 'prj_A', environments: null },
+      { projectId: 'prj_B', environments: ['staging'] },
+    ]);
+    const shown = await rotateToken(session, 'old1', undefined, origin, now);
+    expect(shown.projects).toEqual([
+      { projectId: 'prj_A', environments: null },
+      { projectId: 'prj_B', environments: ['staging'] },
+    ]);
+    expect(tokens.get('tok1')?.projects).toEqual(projects);
+  });
+});
+
 describe('listTokens', () => {
   it('lists the caller’s tokens without secret, hash or bound address', async () => {
     const { listTokens } = fakeTokens([stored(), stored({ tokenId: 'other', userId: 'u-2' })]);
@@ -149,6 +202,7 @@ describe('listTokens', () => {
         allowedIps: ['198.51.100.0/24'],
         replacedBy: null,
         stopsAt: null,
+        projects: null,
       },
     ]);
   });
@@ -186,6 +240,7 @@ describe('rotateToken', () => {
       scopes: ['read:secrets'],
       expiresAt,
       allowedIps: ['198.51.100.0/24'],
+      projects: null,
       replaces: { id: 'old1', stopsAt },
     });
     expect(tokens.get('old1')).toMatchObject({ replacedBy: 'tok1', stopsAt });

@@ -1,0 +1,46 @@
+import type { TokenProject } from './records';
+
+/*
+ * Where a token limited to projects may go: only routes under `/api/v1/projects/{projectId}` of a
+ * project it lists, and of those under an environment only the environments it lists (when it lists
+ * any). Decided from the route's resource and path parameters, with no read beyond the token's own.
+ */
+
+const PROJECT_RESOURCE = '/api/v1/projects/{projectId}';
+const ENVIRONMENT_RESOURCE = `${PROJECT_RESOURCE}/environments/{environment}`;
+
+/** Whether `resource` is `base` or a route beneath it. */
+const within = (resource: string, base: string): boolean => resource === base || resource.startsWith(`${base}/`);
+
+/**
+ * A path parameter as the route sees it: API Gateway passes it percent-encoded, the route middleware
+ * decodes it; one that does not decode is no name at all (`undefined`), so it matches no listed one.
+ */
+const decoded = (value: string | undefined): string | undefined => {
+  if (value === undefined) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Whether a token limited to `projects` may call the route of `resource` with `pathParameters`
+ * (`undefined` projects: the token is not limited). Fails closed: a route outside a project, or a
+ * parameter missing or undecodable, is refused.
+ */
+export const tokenReaches = (
+  projects: readonly TokenProject[] | undefined,
+  resource: string,
+  pathParameters: Readonly<Record<string, string | undefined>> | null | undefined,
+): boolean => {
+  if (projects === undefined) return true;
+  if (!within(resource, PROJECT_RESOURCE)) return false;
+  const projectId = decoded(pathParameters?.projectId);
+  const listed = projects.find((entry) => entry.projectId === projectId);
+  if (!listed) return false;
+  if (!within(resource, ENVIRONMENT_RESOURCE) || listed.environments === undefined) return true;
+  const environment = decoded(pathParameters?.environment);
+  return environment !== undefined && listed.environments.includes(environment);
+};
