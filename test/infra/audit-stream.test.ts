@@ -305,6 +305,7 @@ describe('pipe', () => {
       '$.dynamodb.NewImage.details.M.scopes',
       '$.dynamodb.NewImage.details.M.expiresAt',
       '$.dynamodb.NewImage.details.M.role',
+      '$.dynamodb.NewImage.details.M.environment',
       '$.dynamodb.NewImage.details.M.reason',
       '$.dynamodb.NewImage.details.M.replacedBy',
       '$.dynamodb.NewImage.details.M.stopsAt',
