@@ -41,8 +41,9 @@ export const createTokenRoute = route({
       ],
     },
     // A token limited to projects: the caller's membership of each (up to ten), read strongly since it
-    // decides access, before the transaction.
-    { operation: 'GetItem', entity: 'Member', consistent: true, beyondFloor: true },
+    // decides access, before the transaction; from the caller's own copy, so that the function reads
+    // nothing in a project's partition.
+    { operation: 'GetItem', entity: 'Membership', consistent: true, beyondFloor: true },
     // A user's first token puts the slot item instead of updating it.
     {
       operation: 'TransactWriteItems',

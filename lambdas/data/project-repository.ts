@@ -65,6 +65,13 @@ export const listMembershipsByUser = (userId: string, consistent: boolean): Prom
     ConsistentRead: consistent,
   });
 
+/**
+ * One membership from the member's own copy, read consistently: what a function that may read only
+ * the caller's partition (create-token) needs to know of the caller's projects.
+ */
+export const getMembership = (projectId: string, userId: string): Promise<MemberRecord | undefined> =>
+  getItem<MemberRecord>(membershipKey(userId, projectId), true);
+
 /** One membership, read consistently (it decides access). */
 export const getMember = (projectId: string, userId: string): Promise<MemberRecord | undefined> =>
   getItem<MemberRecord>(memberKey(projectId, userId), true);
