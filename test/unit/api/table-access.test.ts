@@ -78,7 +78,6 @@ describe('grants derived from the calls a route lists', () => {
 
   it('gives the routes the grants they had when they were written out by hand', () => {
     expect(lines(createTokenRoute.dataAccess)).toEqual([
-      'dynamodb:GetItem table PROJECT#',
       'dynamodb:GetItem table USER#',
       'dynamodb:PutItem table AUDIT#',
       'dynamodb:PutItem table TOKEN#',
