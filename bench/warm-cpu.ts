@@ -101,8 +101,16 @@ const main = async () => {
 
   /** Canned DynamoDB answers, encoded once: enough for every route's success path. */
   const encode = (value: Json) => Buffer.from(JSON.stringify(value));
-  const itemsOf = (items: (typeof token | ReturnType<typeof member>)[]) =>
-    encode({ Items: items.map((item) => marshall(item)), Count: items.length });
+  const environment = (name: string) => ({
+    PK: `PROJECT#${projectId}`,
+    SK: `ENV#${name}`,
+    entity: 'Environment',
+    projectId,
+    name,
+    createdAt: now,
+    secretCount: 0,
+  });
+  const itemsOf = (items: Json[]) => encode({ Items: items.map((item) => marshall(item)), Count: items.length });
   const answers = {
     none: encode({}),
     slots: encode({ Item: marshall(slots) }),
@@ -111,6 +119,7 @@ const main = async () => {
     owner: encode({ Item: marshall(member('user-1', 'owner')) }),
     tokens: itemsOf(Array.from({ length: 5 }, () => token)),
     members: itemsOf([member('user-1', 'owner'), member('user-2', 'member'), member('user-3', 'admin')]),
+    environments: itemsOf(['development', 'production', 'staging'].map(environment)),
     profiles: encode({
       Responses: {
         [BUNDLE_ENV.TABLE_NAME]: [
@@ -139,7 +148,10 @@ const main = async () => {
       if (body.includes('MEMBER#')) return answers.owner;
       return answers.none;
     }
-    if (operation === 'Query') return body.includes('#TOKENS') ? answers.tokens : answers.members;
+    if (operation === 'Query') {
+      if (body.includes('#TOKENS')) return answers.tokens;
+      return body.includes('ENV#') ? answers.environments : answers.members;
+    }
     if (operation === 'BatchGetItem') return answers.profiles;
     return answers.none;
   };
