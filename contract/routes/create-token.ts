@@ -40,10 +40,10 @@ export const createTokenRoute = route({
         { action: 'Put', entity: 'AuditEvent' },
       ],
     },
-    // A token limited to projects: the caller's membership of each (up to ten), read strongly since it
-    // decides access, before the transaction; from the caller's own copy, so that the function reads
-    // nothing in a project's partition.
-    { operation: 'GetItem', entity: 'Membership', consistent: true, beyondFloor: true },
+    // A token limited to projects: the caller's membership of each (up to ten), in one read, strongly
+    // consistent since it decides access, before the transaction; from the caller's own copies, so
+    // that the function reads nothing in a project's partition.
+    { operation: 'BatchGetItem', entities: ['Membership'], consistent: true, beyondFloor: true },
     // A user's first token puts the slot item instead of updating it.
     {
       operation: 'TransactWriteItems',

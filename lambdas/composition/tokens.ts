@@ -1,4 +1,4 @@
-import { getMembership } from '@lambdas/data/project-repository';
+import { getMemberships } from '@lambdas/data/project-repository';
 import { getTokenById, listTokensByUser } from '@lambdas/data/token-repository';
 import { createTokenWithinLimit, replaceTokenWithinLimit, revokeToken } from '@lambdas/data/token-slot-repository';
 import { randomIds } from '@lambdas/domain/ids';
@@ -21,6 +21,6 @@ export const tokens = tokenUseCases({
     replace: replaceTokenWithinLimit,
     revoke: revokeToken,
   },
-  members: { getMember: getMembership },
+  members: { getMemberships },
   ids: randomIds,
 });

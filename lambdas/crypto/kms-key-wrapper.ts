@@ -1,20 +1,13 @@
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient, type KMSClientConfig } from '@aws-sdk/client-kms';
-import { isUnavailable, sdkClientSettings } from '@lambdas/aws-sdk';
+import { isUnavailable, sdkClientSettings, serviceClient } from '@lambdas/aws-sdk';
 import { DecryptionError, ServiceUnavailableError } from '@lambdas/domain/errors';
-import { tracer } from '@lambdas/observability';
 import type { KeyWrapper } from './envelope';
 
 /** Settings of the KMS client: every SDK client's retries and timeouts (`lambdas/aws-sdk.ts`). */
 export const kmsClientSettings = sdkClientSettings satisfies KMSClientConfig;
 
-/**
- * One client per container, reused across invocations; the Tracer records each of its calls in a
- * sampled invocation as an X-Ray subsegment.
- */
-export const kms = tracer.captureAWSv3Client(new KMSClient(kmsClientSettings));
-// No logger middleware, as on the DynamoDB client: it copies every input and output for a logger this
-// client never has.
-kms.middlewareStack.remove('loggerMiddleware');
+/** The service's KMS client (`serviceClient`: one per container, traced, no logger middleware). */
+export const kms = serviceClient(new KMSClient(kmsClientSettings));
 
 /** KMS throttling or out of reach: answered 503, as DynamoDB's are, so the client may retry. */
 const UNAVAILABLE_ERRORS = new Set([

@@ -16,10 +16,9 @@ import {
   type TranslateConfig,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { isUnavailable, sdkClientSettings } from '@lambdas/aws-sdk';
+import { isUnavailable, sdkClientSettings, serviceClient } from '@lambdas/aws-sdk';
 import { ServiceUnavailableError } from '@lambdas/domain/errors';
 import { optionalUrlEnv, requiredEnv } from '@lambdas/env';
-import { tracer } from '@lambdas/observability';
 import type { ItemKey } from './keys';
 
 /** Name of the service's one table: the helpers below name it in every call, so no repository does. */
@@ -34,15 +33,8 @@ const endpoint = optionalUrlEnv('DYNAMODB_ENDPOINT');
  */
 export const clientSettings = sdkClientSettings satisfies DynamoDBClientConfig;
 
-/**
- * One client per container, reused across invocations (keep-alive is the SDK default); the Tracer
- * records each of its calls in a sampled invocation as an X-Ray subsegment.
- */
-export const dynamo = tracer.captureAWSv3Client(new DynamoDBClient({ ...clientSettings, endpoint }));
-// The SDK's logger middleware copies every input and output with sensitive fields masked, for a
-// logger this client never has, a cost the warm-CPU rows of `npm run bench` measure. The service
-// logs its calls' outcomes itself.
-dynamo.middlewareStack.remove('loggerMiddleware');
+/** The service's DynamoDB client (`serviceClient`: one per container, traced, no logger middleware). */
+export const dynamo = serviceClient(new DynamoDBClient({ ...clientSettings, endpoint }));
 
 const UNAVAILABLE_ERRORS = new Set([
   'ProvisionedThroughputExceededException',
@@ -217,17 +209,17 @@ const BATCH_GET_LIMIT = 100;
 const BATCH_GET_ROUNDS = 5;
 
 /**
- * The items of these keys that exist, eventually consistent, in no particular order: BatchGetItem
- * in calls of at most 100 keys, asking again for keys DynamoDB left unprocessed (throttling) a few
- * times before giving up with a 503.
+ * The items of these keys that exist, in no particular order, strongly consistent when asked:
+ * BatchGetItem in calls of at most 100 keys, asking again for keys DynamoDB left unprocessed
+ * (throttling) a few times before giving up with a 503.
  */
-export const batchGetItems = async <T>(keys: readonly ItemKey[]): Promise<T[]> => {
+export const batchGetItems = async <T>(keys: readonly ItemKey[], consistent = false): Promise<T[]> => {
   const items: T[] = [];
   for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
     let pending = keys.slice(start, start + BATCH_GET_LIMIT);
     for (let round = 1; pending.length > 0; round += 1) {
       if (round > BATCH_GET_ROUNDS) throw new ServiceUnavailableError();
-      const batch = await batchGet<T>(pending, false);
+      const batch = await batchGet<T>(pending, consistent);
       items.push(...batch.items);
       pending = batch.unprocessed;
       if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 20 * round));

@@ -3,7 +3,7 @@ import { ErrorText } from '@contract/errors';
 import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
 import type { EnvironmentRecord, MemberRecord, ProjectRecord } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
-import { getItem, queryAll, type TableWrite, transactWrite } from './client';
+import { batchGetItems, getItem, queryAll, type TableWrite, transactWrite } from './client';
 import { environmentPut } from './environment-repository';
 import { MEMBER_PREFIX, MEMBERSHIP_PREFIX, memberKey, membershipKey, projectKey, userPartition } from './keys';
 import { managerCheck } from './manager-check';
@@ -66,11 +66,15 @@ export const listMembershipsByUser = (userId: string, consistent: boolean): Prom
   });
 
 /**
- * One membership from the member's own copy, read consistently: what a function that may read only
- * the caller's partition (create-token) needs to know of the caller's projects.
+ * Which of these projects a user belongs to, from the user's own copies of their memberships, read
+ * consistently in one BatchGetItem: what a function that may read only the caller's partition
+ * (create-token) needs to know of the caller's projects.
  */
-export const getMembership = (projectId: string, userId: string): Promise<MemberRecord | undefined> =>
-  getItem<MemberRecord>(membershipKey(userId, projectId), true);
+export const getMemberships = (userId: string, projectIds: readonly string[]): Promise<MemberRecord[]> =>
+  batchGetItems<MemberRecord>(
+    projectIds.map((projectId) => membershipKey(userId, projectId)),
+    true,
+  );
 
 /** One membership, read consistently (it decides access). */
 export const getMember = (projectId: string, userId: string): Promise<MemberRecord | undefined> =>

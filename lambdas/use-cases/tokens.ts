@@ -46,8 +46,8 @@ export interface TokenStore {
 
 /** The memberships a limited token's projects are checked against. */
 export interface MembershipReader {
-  /** One membership, strongly consistent (it decides access). */
-  getMember(projectId: string, userId: string): Promise<MemberRecord | undefined>;
+  /** The user's memberships among these projects, strongly consistent (they decide access). */
+  getMemberships(userId: string, projectIds: readonly string[]): Promise<readonly MemberRecord[]>;
 }
 
 /** The ports of the token use cases. */
@@ -171,10 +171,9 @@ export const tokenUseCases = ({ tokens, members, ids }: TokenPorts) => ({
         : { projectId: entry.projectId, environments: entry.environments },
     );
     if (projects) {
-      const memberships = await Promise.all(projects.map((entry) => members.getMember(entry.projectId, owner.userId)));
-      if (memberships.some((membership) => membership === undefined)) {
-        throw new NotFoundError(ErrorText.projectNotFound);
-      }
+      const projectIds = projects.map((entry) => entry.projectId);
+      const memberOf = new Set((await members.getMemberships(owner.userId, projectIds)).map((m) => m.projectId));
+      if (projectIds.some((projectId) => !memberOf.has(projectId))) throw new NotFoundError(ErrorText.projectNotFound);
     }
     const ttlDays = request.ttlDays === undefined ? DEFAULT_TTL_DAYS : request.ttlDays;
     const expiresAt = ttlDays === null ? null : toIso(new Date(now.getTime() + ttlDays * DAY_MS));

@@ -78,6 +78,7 @@ describe('grants derived from the calls a route lists', () => {
 
   it('gives the routes the grants they had when they were written out by hand', () => {
     expect(lines(createTokenRoute.dataAccess)).toEqual([
+      'dynamodb:BatchGetItem table USER#',
       'dynamodb:GetItem table USER#',
       'dynamodb:PutItem table AUDIT#',
       'dynamodb:PutItem table TOKEN#',

@@ -35,11 +35,18 @@ const fakeTokens = (stored: TokenRecord[] = [], memberOf: readonly string[] = ['
   };
   const memberReads: string[] = [];
   const members = {
-    getMember: async (projectId: string, userId: string): Promise<MemberRecord | undefined> => {
-      memberReads.push(projectId);
-      return memberOf.includes(projectId)
-        ? { projectId, projectName: projectId, projectCreatedAt: '', userId, role: 'member', addedAt: '' }
-        : undefined;
+    getMemberships: async (userId: string, projectIds: readonly string[]): Promise<MemberRecord[]> => {
+      memberReads.push(...projectIds);
+      return projectIds
+        .filter((projectId) => memberOf.includes(projectId))
+        .map((projectId) => ({
+          projectId,
+          projectName: projectId,
+          projectCreatedAt: '',
+          userId,
+          role: 'member',
+          addedAt: '',
+        }));
     },
   };
   const useCases = tokenUseCases({ tokens: store, members, ids: sequentialIds() });
