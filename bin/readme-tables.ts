@@ -46,6 +46,10 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   environmentExists: 'the project has an environment of that name',
   environmentLimit: 'the project holds 20 environments',
   environmentNotEmpty: 'the environment holds a live secret: delete its secrets first',
+  secretNotFound: 'no such secret in the environment, or it was deleted (for a history or a restore: over 30 days ago)',
+  secretVersionNotFound: 'the secret has no such version, or that version is its delete',
+  secretConflict: 'an `expectedVersion` (or one of `expectedVersions`) is not the secret’s current version',
+  secretLimit: 'the write would take the environment over 1,000 live secrets or 5,000,000 bytes of export',
   tooLarge: `the body is over the route’s limit (${MAX_BODY_BYTES / 1024} KiB unless its contract sets another)`,
   contentType:
     'a body without a JSON `Content-Type` (a route whose body is optional also takes no body and no content type)',
@@ -150,7 +154,7 @@ export const renderApiTable = (): string => {
       cell(contract.summary),
       token,
       cell(requestOutline(contract)),
-      `${contract.success.status} \`${cell(successOutline(contract))}\``,
+      `${contract.success.created === undefined ? '' : '201 or '}${contract.success.status} \`${cell(successOutline(contract))}\``,
       statuses,
     ].join(' | ')} |`;
   });

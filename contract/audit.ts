@@ -19,6 +19,11 @@ export const auditEventTypes = [
   'member.removed',
   'environment.created',
   'environment.deleted',
+  'secret.created',
+  'secret.updated',
+  'secret.deleted',
+  'secret.restored',
+  'secret.read',
   'user.offboarded',
 ] as const;
 
@@ -97,6 +102,8 @@ const buildAuditEventSchema = () =>
         role: nullableText(),
         /** The environment a change or a read of secrets was in. */
         environment: nullableText(),
+        /** `secret.*`: the secrets changed or read, each with the version written or read; never a value. */
+        secrets: z.nullable(z.array(z.object({ name: z.string(), version: z.int() }))),
         /** `token.denied`: why the token was refused. */
         reason: z.nullable(z.enum(denialReasons)),
         /** `token.rotated`: the id of the token that replaces the target. */

@@ -27,11 +27,14 @@ export const TOKEN_ID_PATTERN = new RegExp(`^[0-9A-Za-z]{${TOKEN_ID_LENGTH}}$`);
 export const PROJECT_ID_PREFIX = 'prj_';
 /** Random base62 characters after the prefix of a project id. */
 export const PROJECT_ID_RANDOM_LENGTH = 16;
-/** A project id. */
 /**
  * An environment's name: 1 to 32 characters of `a-z`, `0-9` and `-`, starting and ending with a letter
  * or a digit (it appears in paths and in keys).
  */
 export const ENVIRONMENT_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
 
+/** A secret's name: safe as an environment variable's. */
+export const SECRET_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+/** A project id. */
 export const PROJECT_ID_PATTERN = new RegExp(`^${PROJECT_ID_PREFIX}[0-9A-Za-z]{${PROJECT_ID_RANDOM_LENGTH}}$`);

@@ -25,5 +25,32 @@ export const EXPIRY_NOTICE_DAYS = [7, 1] as const;
 export const MAX_ENVIRONMENTS = 20;
 /** The environments a new project starts with. */
 export const DEFAULT_ENVIRONMENTS = ['development', 'staging', 'production'] as const;
+/** Most live secrets an environment holds. */
+export const MAX_SECRETS = 1000;
+/** Longest secret value, in UTF-8 bytes. */
+export const MAX_SECRET_VALUE_BYTES = 65_536;
+/**
+ * Most bytes the live secrets of an environment take in its export, counted as the export writes each
+ * one (`"NAME":"value",`, escaped): with the answer's frame, an export stays under the 6 MB a Lambda
+ * function may answer, whatever its values escape to.
+ */
+export const MAX_EXPORT_BYTES = 5_000_000;
+/**
+ * Most changes one PATCH makes: each writes a secret's head and a version (two copies of a value of up
+ * to 64 KiB) and its event, and 25 of them stay inside DynamoDB's 4 MB per transaction.
+ */
+export const MAX_PATCH_CHANGES = 25;
+/** Days a deleted secret's versions stay readable to its history and restorable. */
+export const DELETED_SECRET_DAYS = 30;
+/**
+ * Largest body of a route that carries one value: a 64 KiB value escaped as JSON at its worst
+ * (`\u0000` for each byte), with room for its field names.
+ */
+export const SECRET_BODY_BYTES = 512 * 1024;
+/**
+ * Largest PATCH body: 25 values of 64 KiB as plain text fit, and the body stays within Lambda's 6 MB
+ * request even after API Gateway escapes it again into the event.
+ */
+export const PATCH_BODY_BYTES = 2.5 * 1024 * 1024;
 /** Seconds a client should wait before retrying a 503, from the gateway or a route. */
 export const RETRY_AFTER_SECONDS = '1';

@@ -60,7 +60,11 @@ export const routeErrors = (contract: RouteContract): ReadonlyMap<number, NonEmp
 
 /** Every status a route can answer: its success and its errors, ascending. */
 export const routeStatuses = (contract: RouteContract): number[] =>
-  [contract.success.status, ...routeErrors(contract).keys()].sort((a, b) => a - b);
+  [
+    contract.success.status,
+    ...(contract.success.created === undefined ? [] : [201]),
+    ...routeErrors(contract).keys(),
+  ].sort((a, b) => a - b);
 
 /** Every path of the route table with the methods it serves: where a preflight is answered. */
 export const methodsByPath: ReadonlyMap<string, readonly string[]> = routes.reduce((paths, contract) => {

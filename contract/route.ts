@@ -4,7 +4,7 @@ import type { Scope } from './scopes';
 import type { DataCall } from './work';
 
 /** HTTP methods the API serves. */
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 type NonEmpty<T> = readonly [T, ...T[]];
 
@@ -35,19 +35,26 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
   readonly tokenScope: Scope | null;
   /** One line for people: logs, the README and the API document. */
   readonly summary: string;
-  /** The success answer's status and its description in the API document. */
-  readonly success: { readonly status: 200 | 201; readonly description: string };
+  /**
+   * The success answer's status and its description in the API document; `created` describes the 201
+   * of a route that answers 200 when it changes a resource and 201 when it creates one (a PUT).
+   */
+  readonly success: { readonly status: 200 | 201; readonly description: string; readonly created?: string };
   /**
    * The texts of the errors the route's own work can answer, beyond the ones every route or every
    * body route answers (derived in `routeErrors`). A malformed path parameter answers the 404 text
-   * `paramErrors` names for it, which must be among `notFound`.
+   * `paramErrors` names for it, which must be among `notFound` (or is `Validation failed`, a 400 with
+   * details, for a parameter that names what a write creates).
    */
   readonly errors: {
     readonly forbidden?: NonEmpty<ErrorTextValue>;
     readonly notFound?: NonEmpty<ErrorTextValue>;
     readonly conflict?: NonEmpty<ErrorTextValue>;
   };
-  /** The 404 text a path parameter that breaks its schema answers, per parameter. */
+  /**
+   * The 404 text a path parameter that breaks its schema answers, per parameter; `Validation failed`
+   * answers 400 with the schema's details instead (a name a PUT would create: the writer is told why).
+   */
   readonly paramErrors?: Readonly<Record<string, ErrorTextValue>>;
   /** Largest JSON body the route accepts, in bytes (default `MAX_BODY_BYTES`); a larger one is 413. */
   readonly maxBodyBytes?: number;
@@ -60,6 +67,12 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
    * needed is a comment.
    */
   readonly dataAccess: readonly DataCall[];
+  /**
+   * The KMS calls the route makes with the secrets key, always under the encryption context
+   * `{projectId}`: `Decrypt` unwraps a project's data key, `GenerateDataKey` makes a project's first.
+   * The stack grants its function these and no other (none when absent: the function never sees the key).
+   */
+  readonly keyUse?: readonly ('Decrypt' | 'GenerateDataKey')[];
   /**
    * The route's schemas, built on its first call and kept: a function builds its own route's only,
    * when its first request needs them, not at load.

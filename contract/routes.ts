@@ -14,7 +14,7 @@ export * from './route';
 
 const CONTRACTS = path.join(__dirname, 'routes');
 
-const METHOD_ORDER: readonly HttpMethod[] = ['GET', 'POST', 'DELETE'];
+const METHOD_ORDER: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 const loadContract = (file: string): RouteContract => {
   const handler = path.parse(file).name;
@@ -26,7 +26,7 @@ const loadContract = (file: string): RouteContract => {
   return contract;
 };
 
-/** Every route of the API, by path, then GET, POST, DELETE. */
+/** Every route of the API, by path, then GET, POST, PUT, PATCH, DELETE. */
 export const routes: readonly RouteContract[] = readdirSync(CONTRACTS)
   .filter((file) => /\.[jt]s$/.test(file) && !file.endsWith('.d.ts'))
   .map(loadContract)

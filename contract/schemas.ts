@@ -6,13 +6,14 @@ import {
   DISPLAY_PREFIX_LENGTH,
   ENVIRONMENT_NAME_PATTERN,
   PROJECT_ID_PATTERN,
+  SECRET_NAME_PATTERN,
   TOKEN_ID_PATTERN,
   TOKEN_LENGTH,
   TOKEN_PATTERN,
   TOKEN_PREFIX,
 } from './identifiers';
 import { timestamp } from './instant';
-import { MAX_NAME_LENGTH } from './limits';
+import { MAX_NAME_LENGTH, MAX_PATCH_CHANGES, MAX_SECRET_VALUE_BYTES } from './limits';
 import { projectRoles } from './roles';
 import { scopes } from './scopes';
 
@@ -165,6 +166,121 @@ export const environment = () => {
   environmentSchema ??= buildEnvironment();
   return environmentSchema;
 };
+
+/** A secret's name (`SECRET_NAME_PATTERN`). */
+export const secretName = () =>
+  z
+    .string({ error: typeError('Give a secret name', 'A secret name is text') })
+    .check(
+      z.regex(
+        SECRET_NAME_PATTERN,
+        'Use 1 to 128 characters of A-Z, a-z, 0-9 and _, not starting with a digit (an environment variable name)',
+      ),
+      z.describe('A secret: 1 to 128 of A-Z, a-z, 0-9 and _, not starting with a digit'),
+    );
+
+/** Half a surrogate pair: no character, so no UTF-8 either. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Bytes of `text` in UTF-8, counted without encoding it. */
+const utf8Bytes = (text: string): number => {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4;
+      index += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+};
+
+/** A secret's value: any UTF-8 text of at most `MAX_SECRET_VALUE_BYTES` bytes. */
+export const secretValue = () =>
+  z.string({ error: typeError('Give a value', 'A value is text') }).check(
+    z.refine((value) => !LONE_SURROGATE.test(value), 'A value must be UTF-8 text: it holds half a surrogate pair'),
+    z.refine(
+      (value) => utf8Bytes(value) <= MAX_SECRET_VALUE_BYTES,
+      `A value has at most ${MAX_SECRET_VALUE_BYTES} bytes in UTF-8`,
+    ),
+    z.describe(`Any UTF-8 text of at most ${MAX_SECRET_VALUE_BYTES} bytes`),
+  );
+
+/** A version number a request names: a whole number from 0 (`expectedVersion`: absent or deleted) up. */
+export const versionNumber = (least: 0 | 1) =>
+  z
+    .int({ error: typeError('Give a version number', 'A version is a whole number') })
+    .check(z.gte(least, `A version is a whole number from ${least}`), z.lte(2 ** 31 - 1, 'No such version'));
+
+const buildUpdatedBy = () =>
+  z
+    .object({ userId: z.string(), email: z.nullable(z.string()) })
+    .check(z.meta({ id: 'Person' }), z.describe('Who wrote a version: a person, also through one of their tokens'));
+let updatedBySchema: ReturnType<typeof buildUpdatedBy> | undefined;
+const updatedBy = () => {
+  updatedBySchema ??= buildUpdatedBy();
+  return updatedBySchema;
+};
+
+/** The fields every answer about a secret's version has. */
+const versionFields = () => ({ version: z.int(), updatedAt: timestamp(), updatedBy: updatedBy() });
+
+const buildSecretMeta = () =>
+  z
+    .object({ name: z.string(), ...versionFields() })
+    .check(z.meta({ id: 'Secret' }), z.describe('A secret: its current version, without its value'));
+let secretMetaSchema: ReturnType<typeof buildSecretMeta> | undefined;
+
+/** A secret as lists and writes answer it: its current version, never its value. */
+export const secretMeta = () => {
+  secretMetaSchema ??= buildSecretMeta();
+  return secretMetaSchema;
+};
+
+/** A secret with its value, as a read answers it. */
+export const secretWithValue = () =>
+  z.object({ name: z.string(), value: z.string(), ...versionFields() }).check(z.describe('A secret and its value'));
+
+/** One version in a secret's history: `deleted` when it is the delete. */
+export const secretVersion = () => z.object({ ...versionFields(), deleted: z.boolean() });
+
+/** One secret a PATCH changed: its new version, `deleted` when the change deleted it. */
+export const secretChange = () => z.object({ name: z.string(), ...versionFields(), deleted: z.boolean() });
+
+/** A PATCH body: the values to set and the names to delete, each at most once, with their expected versions. */
+export const secretChanges = () =>
+  exactly(
+    {
+      set: z.optional(z.record(secretName(), secretValue())),
+      delete: z.optional(z.array(secretName())),
+      expectedVersions: z.optional(z.record(secretName(), versionNumber(0))),
+    },
+    'field',
+  ).check(
+    z.refine(
+      (body) => {
+        const count = Object.keys(body.set ?? {}).length + (body.delete?.length ?? 0);
+        return count >= 1 && count <= MAX_PATCH_CHANGES;
+      },
+      { message: `Make 1 to ${MAX_PATCH_CHANGES} changes: set and delete together`, path: ['set'] },
+    ),
+    z.refine(
+      (body) => {
+        const deleted = body.delete ?? [];
+        return new Set(deleted).size === deleted.length && !deleted.some((name) => Object.hasOwn(body.set ?? {}, name));
+      },
+      { message: 'Name each secret once: set or delete it, not both, and delete it once', path: ['delete'] },
+    ),
+    z.refine(
+      (body) =>
+        Object.keys(body.expectedVersions ?? {}).every(
+          (name) => Object.hasOwn(body.set ?? {}, name) || (body.delete ?? []).includes(name),
+        ),
+      { message: 'Expect versions only of the secrets this request sets or deletes', path: ['expectedVersions'] },
+    ),
+  );
 
 /**
  * An e-mail address by the service's one rule (./email.ts), judged on the trimmed text before it is

@@ -82,6 +82,8 @@ const partitions: Readonly<
   Project: { table: keyPrefix.project },
   Member: { table: keyPrefix.project },
   Environment: { table: keyPrefix.project },
+  SecretHead: { table: keyPrefix.secrets },
+  SecretVersion: { table: keyPrefix.secrets },
   Membership: { table: keyPrefix.user },
   AuditEvent: { table: keyPrefix.audit },
   ProjectAuditEvent: { table: keyPrefix.audit, indexes: { [listIndexName]: keyPrefix.project } },

@@ -43,6 +43,8 @@ export const keyPrefix = {
   email: 'EMAIL#',
   /** A project and its members; in the list index, a project's audit trail. */
   project: 'PROJECT#',
+  /** The secrets of one environment of a project: each one's head (its current version) and its versions. */
+  secrets: 'SECRETS#',
   /** A user's audit trail: what they did and what happened to their tokens, newest last by time. */
   audit: 'AUDIT#',
   /** In the notice index, the tokens whose next expiry notice is due on one day (UTC). */

@@ -18,6 +18,8 @@ export type Entity =
   | 'Project'
   | 'Member'
   | 'Environment'
+  | 'SecretHead'
+  | 'SecretVersion'
   | 'Membership'
   | 'AuditEvent'
   | 'ProjectAuditEvent';

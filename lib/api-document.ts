@@ -69,6 +69,13 @@ const operation = (route: RouteContract): ZodOpenApiOperationObject => {
       headers: z.object({ 'Cache-Control': cacheControl() }),
     },
   };
+  if (route.success.created !== undefined) {
+    responses[201] = {
+      description: route.success.created,
+      content: jsonContent(response),
+      headers: z.object({ 'Cache-Control': cacheControl() }),
+    };
+  }
   for (const [status, texts] of routeErrors(route)) responses[status] = errorResponse(status, texts);
   return {
     operationId: route.handler.replace(/-(\w)/g, (_match, letter: string) => letter.toUpperCase()),

@@ -68,6 +68,38 @@ export const environmentKey = (projectId: string, name: string): ItemKey => ({
   SK: `${ENVIRONMENT_PREFIX}${name}`,
 });
 
+/** The partition of one environment's secrets: each one's head and its versions. */
+export const secretsPartition = (projectId: string, environment: string): string =>
+  `${keyPrefix.secrets}${projectId}#${environment}`;
+
+/** Sort-key prefix of the secret heads in an environment's partition. */
+export const SECRET_HEAD_PREFIX = 'SECRET#';
+
+/** A secret's head: its current version (and value), by name. */
+export const secretHeadKey = (projectId: string, environment: string, name: string): ItemKey => ({
+  PK: secretsPartition(projectId, environment),
+  SK: `${SECRET_HEAD_PREFIX}${name}`,
+});
+
+/**
+ * Sort-key prefix of the versions of one life of a secret (from its first write to the expiry of its
+ * delete): a name holds no `#`, and a life is a new random id, so the versions of a life that expired
+ * never mix with the next one's, whatever is left of them.
+ */
+export const secretVersionPrefix = (name: string, life: string): string => `VERSION#${name}#${life}#`;
+
+/** One version of a secret, numbered with ten digits so that they sort in order. */
+export const secretVersionKey = (
+  projectId: string,
+  environment: string,
+  name: string,
+  life: string,
+  version: number,
+): ItemKey => ({
+  PK: secretsPartition(projectId, environment),
+  SK: `${secretVersionPrefix(name, life)}${String(version).padStart(10, '0')}`,
+});
+
 /** Sort-key prefix of the membership items in a user's partition. */
 export const MEMBERSHIP_PREFIX = keyPrefix.project;
 

@@ -45,14 +45,55 @@ export interface ProjectRecord {
   readonly projectId: string;
   readonly name: string;
   readonly createdAt: string;
+  /** The project's data key, wrapped (KMS, or locally the local key): stored by its first secret write. */
+  readonly dataKey?: Uint8Array;
 }
 
-/** One environment of a project; `secretCount` counts its live secrets. */
+/**
+ * One environment of a project; `secretCount` counts its live secrets and `exportBytes` the bytes they
+ * take in its export (an environment made before secrets existed has none yet: zero).
+ */
 export interface EnvironmentRecord {
   readonly projectId: string;
   readonly name: string;
   readonly createdAt: string;
   readonly secretCount: number;
+  readonly exportBytes?: number;
+}
+
+/** Who wrote a version: a person (a token writes as its owner). */
+export interface SecretAuthor {
+  readonly userId: string;
+  readonly email: string | null;
+}
+
+/**
+ * A secret's head: its current version, with that version's encrypted value while it is live; a
+ * deleted secret's head has no value, `deletedAt`, and a TTL 30 days on. `life` names the versions
+ * of this life of the secret (keys.ts).
+ */
+export interface SecretHeadRecord {
+  readonly projectId: string;
+  readonly environment: string;
+  readonly name: string;
+  readonly life: string;
+  readonly version: number;
+  readonly updatedAt: string;
+  readonly updatedBy: SecretAuthor;
+  readonly ciphertext?: Uint8Array;
+  /** The bytes the secret takes in its environment's export; 0 once deleted. */
+  readonly exportBytes: number;
+  readonly deletedAt?: string;
+}
+
+/** One immutable version of a secret: a value written, or (`deleted`, no value) its delete. */
+export interface SecretVersionRecord {
+  readonly name: string;
+  readonly version: number;
+  readonly updatedAt: string;
+  readonly updatedBy: SecretAuthor;
+  readonly ciphertext?: Uint8Array;
+  readonly deleted: boolean;
 }
 
 /**
@@ -126,3 +167,40 @@ export interface DueNotice {
   /** Its notice-index sort key as read: a write for this notice holds only while the entry is unchanged. */
   readonly GSI2SK: string;
 }
+
+/** What a secret request reads first, in one strongly consistent call. */
+export interface SecretContext {
+  readonly member: MemberRecord | undefined;
+  readonly environment: EnvironmentRecord | undefined;
+  /** The project, when asked for: its wrapped data key. */
+  readonly project: ProjectRecord | undefined;
+  /** The heads of the names asked for that exist, by name. */
+  readonly heads: ReadonlyMap<string, SecretHeadRecord>;
+}
+
+/** One secret's change: its new head, the version it was read at (none: absent), its new version, its event. */
+export interface SecretWrite {
+  readonly head: SecretHeadRecord;
+  readonly readVersion: number | undefined;
+  readonly version: SecretVersionRecord;
+  readonly event: AuditEvent;
+  /** When the head is deleted: the epoch second after which DynamoDB may delete it. */
+  readonly expiresAt?: number;
+}
+
+/** Changes of one environment's secrets, written together. */
+export interface SecretWrites {
+  readonly projectId: string;
+  readonly environment: string;
+  /** The acting member, checked again in the transaction. */
+  readonly userId: string;
+  readonly writes: readonly SecretWrite[];
+  /** The change of the environment's live secrets and of their export bytes. */
+  readonly countDelta: number;
+  readonly bytesDelta: number;
+  /** A new wrapped data key for the project, stored only if it still has none. */
+  readonly newDataKey?: Uint8Array;
+}
+
+/** Why a write was not made: the member left, the environment is gone or full, or what was read changed. */
+export type SecretWriteOutcome = 'written' | 'notMember' | 'noEnvironment' | 'limit' | 'changed';

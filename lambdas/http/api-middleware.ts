@@ -80,7 +80,8 @@ const detailsOf = (issues: readonly { path: readonly PropertyKey[]; message: str
 
 /**
  * The path parameters, percent-decoded (API Gateway passes them encoded), as the route's schema gives
- * them. A malformed one names nothing: the 404 its contract gives that parameter.
+ * them. A malformed one names nothing: the 404 its contract gives that parameter (or the 400 with
+ * details it gives a name to create).
  */
 const validParams = (route: RouteContract, schema: z.ZodMiniObject, raw: APIGatewayProxyEvent['pathParameters']) => {
   const decoded: Record<string, string> = {};
@@ -94,7 +95,9 @@ const validParams = (route: RouteContract, schema: z.ZodMiniObject, raw: APIGate
   const parsed = schema.safeParse(decoded);
   if (parsed.success) return parsed.data;
   const name = String(parsed.error.issues[0]?.path[0] ?? '');
-  throw new NotFoundError(route.paramErrors?.[name] ?? ErrorText.notFound);
+  const text = route.paramErrors?.[name] ?? ErrorText.notFound;
+  if (text === ErrorText.validation) throw new BadRequestError(text, detailsOf(parsed.error.issues));
+  throw new NotFoundError(text);
 };
 
 /**

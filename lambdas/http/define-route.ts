@@ -8,7 +8,7 @@ import { logger, tracer } from '@lambdas/observability';
 import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from './api-middleware';
-import { reply } from './responses';
+import { type Created, reply } from './responses';
 
 /** What a route's function is given: its caller and its input as the contract validated them. */
 export interface RouteRequest<R extends RouteContract> {
@@ -25,11 +25,12 @@ export interface RouteRequest<R extends RouteContract> {
 /**
  * A route's Lambda handler: the shared middleware enforces what the contract states (who may call,
  * body size and form, parameters and query) and maps every error to its answer; `serve` calls the
- * route's use case and returns the success body, answered with the contract's status.
+ * route's use case and returns the success body, answered with the contract's status (or, wrapped in
+ * `Created`, 201).
  */
 export const defineRoute =
   <R extends RouteContract>(route: R) =>
-  (serve: (request: RouteRequest<R>) => Promise<RouteAnswer<R>>) =>
+  (serve: (request: RouteRequest<R>) => Promise<RouteAnswer<R> | Created<RouteAnswer<R>>>) =>
     middy<ApiEvent<R>, APIGatewayProxyResult>(
       async (event: ApiEvent<R>) =>
         reply(

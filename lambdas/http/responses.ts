@@ -20,6 +20,20 @@ export const errorBody = (error: string, details?: unknown) => ({
   ...(details ? { details } : {}),
 });
 
-/** A route's success answer: its contract's status, with a body its response schema describes. */
-export const reply = <R extends RouteContract>(route: R, body: RouteAnswer<R>): APIGatewayProxyResult =>
-  json(route.success.status, body);
+/** A success body that created what it describes: answered 201 by a route whose contract says `success.created`. */
+export class Created<T> {
+  constructor(readonly body: T) {}
+}
+
+/**
+ * A route's success answer: its contract's status (201 for a `Created` body of a route that may
+ * create), with a body its response schema describes.
+ */
+export const reply = <R extends RouteContract>(
+  route: R,
+  answer: RouteAnswer<R> | Created<RouteAnswer<R>>,
+): APIGatewayProxyResult => {
+  if (!(answer instanceof Created)) return json(route.success.status, answer);
+  if (route.success.created === undefined) throw new Error(`Route ${route.handler} answers no 201`);
+  return json(201, answer.body);
+};

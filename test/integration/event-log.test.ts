@@ -51,6 +51,7 @@ const sampleEvent = (userId: string): AuditEvent => ({
     expiresAt: null,
     role: null,
     environment: null,
+    secrets: null,
     reason: null,
     replacedBy: null,
     stopsAt: null,

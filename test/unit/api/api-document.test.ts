@@ -51,6 +51,7 @@ describe('the OpenAPI document', () => {
       const withQuery = route.schemas().query !== undefined;
       const expected = [
         success,
+        ...(route.success.created === undefined ? [] : [201]),
         401,
         403,
         429,

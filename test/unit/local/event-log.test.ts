@@ -19,6 +19,7 @@ const event: AuditEvent = {
     expiresAt: null,
     role: 'member',
     environment: null,
+    secrets: null,
     reason: null,
     replacedBy: null,
     stopsAt: null,

@@ -1,0 +1,34 @@
+import * as z from 'zod/mini';
+import { ErrorText } from '../errors';
+import { route } from '../route';
+import { dataBody, environmentName, projectId } from '../schemas';
+
+// The contract of export secrets (one module per route: a function bundles only its own).
+
+export const exportSecretsRoute = route({
+  method: 'GET',
+  path: '/api/v1/projects/{projectId}/environments/{environment}/export',
+  handler: 'export-secrets',
+  tokenScope: 'read:secrets',
+  summary: 'Every live secret of an environment with its value, `{NAME: value}`: one recorded read',
+  success: { status: 200, description: 'Each live secret’s name and value; the read is in the audit trail' },
+  errors: { notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound] },
+  paramErrors: { projectId: ErrorText.projectNotFound, environment: ErrorText.environmentNotFound },
+  // Least work (export): the caller's membership, the environment and the project's wrapped data key,
+  // strongly consistent in one call, beside the environment's secret heads (one Query; they hold the
+  // current values); the data key from the function's cache; then one `secret.read` event of every
+  // secret read, written before the values are answered.
+  keyUse: ['Decrypt'],
+  dataAccess: [
+    { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'Project'], consistent: true },
+    { operation: 'Query', entity: 'SecretHead', consistent: true },
+    { operation: 'PutItem', entity: 'ProjectAuditEvent' },
+  ],
+  schemas: () => ({
+    params: z.object({ projectId: projectId(), environment: environmentName() }),
+    response: dataBody(
+      z.record(z.string(), z.string()).check(z.describe('Each live secret’s name and its current value')),
+    ),
+  }),
+  sample: (world) => ({ params: { projectId: world.projectId, environment: 'development' } }),
+});

@@ -1,0 +1,59 @@
+import * as z from 'zod/mini';
+import { ErrorText } from '../errors';
+import { route } from '../route';
+import { dataBody, environmentName, exactly, projectId, secretName, secretWithValue } from '../schemas';
+
+// The contract of get secret (one module per route: a function bundles only its own).
+
+/** A version in a query: a whole number from 1, as its text. */
+const VERSION_PATTERN = /^[1-9]\d{0,9}$/;
+
+export const getSecretRoute = route({
+  method: 'GET',
+  path: '/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}',
+  handler: 'get-secret',
+  tokenScope: 'read:secrets',
+  summary: 'Read one secret’s value, current or of `?version=N`: a recorded read',
+  success: { status: 200, description: 'The secret and its value; the read is in the audit trail' },
+  errors: {
+    notFound: [
+      ErrorText.projectNotFound,
+      ErrorText.environmentNotFound,
+      ErrorText.secretNotFound,
+      ErrorText.secretVersionNotFound,
+    ],
+  },
+  paramErrors: {
+    projectId: ErrorText.projectNotFound,
+    environment: ErrorText.environmentNotFound,
+    name: ErrorText.secretNotFound,
+  },
+  // Least work (read a secret): the caller's membership, the environment, the secret's head (which holds
+  // the current value) and the project's wrapped data key, strongly consistent in one call; the data
+  // key from the function's cache (a KMS Decrypt at most once per project per five minutes); then the
+  // `secret.read` event, written before the value is answered. An older version is one more read.
+  keyUse: ['Decrypt'],
+  dataAccess: [
+    { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead', 'Project'], consistent: true },
+    { operation: 'PutItem', entity: 'ProjectAuditEvent' },
+    { operation: 'GetItem', entity: 'SecretVersion', consistent: true, beyondFloor: true },
+  ],
+  schemas: () => ({
+    params: z.object({ projectId: projectId(), environment: environmentName(), name: secretName() }),
+    query: exactly(
+      {
+        version: z.optional(
+          z
+            .string()
+            .check(
+              z.regex(VERSION_PATTERN, 'A version is a whole number from 1'),
+              z.describe('The version to read; default: the current one'),
+            ),
+        ),
+      },
+      'query parameter',
+    ),
+    response: dataBody(secretWithValue()),
+  }),
+  sample: (world) => ({ params: { projectId: world.projectId, environment: 'development', name: 'DATABASE_URL' } }),
+});

@@ -1,0 +1,32 @@
+import * as z from 'zod/mini';
+import { ErrorText } from '../errors';
+import { route } from '../route';
+import { dataBody, environmentName, projectId, secretName, secretVersion } from '../schemas';
+
+// The contract of list secret versions (one module per route: a function bundles only its own).
+
+export const listSecretVersionsRoute = route({
+  method: 'GET',
+  path: '/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}/versions',
+  handler: 'list-secret-versions',
+  tokenScope: 'read:secrets',
+  summary: 'List a secret’s versions, newest first, without values (also of a secret deleted within 30 days)',
+  success: { status: 200, description: 'The versions, newest first; `deleted` marks a delete' },
+  errors: { notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound, ErrorText.secretNotFound] },
+  paramErrors: {
+    projectId: ErrorText.projectNotFound,
+    environment: ErrorText.environmentNotFound,
+    name: ErrorText.secretNotFound,
+  },
+  // Least work (list versions): the caller's membership, the environment and the secret's head,
+  // strongly consistent in one call; then its versions, one Query of its partition, newest first.
+  dataAccess: [
+    { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead'], consistent: true },
+    { operation: 'Query', entity: 'SecretVersion', consistent: true },
+  ],
+  schemas: () => ({
+    params: z.object({ projectId: projectId(), environment: environmentName(), name: secretName() }),
+    response: dataBody(z.array(secretVersion())),
+  }),
+  sample: (world) => ({ params: { projectId: world.projectId, environment: 'development', name: 'DATABASE_URL' } }),
+});

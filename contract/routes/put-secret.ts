@@ -1,0 +1,77 @@
+import * as z from 'zod/mini';
+import { ErrorText } from '../errors';
+import { SECRET_BODY_BYTES } from '../limits';
+import { route } from '../route';
+import {
+  dataBody,
+  environmentName,
+  exactly,
+  projectId,
+  secretMeta,
+  secretName,
+  secretValue,
+  versionNumber,
+} from '../schemas';
+
+// The contract of put secret (one module per route: a function bundles only its own).
+
+export const putSecretRoute = route({
+  method: 'PUT',
+  path: '/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}',
+  handler: 'put-secret',
+  tokenScope: 'write:secrets',
+  summary: 'Write a secret’s value as its next version; `expectedVersion` makes it check-and-set',
+  success: {
+    status: 200,
+    description: 'Updated: the new version, without its value',
+    created: 'Created (or written again after a delete): the new version, without its value',
+  },
+  errors: {
+    notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound],
+    conflict: [ErrorText.secretConflict, ErrorText.secretLimit],
+  },
+  paramErrors: {
+    projectId: ErrorText.projectNotFound,
+    environment: ErrorText.environmentNotFound,
+    name: ErrorText.validation,
+  },
+  maxBodyBytes: SECRET_BODY_BYTES,
+  successMetric: 'SecretWritten',
+  // Least work (write a secret): the caller's membership, the environment, the secret's head and the
+  // project's wrapped data key, strongly consistent in one call; then, atomically, the membership
+  // checked again, the environment's counts kept under its limits, the head replaced only if its
+  // version is still the one read (check-and-set), the new version put, and the event. A project's
+  // first write also updates the project in that transaction, storing its new data key (an update of
+  // the project's partition, as the environment's is).
+  keyUse: ['Decrypt', 'GenerateDataKey'],
+  dataAccess: [
+    { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead', 'Project'], consistent: true },
+    {
+      operation: 'TransactWriteItems',
+      actions: [
+        { action: 'ConditionCheck', entity: 'Member' },
+        { action: 'Update', entity: 'Environment' },
+        { action: 'Put', entity: 'SecretHead' },
+        { action: 'Put', entity: 'SecretVersion' },
+        { action: 'Put', entity: 'ProjectAuditEvent' },
+      ],
+    },
+  ],
+  schemas: () => ({
+    params: z.object({ projectId: projectId(), environment: environmentName(), name: secretName() }),
+    body: exactly(
+      {
+        value: secretValue(),
+        expectedVersion: z.optional(
+          versionNumber(0).check(z.describe('Write only if this is the current version (0: only if there is none)')),
+        ),
+      },
+      'field',
+    ),
+    response: dataBody(secretMeta()),
+  }),
+  sample: (world) => ({
+    params: { projectId: world.projectId, environment: 'development', name: 'DATABASE_URL' },
+    body: { value: 'postgres://app:s3cret@db.internal:5432/app' },
+  }),
+});

@@ -1,0 +1,58 @@
+import * as z from 'zod/mini';
+import { ErrorText } from '../errors';
+import { route } from '../route';
+import { dataBody, environmentName, exactly, projectId, secretMeta, secretName, versionNumber } from '../schemas';
+
+// The contract of restore secret (one module per route: a function bundles only its own).
+
+export const restoreSecretRoute = route({
+  method: 'POST',
+  path: '/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}/restore',
+  handler: 'restore-secret',
+  tokenScope: 'write:secrets',
+  summary: 'Write an earlier version’s value as the next version (also undeletes); needs no read access',
+  success: { status: 200, description: 'The new version, without its value' },
+  errors: {
+    notFound: [
+      ErrorText.projectNotFound,
+      ErrorText.environmentNotFound,
+      ErrorText.secretNotFound,
+      ErrorText.secretVersionNotFound,
+    ],
+    conflict: [ErrorText.secretConflict, ErrorText.secretLimit],
+  },
+  paramErrors: {
+    projectId: ErrorText.projectNotFound,
+    environment: ErrorText.environmentNotFound,
+    name: ErrorText.secretNotFound,
+  },
+  successMetric: 'SecretRestored',
+  // Least work (restore a version): the caller's membership, the environment, the secret's head and
+  // the project's wrapped data key, strongly consistent in one call, and the version to restore; then,
+  // atomically, as a write: the membership checked again, the environment's counts kept under its
+  // limits, the head replaced only if its version is still the one read, the new version, the event.
+  keyUse: ['Decrypt', 'GenerateDataKey'],
+  dataAccess: [
+    { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead', 'Project'], consistent: true },
+    { operation: 'GetItem', entity: 'SecretVersion', consistent: true },
+    {
+      operation: 'TransactWriteItems',
+      actions: [
+        { action: 'ConditionCheck', entity: 'Member' },
+        { action: 'Update', entity: 'Environment' },
+        { action: 'Put', entity: 'SecretHead' },
+        { action: 'Put', entity: 'SecretVersion' },
+        { action: 'Put', entity: 'ProjectAuditEvent' },
+      ],
+    },
+  ],
+  schemas: () => ({
+    params: z.object({ projectId: projectId(), environment: environmentName(), name: secretName() }),
+    body: exactly({ version: versionNumber(1) }, 'field'),
+    response: dataBody(secretMeta()),
+  }),
+  sample: (world) => ({
+    params: { projectId: world.projectId, environment: 'development', name: 'DATABASE_URL' },
+    body: { version: 1 },
+  }),
+});

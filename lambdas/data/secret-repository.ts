@@ -1,0 +1,205 @@
+import type { AuditEvent } from '@contract/audit';
+import { MAX_EXPORT_BYTES, MAX_SECRETS } from '@contract/limits';
+import { tableSchema } from '@contract/table-schema';
+import type {
+  EnvironmentRecord,
+  MemberRecord,
+  ProjectRecord,
+  SecretContext,
+  SecretHeadRecord,
+  SecretVersionRecord,
+  SecretWrite,
+  SecretWriteOutcome,
+  SecretWrites,
+} from '@lambdas/domain/records';
+import { auditEventPut } from './audit-repository';
+import { batchGetItems, getItem, queryAll, type TableWrite, transactWrite, writeItem } from './client';
+import {
+  environmentKey,
+  type ItemKey,
+  memberKey,
+  projectKey,
+  SECRET_HEAD_PREFIX,
+  secretHeadKey,
+  secretsPartition,
+  secretVersionKey,
+  secretVersionPrefix,
+} from './keys';
+
+type Item = { readonly PK: string; readonly SK: string } & Record<string, unknown>;
+
+/**
+ * The caller's membership, the environment, the heads of `names` and, with `withProject`, the project,
+ * strongly consistent, in one BatchGetItem (two past 100 keys).
+ */
+export const readSecretContext = async (
+  projectId: string,
+  userId: string,
+  environment: string,
+  names: readonly string[],
+  withProject: boolean,
+): Promise<SecretContext> => {
+  const member = memberKey(projectId, userId);
+  const place = environmentKey(projectId, environment);
+  const project = projectKey(projectId);
+  const keys: ItemKey[] = [member, place, ...names.map((name) => secretHeadKey(projectId, environment, name))];
+  if (withProject) keys.push(project);
+  const items = await batchGetItems<Item>(keys, true);
+  const find = (key: ItemKey) => items.find((item) => item.PK === key.PK && item.SK === key.SK);
+  const heads = new Map<string, SecretHeadRecord>();
+  for (const item of items) {
+    if (item.PK === secretsPartition(projectId, environment)) {
+      const head = item as unknown as SecretHeadRecord;
+      heads.set(head.name, head);
+    }
+  }
+  return {
+    member: find(member) as MemberRecord | undefined,
+    environment: find(place) as EnvironmentRecord | undefined,
+    project: withProject ? (find(project) as ProjectRecord | undefined) : undefined,
+    heads,
+  };
+};
+
+/** One environment, strongly consistent (to explain a refused write). */
+export const getEnvironment = (projectId: string, name: string): Promise<EnvironmentRecord | undefined> =>
+  getItem<EnvironmentRecord>(environmentKey(projectId, name), true);
+
+/** One version of a life of a secret, strongly consistent. */
+export const getSecretVersion = (
+  projectId: string,
+  environment: string,
+  name: string,
+  life: string,
+  version: number,
+): Promise<SecretVersionRecord | undefined> =>
+  getItem<SecretVersionRecord>(secretVersionKey(projectId, environment, name, life, version), true);
+
+/** Every head of an environment, deleted ones included, strongly consistent; their values only when asked. */
+export const listSecretHeads = (
+  projectId: string,
+  environment: string,
+  withValues: boolean,
+): Promise<SecretHeadRecord[]> =>
+  queryAll<SecretHeadRecord>({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :head)',
+    ExpressionAttributeValues: { ':pk': secretsPartition(projectId, environment), ':head': SECRET_HEAD_PREFIX },
+    ...(!withValues && {
+      ProjectionExpression: '#name, version, updatedAt, updatedBy, deletedAt',
+      ExpressionAttributeNames: { '#name': 'name' },
+    }),
+    ConsistentRead: true,
+  });
+
+/** The versions of one life of a secret, newest first, without their values, strongly consistent. */
+export const listSecretVersions = (
+  projectId: string,
+  environment: string,
+  name: string,
+  life: string,
+): Promise<SecretVersionRecord[]> =>
+  queryAll<SecretVersionRecord>({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :versions)',
+    ExpressionAttributeValues: {
+      ':pk': secretsPartition(projectId, environment),
+      ':versions': secretVersionPrefix(name, life),
+    },
+    ProjectionExpression: '#name, version, updatedAt, updatedBy, deleted',
+    ExpressionAttributeNames: { '#name': 'name' },
+    ScanIndexForward: false,
+    ConsistentRead: true,
+  });
+
+/** The environment's counts moved by the deltas, kept under their limits, the environment still there. */
+const environmentUpdate = (change: SecretWrites): TableWrite => {
+  const conditions = ['attribute_exists(PK)'];
+  const values: Record<string, number> = { ':count': change.countDelta, ':bytes': change.bytesDelta, ':zero': 0 };
+  if (change.countDelta > 0) {
+    conditions.push('secretCount <= :countRoom');
+    values[':countRoom'] = MAX_SECRETS - change.countDelta;
+  }
+  if (change.bytesDelta > 0) {
+    conditions.push('(attribute_not_exists(exportBytes) OR exportBytes <= :bytesRoom)');
+    values[':bytesRoom'] = MAX_EXPORT_BYTES - change.bytesDelta;
+  }
+  return {
+    Update: {
+      Key: environmentKey(change.projectId, change.environment),
+      UpdateExpression:
+        'SET secretCount = secretCount + :count, exportBytes = if_not_exists(exportBytes, :zero) + :bytes',
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeValues: values,
+    },
+  };
+};
+
+/** The put of a head, only if it is still at the version read (absent, when none was). */
+const headPut = (write: SecretWrite): TableWrite => {
+  const { head } = write;
+  const item = Object.assign(
+    secretHeadKey(head.projectId, head.environment, head.name),
+    { entity: 'SecretHead' },
+    head,
+  );
+  if (write.expiresAt !== undefined) Object.assign(item, { [tableSchema.timeToLiveAttribute]: write.expiresAt });
+  return {
+    Put: {
+      Item: item,
+      ...(write.readVersion === undefined
+        ? { ConditionExpression: 'attribute_not_exists(PK)' }
+        : { ConditionExpression: 'version = :read', ExpressionAttributeValues: { ':read': write.readVersion } }),
+    },
+  };
+};
+
+/** The put of a new, immutable version. */
+const versionPut = (write: SecretWrite): TableWrite => {
+  const { head, version } = write;
+  const key = secretVersionKey(head.projectId, head.environment, head.name, head.life, version.version);
+  const item = Object.assign(key, { entity: 'SecretVersion' }, version);
+  if (write.expiresAt !== undefined) Object.assign(item, { [tableSchema.timeToLiveAttribute]: write.expiresAt });
+  return { Put: { Item: item, ConditionExpression: 'attribute_not_exists(PK)' } };
+};
+
+/**
+ * Writes changes of an environment's secrets in one transaction: the member checked again, the
+ * environment's counts under their limits, each head only if unchanged since it was read, each new
+ * version, each event, and a project's first data key. All of them, or none.
+ */
+export const writeSecrets = async (change: SecretWrites): Promise<SecretWriteOutcome> => {
+  const writes: TableWrite[] = [
+    {
+      ConditionCheck: { Key: memberKey(change.projectId, change.userId), ConditionExpression: 'attribute_exists(PK)' },
+    },
+    environmentUpdate(change),
+  ];
+  for (const write of change.writes) {
+    writes.push(
+      headPut(write),
+      versionPut(write),
+      auditEventPut(write.event, { userId: change.userId, projectId: change.projectId }),
+    );
+  }
+  if (change.newDataKey !== undefined) {
+    writes.push({
+      Update: {
+        Key: projectKey(change.projectId),
+        UpdateExpression: 'SET dataKey = :key',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(dataKey)',
+        ExpressionAttributeValues: { ':key': change.newDataKey },
+      },
+    });
+  }
+  const answering = writes.map((_write, index) => index);
+  const outcome = await transactWrite(writes, answering);
+  if (outcome.ok) return 'written';
+  if (outcome.conditionFailed.includes(0)) return 'notMember';
+  if (outcome.conditionFailed.includes(1)) {
+    return (await getEnvironment(change.projectId, change.environment)) ? 'limit' : 'noEnvironment';
+  }
+  return 'changed';
+};
+
+/** Records a read of secrets; the values are answered only after it is written. */
+export const recordSecretRead = (event: AuditEvent, userId: string, projectId: string): Promise<void> =>
+  writeItem(auditEventPut(event, { userId, projectId }));
