@@ -144,7 +144,9 @@ describe('secrets of an environment', () => {
     const { owner, projectId } = await projectWithMember();
     const path = secret(projectId, 'COUNTER');
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_unused, index) => put(owner.session, path, { value: `v${index}`, expectedVersion: 0 })),
+      Array.from({ length: 20 }, (_unused, index) =>
+        put(owner.session, path, { value: `v${index}`, expectedVersion: 0 }),
+      ),
     );
     expect(replies.filter((reply) => reply.status === 201)).toHaveLength(1);
     const refused = replies.filter((reply) => reply.status !== 201);
@@ -152,7 +154,9 @@ describe('secrets of an environment', () => {
       refused.map(() => [409, ErrorText.secretConflict]),
     );
     const next = await Promise.all(
-      Array.from({ length: 20 }, (_unused, index) => put(owner.session, path, { value: `w${index}`, expectedVersion: 1 })),
+      Array.from({ length: 20 }, (_unused, index) =>
+        put(owner.session, path, { value: `w${index}`, expectedVersion: 1 }),
+      ),
     );
     expect(next.filter((reply) => reply.status === 200)).toHaveLength(1);
     const versions = await call(service, 'GET', `${path}/versions`, { token: owner.session });
@@ -187,7 +191,12 @@ describe('secrets of an environment', () => {
     expect([read.status, read.body.error]).toEqual([404, ErrorText.secretNotFound]);
     const history = await call(service, 'GET', `${path}/versions`, { token: owner.session });
     expect(history.body.data).toEqual([
-      { version: 3, updatedAt: expect.any(String), updatedBy: expect.objectContaining({ email: member.email }), deleted: true },
+      {
+        version: 3,
+        updatedAt: expect.any(String),
+        updatedBy: expect.objectContaining({ email: member.email }),
+        deleted: true,
+      },
       { version: 2, updatedAt: expect.any(String), updatedBy: expect.any(Object), deleted: false },
       { version: 1, updatedAt: expect.any(String), updatedBy: expect.any(Object), deleted: false },
     ]);
@@ -256,7 +265,9 @@ describe('secrets of an environment', () => {
       json: { set: { KEEP: 'kept 2', NEW: 'new' }, delete: ['DROP'], expectedVersions: { KEEP: 1 } },
     });
     expect(changed.status).toBe(200);
-    expect(changed.body.data.map((entry: Record<string, unknown>) => [entry.name, entry.version, entry.deleted])).toEqual([
+    expect(
+      changed.body.data.map((entry: Record<string, unknown>) => [entry.name, entry.version, entry.deleted]),
+    ).toEqual([
       ['DROP', 2, true],
       ['KEEP', 2, false],
       ['NEW', 1, false],
