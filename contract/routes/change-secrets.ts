@@ -19,7 +19,7 @@ export const changeSecretsRoute = route({
   },
   paramErrors: { projectId: ErrorText.projectNotFound, environment: ErrorText.environmentNotFound },
   maxBodyBytes: PATCH_BODY_BYTES,
-  successMetric: 'SecretsChanged',
+  successMetric: 'SecretBatchesWritten',
   // Least work (change secrets): the caller's membership, the environment, the project's wrapped data
   // key and the head of each secret named, strongly consistent in one call; then one transaction: the
   // membership checked again, the environment's counts kept under its limits, and per secret its head

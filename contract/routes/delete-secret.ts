@@ -18,7 +18,7 @@ export const deleteSecretRoute = route({
     environment: ErrorText.environmentNotFound,
     name: ErrorText.secretNotFound,
   },
-  successMetric: 'SecretDeleted',
+  successMetric: 'SecretsDeleted',
   // Least work (delete a secret): the caller's membership, the environment and the secret's head,
   // strongly consistent in one call; then, atomically, the membership checked again, the environment's
   // counts lowered, the head marked deleted only if its version is still the one read, a version that

@@ -36,7 +36,7 @@ export const putSecretRoute = route({
     name: ErrorText.validation,
   },
   maxBodyBytes: SECRET_BODY_BYTES,
-  successMetric: 'SecretWritten',
+  successMetric: 'SecretsWritten',
   // Least work (write a secret): the caller's membership, the environment, the secret's head and the
   // project's wrapped data key, strongly consistent in one call; then, atomically, the membership
   // checked again, the environment's counts kept under its limits, the head replaced only if its

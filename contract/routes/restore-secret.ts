@@ -26,7 +26,7 @@ export const restoreSecretRoute = route({
     environment: ErrorText.environmentNotFound,
     name: ErrorText.secretNotFound,
   },
-  successMetric: 'SecretRestored',
+  successMetric: 'SecretsRestored',
   // Least work (restore a version): the caller's membership, the environment, the secret's head and
   // the project's wrapped data key, strongly consistent in one call, and the version to restore; then,
   // atomically, as a write: the membership checked again, the environment's counts kept under its

@@ -178,7 +178,32 @@ const userOffboarded: AuditEvent = {
     daysLeft: null,
   },
 };
-const EVENTS = [tokenCreated, tokenDenied, memberAdded, userOffboarded];
+const secretRead: AuditEvent = {
+  id: 'evt_01JD0000000000000000000005',
+  time: '2026-11-23T12:00:04.000Z',
+  type: 'secret.read',
+  actor: { userId: 'user-1', email: 'ada@example.com', via: 'token', tokenId: 'tok_abc' },
+  target: { tokenId: null, projectId: 'prj_AAAAAAAAAAAAAAAA', userId: null, email: null },
+  sourceIp: '198.51.100.7',
+  userAgent: 'secrets-cli',
+  requestId: 'req-5',
+  details: {
+    name: null,
+    scopes: null,
+    expiresAt: null,
+    role: null,
+    environment: 'production',
+    secrets: [
+      { name: 'API_KEY', version: 3 },
+      { name: 'DATABASE_URL', version: 1 },
+    ],
+    reason: null,
+    replacedBy: null,
+    stopsAt: null,
+    daysLeft: null,
+  },
+};
+const EVENTS = [tokenCreated, tokenDenied, memberAdded, userOffboarded, secretRead];
 
 /** The item of an event, as the functions put it (keys, entity, TTL, then the event's own fields). */
 const itemOf = (event: AuditEvent) =>
@@ -310,6 +335,7 @@ describe('pipe', () => {
       '$.dynamodb.NewImage.details.M.expiresAt',
       '$.dynamodb.NewImage.details.M.role',
       '$.dynamodb.NewImage.details.M.environment',
+      '$.dynamodb.NewImage.details.M.secrets',
       '$.dynamodb.NewImage.details.M.reason',
       '$.dynamodb.NewImage.details.M.replacedBy',
       '$.dynamodb.NewImage.details.M.stopsAt',
@@ -336,6 +362,7 @@ describe('pipe', () => {
         expiresAt: { NULL: true },
         role: { NULL: true },
         environment: { NULL: true },
+        secrets: { NULL: true },
         reason: { S: 'ip' },
         replacedBy: { NULL: true },
         stopsAt: { NULL: true },

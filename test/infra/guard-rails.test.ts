@@ -542,6 +542,10 @@ describe('dashboard', () => {
   it('graphs the state changes the routes count and every function’s cold starts', () => {
     const graphs = graphsOf(plain);
     expect(graphs.get('State changes')).toEqual([
+      'SecretsService/SecretBatchesWritten service=secrets-service',
+      'SecretsService/SecretsWritten service=secrets-service',
+      'SecretsService/SecretsDeleted service=secrets-service',
+      'SecretsService/SecretsRestored service=secrets-service',
       'SecretsService/MembersAdded service=secrets-service',
       'SecretsService/MembersRemoved service=secrets-service',
       'SecretsService/TokensCreated service=secrets-service',

@@ -164,13 +164,18 @@ const SAMPLE_PARAMS: Readonly<Record<string, string>> = Object.assign(
   ...routes.map((route) => route.sample(SAMPLE_WORLD).params ?? {}),
 );
 
-/** A concrete path for a route template, with well-formed sample parameters. */
-export const samplePath = (template: string): string =>
-  template.replace(/\{(\w+)\}/g, (_match, name: string) => {
-    const value = SAMPLE_PARAMS[name];
+/**
+ * A concrete path for a route template, with well-formed sample parameters: those of the first route
+ * of that path, as `npm run smoke` fills them (another route's sample may name another environment).
+ */
+export const samplePath = (template: string): string => {
+  const own = routes.find((route) => route.path === template)?.sample(SAMPLE_WORLD).params ?? {};
+  return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = own[name] ?? SAMPLE_PARAMS[name];
     if (!value) throw new Error(`no sample for path parameter ${name}`);
     return value;
   });
+};
 
 /** What `seedTokens` writes for each token. */
 export interface SeedOptions {

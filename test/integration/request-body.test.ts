@@ -61,8 +61,15 @@ describe.each(routes.filter(hasBody).map((route) => [`${route.method} ${route.pa
       expect(reply.status).not.toBe(415);
     });
 
-    it('answers 413 Request body too large over 16 KiB', async () => {
-      const rawBody = JSON.stringify({ name: 'x'.repeat(MAX_BODY_BYTES) });
+    const limit = route.maxBodyBytes ?? MAX_BODY_BYTES;
+    it(`answers 413 Request body too large over its ${limit / 1024} KiB, and takes a body of that size`, async () => {
+      const fits = await call(service, route.method, path, {
+        token: session,
+        rawBody: JSON.stringify({ name: 'x'.repeat(limit - 11) }),
+        headers: [['Content-Type', 'application/json']],
+      });
+      expect(fits.status).not.toBe(413);
+      const rawBody = JSON.stringify({ name: 'x'.repeat(limit) });
       const reply = await call(service, route.method, path, {
         token: session,
         rawBody,

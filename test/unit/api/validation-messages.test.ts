@@ -57,7 +57,7 @@ describe('validation details', () => {
     expect(messages.filter((message) => message === UNWRITTEN)).toEqual([]);
     expect(
       messages.filter((message) =>
-        /^(Invalid input|Invalid option|Invalid string|Too (small|big)|Unrecognized keys?)\b|expected|received/.test(
+        /^(Invalid input|Invalid option|Invalid string|Too (small|big)|Unrecognized keys?)\b|\bexpected\b|\breceived\b/.test(
           message,
         ),
       ),
