@@ -1,5 +1,5 @@
 import { ErrorText } from '@contract/errors';
-import { MAX_PATCH_CHANGES, MAX_SECRET_VALUE_BYTES } from '@contract/limits';
+import { MAX_EXPORT_BYTES, MAX_PATCH_CHANGES, MAX_SECRET_VALUE_BYTES, MAX_SECRETS } from '@contract/limits';
 import type { LocalService } from '../../local/service';
 import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
 
@@ -304,4 +304,49 @@ describe('secrets of an environment', () => {
     const writerReads = await call(service, 'GET', secret(projectId, 'FROM_CI'), { token: writer.rawToken });
     expect(writerReads.status).toBe(403);
   });
+
+  it(`holds at most ${MAX_SECRETS} live secrets in an environment, refusing one more with 409 and writing nothing`, async () => {
+    const { owner, projectId } = await projectWithMember();
+    for (let start = 0; start < MAX_SECRETS; start += MAX_PATCH_CHANGES) {
+      const set = Object.fromEntries(
+        Array.from({ length: MAX_PATCH_CHANGES }, (_unused, index) => [`S${start + index}`, 'x']),
+      );
+      expect((await call(service, 'PATCH', secrets(projectId), { token: owner.session, json: { set } })).status).toBe(
+        200,
+      );
+    }
+    const refused = await put(owner.session, secret(projectId, 'ONE_MORE'), { value: 'x' });
+    expect([refused.status, refused.body.error]).toEqual([409, ErrorText.secretLimit]);
+    const batch = await call(service, 'PATCH', secrets(projectId), {
+      token: owner.session,
+      json: { set: { S0: 'changed', ONE_MORE: 'x' } },
+    });
+    expect([batch.status, batch.body.error]).toEqual([409, ErrorText.secretLimit]);
+    expect((await call(service, 'GET', secret(projectId, 'S0'), { token: owner.session })).body.data.version).toBe(1);
+    expect((await put(owner.session, secret(projectId, 'S0'), { value: 'updated' })).status).toBe(200);
+    const swapped = await call(service, 'PATCH', secrets(projectId), {
+      token: owner.session,
+      json: { set: { ONE_MORE: 'x' }, delete: ['S1'] },
+    });
+    expect(swapped.status).toBe(200);
+    const listed = await call(service, 'GET', secrets(projectId), { token: owner.session });
+    expect(listed.body.data).toHaveLength(MAX_SECRETS);
+  }, 180_000);
+
+  it(`keeps an export within ${MAX_EXPORT_BYTES} bytes as JSON writes it, refusing a write beyond with 409`, async () => {
+    const { owner, projectId } = await projectWithMember();
+    // Each control character is written as six in JSON: the largest value takes 393,216 bytes there.
+    const value = '\u0000'.repeat(MAX_SECRET_VALUE_BYTES);
+    const fit = Math.floor(MAX_EXPORT_BYTES / (6 * MAX_SECRET_VALUE_BYTES + 12));
+    for (let index = 0; index < fit; index += 1) {
+      expect((await put(owner.session, secret(projectId, `BIG_${index}`), { value })).status).toBe(201);
+    }
+    const refused = await put(owner.session, secret(projectId, 'BIG_MORE'), { value });
+    expect([refused.status, refused.body.error]).toEqual([409, ErrorText.secretLimit]);
+    const exported = await call(service, 'GET', `${base(projectId)}/export`, { token: owner.session });
+    expect(exported.status).toBe(200);
+    expect(Object.keys(exported.body.data)).toHaveLength(fit);
+    expect(Buffer.byteLength(exported.text)).toBeLessThan(6 * 1024 * 1024);
+    expect(exported.body.data.BIG_0).toBe(value);
+  }, 180_000);
 });

@@ -1,4 +1,5 @@
 import { ErrorText } from '@contract/errors';
+import { type RouteContract, routes, SAMPLE_WORLD } from '@contract/routes';
 import type { LocalService } from '../../local/service';
 import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
 
@@ -204,5 +205,69 @@ describe('a token limited to projects', () => {
     expect(trail.body.data).toEqual([
       expect.objectContaining({ type: 'token.denied', details: expect.objectContaining({ reason: 'resource' }) }),
     ]);
+  });
+});
+
+describe('a limited token on every secret route', () => {
+  const secretRoutes = routes.filter((route) => route.path.includes('{environment}'));
+
+  /** The route's path in a project and environment, with its sample's other parameters. */
+  const pathOf = (route: RouteContract, projectId: string, environment: string) =>
+    route.path.replace(/\{(\w+)\}/g, (_match, name: string) =>
+      name === 'projectId'
+        ? projectId
+        : name === 'environment'
+          ? environment
+          : (route.sample(SAMPLE_WORLD).params?.[name] ?? ''),
+    );
+
+  it('reaches its listed environment only, refusing the others and other projects with 403 before any work', async () => {
+    const { session, mine, other } = await ownerWithProjects();
+    const token = await createToken(service, session, {
+      name: 'limited',
+      scopes: ['read:secrets', 'write:secrets', 'admin'],
+      projects: [{ projectId: mine, environments: ['development'] }],
+    });
+    for (const project of [mine, other]) {
+      for (const environment of ['development', 'staging']) {
+        const write = await call(
+          service,
+          'PUT',
+          `/api/v1/projects/${project}/environments/${environment}/secrets/DATABASE_URL`,
+          {
+            token: session,
+            json: { value: 'seed' },
+          },
+        );
+        expect(write.status).toBe(201);
+      }
+    }
+    expect(secretRoutes.length).toBeGreaterThanOrEqual(9);
+    for (const route of secretRoutes) {
+      const sample = route.sample(SAMPLE_WORLD);
+      const send = (projectId: string, environment: string) =>
+        call(service, route.method, pathOf(route, projectId, environment), {
+          token: token.rawToken,
+          ...(sample.body !== undefined && { json: sample.body }),
+        });
+      for (const [projectId, environment] of [
+        [mine, 'staging'],
+        [other, 'development'],
+        [other, 'staging'],
+      ] as const) {
+        const refused = await send(projectId, environment);
+        expect([route.handler, projectId === mine, environment, refused.status, refused.body]).toEqual([
+          route.handler,
+          projectId === mine,
+          environment,
+          403,
+          REFUSED,
+        ]);
+      }
+      // Reached: the route's own answer (an environment holding a secret is not deleted).
+      const allowed = await send(mine, 'development');
+      const expected = route.handler === 'delete-environment' ? ErrorText.environmentNotEmpty : undefined;
+      expect([route.handler, allowed.status < 300 || allowed.body.error]).toEqual([route.handler, expected ?? true]);
+    }
   });
 });
