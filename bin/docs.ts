@@ -1,27 +1,34 @@
 /**
- * `npm run docs`: writes the README's API and error tables from the route contracts
- * (bin/readme-tables.ts), between their marker comments. `npm run docs -- --check` changes nothing and
- * exits 1 when README.md is out of date.
+ * `npm run docs`: writes the tables the route contracts give (bin/doc-tables.ts) between their marker
+ * comments: the README's API table, docs/api.md's route and error tables. `npm run docs -- --check`
+ * changes nothing and exits 1 when a page is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { renderTables, staleTables, withTables } from './readme-tables';
+import { DOC_TABLES, type DocPage, renderTables, staleTables, withTables } from './doc-tables';
 
-const readmePath = resolve(__dirname, '..', 'README.md');
-const readme = readFileSync(readmePath, 'utf8');
-const tables = renderTables();
-const stale = staleTables(readme, tables);
+const check = process.argv.includes('--check');
 
-if (process.argv.includes('--check')) {
-  if (stale.length) {
-    console.error(`README.md is out of date with the route contracts (${stale.join(', ')}): run \`npm run docs\`.`);
-    process.exitCode = 1;
+for (const page of Object.keys(DOC_TABLES) as DocPage[]) {
+  const path = resolve(__dirname, '..', page);
+  const text = readFileSync(path, 'utf8');
+  const tables = renderTables(page);
+  const stale = staleTables(text, tables);
+  if (check) {
+    if (stale.length) {
+      console.error(`${page} is out of date with the route contracts (${stale.join(', ')}): run \`npm run docs\`.`);
+      process.exitCode = 1;
+    }
+  } else if (stale.length) {
+    try {
+      writeFileSync(path, withTables(text, tables));
+    } catch (error) {
+      throw new Error(`${page}: ${(error as Error).message}`);
+    }
+    console.log(
+      `${page}: ${stale.join(' and ')} table${stale.length > 1 ? 's' : ''} rewritten from the route contracts.`,
+    );
+  } else {
+    console.log(`${page}: the tables already match the route contracts.`);
   }
-} else if (stale.length) {
-  writeFileSync(readmePath, withTables(readme, tables));
-  console.log(
-    `README.md: ${stale.join(' and ')} table${stale.length > 1 ? 's' : ''} rewritten from the route contracts.`,
-  );
-} else {
-  console.log('README.md: the tables already match the route contracts.');
 }

@@ -4,56 +4,63 @@ import { ErrorText } from '@contract/errors';
 import { routes } from '@contract/routes';
 import { PROJECT_ROOT } from '@lib/bundling';
 import { CONTEXT_KEYS } from '@lib/config';
-import { markedSection, renderTables, staleTables, withTables } from '../../../bin/readme-tables';
+import {
+  DOC_TABLES,
+  type DocPage,
+  markedSection,
+  renderTables,
+  staleTables,
+  withTables,
+} from '../../../bin/doc-tables';
 
 const read = (file: string): string => readFileSync(join(PROJECT_ROOT, file), 'utf8');
 
-describe('README.md', () => {
-  const readme = read('README.md');
-
-  it('has the API and error tables the route contracts give', () => {
-    const stale = staleTables(readme);
+describe.each(Object.keys(DOC_TABLES) as DocPage[])('%s', (page) => {
+  it('has the tables the route contracts give', () => {
+    const stale = staleTables(read(page), renderTables(page));
     expect(
       stale.length === 0
         ? 'up to date'
-        : `README.md's ${stale.join(' and ')} table differs from the route contracts: run \`npm run docs\``,
+        : `${page}'s ${stale.join(' and ')} table differs from the route contracts: run \`npm run docs\``,
     ).toBe('up to date');
   });
+});
 
+describe('README.md', () => {
   it('stays a user’s page: at most 20,000 bytes', () => {
-    expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(20_000);
+    expect(Buffer.byteLength(read('README.md'))).toBeLessThanOrEqual(20_000);
   });
 });
 
 describe('the generated tables', () => {
-  const tables = renderTables();
+  const tables = { ...renderTables('README.md'), ...renderTables('docs/api.md') };
+  const routeKeys = routes.map((route) => `| ${route.method} \`${route.path.replace(/^\/api\/v1/, '')}\``);
 
-  it('list every route once, by method and path under /api/v1', () => {
-    const rows = tables.api.split('\n').slice(2);
+  it.each(['api', 'routes'] as const)('%s: list every route once, by method and path under /api/v1', (name) => {
+    const rows = (tables[name] ?? '').split('\n').slice(2);
     expect(rows).toHaveLength(routes.length);
-    expect(rows.map((row) => row.split(' | ').slice(0, 2).join(' '))).toEqual(
-      routes.map((route) => `| ${route.method} \`${route.path.replace(/^\/api\/v1/, '')}\``),
-    );
+    expect(rows.map((row) => row.split(' | ').slice(0, 2).join(' '))).toEqual(routeKeys);
   });
 
   it('name every error text of the contract', () => {
     for (const text of Object.values(ErrorText)) expect(tables.errors).toContain(`\`${text}\``);
   });
 
-  it('are written between the markers, leaving the rest of the README as it was', () => {
+  it('are written between the markers, leaving the rest of the page as it was', () => {
+    const pageTables = renderTables('docs/api.md');
     const before =
-      '# Title\n\n<!-- api:start -->\nold\n<!-- api:end -->\n\ntext\n<!-- errors:start -->\n<!-- errors:end -->\n';
-    const after = withTables(before, tables);
-    expect(markedSection(after, 'api')).toBe(tables.api);
-    expect(markedSection(after, 'errors')).toBe(tables.errors);
-    expect(after.startsWith('# Title\n\n<!-- api:start -->\n')).toBe(true);
-    expect(after).toContain('<!-- api:end -->\n\ntext\n<!-- errors:start -->');
-    expect(staleTables(after, tables)).toEqual([]);
-    expect(staleTables(before, tables)).toEqual(['api', 'errors']);
+      '# Title\n\n<!-- routes:start -->\nold\n<!-- routes:end -->\n\ntext\n<!-- errors:start -->\n<!-- errors:end -->\n';
+    const after = withTables(before, pageTables);
+    expect(markedSection(after, 'routes')).toBe(pageTables.routes);
+    expect(markedSection(after, 'errors')).toBe(pageTables.errors);
+    expect(after.startsWith('# Title\n\n<!-- routes:start -->\n')).toBe(true);
+    expect(after).toContain('<!-- routes:end -->\n\ntext\n<!-- errors:start -->');
+    expect(staleTables(after, pageTables)).toEqual([]);
+    expect(staleTables(before, pageTables)).toEqual(['routes', 'errors']);
   });
 
-  it('refuse a README without the markers', () => {
-    expect(() => withTables('# Title\n', tables)).toThrow('README.md has no <!-- api:start -->');
+  it('refuse a page without the markers', () => {
+    expect(() => withTables('# Title\n', renderTables('README.md'))).toThrow('no <!-- api:start -->');
   });
 });
 

@@ -6,15 +6,31 @@ import { routes } from '@contract/routes';
 import * as z from 'zod/mini';
 
 /**
- * The README's API and error tables, rendered from the route contracts: `npm run docs` (bin/docs.ts)
- * writes them between their marker comments, and a unit test fails when README.md differs.
+ * The tables of the docs that the route contracts give: the README's short API table, and docs/api.md's
+ * route table (requests, answers, error statuses) and error table. `npm run docs` (bin/docs.ts) writes
+ * each between its marker comments, and a unit test fails when a page differs.
  */
 
-/** The common prefix of every route's path, which the README states once above the table. */
+/** The common prefix of every route's path, which each page states once above its table. */
 export const API_PREFIX = '/api/v1';
 
-/** Where a generated table sits in the README: between `<!-- name:start -->` and `<!-- name:end -->`. */
-export type TableName = 'api' | 'errors';
+/** Where a generated table sits in its page: between `<!-- name:start -->` and `<!-- name:end -->`. */
+export type TableName = 'api' | 'routes' | 'errors';
+
+/**
+ * The pages that hold generated tables (paths from the repository's root), with the tables of each:
+ * the README keeps a short table for a user, docs/api.md the detail, so the README stays short.
+ */
+export const DOC_TABLES = {
+  'README.md': ['api'],
+  'docs/api.md': ['routes', 'errors'],
+} as const satisfies Record<string, readonly TableName[]>;
+
+/** A page that holds generated tables. */
+export type DocPage = keyof typeof DOC_TABLES;
+
+/** Some of the generated tables by their marker name: those of one page, or of a test's page. */
+export type Tables = Partial<Record<TableName, string>>;
 
 type ErrorKey = keyof typeof ErrorText;
 
@@ -81,6 +97,7 @@ type Def = {
   type: string;
   shape?: Record<string, z.ZodMiniType>;
   element?: z.ZodMiniType;
+  valueType?: z.ZodMiniType;
   innerType?: z.ZodMiniType;
   values?: unknown[];
 };
@@ -96,8 +113,8 @@ const unwrap = (schema: z.ZodMiniType): z.ZodMiniType => {
 
 /**
  * The outline of a JSON value a schema describes: an object's keys (with their outline when it is an
- * object, an array of objects or a fixed value), `[…]` around an array of objects, and a named schema
- * (the API document's component) by its name.
+ * object, an array of objects, a record or a fixed value), `[…]` around an array of objects, a record as
+ * `{NAME: <its values>}`, and a named schema (the API document's component) by its name.
  */
 const outline = (schema: z.ZodMiniType): string | undefined => {
   const inner = unwrap(schema);
@@ -108,6 +125,10 @@ const outline = (schema: z.ZodMiniType): string | undefined => {
   if (def.type === 'array' && def.element) {
     const element = outline(def.element);
     return element === undefined ? undefined : `[${element}]`;
+  }
+  if (def.type === 'record' && def.valueType) {
+    // Keyed by secret names (the only records the API has), so shown as one such key and its value's type.
+    return `{NAME: ${outline(def.valueType) ?? defOf(unwrap(def.valueType)).type}}`;
   }
   if (def.type === 'object' && def.shape) {
     const fields = Object.entries(def.shape).map(([key, value]) => {
@@ -143,26 +164,46 @@ const requestOutline = (contract: RouteContract): string => {
   return parts.join('; ') || '–';
 };
 
-/** The API table: one row per route, in the order of `routes`. */
+const tokenNeeds = (contract: RouteContract): string =>
+  contract.tokenScope === null ? 'not allowed (403)' : `\`${contract.tokenScope}\``;
+
+const successStatus = (contract: RouteContract): string =>
+  `${contract.success.created === undefined ? '' : '201 or '}${contract.success.status}`;
+
+/** The README's API table: one row per route, in the order of `routes`, what it does and who may call it. */
 export const renderApiTable = (): string => {
-  const rows = routes.map((contract) => {
-    const token = contract.tokenScope === null ? 'not allowed (403)' : `\`${contract.tokenScope}\``;
-    const statuses = [...routeErrors(contract).keys()].join(', ');
-    return `| ${[
-      contract.method,
-      `\`${shortPath(contract)}\``,
-      cell(contract.summary),
-      token,
-      cell(requestOutline(contract)),
-      `${contract.success.created === undefined ? '' : '201 or '}${contract.success.status} \`${cell(successOutline(contract))}\``,
-      statuses,
-    ].join(' | ')} |`;
-  });
+  const rows = routes.map(
+    (contract) =>
+      `| ${[
+        contract.method,
+        `\`${shortPath(contract)}\``,
+        cell(contract.summary),
+        tokenNeeds(contract),
+        successStatus(contract),
+      ].join(' | ')} |`,
+  );
   return [
-    '| method | path | what it does | API token needs | request | success | error statuses |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| method | path | what it does | API token needs | success |',
+    '| --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
+};
+
+/** docs/api.md's route table: one row per route, in the order of `routes`, its request and its answers. */
+export const renderRouteTable = (): string => {
+  const rows = routes.map(
+    (contract) =>
+      `| ${[
+        contract.method,
+        `\`${shortPath(contract)}\``,
+        cell(requestOutline(contract)),
+        `${successStatus(contract)} \`${cell(successOutline(contract))}\``,
+        [...routeErrors(contract).keys()].join(', '),
+      ].join(' | ')} |`,
+  );
+  return ['| method | path | request | success | error statuses |', '| --- | --- | --- | --- | --- |', ...rows].join(
+    '\n',
+  );
 };
 
 const sameRoutes = (a: readonly RouteContract[], b: readonly RouteContract[]): boolean =>
@@ -213,34 +254,38 @@ export const renderErrorTable = (): string => {
   return ['| status | error | when | routes |', '| --- | --- | --- | --- |', ...lines].join('\n');
 };
 
-/** Every generated table by its marker name. */
-export const renderTables = (): Readonly<Record<TableName, string>> => ({
-  api: renderApiTable(),
-  errors: renderErrorTable(),
-});
+const RENDER: Readonly<Record<TableName, () => string>> = {
+  api: renderApiTable,
+  routes: renderRouteTable,
+  errors: renderErrorTable,
+};
+
+/** The generated tables of one page, by their marker name. */
+export const renderTables = (page: DocPage): Tables =>
+  Object.fromEntries(DOC_TABLES[page].map((name) => [name, RENDER[name]()]));
 
 const markers = (name: TableName) => ({ start: `<!-- ${name}:start -->`, end: `<!-- ${name}:end -->` });
 
-/** The text between a table's markers, or `undefined` when the README lacks them. */
-export const markedSection = (readme: string, name: TableName): string | undefined => {
+const namesOf = (tables: Tables): TableName[] => Object.keys(tables) as TableName[];
+
+/** The text between a table's markers, or `undefined` when the page lacks them. */
+export const markedSection = (page: string, name: TableName): string | undefined => {
   const { start, end } = markers(name);
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
+  const from = page.indexOf(start);
+  const to = page.indexOf(end);
   if (from < 0 || to < from) return undefined;
-  return readme.slice(from + start.length, to).trim();
+  return page.slice(from + start.length, to).trim();
 };
 
-/** The README with each table's marked section replaced by its rendering. */
-export const withTables = (readme: string, tables: Readonly<Record<TableName, string>> = renderTables()): string =>
-  (Object.keys(tables) as TableName[]).reduce((text, name) => {
+/** The page with each table's marked section replaced by its rendering. */
+export const withTables = (page: string, tables: Tables): string =>
+  namesOf(tables).reduce((text, name) => {
     const { start, end } = markers(name);
-    if (markedSection(text, name) === undefined) throw new Error(`README.md has no ${start} … ${end} section`);
+    if (markedSection(text, name) === undefined) throw new Error(`no ${start} … ${end} section`);
     const from = text.indexOf(start) + start.length;
     return `${text.slice(0, from)}\n${tables[name]}\n${text.slice(text.indexOf(end))}`;
-  }, readme);
+  }, page);
 
-/** The tables whose marked section in the README differs from their rendering. */
-export const staleTables = (
-  readme: string,
-  tables: Readonly<Record<TableName, string>> = renderTables(),
-): TableName[] => (Object.keys(tables) as TableName[]).filter((name) => markedSection(readme, name) !== tables[name]);
+/** The tables whose marked section in the page differs from their rendering. */
+export const staleTables = (page: string, tables: Tables): TableName[] =>
+  namesOf(tables).filter((name) => markedSection(page, name) !== tables[name]);
