@@ -33,8 +33,8 @@ export const PROJECT_ID_RANDOM_LENGTH = 16;
  */
 export const ENVIRONMENT_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
 
-/** A secret's name: safe as an environment variable's. */
-export const SECRET_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/** A secret's name: safe as an environment variable's, and as a key of a JavaScript object (not `__proto__`). */
+export const SECRET_NAME_PATTERN = /^(?!__proto__$)[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 /** A project id. */
 export const PROJECT_ID_PATTERN = new RegExp(`^${PROJECT_ID_PREFIX}[0-9A-Za-z]{${PROJECT_ID_RANDOM_LENGTH}}$`);

@@ -167,15 +167,15 @@ export const environment = () => {
   return environmentSchema;
 };
 
+const SECRET_NAME_RULE =
+  'use 1 to 128 characters of A-Z, a-z, 0-9 and _, not starting with a digit (an environment variable name), other than __proto__';
+
 /** A secret's name (`SECRET_NAME_PATTERN`). */
 export const secretName = () =>
   z
     .string({ error: typeError('Give a secret name', 'A secret name is text') })
     .check(
-      z.regex(
-        SECRET_NAME_PATTERN,
-        'Use 1 to 128 characters of A-Z, a-z, 0-9 and _, not starting with a digit (an environment variable name)',
-      ),
+      z.regex(SECRET_NAME_PATTERN, `U${SECRET_NAME_RULE.slice(1)}`),
       z.describe('A secret: 1 to 128 of A-Z, a-z, 0-9 and _, not starting with a digit'),
     );
 
@@ -249,13 +249,35 @@ export const secretVersion = () => z.object({ ...versionFields(), deleted: z.boo
 /** One secret a PATCH changed: its new version, `deleted` when the change deleted it. */
 export const secretChange = () => z.object({ name: z.string(), ...versionFields(), deleted: z.boolean() });
 
+/**
+ * A map keyed by secret names. zod leaves a `__proto__` key out of a record without a word (it would
+ * replace the result's prototype), so such a key is refused here first, as no secret may have that name.
+ */
+const byName = <V extends z.ZodMiniType>(value: V) =>
+  z.pipe(
+    z
+      .unknown()
+      .check(
+        z.refine(
+          (input) => typeof input !== 'object' || input === null || !Object.hasOwn(input, '__proto__'),
+          'A secret may not be named __proto__',
+        ),
+      ),
+    z.record(secretName(), value, {
+      error: (issue) =>
+        issue.code === 'invalid_key'
+          ? `Not a secret name: ${SECRET_NAME_RULE}`
+          : 'Send an object of secret names, e.g. {"API_KEY": …}',
+    }),
+  );
+
 /** A PATCH body: the values to set and the names to delete, each at most once, with their expected versions. */
 export const secretChanges = () =>
   exactly(
     {
-      set: z.optional(z.record(secretName(), secretValue())),
-      delete: z.optional(z.array(secretName())),
-      expectedVersions: z.optional(z.record(secretName(), versionNumber(0))),
+      set: z.optional(byName(secretValue())),
+      delete: z.optional(z.array(secretName(), { error: 'Send the names to delete as a list, e.g. ["OLD_KEY"]' })),
+      expectedVersions: z.optional(byName(versionNumber(0))),
     },
     'field',
   ).check(

@@ -131,6 +131,20 @@ describe('secrets of an environment', () => {
       error: ErrorText.validation,
       details: [{ path: 'value', message: `A value has at most ${MAX_SECRET_VALUE_BYTES} bytes in UTF-8` }],
     });
+    for (const name of ['__proto__', '9LIVES', 'X'.repeat(129)]) {
+      const refusedName = await put(owner.session, secret(projectId, name), { value: 'x' });
+      expect([name, refusedName.status, refusedName.body.details?.[0]?.path]).toEqual([name, 400, 'name']);
+    }
+    const proto = await call(service, 'PATCH', secrets(projectId), {
+      token: owner.session,
+      rawBody: '{"set":{"__proto__":"x","SAFE":"y"}}',
+      headers: [['Content-Type', 'application/json']],
+    });
+    expect(proto.body).toEqual({
+      success: false,
+      error: ErrorText.validation,
+      details: [{ path: 'set', message: 'A secret may not be named __proto__' }],
+    });
     const badName = await put(owner.session, secret(projectId, 'HAS-DASH'), { value: 'x' });
     expect(badName.status).toBe(400);
     expect(badName.body).toEqual({

@@ -22,6 +22,9 @@ const BAD_BODIES: readonly unknown[] = [
   { name: 7, scopes: ['nope'], ttlDays: '30', graceHours: 169, allowedIps: Array(11).fill('1.2.3.4') },
   { name: 'ok', scopes: 'admin', allowedIps: ['x'.repeat(65), 7], email: 'a@b.c', role: 'viewer' },
   { name: null, scopes: null, ttlDays: 1.5, allowedIps: '10.0.0.1', email: 7, role: null, graceHours: '1' },
+  { value: 7, expectedVersion: -1, set: { '1A': 'x', B: 7 }, delete: 'A', expectedVersions: { B: 'one' } },
+  { value: '\ud800', expectedVersion: 'one', set: [], delete: ['A', 'A', '9'], expectedVersions: null, version: 0 },
+  { value: 'é'.repeat(40_000), set: JSON.parse('{"__proto__": "x"}'), version: 'one' },
 ];
 
 /** Query strings that break every rule of a trail's query. */
