@@ -43,10 +43,13 @@ export const AUDIT_EVENT_SOURCE = 'secrets-service';
 export const MAX_USER_AGENT_LENGTH = 256;
 
 /**
- * The most an event's item takes, in bytes: a 256-character user agent, two e-mails of up to 254
- * characters, its ids, keys and attribute names. A trail's page reads at most this per event.
+ * The most an event's item takes, in bytes, when it names at most one secret: a 256-character user
+ * agent, two e-mails of up to 254 characters, a 128-character secret name, its ids, keys and attribute
+ * names. A trail's page reads at most this per such event. The read of an export names every secret
+ * read (up to 1,000: about 150 KB at the longest names), so a page holding those reads more, and
+ * DynamoDB ends a page at 1 MB.
  */
-export const MAX_AUDIT_EVENT_BYTES = 1_536;
+export const MAX_AUDIT_EVENT_BYTES = 1_792;
 
 /** Days an event is kept by default before DynamoDB's TTL deletes it (`auditRetentionDays`). */
 export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
