@@ -5,23 +5,30 @@
  * its I/O: the same read, log line and metric through the same libraries, `bench/replay.ts`) and a
  * raw consistent GetItem with the service's client settings, interleaved call by call (each call
  * starting in turn), in rounds after a warm-up long enough for DynamoDB Local's JIT to settle,
- * counting the TCP connections each opens.
+ * counting the TCP connections each opens. Then a warm read of one secret (get-secret) against its floor:
+ * its floor bundle replaying its one BatchGetItem and its event's PutItem, and no KMS call (the data
+ * key is kept five minutes: a KMS in memory answers the first read's Decrypt, and a later call fails
+ * the run).
  */
 import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 import type { Context } from 'aws-lambda';
-import { BUNDLE_ENV, benchAuthorizerEvent } from './fixtures';
+import { BUNDLE_ENV, benchAuthorizerEvent, cannedKms } from './fixtures';
 
 const WARMUP = 10_000;
 const ROUNDS = 5;
 const CALLS_PER_ROUND = 1000;
+/** The secret read's warm-up and rounds: DynamoDB Local is warm by then; a read is two calls. */
+const SECRET_WARMUP = 2000;
+const SECRET_CALLS_PER_ROUND = 500;
 
 /** The three kinds of call, each timed alone. */
 const SIDES = ['authorizer', 'floor', 'raw'] as const;
 type Side = (typeof SIDES)[number];
 
 const main = async () => {
-  const [endpoint = '', tableName = '', out = 'end-to-end.json', floorFile = ''] = process.argv.slice(2);
+  const [endpoint = '', tableName = '', out = 'end-to-end.json', floorFile = '', secretFloorFile = ''] =
+    process.argv.slice(2);
   // The floor's client is the SDK's default but for the endpoint, which it reads from the environment.
   Object.assign(process.env, BUNDLE_ENV, {
     TABLE_NAME: tableName,
@@ -31,8 +38,8 @@ const main = async () => {
   // Every TCP connection the process opens, counted where Node creates it; calls run one at a time,
   // so a connection opened while the service's client works (the token's seeding included) is the
   // authorizer's.
-  const connections: Record<Side, number> = { authorizer: 0, floor: 0, raw: 0 };
-  let calling: Side = 'authorizer';
+  const connections: Record<Side | 'secret', number> = { authorizer: 0, floor: 0, raw: 0, secret: 0 };
+  let calling: Side | 'secret' = 'authorizer';
   subscribe('net.client.socket', () => {
     connections[calling] += 1;
   });
@@ -44,6 +51,10 @@ const main = async () => {
   const { clientSettings } = await import('@lambdas/data/client');
   const { auditEvent, systemOrigin } = await import('@lambdas/domain/audit');
   const { captureIo, checkReplayable, loadFloor } = await import('./replay');
+  const { SAMPLE_SECRET } = await import('@contract/route');
+  const kms = cannedKms();
+  const { kms: kmsClient } = await import('@lambdas/crypto/kms-key-wrapper');
+  kmsClient.config.requestHandler = kms.transport as never;
 
   const minted = mintToken();
   const now = new Date();
@@ -105,12 +116,101 @@ const main = async () => {
   await run(WARMUP);
   const rounds = [];
   for (let i = 0; i < ROUNDS; i += 1) rounds.push(await run(CALLS_PER_ROUND));
+
+  // A warm read of one secret. The world is made through the routes themselves: a project (its
+  // environments with it) and the sample secret, whose write stores the project's data key.
+  calling = 'secret';
+  type RouteHandler = (event: unknown, context: Context) => Promise<{ statusCode: number; body: string }>;
+  const routeOf = async (name: string) =>
+    ((await import(`../lambdas/routes/${name}.ts`)) as { handler: RouteHandler }).handler;
+  const routeEvent = (method: string, params: Record<string, string> | null, body: unknown) => ({
+    httpMethod: method,
+    headers: { 'Content-Type': 'application/json' },
+    pathParameters: params,
+    queryStringParameters: null,
+    body: body === undefined ? null : JSON.stringify(body),
+    isBase64Encoded: false,
+    requestContext: {
+      identity: { sourceIp: '203.0.113.7' },
+      authorizer: {
+        kind: 'session',
+        userId: 'bench-user',
+        issuedAt: now.toISOString(),
+        scopes: 'read:secrets write:secrets admin',
+        email: 'bench@example.com',
+      },
+    },
+  });
+  const expectOk = async (answer: Promise<{ statusCode: number; body: string }>, what: string) => {
+    const { statusCode, body } = await answer;
+    if (statusCode >= 300) throw new Error(`${what} answered ${statusCode}: ${body}`);
+    return JSON.parse(body) as { data: Record<string, unknown> };
+  };
+  const created = await expectOk(
+    (await routeOf('create-project'))(routeEvent('POST', null, { name: 'bench' }), lambdaContext),
+    'create-project',
+  );
+  const secretParams = {
+    projectId: String(created.data.projectId),
+    environment: SAMPLE_SECRET.environment,
+    name: SAMPLE_SECRET.name,
+  };
+  await expectOk(
+    (await routeOf('put-secret'))(routeEvent('PUT', secretParams, { value: SAMPLE_SECRET.value }), lambdaContext),
+    'put-secret',
+  );
+  const getSecret = await routeOf('get-secret');
+  const readEvent = routeEvent('GET', secretParams, undefined);
+  const read = async () => {
+    const answer = await expectOk(getSecret(structuredClone(readEvent), lambdaContext), 'get-secret');
+    if (answer.data.value !== SAMPLE_SECRET.value) throw new Error('get-secret answered another value');
+  };
+  await read();
+  const kmsWarm = kms.calls.length;
+  const readIo = await captureIo(read);
+  const operations = readIo.calls.map(([command]) => command).join(', ');
+  if (operations !== 'BatchGetCommand, PutCommand') {
+    throw new Error(`a warm read of one secret sent ${operations}, not one BatchGetItem and its event's PutItem`);
+  }
+  const secretFloor = loadFloor(secretFloorFile);
+  checkReplayable('get-secret', secretFloor, readIo);
+  // The floor's event is written once per replay: each replay gives it an id of its own, made before
+  // its time starts, as the function makes a fresh one.
+  const captured = JSON.stringify(readIo);
+  const eventId = /evt_[0-9A-Za-z]{20}/.exec(captured)?.[0];
+  if (!eventId) throw new Error('the secret read wrote no event id to replay');
+  let replays = 0;
+  const freshFloorEvent = () => {
+    replays += 1;
+    const id = `evt_${String(replays).padStart(20, '0')}`;
+    return JSON.parse(captured.split(eventId).join(id)) as typeof readIo;
+  };
+  const secretRun = async (count: number) => {
+    const round: Record<'read' | 'floor', number[]> = { read: [], floor: [] };
+    for (let i = 0; i < count; i += 1) {
+      for (const side of i % 2 === 0 ? (['read', 'floor'] as const) : (['floor', 'read'] as const)) {
+        const floorEvent = side === 'floor' ? freshFloorEvent() : undefined;
+        const started = process.hrtime.bigint();
+        await (floorEvent ? secretFloor.handler(floorEvent, lambdaContext) : read());
+        round[side].push(Number(process.hrtime.bigint() - started) / 1e6);
+      }
+    }
+    return round;
+  };
+  await secretRun(SECRET_WARMUP);
+  const secretRounds = [];
+  for (let i = 0; i < ROUNDS; i += 1) secretRounds.push(await secretRun(SECRET_CALLS_PER_ROUND));
+  if (kms.calls.length !== kmsWarm) {
+    throw new Error(`warm reads of one secret made ${kms.calls.length - kmsWarm} KMS call(s); the data key is kept`);
+  }
+
   writeFileSync(
     out,
     JSON.stringify({
       rounds,
       connections,
       calls: WARMUP + 2 + ROUNDS * CALLS_PER_ROUND,
+      secretRounds,
     }),
   );
   raw.destroy();

@@ -14,7 +14,7 @@ import { createTable } from '../local/create-table';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
 import { type Bundle, buildBundles, buildScript } from './build';
 import { type LoadSamples, measureColdLoad } from './cold-load';
-import { costPerMillion, FLOOR_DOLLARS_PER_MILLION, routeFloorPerMillion } from './cost';
+import { costPerMillion, FLOOR_DOLLARS_PER_MILLION, KMS_KEY_DOLLARS_PER_MONTH, routeFloorPerMillion } from './cost';
 import { BUNDLE_ENV } from './fixtures';
 import { median, medianInterval, pairedRatios, quantile } from './stats';
 import type { Measured } from './warm-cpu';
@@ -209,18 +209,21 @@ const main = async () => {
     try {
       await createTable(dynamo.endpoint, 'bench');
       const e2eFile = path.join(dir, 'e2e.json');
-      const authorizerFloor = functions.find((bundle) => bundle.name === 'authorizer')?.floor.file ?? '';
+      const floorFile = (name: string) => functions.find((bundle) => bundle.name === name)?.floor.file ?? '';
       runChild(await buildScript('bench/end-to-end.ts', path.join(dir, 'end-to-end')), [
         dynamo.endpoint,
         'bench',
         e2eFile,
-        authorizerFloor,
+        floorFile('authorizer'),
+        floorFile('get-secret'),
       ]);
       type Round = Record<'authorizer' | 'floor' | 'raw', number[]>;
       const e2e = JSON.parse(readFileSync(e2eFile, 'utf8')) as {
         rounds: Round[];
         connections: Record<'authorizer' | 'floor' | 'raw', number>;
         calls: number;
+        /** A warm read of one secret and its floor (one BatchGetItem, the event's PutItem, no KMS call). */
+        secretRounds: Record<'read' | 'floor', number[]>[];
       };
       // Each figure is the median over the rounds of that round's figure; a p50 ratio is the median of
       // the ratios of the calls made one beside the other.
@@ -252,6 +255,14 @@ const main = async () => {
         Number.POSITIVE_INFINITY,
       );
       record(`end to end: TCP connections for ${e2e.calls} authorizer calls`, e2e.connections.authorizer, 'conn', 1, 1);
+      const secretReads = (side: 'read' | 'floor') => e2e.secretRounds.flatMap((round) => round[side]);
+      recordPaired(
+        'end to end: get-secret p50, a warm read of one secret',
+        secretReads('read'),
+        secretReads('floor'),
+        'ms',
+        1.2,
+      );
 
       const work = await measureWorkAgainst(dynamo.endpoint, 'bench-work');
       for (const row of work) {
@@ -260,11 +271,14 @@ const main = async () => {
       }
 
       // 7: cost per million requests, at 256 MB (deployed) and 128 MB, against API Gateway plus one
-      // Lambda request and the capacity the route's access pattern needs (authorizer's read included).
+      // Lambda request and the capacity the route's access pattern needs (authorizer's read included),
+      // with the KMS requests the route made warm (none: a warm function keeps a data key five minutes,
+      // as the floor assumes).
       const authorizerWork = work.find((entry) => entry.name === 'authorizer');
       for (const row of work.filter((entry) => entry.name !== 'authorizer')) {
         const routeWarm = warm[row.name];
         if (!routeWarm) continue;
+        const kmsPerTenThousand = (routeWarm.kmsCalls / routeWarm.samples.length) * 10_000;
         const floor = routeFloorPerMillion({
           readUnits: row.minReadUnits + (authorizerWork?.minReadUnits ?? 0),
           writeUnits: row.minWriteUnits + (authorizerWork?.minWriteUnits ?? 0),
@@ -276,6 +290,7 @@ const main = async () => {
             route: { cpuMs: median(routeWarm.samples), ioMs: rawP50 * row.calls },
             readUnits: row.readUnits + (authorizerWork?.readUnits ?? 0),
             writeUnits: row.writeUnits + (authorizerWork?.writeUnits ?? 0),
+            kmsPerTenThousand,
           });
           record(`cost @${memoryMb} MB: ${row.name}`, dollars, '$/M', floor, 1.12);
           if (memoryMb === 256) {
@@ -287,7 +302,11 @@ const main = async () => {
             );
           }
         }
+        if (routes.find((route) => route.handler === row.name)?.keyUse) {
+          info(`cost: ${row.name} KMS requests per 10,000 requests, warm`, kmsPerTenThousand, 'req', 0);
+        }
       }
+      info('cost: the secrets’ KMS key, whatever the traffic', KMS_KEY_DOLLARS_PER_MONTH, '$/month', 1);
     } finally {
       await dynamo.stop();
     }

@@ -14,14 +14,18 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { BUNDLE_ENV, benchAuthorizerEvent } from './fixtures';
+import { BENCH_DATA_KEY, BUNDLE_ENV, benchAuthorizerEvent, cannedKms } from './fixtures';
 import type { FloorEvent } from './replay';
 
 Object.assign(process.env, BUNDLE_ENV);
 
 type Json = Record<string, unknown>;
-/** Each side's milliseconds per invocation; the i-th of each were taken one beside the other. */
-export type Measured = { samples: number[]; floor: number[] };
+/**
+ * Each side's milliseconds per invocation; the i-th of each were taken one beside the other. `kmsCalls`:
+ * the KMS requests the function made once warm, its floor's capture included (none: the harness
+ * refuses a warm invocation that makes one, as its floor replays no KMS call).
+ */
+export type Measured = { samples: number[]; floor: number[]; kmsCalls: number };
 
 /** Invocations of each side, timed, one of each in turn. */
 const PAIRS = 3000;
@@ -41,7 +45,8 @@ const main = async () => {
   // After the environment is set: the service's data module reads it at load.
   const { captureIo, checkReplayable, loadFloor, serviceClients } = await import('./replay');
   const { mintToken } = await import('@lambdas/domain/token-format');
-  const { isRouteContract, SAMPLE_WORLD } = await import('@contract/route');
+  const { isRouteContract, SAMPLE_SECRET, SAMPLE_WORLD } = await import('@contract/route');
+  const { encryptValue } = await import('@lambdas/crypto/envelope');
 
   const now = new Date().toISOString();
   const far = '2999-01-01T00:00:00.000Z';
@@ -99,8 +104,54 @@ const main = async () => {
     userId: 'user-2',
   };
 
-  /** Canned DynamoDB answers, encoded once: enough for every route's success path. */
-  const encode = (value: Json) => Buffer.from(JSON.stringify(value));
+  /**
+   * The project as the secret routes' samples find it (`SampleWorld`): its data key stored, and
+   * `SAMPLE_SECRET` at version 1, sealed by the envelope module under that key, so that it opens.
+   */
+  const project = {
+    PK: `PROJECT#${projectId}`,
+    SK: 'PROJECT',
+    entity: 'Project',
+    projectId,
+    name: 'bench',
+    createdAt: now,
+    dataKey: BENCH_DATA_KEY.wrapped,
+  };
+  const secretAddress = {
+    projectId,
+    environment: SAMPLE_SECRET.environment,
+    name: SAMPLE_SECRET.name,
+    version: 1,
+  };
+  const secretsPartition = `SECRETS#${projectId}#${SAMPLE_SECRET.environment}`;
+  const life = 'AAAAAAAAAAAA';
+  const written = { name: SAMPLE_SECRET.name, version: 1, updatedAt: now, updatedBy: { userId: 'user-1', email } };
+  const sealed = encryptValue(BENCH_DATA_KEY.plaintext, secretAddress, SAMPLE_SECRET.value);
+  const exportBytes = Buffer.byteLength(
+    `${JSON.stringify(SAMPLE_SECRET.name)}:${JSON.stringify(SAMPLE_SECRET.value)},`,
+  );
+  const secretHead = Object.assign(
+    { PK: secretsPartition, SK: `SECRET#${SAMPLE_SECRET.name}`, entity: 'SecretHead' },
+    { projectId, environment: SAMPLE_SECRET.environment, life, ciphertext: sealed, exportBytes },
+    written,
+  );
+  const secretVersion = Object.assign(
+    { PK: secretsPartition, SK: `VERSION#${SAMPLE_SECRET.name}#${life}#0000000001`, entity: 'SecretVersion' },
+    written,
+    { ciphertext: sealed, deleted: false },
+  );
+
+  /**
+   * Canned DynamoDB answers, encoded once: enough for every route's success path. Binary attributes
+   * (a wrapped key, a sealed value) travel in base64, as DynamoDB's JSON carries them.
+   */
+  const encode = (value: Json) =>
+    Buffer.from(
+      JSON.stringify(value, function (this: Record<string, unknown>, key, replaced) {
+        const original = this[key];
+        return original instanceof Uint8Array ? Buffer.from(original).toString('base64') : replaced;
+      }),
+    );
   const environment = (name: string) => ({
     PK: `PROJECT#${projectId}`,
     SK: `ENV#${name}`,
@@ -108,9 +159,23 @@ const main = async () => {
     projectId,
     name,
     createdAt: now,
-    secretCount: 0,
+    secretCount: name === SAMPLE_SECRET.environment ? 1 : 0,
+    exportBytes: name === SAMPLE_SECRET.environment ? exportBytes : 0,
   });
   const itemsOf = (items: Json[]) => encode({ Items: items.map((item) => marshall(item)), Count: items.length });
+  /** Only the attributes a Query's projection names. */
+  const projected = (item: Json, names: readonly string[]) =>
+    Object.fromEntries(names.filter((name) => name in item).map((name) => [name, item[name]]));
+  const responses = (items: Json[]) =>
+    encode({ Responses: { [BUNDLE_ENV.TABLE_NAME]: items.map((item) => marshall(item)) }, UnprocessedKeys: {} });
+  /** A secret route's context read: the membership and the environment, with the head and the project when asked. */
+  const secretContext = (withHead: boolean, withProject: boolean) =>
+    responses([
+      member('user-1', 'owner'),
+      environment(SAMPLE_SECRET.environment),
+      ...(withHead ? [secretHead] : []),
+      ...(withProject ? [project] : []),
+    ]);
   const answers = {
     none: encode({}),
     slots: encode({ Item: marshall(slots) }),
@@ -120,6 +185,14 @@ const main = async () => {
     tokens: itemsOf(Array.from({ length: 5 }, () => token)),
     members: itemsOf([member('user-1', 'owner'), member('user-2', 'member'), member('user-3', 'admin')]),
     environments: itemsOf(['development', 'production', 'staging'].map(environment)),
+    secretHeads: itemsOf([secretHead]),
+    secretHeadsListed: itemsOf([projected(secretHead, ['name', 'version', 'updatedAt', 'updatedBy', 'deletedAt'])]),
+    secretVersions: itemsOf([projected(secretVersion, ['name', 'version', 'updatedAt', 'updatedBy', 'deleted'])]),
+    secretVersion: encode({ Item: marshall(secretVersion) }),
+    secretContext: secretContext(false, false),
+    secretContextWithHead: secretContext(true, false),
+    secretContextWithProject: secretContext(false, true),
+    secretContextWithBoth: secretContext(true, true),
     profiles: encode({
       Responses: {
         [BUNDLE_ENV.TABLE_NAME]: [
@@ -142,6 +215,7 @@ const main = async () => {
    */
   const answer = (operation: string, body: { includes: (text: string) => boolean }): Buffer => {
     if (operation === 'GetItem') {
+      if (body.includes('VERSION#')) return answers.secretVersion;
       if (body.includes('TOKEN_SLOTS')) return slotAnswer;
       if (body.includes('TOKEN#')) return answers.token;
       if (body.includes('EMAIL#')) return answers.claim;
@@ -150,9 +224,20 @@ const main = async () => {
     }
     if (operation === 'Query') {
       if (body.includes('#TOKENS')) return answers.tokens;
+      if (body.includes('SECRETS#')) {
+        if (body.includes('VERSION#')) return answers.secretVersions;
+        return body.includes('ProjectionExpression') ? answers.secretHeadsListed : answers.secretHeads;
+      }
       return body.includes('ENV#') ? answers.environments : answers.members;
     }
-    if (operation === 'BatchGetItem') return answers.profiles;
+    if (operation === 'BatchGetItem') {
+      // A secret route's context names the environment; the head is there only for the sample's secret.
+      if (!body.includes('ENV#')) return answers.profiles;
+      const head = body.includes(`SECRET#${SAMPLE_SECRET.name}"`);
+      const withProject = body.includes('{"S":"PROJECT"}');
+      if (head) return withProject ? answers.secretContextWithBoth : answers.secretContextWithHead;
+      return withProject ? answers.secretContextWithProject : answers.secretContext;
+    }
     return answers.none;
   };
 
@@ -248,7 +333,7 @@ const main = async () => {
    * the same ratios as turns of one, within their intervals.
    */
   const measure = async (invoke: Invocation, bare: Invocation): Promise<Measured> => {
-    const result: Measured = { samples: [], floor: [] };
+    const result: Measured = { samples: [], floor: [], kmsCalls: 0 };
     for (let i = 0; i < SETTLE; i += 1) {
       await bare.run(bare.event());
       await invoke.run(invoke.event());
@@ -281,6 +366,12 @@ const main = async () => {
     const module = (await import(`../lambdas/routes/${route.handler}.ts`)) as {
       handler: (event: unknown, context: unknown) => Promise<{ statusCode: number }>;
     };
+    // A route that declares KMS calls gets a KMS in memory; one that does not and still calls it fails.
+    const kms = route.keyUse ? cannedKms() : undefined;
+    if (kms) {
+      const { kms: client } = await import('@lambdas/crypto/kms-key-wrapper');
+      client.config.requestHandler = kms.transport as never;
+    }
     const sample = route.sample(SAMPLE_WORLD);
     const pathParameters = sample.params ?? null;
     const event = {
@@ -318,7 +409,20 @@ const main = async () => {
       JSON.stringify(answerBody);
     };
     const floor = () => floorOf(route.handler, invoke, route.dataAccess.length > 0, contractWork);
-    results[route.handler] = await measure(invoke, await floor());
+    // The first invocation unwrapped the project's data key; every later one, within the five minutes
+    // a function keeps it, makes no KMS call (the floor replays none, and a warm read costs none).
+    const kmsBefore = kms?.calls.length ?? 0;
+    const undeclared = kms?.calls.filter((call) => !route.keyUse?.includes(call as never)) ?? [];
+    if (undeclared.length > 0)
+      throw new Error(`${route.handler} called KMS ${undeclared.join(', ')}, not in its keyUse`);
+    const measured = await measure(invoke, await floor());
+    measured.kmsCalls = (kms?.calls.length ?? 0) - kmsBefore;
+    if (measured.kmsCalls > 0) {
+      throw new Error(
+        `${route.handler}: its warm invocations made ${measured.kmsCalls} KMS call(s) (${kms?.calls[kmsBefore]} first), though the data key is kept five minutes`,
+      );
+    }
+    results[route.handler] = measured;
     if (route.handler === 'create-token') {
       slotAnswer = answers.none;
       references["create-token of a user's first token"] = await measure(invoke, await floor());

@@ -87,7 +87,8 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
 
 /**
  * What a sample request may refer to: the caller owns a project with one other member, holds a
- * spare token, and another user has signed in but belongs to no project of the caller's.
+ * spare token, and another user has signed in but belongs to no project of the caller's. The project's
+ * `SAMPLE_SECRET` is at version 1, which stored the project's data key.
  */
 export interface SampleWorld {
   readonly projectId: string;
@@ -95,6 +96,16 @@ export interface SampleWorld {
   readonly memberEmail: string;
   readonly otherEmail: string;
 }
+
+/**
+ * The secret a sample world's project holds (the secret routes' samples name it): a small value, so its
+ * items stay within the 1 KB the work floors assume.
+ */
+export const SAMPLE_SECRET = {
+  environment: 'development',
+  name: 'DATABASE_URL',
+  value: 'postgres://app:s3cret@db.internal:5432/app',
+} as const;
 
 /** A world of well-formed values, for requests whose outcome does not depend on stored data. */
 export const SAMPLE_WORLD: SampleWorld = {

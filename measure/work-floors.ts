@@ -5,8 +5,14 @@
  * `test/integration/work-per-request.test.ts` fails when a request spends more.
  *
  * Capacity follows DynamoDB's rules for items of at most 1 KB and query results of at most 4 KB (true
- * of every item this service stores at realistic sizes; a token is about 500 bytes, so a user's token
- * list passes 4 KB at about eight tokens and then costs half a unit more per 4 KB):
+ * of every item this service stores at realistic sizes but a secret's; a token is about 500 bytes, so a
+ * user's token list passes 4 KB at about eight tokens and then costs half a unit more per 4 KB). A
+ * secret's head and each of its versions hold its value encrypted (its bytes and 29 more), about 400
+ * bytes with a value of 40 bytes: the floors are those of values up to about 500 bytes, which the
+ * samples use (`SAMPLE_SECRET`). A larger value costs more, by DynamoDB's rules, not by the code: one
+ * more write unit per KB of each head and version written (doubled in a transaction) and, past 4 KB,
+ * one more read unit per 4 KB of each item read.
+ * The rules:
  * - a read: 1 read unit strongly consistent, 0.5 eventually consistent; a Query is one read of the
  *   items it returns;
  * - a single write: 1 write unit, plus 1 for each index whose entry it writes: a Put or a Delete writes

@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import type { SampleWorld } from '@contract/route';
+import { SAMPLE_SECRET, type SampleWorld } from '@contract/route';
 import { routes } from '@contract/routes';
 import type { FloorCall } from '@contract/work';
 import { setClock } from '@lambdas/domain/clock';
@@ -281,9 +281,10 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
 
   /**
    * A fresh world for one route's request, as its contract's sample expects it (`SampleWorld`): an
-   * owner of its own (so that no route's lists grow with the routes measured before it) with a session
-   * and an admin token already used once, the owner's project with one other member, a spare token of
-   * the owner's, and another signed-in user.
+   * owner of its own (so that no route's lists grow with the routes measured before it, and a delete of
+   * the sample secret takes it from no other route's world) with a session and an admin token already
+   * used once, the owner's project with one other member and its sample secret at version 1, a spare
+   * token of the owner's, and another signed-in user.
    */
   const newWorld = async (): Promise<{ world: SampleWorld; credentials: Record<'token' | 'session', string> }> => {
     const tag = randomUUID().slice(0, 8);
@@ -306,6 +307,20 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
     const token = (name: string) =>
       send('POST', '/api/v1/tokens', { token: worldSession, json: { name, scopes: ['admin'] } });
     const spare = await token('spare');
+    // The secret the secret routes' samples name, at version 1: its write also stores the project's data
+    // key, so a measured write takes the usual path of a project that has one.
+    expectStatus(
+      await send(
+        'PUT',
+        `/api/v1/projects/${projectId}/environments/${SAMPLE_SECRET.environment}/secrets/${SAMPLE_SECRET.name}`,
+        {
+          token: worldSession,
+          json: { value: SAMPLE_SECRET.value },
+        },
+      ),
+      201,
+      'secret write',
+    );
     const worldToken = String(expectStatus(await token('work'), 201, 'world token').body.data.rawToken);
     // Its first use records lastUsedAt; the measured request is then a steady use.
     expectStatus(await send('GET', '/api/v1/tokens', { token: worldToken }), 200, 'world token use');

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { MAX_PATCH_CHANGES, PATCH_BODY_BYTES } from '../limits';
-import { route } from '../route';
+import { route, SAMPLE_SECRET } from '../route';
 import { dataBody, environmentName, projectId, secretChange, secretChanges } from '../schemas';
 
 // The contract of change secrets (one module per route: a function bundles only its own).
@@ -50,7 +50,7 @@ export const changeSecretsRoute = route({
     response: dataBody(z.array(secretChange())),
   }),
   sample: (world) => ({
-    params: { projectId: world.projectId, environment: 'development' },
+    params: { projectId: world.projectId, environment: SAMPLE_SECRET.environment },
     body: { set: { API_URL: 'https://api.example.com' } },
   }),
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
-import { route } from '../route';
+import { route, SAMPLE_SECRET } from '../route';
 import { environmentName, projectId, secretName, successBody } from '../schemas';
 
 // The contract of delete secret (one module per route: a function bundles only its own).
@@ -40,5 +40,7 @@ export const deleteSecretRoute = route({
     params: z.object({ projectId: projectId(), environment: environmentName(), name: secretName() }),
     response: successBody(),
   }),
-  sample: (world) => ({ params: { projectId: world.projectId, environment: 'development', name: 'DATABASE_URL' } }),
+  sample: (world) => ({
+    params: { projectId: world.projectId, environment: SAMPLE_SECRET.environment, name: SAMPLE_SECRET.name },
+  }),
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
-import { route } from '../route';
+import { route, SAMPLE_SECRET } from '../route';
 import { dataBody, environmentName, projectId } from '../schemas';
 
 // The contract of export secrets (one module per route: a function bundles only its own).
@@ -30,5 +30,5 @@ export const exportSecretsRoute = route({
       z.record(z.string(), z.string()).check(z.describe('Each live secret’s name and its current value')),
     ),
   }),
-  sample: (world) => ({ params: { projectId: world.projectId, environment: 'development' } }),
+  sample: (world) => ({ params: { projectId: world.projectId, environment: SAMPLE_SECRET.environment } }),
 });

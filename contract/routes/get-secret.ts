@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
-import { route } from '../route';
+import { route, SAMPLE_SECRET } from '../route';
 import { dataBody, environmentName, exactly, projectId, secretName, secretWithValue } from '../schemas';
 
 // The contract of get secret (one module per route: a function bundles only its own).
@@ -55,5 +55,7 @@ export const getSecretRoute = route({
     ),
     response: dataBody(secretWithValue()),
   }),
-  sample: (world) => ({ params: { projectId: world.projectId, environment: 'development', name: 'DATABASE_URL' } }),
+  sample: (world) => ({
+    params: { projectId: world.projectId, environment: SAMPLE_SECRET.environment, name: SAMPLE_SECRET.name },
+  }),
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
-import { route } from '../route';
+import { route, SAMPLE_SECRET } from '../route';
 import { dataBody, environmentName, projectId, secretName, secretVersion } from '../schemas';
 
 // The contract of list secret versions (one module per route: a function bundles only its own).
@@ -28,5 +28,7 @@ export const listSecretVersionsRoute = route({
     params: z.object({ projectId: projectId(), environment: environmentName(), name: secretName() }),
     response: dataBody(z.array(secretVersion())),
   }),
-  sample: (world) => ({ params: { projectId: world.projectId, environment: 'development', name: 'DATABASE_URL' } }),
+  sample: (world) => ({
+    params: { projectId: world.projectId, environment: SAMPLE_SECRET.environment, name: SAMPLE_SECRET.name },
+  }),
 });

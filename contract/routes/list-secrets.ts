@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
-import { route } from '../route';
+import { route, SAMPLE_SECRET } from '../route';
 import { dataBody, environmentName, projectId, secretMeta } from '../schemas';
 
 // The contract of list secrets (one module per route: a function bundles only its own).
@@ -25,5 +25,5 @@ export const listSecretsRoute = route({
     params: z.object({ projectId: projectId(), environment: environmentName() }),
     response: dataBody(z.array(secretMeta())),
   }),
-  sample: (world) => ({ params: { projectId: world.projectId, environment: 'development' } }),
+  sample: (world) => ({ params: { projectId: world.projectId, environment: SAMPLE_SECRET.environment } }),
 });

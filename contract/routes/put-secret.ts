@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { SECRET_BODY_BYTES } from '../limits';
-import { route } from '../route';
+import { route, SAMPLE_SECRET } from '../route';
 import {
   dataBody,
   environmentName,
@@ -71,7 +71,7 @@ export const putSecretRoute = route({
     response: dataBody(secretMeta()),
   }),
   sample: (world) => ({
-    params: { projectId: world.projectId, environment: 'development', name: 'DATABASE_URL' },
-    body: { value: 'postgres://app:s3cret@db.internal:5432/app' },
+    params: { projectId: world.projectId, environment: SAMPLE_SECRET.environment, name: SAMPLE_SECRET.name },
+    body: { value: SAMPLE_SECRET.value },
   }),
 });

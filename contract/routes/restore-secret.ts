@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
-import { route } from '../route';
+import { route, SAMPLE_SECRET } from '../route';
 import { dataBody, environmentName, exactly, projectId, secretMeta, secretName, versionNumber } from '../schemas';
 
 // The contract of restore secret (one module per route: a function bundles only its own).
@@ -52,7 +52,7 @@ export const restoreSecretRoute = route({
     response: dataBody(secretMeta()),
   }),
   sample: (world) => ({
-    params: { projectId: world.projectId, environment: 'development', name: 'DATABASE_URL' },
+    params: { projectId: world.projectId, environment: SAMPLE_SECRET.environment, name: SAMPLE_SECRET.name },
     body: { version: 1 },
   }),
 });

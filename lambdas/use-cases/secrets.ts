@@ -220,9 +220,10 @@ export const secretUseCases = ({
     const author: SecretAuthor = { userId: caller.userId, email: caller.email ?? null };
     const updatedAt = toIso(now);
     const names = changes.map((change) => change.name);
+    // Only a change that seals or opens a value needs the project's data key: a delete reads no project.
+    const needsKey = changes.some((change) => change.value !== undefined || change.restoredFrom !== undefined);
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
-      const context = await requireContext(caller, projectId, environment, names, true);
-      const needsKey = changes.some((change) => change.value !== undefined || change.restoredFrom !== undefined);
+      const context = await requireContext(caller, projectId, environment, names, needsKey);
       const key = needsKey ? await keyOf(context, projectId) : undefined;
       const writes: SecretWrite[] = [];
       const answers: {

@@ -73,6 +73,17 @@ describe('work per request', () => {
     expect(byName['session, steady state']?.calls.map((call) => call.operation)).toEqual(['BatchGetItem']);
   });
 
+  it('reads one secret with one strongly consistent BatchGetItem, then writes its read event', () => {
+    const reads = report.routes.filter((m) => m.subject === 'get-secret');
+    expect(reads.map((m) => m.credential).sort()).toEqual(['session', 'token']);
+    for (const m of reads) {
+      expect(m.work.calls.map(({ operation, consistent }) => ({ operation, consistent }))).toEqual([
+        { operation: 'BatchGetItem', consistent: true },
+        { operation: 'PutItem' },
+      ]);
+    }
+  });
+
   it('costs no DynamoDB call for a malformed credential', () => {
     expect(report.malformed.length).toBeGreaterThan(0);
     for (const m of report.malformed) {
