@@ -61,4 +61,21 @@ describe('chooseKeyWrapper', () => {
     expect(existsSync(file)).toBe(false);
     expect(kmsMock.commandCalls(DecryptCommand)).toHaveLength(0);
   });
+
+  it('loads the KMS client with the first key it needs, so a function that needs none never loads it', async () => {
+    let loaded = 0;
+    await jest.isolateModulesAsync(async () => {
+      jest.doMock('@lambdas/crypto/kms-key-wrapper', () => {
+        loaded += 1;
+        const key = { plaintext: new Uint8Array(32), wrapped: new Uint8Array(8) };
+        return { kmsKeyWrapper: () => ({ generate: async () => key, unwrap: async () => key.plaintext }) };
+      });
+      const isolated = (await import('@lambdas/crypto/key-wrapper')) as typeof import('@lambdas/crypto/key-wrapper');
+      const wrapper = isolated.chooseKeyWrapper({ SECRETS_KEY_ID: KEY_ID });
+      expect(loaded).toBe(0);
+      await wrapper.generate('prj_a');
+      await wrapper.generate('prj_b');
+      expect(loaded).toBe(1);
+    });
+  });
 });
