@@ -4,6 +4,7 @@ import type { createEnvironmentRoute } from '@contract/routes/create-environment
 import type { listEnvironmentsRoute } from '@contract/routes/list-environments';
 import { useState } from 'preact/hooks';
 import type { Api } from './api';
+import { EnvironmentSecrets } from './environment-secrets';
 import { loadProjects } from './projects';
 import { ErrorMessage, useAction, useDraft, useLoad } from './ui';
 
@@ -43,7 +44,10 @@ const AddEnvironmentForm = ({ api, path, onAdded }: { api: Api; path: string; on
   );
 };
 
-/** A project's secrets, by environment: the environments and their live secrets; owners and admins add environments. */
+/**
+ * A project's secrets, by environment: the chosen environment's secrets (see `EnvironmentSecrets`);
+ * owners and admins add environments.
+ */
 export const SecretsScreen = ({ api, projectId }: { api: Api; projectId: string }) => {
   const path = `/api/v1/projects/${encodeURIComponent(projectId)}/environments`;
   const environments = useLoad(() => api<RouteAnswer<typeof listEnvironmentsRoute>>('GET', path));
@@ -86,6 +90,15 @@ export const SecretsScreen = ({ api, projectId }: { api: Api; projectId: string 
           </>
         )}
       </section>
+      {current && (
+        <EnvironmentSecrets
+          key={current.name}
+          api={api}
+          projectId={projectId}
+          environment={current.name}
+          onChanged={environments.reload}
+        />
+      )}
       {manages && (
         <AddEnvironmentForm
           api={api}

@@ -66,6 +66,8 @@ export const useAction = (
 ): {
   busy: boolean;
   error: string | undefined;
+  /** The failed answer's status and the API's own error text, to tell one failure from another. */
+  failure: { status: number; error: string } | undefined;
   detailsAt: (field: string) => readonly ValidationDetail[];
   run: (action: () => Promise<void>) => Promise<boolean>;
 } => {
@@ -86,7 +88,14 @@ export const useAction = (
   };
   const detailsAt = (field: string) =>
     failure?.error instanceof ApiError ? failure.error.details.filter((detail) => isWithin(detail.path, field)) : [];
-  return { busy, error: failure && errorText(failure.error, fieldsApart), detailsAt, run };
+  const answered = failure?.error instanceof ApiError ? failure.error : undefined;
+  return {
+    busy,
+    error: failure && errorText(failure.error, fieldsApart),
+    failure: answered && { status: answered.status, error: answered.message },
+    detailsAt,
+    run,
+  };
 };
 
 /** A modal question with the action's own name on its confirm button, and Cancel. */

@@ -462,6 +462,240 @@ test("a project's Secrets screen offers its environments, and its owner adds one
   await checkScreen('secrets');
 });
 
+/** A row of the secrets table, by the secret's name. */
+const secretRow = (name: string) =>
+  page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+
+/** A session of `email` for calls behind the page's back, as another tab would make them. */
+const sessionOf = async (email: string): Promise<string> => {
+  const reply = await api('/_dev/idp/token', { method: 'POST', body: JSON.stringify({ email }) });
+  return ((await reply.json()) as { token: string }).token;
+};
+
+/** The API path of the shown project, from the page's address. */
+const projectPath = () => `/api/v1/projects/${/#\/projects\/([^/]+)\/secrets/.exec(page.url())?.[1]}`;
+
+/** Values that are plainly examples: they must not be in the page until their Reveal. */
+const DATABASE_URL = 'postgres://demo:not-a-real-password@db.example.test/app';
+const CHANGED_ELSEWHERE = 'postgres://demo:changed-in-another-tab@db.example.test/app';
+const SECOND_URL = 'postgres://demo:second-example@db.example.test/app';
+
+const status = (text: string) => page.getByRole('status').filter({ hasText: text });
+
+test('adds a secret: a refused name and a taken one are said beside the field, and the list shows no value', async () => {
+  await page.getByLabel('Environment', { exact: true }).selectOption('development');
+  await page.getByText('No secrets in development yet.').waitFor();
+  const form = page.getByRole('form', { name: 'Add secret' });
+  const name = form.getByLabel('Name', { exact: true });
+  await name.fill('HAS-DASH');
+  await form.getByLabel('Value', { exact: true }).fill('x');
+  await form.getByRole('button', { name: 'Save' }).click();
+  const nameError = page.locator('#secret-name-error');
+  await nameError.waitFor();
+  await expect(nameError.textContent()).resolves.toBe(
+    'Use 1 to 128 characters of A-Z, a-z, 0-9 and _, not starting with a digit (an environment variable name)',
+  );
+  await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
+  await expect(name.getAttribute('aria-describedby')).resolves.toContain('secret-name-error');
+  await checkScreen('secret-add-error');
+
+  await name.fill('DATABASE_URL');
+  await form.getByLabel('Value', { exact: true }).fill(DATABASE_URL);
+  await form.getByRole('button', { name: 'Save' }).click();
+  const row = secretRow('DATABASE_URL');
+  await row.waitFor();
+  await status('Saved DATABASE_URL as version 1.').waitFor();
+  await page.getByText('1 secret in development.').waitFor();
+  await expect(row.getByRole('cell').allTextContents()).resolves.toEqual([
+    'Hidden',
+    '1',
+    expect.stringMatching(new RegExp(`^${ada}.`)),
+    'RevealEditHistoryDelete',
+  ]);
+  await expect(row.getByRole('cell').nth(2).locator('time').count()).resolves.toBe(1);
+  await expect(name.inputValue()).resolves.toBe('');
+  await expect(form.getByLabel('Value', { exact: true }).inputValue()).resolves.toBe('');
+  // The form is ready for the next one.
+  await expect(page.evaluate('document.activeElement.id')).resolves.toBe(await name.getAttribute('id'));
+  expect(await page.content()).not.toContain(DATABASE_URL);
+
+  await name.fill('DATABASE_URL');
+  await form.getByLabel('Value', { exact: true }).fill('another value');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByRole('alert').filter({ hasText: 'Secret version conflict' }).waitFor();
+  await expect(row.getByRole('cell').nth(1).textContent()).resolves.toBe('1');
+  await name.fill('');
+  await form.getByLabel('Value', { exact: true }).fill('');
+});
+
+test('Import checks each pasted .env line and sends nothing while one is wrong or there are too many', async () => {
+  const paste = page.getByLabel('Paste .env');
+  await paste.fill(
+    [
+      '# shared settings',
+      'export API_URL=https://api.example.com',
+      '1BAD=x',
+      'only words here',
+      '',
+      'GREETING="Hello\\nWorld"',
+      'OPEN="never closed',
+    ].join('\n'),
+  );
+  await page.getByRole('button', { name: 'Import' }).click();
+  const lineErrors = page.locator('#import-lines-error');
+  await lineErrors.waitFor();
+  await expect(lineErrors.getByRole('listitem').allTextContents()).resolves.toEqual([
+    'Line 3, 1BAD: Not a secret name: use 1 to 128 characters of A-Z, a-z, 0-9 and _, not starting with a digit',
+    'Line 4: Not NAME=value: no = sign',
+    'Line 7, OPEN: The value’s opening " is never closed',
+  ]);
+  await expect(paste.getAttribute('aria-invalid')).resolves.toBe('true');
+  await checkScreen('secrets-import-error');
+  await expect(secretRow('API_URL').count()).resolves.toBe(0);
+
+  await paste.fill(Array.from({ length: 26 }, (_unused, index) => `VAR_${index}=${index}`).join('\n'));
+  await page.getByRole('button', { name: 'Import' }).click();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: '26 secrets: one import sets at most 25, all or none. Nothing was sent.' })
+    .waitFor();
+  await expect(secretRow('VAR_0').count()).resolves.toBe(0);
+});
+
+test('Import sets every secret of a pasted .env in one change', async () => {
+  const paste = page.getByLabel('Paste .env');
+  await paste.fill(
+    [
+      '# shared settings',
+      'export API_URL=https://api.example.com',
+      "LOG_LEVEL='debug' # for now",
+      'GREETING="Hello\\nWorld"',
+    ].join('\n'),
+  );
+  await page.getByRole('button', { name: 'Import' }).click();
+  await status('Imported 3 secrets into development.').waitFor();
+  for (const name of ['API_URL', 'GREETING', 'LOG_LEVEL']) await secretRow(name).waitFor();
+  await page.getByText('4 secrets in development.').waitFor();
+  await expect(paste.inputValue()).resolves.toBe('');
+  await expect(page.locator('#import-lines-error').count()).resolves.toBe(0);
+  expect(await page.content()).not.toContain('https://api.example.com');
+});
+
+test('Reveal reads one value, a recorded read, and Hide takes it out of the page again', async () => {
+  await page.reload();
+  const row = secretRow('DATABASE_URL');
+  await row.waitFor();
+  expect(await page.content()).not.toContain(DATABASE_URL);
+  await row.getByRole('button', { name: 'Reveal' }).click();
+  await row.getByText(DATABASE_URL).waitFor();
+  // The button that had the focus stays, now named for what it does next.
+  await expect(page.evaluate('document.activeElement.textContent')).resolves.toBe('Hide');
+  await expect(page.content()).resolves.not.toContain('https://api.example.com');
+  const greeting = secretRow('GREETING');
+  await greeting.getByRole('button', { name: 'Reveal' }).click();
+  await expect(greeting.locator('code').textContent()).resolves.toBe('Hello\nWorld');
+  await greeting.getByRole('button', { name: 'Hide' }).click();
+  await checkScreen('secrets-table');
+
+  const trail = await api(`${projectPath()}/audit-events?type=secret.read`, { bearer: await sessionOf(ada) });
+  const reads = ((await trail.json()) as { data: { details: { secrets?: { name: string }[] } }[] }).data;
+  expect(reads.flatMap((event) => event.details.secrets?.map((secret) => secret.name) ?? []).sort()).toEqual([
+    'DATABASE_URL',
+    'GREETING',
+  ]);
+  await row.getByRole('button', { name: 'Hide' }).click();
+  await row.getByText('Hidden').waitFor();
+  expect(await page.content()).not.toContain(DATABASE_URL);
+});
+
+test('Edit writes at the version shown: a change made elsewhere meanwhile is a conflict, said beside the field', async () => {
+  const row = secretRow('DATABASE_URL');
+  const behind = await api(`${projectPath()}/environments/development/secrets/DATABASE_URL`, {
+    method: 'PUT',
+    bearer: await sessionOf(ada),
+    body: JSON.stringify({ value: CHANGED_ELSEWHERE }),
+  });
+  expect(behind.status).toBe(200);
+  await expect(row.getByRole('cell').nth(1).textContent()).resolves.toBe('1');
+
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const form = page.getByRole('form', { name: 'Edit “DATABASE_URL”' });
+  const value = form.getByLabel('Value', { exact: true });
+  await value.waitFor();
+  await expect(page.evaluate('document.activeElement.id')).resolves.toBe(await value.getAttribute('id'));
+  await expect(value.inputValue()).resolves.toBe('');
+  await value.fill(SECOND_URL);
+  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByRole('alert').filter({ hasText: 'Secret version conflict' }).waitFor();
+  await expect(value.getAttribute('aria-invalid')).resolves.toBe('true');
+  await checkScreen('secret-edit-conflict');
+  // The list shows the version written elsewhere; editing from there saves.
+  await row.getByRole('cell', { name: '2', exact: true }).waitFor();
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.evaluate('document.activeElement.textContent')).resolves.toBe('Edit');
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await value.fill(SECOND_URL);
+  await form.getByRole('button', { name: 'Save' }).click();
+  await status('Saved DATABASE_URL as version 3.').waitFor();
+  await row.getByRole('cell', { name: '3', exact: true }).waitFor();
+  await form.waitFor({ state: 'detached' });
+  await expect(page.evaluate('document.activeElement.textContent')).resolves.toBe('Edit');
+  expect(await page.content()).not.toContain(SECOND_URL);
+});
+
+/** The history panel of a secret, and its rows by version. */
+const historyOf = (name: string) => page.getByRole('region', { name: `History of “${name}”` });
+const versionRow = (name: string, version: number) =>
+  historyOf(name)
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: String(version), exact: true }) });
+
+test('History lists the versions with who and when, and Restore writes an earlier one again as the newest', async () => {
+  const row = secretRow('DATABASE_URL');
+  await row.getByRole('button', { name: 'History' }).click();
+  const history = historyOf('DATABASE_URL');
+  await history.getByRole('rowheader').first().waitFor();
+  await expect(history.getByRole('rowheader').allTextContents()).resolves.toEqual(['3', '2', '1']);
+  await expect(versionRow('DATABASE_URL', 1).getByRole('cell').nth(0).textContent()).resolves.toBe(ada);
+  await expect(versionRow('DATABASE_URL', 1).locator('time').count()).resolves.toBe(1);
+  await expect(history.getByRole('button', { name: 'Restore' }).count()).resolves.toBe(3);
+  await checkScreen('secret-history');
+
+  await versionRow('DATABASE_URL', 1).getByRole('button', { name: 'Restore' }).click();
+  await status('Restored version 1 of DATABASE_URL as version 4.').waitFor();
+  await versionRow('DATABASE_URL', 4).waitFor();
+  await row.getByRole('cell', { name: '4', exact: true }).waitFor();
+  await row.getByRole('button', { name: 'Reveal' }).click();
+  await row.getByText(DATABASE_URL).waitFor();
+  await row.getByRole('button', { name: 'Hide' }).click();
+});
+
+test('Delete asks first; the secret leaves the list, and its history marks the delete and brings it back', async () => {
+  await secretRow('DATABASE_URL').getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete “DATABASE_URL”?' });
+  await dialog.waitFor();
+  await checkScreen('secret-delete-confirmation');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await expect(secretRow('DATABASE_URL').count()).resolves.toBe(1);
+
+  await secretRow('DATABASE_URL').getByRole('button', { name: 'Delete' }).click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await secretRow('DATABASE_URL').waitFor({ state: 'detached' });
+  await status('Deleted DATABASE_URL.').waitFor();
+  await page.getByText('3 secrets in development.').waitFor();
+  const deleted = versionRow('DATABASE_URL', 5);
+  await deleted.waitFor();
+  await expect(deleted.getByRole('cell').nth(2).textContent()).resolves.toBe('Deleted');
+  await expect(deleted.getByRole('button', { name: 'Restore' }).count()).resolves.toBe(0);
+
+  await versionRow('DATABASE_URL', 4).getByRole('button', { name: 'Restore' }).click();
+  await secretRow('DATABASE_URL').getByRole('cell', { name: '6', exact: true }).waitFor();
+  await historyOf('DATABASE_URL').getByRole('button', { name: 'Close' }).click();
+  await historyOf('DATABASE_URL').waitFor({ state: 'detached' });
+  await expect(page.evaluate('document.activeElement.textContent')).resolves.toBe('History');
+});
+
 test('a session the API rejects sends the person to sign in again, keeping what they typed', async () => {
   await nav('Projects').click();
   // The token screen has a Name field too: type only once the projects' form is there.
