@@ -154,6 +154,44 @@ describe('secrets of an environment', () => {
     });
   });
 
+  it('keeps an environment while it holds a live secret, and a removed member out of its secrets', async () => {
+    const { owner, member, projectId } = await projectWithMember();
+    await put(member.session, secret(projectId, 'KEY', 'staging'), { value: 'v' });
+    const environment = `/api/v1/projects/${projectId}/environments/staging`;
+    const kept = await call(service, 'DELETE', environment, { token: owner.session });
+    expect([kept.status, kept.body.error]).toEqual([409, ErrorText.environmentNotEmpty]);
+
+    const removed = await call(
+      service,
+      'DELETE',
+      `/api/v1/projects/${projectId}/members/${encodeURIComponent(member.email)}`,
+      {
+        token: owner.session,
+      },
+    );
+    expect(removed.status).toBe(200);
+    for (const [method, path] of [
+      ['GET', secret(projectId, 'KEY', 'staging')],
+      ['GET', `${base(projectId, 'staging')}/export`],
+      ['DELETE', secret(projectId, 'KEY', 'staging')],
+    ] as const) {
+      const refused = await call(service, method, path, { token: member.session });
+      expect([method, path, refused.status, refused.body.error]).toEqual([
+        method,
+        path,
+        404,
+        ErrorText.projectNotFound,
+      ]);
+    }
+    const write = await put(member.session, secret(projectId, 'KEY', 'staging'), { value: 'w' });
+    expect([write.status, write.body.error]).toEqual([404, ErrorText.projectNotFound]);
+
+    expect((await call(service, 'DELETE', secret(projectId, 'KEY', 'staging'), { token: owner.session })).status).toBe(
+      200,
+    );
+    expect((await call(service, 'DELETE', environment, { token: owner.session })).status).toBe(200);
+  });
+
   it('writes only at the expected version: one of 20 concurrent writers wins each version, the rest get 409', async () => {
     const { owner, projectId } = await projectWithMember();
     const path = secret(projectId, 'COUNTER');
