@@ -493,7 +493,7 @@ test('adds a secret: a refused name and a taken one are said beside the field, a
   const nameError = page.locator('#secret-name-error');
   await nameError.waitFor();
   await expect(nameError.textContent()).resolves.toBe(
-    'Use 1 to 128 characters of A-Z, a-z, 0-9 and _, not starting with a digit (an environment variable name)',
+    'Use 1 to 128 characters of A-Z, a-z, 0-9 and _, not starting with a digit (an environment variable name), other than __proto__',
   );
   await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
   await expect(name.getAttribute('aria-describedby')).resolves.toContain('secret-name-error');
