@@ -80,6 +80,7 @@ export class ServiceStack extends Stack {
     this.serviceApi = new ServiceApi(this, 'ServiceApi', {
       config,
       table: this.dataStore.table,
+      secretsKey: this.dataStore.secretsKey,
       session,
       dashboardOrigin: this.dashboardOrigin,
     });
@@ -160,6 +161,10 @@ export class ServiceStack extends Stack {
       });
     }
     new CfnOutput(this, 'TableName', { description: 'The DynamoDB table', value: this.dataStore.table.tableName });
+    new CfnOutput(this, 'SecretsKeyArn', {
+      description: "KMS key that wraps each project's data key (retained: deleting it loses every secret)",
+      value: this.dataStore.secretsKey.keyArn,
+    });
     new CfnOutput(this, 'SessionIssuer', { description: 'Issuer of accepted session JWTs', value: session.issuer });
     new CfnOutput(this, 'AlarmTopicArn', {
       description: 'SNS topic every alarm notifies (subscribe on-call here)',

@@ -306,15 +306,24 @@ describe('least privilege', () => {
     }
   });
 
-  it('gives each function role only its DynamoDB actions, its own log group and X-Ray', () => {
+  it('gives each function role only its DynamoDB actions, its secrets key calls, its own log group and X-Ray', () => {
     const functions = [
       synthesized.stack.serviceApi.authorizerFunction,
       ...synthesized.stack.serviceApi.routeFunctions.values(),
     ];
     for (const fn of functions) {
       const logGroupArn = { 'Fn::GetAtt': [logicalId(fn.logGroup), 'Arn'] };
+      // The KMS statements (a route's keyUse on the secrets key) are checked in secrets-key.test.ts.
+      const secretsKeyArn = JSON.stringify({
+        'Fn::GetAtt': [logicalId(synthesized.stack.dataStore.secretsKey), 'Arn'],
+      });
       const others = statementsOfRole(logicalId(fn.role)).filter(
-        (statement) => !actionsOf(statement).every((action) => action.startsWith('dynamodb:')),
+        (statement) =>
+          !actionsOf(statement).every((action) => action.startsWith('dynamodb:')) &&
+          !(
+            actionsOf(statement).every((action) => action.startsWith('kms:')) &&
+            JSON.stringify(statement.Resource) === secretsKeyArn
+          ),
       );
       expect(others).toEqual([
         { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: logGroupArn },
@@ -729,7 +738,7 @@ describe('user pool', () => {
 });
 
 describe('outputs', () => {
-  it('exports the API URL, table name, session issuer, alarm topic, dashboards, audit bus, dead-letter queues, the Cognito ids and sign-in domain', () => {
+  it('exports the API URL, table name, secrets key, session issuer, alarm topic, dashboards, audit bus, dead-letter queues, the Cognito ids and sign-in domain', () => {
     expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
       [
         'AlarmTopicArn',
@@ -742,6 +751,7 @@ describe('outputs', () => {
         'DashboardName',
         'DashboardUrl',
         'ExpiryNoticeDeadLetterQueueUrl',
+        'SecretsKeyArn',
         'SessionIssuer',
         'TableName',
         'UserPoolClientId',
