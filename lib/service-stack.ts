@@ -6,6 +6,7 @@ import { DataStore } from '@lib/constructs/data-store';
 import { ExpiryNotices } from '@lib/constructs/expiry-notices';
 import { Observability } from '@lib/constructs/observability';
 import { Offboarding } from '@lib/constructs/offboarding';
+import { SecretVersionCleanup } from '@lib/constructs/secret-version-cleanup';
 import { ServiceApi, type SessionIssuerSettings } from '@lib/constructs/service-api';
 import { UserDirectory } from '@lib/constructs/user-directory';
 import { WebAcl } from '@lib/constructs/web-acl';
@@ -44,6 +45,8 @@ export class ServiceStack extends Stack {
   readonly expiryNotices: ExpiryNotices;
   /** The web dashboard: its bucket, distribution and deployment. */
   readonly dashboard: DashboardSite;
+  /** The deletion of a deleted secret's versions once its head expires: stream mapping, function, dead-letter queue. */
+  readonly secretVersionCleanup: SecretVersionCleanup;
   /** The dashboard's origin: `dashboardOrigin`, else the distribution's `https://<id>.cloudfront.net`. */
   readonly dashboardOrigin: string;
 
@@ -127,6 +130,13 @@ export class ServiceStack extends Stack {
       auditRetentionDays: config.auditRetentionDays,
     });
 
+    this.secretVersionCleanup = new SecretVersionCleanup(this, 'SecretVersionCleanup', {
+      table: this.dataStore.table,
+      logRetention: config.logRetention,
+      logLevel: config.logLevel,
+      auditRetentionDays: config.auditRetentionDays,
+    });
+
     this.auditStream = new AuditStream(this, 'AuditStream', {
       table: this.dataStore.table,
       retentionDays: config.auditRetentionDays,
@@ -150,6 +160,7 @@ export class ServiceStack extends Stack {
       auditDeadLetterQueue: this.auditStream.deadLetterQueue,
       auditEventBusName: this.auditStream.eventBus.eventBusName,
       expiryNoticeDeadLetterQueue: this.expiryNotices.deadLetterQueue,
+      secretVersionCleanupDeadLetterQueue: this.secretVersionCleanup.deadLetterQueue,
     });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API', value: api.url });
@@ -193,6 +204,10 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'ExpiryNoticeDeadLetterQueueUrl', {
       description: 'Where the hourly expiry-notice runs that failed every attempt are kept',
       value: this.expiryNotices.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'SecretVersionCleanupDeadLetterQueueUrl', {
+      description: "Where the stream batches are described whose deleted secrets' ended versions could not be deleted",
+      value: this.secretVersionCleanup.deadLetterQueue.queueUrl,
     });
     if (this.webAcl) {
       new CfnOutput(this, 'WebAclArn', {
