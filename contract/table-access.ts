@@ -9,7 +9,8 @@ export type TableAction =
   | 'dynamodb:UpdateItem'
   | 'dynamodb:DeleteItem'
   | 'dynamodb:ConditionCheckItem'
-  | 'dynamodb:Query';
+  | 'dynamodb:Query'
+  | 'dynamodb:BatchWriteItem';
 
 /** Actions a function may perform on some partitions of the table or of one of its indexes. */
 export interface TableGrant {
@@ -68,6 +69,16 @@ export const expiryNoticeTableAccess: TableAccess = [
   { actions: ['dynamodb:Query'], partitions: [keyPrefix.notice], index: noticeIndexName },
   { actions: ['dynamodb:UpdateItem'], partitions: [keyPrefix.token] },
   { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.audit] },
+];
+
+/**
+ * The secret-version cleanup's table access: when DynamoDB's TTL removes a deleted secret's head, it
+ * reads the head again (strongly consistent: a secret of the name written since has a new one), queries
+ * the versions of every life of that name, and deletes those of lives other than the current head's,
+ * in BatchWriteItem calls. Only in the environments' secrets partitions.
+ */
+export const secretVersionCleanupTableAccess: TableAccess = [
+  { actions: ['dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:Query'], partitions: [keyPrefix.secrets] },
 ];
 
 /** The partition an entity's items are in, and in each index that holds them, the partition that lists them. */

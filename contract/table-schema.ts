@@ -51,6 +51,19 @@ export const keyPrefix = {
   notice: 'NOTICE#',
 } as const;
 
+/**
+ * Sort-key prefix of a secret's head in its environment's secrets partition. Declared here because the
+ * stack filters the table's stream on it (the TTL removal of a deleted secret's head); the key builders
+ * (lambdas/data/keys.ts) build every head key from it.
+ */
+export const SECRET_HEAD_SORT_KEY_PREFIX = 'SECRET#';
+
+/**
+ * Who a stream record names (`userIdentity`) as the remover of an item DynamoDB's TTL deleted; a delete
+ * by any caller carries no `userIdentity` at all.
+ */
+export const TTL_REMOVER = { type: 'Service', principalId: 'dynamodb.amazonaws.com' } as const;
+
 /** One kind of partition. */
 export type KeyPrefix = (typeof keyPrefix)[keyof typeof keyPrefix];
 

@@ -6,6 +6,7 @@ import { DataStore } from '@lib/constructs/data-store';
 import { ExpiryNotices } from '@lib/constructs/expiry-notices';
 import { Observability } from '@lib/constructs/observability';
 import { Offboarding } from '@lib/constructs/offboarding';
+import { SecretVersionCleanup } from '@lib/constructs/secret-version-cleanup';
 import { ServiceApi, type SessionIssuerSettings } from '@lib/constructs/service-api';
 import { UserDirectory } from '@lib/constructs/user-directory';
 import { WebAcl } from '@lib/constructs/web-acl';
@@ -44,6 +45,8 @@ export class ServiceStack extends Stack {
   readonly expiryNotices: ExpiryNotices;
   /** The web dashboard: its bucket, distribution and deployment. */
   readonly dashboard: DashboardSite;
+  /** The deletion of a deleted secret's versions once its head expires: stream mapping, function, dead-letter queue. */
+  readonly secretVersionCleanup: SecretVersionCleanup;
   /** The dashboard's origin: `dashboardOrigin`, else the distribution's `https://<id>.cloudfront.net`. */
   readonly dashboardOrigin: string;
 
@@ -80,6 +83,7 @@ export class ServiceStack extends Stack {
     this.serviceApi = new ServiceApi(this, 'ServiceApi', {
       config,
       table: this.dataStore.table,
+      secretsKey: this.dataStore.secretsKey,
       session,
       dashboardOrigin: this.dashboardOrigin,
     });
@@ -126,6 +130,13 @@ export class ServiceStack extends Stack {
       auditRetentionDays: config.auditRetentionDays,
     });
 
+    this.secretVersionCleanup = new SecretVersionCleanup(this, 'SecretVersionCleanup', {
+      table: this.dataStore.table,
+      logRetention: config.logRetention,
+      logLevel: config.logLevel,
+      auditRetentionDays: config.auditRetentionDays,
+    });
+
     this.auditStream = new AuditStream(this, 'AuditStream', {
       table: this.dataStore.table,
       retentionDays: config.auditRetentionDays,
@@ -149,6 +160,7 @@ export class ServiceStack extends Stack {
       auditDeadLetterQueue: this.auditStream.deadLetterQueue,
       auditEventBusName: this.auditStream.eventBus.eventBusName,
       expiryNoticeDeadLetterQueue: this.expiryNotices.deadLetterQueue,
+      secretVersionCleanupDeadLetterQueue: this.secretVersionCleanup.deadLetterQueue,
     });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API', value: api.url });
@@ -160,6 +172,10 @@ export class ServiceStack extends Stack {
       });
     }
     new CfnOutput(this, 'TableName', { description: 'The DynamoDB table', value: this.dataStore.table.tableName });
+    new CfnOutput(this, 'SecretsKeyArn', {
+      description: "KMS key that wraps each project's data key (retained: deleting it loses every secret)",
+      value: this.dataStore.secretsKey.keyArn,
+    });
     new CfnOutput(this, 'SessionIssuer', { description: 'Issuer of accepted session JWTs', value: session.issuer });
     new CfnOutput(this, 'AlarmTopicArn', {
       description: 'SNS topic every alarm notifies (subscribe on-call here)',
@@ -188,6 +204,10 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'ExpiryNoticeDeadLetterQueueUrl', {
       description: 'Where the hourly expiry-notice runs that failed every attempt are kept',
       value: this.expiryNotices.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, 'SecretVersionCleanupDeadLetterQueueUrl', {
+      description: "Where the stream batches are described whose deleted secrets' ended versions could not be deleted",
+      value: this.secretVersionCleanup.deadLetterQueue.queueUrl,
     });
     if (this.webAcl) {
       new CfnOutput(this, 'WebAclArn', {

@@ -5,6 +5,12 @@ import { StartConfigError } from './start-config';
 /** The file in `DATA_DIR` that says which `npm start` uses the folder: its process id. */
 export const LOCK_FILE = 'npm-start.lock';
 
+/**
+ * The file in `DATA_DIR` that keeps the local wrapping key (in place of KMS), so that the secrets
+ * written in one run still decrypt in the next; made with mode 0600 by the local key wrapper.
+ */
+export const WRAPPING_KEY_FILE = 'wrapping.key';
+
 /** `DATA_DIR`, held by this process until `release` or its exit. */
 export interface DataDirLock {
   readonly path: string;

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, isIP, isIPv6 } from 'node:net';
+import { join } from 'node:path';
 import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
 import { JSON_HEADERS } from '@contract/headers';
@@ -8,6 +9,7 @@ import { RETRY_AFTER_SECONDS } from '@contract/limits';
 import { routeScopesJson } from '@contract/route-table';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import { type DashboardRoute, localDashboard } from './dashboard-site';
+import { WRAPPING_KEY_FILE } from './data-dir';
 import { createDevIdp, DEV_AUDIENCE, DEV_IDP_PATH, type DevIdp, isDevEmail } from './dev-idp';
 import { createDevOidc, type DevOidcHandler } from './dev-oidc';
 import {
@@ -47,7 +49,10 @@ export interface ServeOptions {
   /** DynamoDB endpoint (DynamoDB Local); the table must exist. */
   readonly dynamoEndpoint: string;
   readonly tableName: string;
-  /** Keeps the development identity provider's key between runs. */
+  /**
+   * Keeps the development identity provider's key and the local wrapping key of the secrets
+   * (`WRAPPING_KEY_FILE`) between runs.
+   */
   readonly dataDir?: string;
   /** Where the authorizer fetches the development identity provider's keys; default: its JWKS route. */
   readonly sessionJwksUrl?: string;
@@ -307,6 +312,11 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
     delete process.env.AWS_PROFILE;
     if (dashboardOrigin) process.env.DASHBOARD_ORIGIN = dashboardOrigin;
     else delete process.env.DASHBOARD_ORIGIN;
+    // Locally a wrapping key stands in for KMS (never a key id from the shell, which would call AWS). With
+    // DATA_DIR it is kept there, as the table is, so secrets survive a restart; without, it is random per start.
+    delete process.env.SECRETS_KEY_ID;
+    if (serveOptions.dataDir) process.env.LOCAL_WRAPPING_KEY_FILE = join(serveOptions.dataDir, WRAPPING_KEY_FILE);
+    else delete process.env.LOCAL_WRAPPING_KEY_FILE;
     idp = trusted ? undefined : await createDevIdp(devIssuer, serveOptions.dataDir);
     dashboard = localDashboard({
       issuer: trusted?.issuer ?? devIssuer,

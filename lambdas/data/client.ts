@@ -1,6 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   type NativeAttributeValue,
@@ -226,6 +227,29 @@ export const batchGetItems = async <T>(keys: readonly ItemKey[], consistent = fa
     }
   }
   return items;
+};
+
+/** Keys one BatchWriteItem call may name. */
+const BATCH_WRITE_LIMIT = 25;
+const BATCH_WRITE_ROUNDS = 8;
+
+/**
+ * Deletes the items of these keys (an absent one is no error): BatchWriteItem in calls of at most 25
+ * keys, sending again what DynamoDB left unprocessed (throttling) after a growing pause, a few times
+ * before giving up with a `ServiceUnavailableError`. Unconditional: only for items no request guards.
+ */
+export const batchDeleteItems = async (keys: readonly ItemKey[]): Promise<void> => {
+  for (let start = 0; start < keys.length; start += BATCH_WRITE_LIMIT) {
+    let pending = keys.slice(start, start + BATCH_WRITE_LIMIT).map((key) => ({ DeleteRequest: { Key: key } }));
+    for (let round = 1; pending.length > 0; round += 1) {
+      if (round > BATCH_WRITE_ROUNDS) throw new ServiceUnavailableError();
+      const { UnprocessedItems } = await documentClient.send(
+        new BatchWriteCommand({ RequestItems: { [tableName]: pending } }),
+      );
+      pending = (UnprocessedItems?.[tableName] ?? []) as typeof pending;
+      if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
+    }
+  }
 };
 
 /** A Query of the table or one of its indexes, without the table's name or a start key. */

@@ -3,7 +3,7 @@
  * chart in docs/data-model.md mirrors this file. Access hangs on user ids (the identity provider's
  * `sub`), never on e-mail addresses: an address only finds its user through the e-mail claim.
  */
-import { keyPrefix } from '@contract/table-schema';
+import { keyPrefix, SECRET_HEAD_SORT_KEY_PREFIX } from '@contract/table-schema';
 
 /** Primary key of an item. */
 export interface ItemKey {
@@ -73,7 +73,7 @@ export const secretsPartition = (projectId: string, environment: string): string
   `${keyPrefix.secrets}${projectId}#${environment}`;
 
 /** Sort-key prefix of the secret heads in an environment's partition. */
-export const SECRET_HEAD_PREFIX = 'SECRET#';
+export const SECRET_HEAD_PREFIX = SECRET_HEAD_SORT_KEY_PREFIX;
 
 /** A secret's head: its current version (and value), by name. */
 export const secretHeadKey = (projectId: string, environment: string, name: string): ItemKey => ({
@@ -81,12 +81,34 @@ export const secretHeadKey = (projectId: string, environment: string, name: stri
   SK: `${SECRET_HEAD_PREFIX}${name}`,
 });
 
+/** Sort-key prefix of the versions of every life of a secret. */
+export const secretVersionsPrefix = (name: string): string => `VERSION#${name}#`;
+
 /**
  * Sort-key prefix of the versions of one life of a secret (from its first write to the expiry of its
  * delete): a name holds no `#`, and a life is a new random id, so the versions of a life that expired
  * never mix with the next one's, whatever is left of them.
  */
-export const secretVersionPrefix = (name: string, life: string): string => `VERSION#${name}#${life}#`;
+export const secretVersionPrefix = (name: string, life: string): string => `${secretVersionsPrefix(name)}${life}#`;
+
+/** The life a version's sort key names (`secretVersionKey`), given the secret's name. */
+export const lifeOfSecretVersion = (name: string, sortKey: string): string | undefined => {
+  const prefix = secretVersionsPrefix(name);
+  if (!sortKey.startsWith(prefix)) return undefined;
+  const [life] = sortKey.slice(prefix.length).split('#');
+  return life || undefined;
+};
+
+/**
+ * The environment's secrets partition and the secret's name of a head's key (`secretHeadKey`), or
+ * undefined for the key of any other item.
+ */
+export const secretOfHeadKey = (key: ItemKey): { readonly partition: string; readonly name: string } | undefined =>
+  key.PK.startsWith(keyPrefix.secrets) &&
+  key.SK.startsWith(SECRET_HEAD_PREFIX) &&
+  key.SK.length > SECRET_HEAD_PREFIX.length
+    ? { partition: key.PK, name: key.SK.slice(SECRET_HEAD_PREFIX.length) }
+    : undefined;
 
 /** One version of a secret, numbered with ten digits so that they sort in order. */
 export const secretVersionKey = (

@@ -13,10 +13,19 @@ import type {
   SecretWrites,
 } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
-import { batchGetItems, getItem, queryAll, type TableWrite, transactWrite, writeItem } from './client';
+import {
+  batchDeleteItems,
+  batchGetItems,
+  getItem,
+  queryAll,
+  type TableWrite,
+  transactWrite,
+  writeItem,
+} from './client';
 import {
   environmentKey,
   type ItemKey,
+  lifeOfSecretVersion,
   memberKey,
   projectKey,
   SECRET_HEAD_PREFIX,
@@ -24,6 +33,7 @@ import {
   secretsPartition,
   secretVersionKey,
   secretVersionPrefix,
+  secretVersionsPrefix,
 } from './keys';
 
 type Item = { readonly PK: string; readonly SK: string } & Record<string, unknown>;
@@ -203,3 +213,24 @@ export const writeSecrets = async (change: SecretWrites): Promise<SecretWriteOut
 /** Records a read of secrets; the values are answered only after it is written. */
 export const recordSecretRead = (event: AuditEvent, userId: string, projectId: string): Promise<void> =>
   writeItem(auditEventPut(event, { userId, projectId }));
+
+/** A secret's head by its key (`secretHeadKey`), strongly consistent: none once its delete has expired. */
+export const getSecretHeadByKey = (key: ItemKey): Promise<SecretHeadRecord | undefined> =>
+  getItem<SecretHeadRecord>(key, true);
+
+/** The key and life of every version of every life of a secret, in a secrets partition, strongly consistent. */
+export const listVersionsOfAllLives = async (
+  partition: string,
+  name: string,
+): Promise<{ readonly key: ItemKey; readonly life: string | undefined }[]> => {
+  const keys = await queryAll<ItemKey>({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :versions)',
+    ExpressionAttributeValues: { ':pk': partition, ':versions': secretVersionsPrefix(name) },
+    ProjectionExpression: 'PK, SK',
+    ConsistentRead: true,
+  });
+  return keys.map(({ PK, SK }) => ({ key: { PK, SK }, life: lifeOfSecretVersion(name, SK) }));
+};
+
+/** Deletes versions of a secret; no request reads a version of a life that has ended, so none guards them. */
+export const deleteSecretVersions = (keys: readonly ItemKey[]): Promise<void> => batchDeleteItems(keys);

@@ -26,6 +26,8 @@ export interface AlarmsProps {
   readonly auditDeadLetterQueue: IQueue;
   /** The expiry-notice schedule's and function's dead-letter queue: a message there is a run that failed every attempt. */
   readonly expiryNoticeDeadLetterQueue: IQueue;
+  /** The secret-version cleanup's dead-letter queue: a message there is a stream batch it failed to clean up after. */
+  readonly secretVersionCleanupDeadLetterQueue: IQueue;
 }
 
 /*
@@ -67,6 +69,8 @@ const DENIAL_EVENTS_PER_MINUTE = 10;
 const AUDIT_UNDELIVERED_BATCHES = 1;
 /** Messages in the expiry-notice dead-letter queue: each one is an hourly run that failed every attempt. */
 const EXPIRY_NOTICE_FAILED_RUNS = 1;
+/** Stream batches the secret-version cleanup gave up on: each leaves ended versions of a deleted secret behind. */
+const SECRET_CLEANUP_FAILED_BATCHES = 1;
 
 /** What one alarm watches. */
 interface AlarmSpec {
@@ -188,6 +192,16 @@ export const createAlarms = (scope: Construct, props: AlarmsProps): Alarm[] => {
     threshold: EXPIRY_NOTICE_FAILED_RUNS,
     evaluationPeriods: 1,
     description: `An hourly expiry-notice run failed every attempt (Scheduler could not invoke the function, or the function failed three times); its message is in the expiry-notice dead-letter queue (ExpiryNoticeDeadLetterQueueUrl). The next run sends whatever is still due, so nothing is lost while runs succeed again; see the function's log for the cause, then delete the message.`,
+  });
+
+  addAlarm('SecretVersionCleanupFailures', {
+    metric: props.secretVersionCleanupDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+      statistic: 'Maximum',
+      period: PERIOD,
+    }),
+    threshold: SECRET_CLEANUP_FAILED_BATCHES,
+    evaluationPeriods: 1,
+    description: `The secret-version cleanup gave up on a batch of stream records (TTL removals of deleted secrets' heads) after its retries: the versions of those secrets' ended lives stay in the table (never answered, only stored). Its message in the dead-letter queue (SecretVersionCleanupDeadLetterQueueUrl) names the shard and sequence numbers; see the function's log for the cause and the secrets named, then delete the message.`,
   });
 
   // Route functions

@@ -34,6 +34,8 @@ export interface ObservabilityProps {
   readonly auditEventBusName: string;
   /** The expiry-notice schedule's and function's dead-letter queue: a message there is a run that failed every attempt. */
   readonly expiryNoticeDeadLetterQueue: IQueue;
+  /** The secret-version cleanup's dead-letter queue: a message there is a stream batch it failed to clean up after. */
+  readonly secretVersionCleanupDeadLetterQueue: IQueue;
 }
 
 /**

@@ -28,8 +28,10 @@ import {
   SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { grantKeyUse } from './key-use';
 import { ServiceFunction, serviceEnvironment } from './service-function';
 import { grantTableAccess } from './table-access';
 
@@ -49,6 +51,11 @@ export interface ServiceApiProps {
   readonly config: ServiceConfig;
   /** The service's table. */
   readonly table: ITable;
+  /**
+   * The key that wraps the projects' data keys: the functions of routes whose contract states a
+   * `keyUse` get its ARN as `SECRETS_KEY_ID` and exactly those calls on it; no other function sees it.
+   */
+  readonly secretsKey: IKey;
   /** Whom the authorizer trusts for session JWTs. */
   readonly session: SessionIssuerSettings;
   /**
@@ -101,7 +108,7 @@ export class ServiceApi extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
-    const { config, table, session, dashboardOrigin } = props;
+    const { config, table, secretsKey, session, dashboardOrigin } = props;
     const baseEnvironment = serviceEnvironment({
       table,
       logLevel: config.logLevel,
@@ -208,9 +215,14 @@ export class ServiceApi extends Construct {
         entry: routeEntry(route),
         description: `${route.method} ${route.path}: ${route.summary}`,
         logRetention: config.logRetention,
-        environment: { ...baseEnvironment, DASHBOARD_ORIGIN: dashboardOrigin },
+        environment: {
+          ...baseEnvironment,
+          DASHBOARD_ORIGIN: dashboardOrigin,
+          ...(route.keyUse && { SECRETS_KEY_ID: secretsKey.keyArn }),
+        },
       });
       grantTableAccess(fn.role, table, grantsOf(route.dataAccess));
+      if (route.keyUse) grantKeyUse(fn.role, secretsKey, route.keyUse);
       this.api.root
         .resourceForPath(route.path)
         .addMethod(route.method, new LambdaIntegration(fn.lambdaFunction, { allowTestInvoke: false }), {

@@ -28,6 +28,12 @@ export interface ServiceFunctionProps {
    * attempt are kept. Without one, the function must be invoked synchronously (API Gateway).
    */
   readonly deadLetterQueue?: IQueue;
+  /**
+   * Set for a function an event source mapping invokes (a table stream): the mapping retries its
+   * batches and keeps what fails every retry in its own on-failure destination, so the function needs
+   * no dead-letter queue of its own. Default: API Gateway invokes it synchronously.
+   */
+  readonly invokedByStream?: boolean;
 }
 
 /** What every function of the service is told, whatever it serves (see {@link serviceEnvironment}). */
@@ -143,7 +149,13 @@ export class ServiceFunction extends Construct {
       { id: 'AwsSolutions-L1', reason: RUNTIME_REASON },
       { id: 'Serverless-LambdaLatestVersion', reason: RUNTIME_REASON },
     );
-    if (!props.deadLetterQueue) {
+    if (props.invokedByStream) {
+      Validations.of(this.lambdaFunction).acknowledge({
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          "An event source mapping on the table's stream invokes the function synchronously; a function's dead-letter queue only ever receives failed asynchronous events. The mapping retries a failed batch, halving it to isolate the failing record, and sends what fails every retry to its on-failure destination, a queue of its own.",
+      });
+    } else if (!props.deadLetterQueue) {
       Validations.of(this.lambdaFunction).acknowledge({
         id: 'Serverless-LambdaDLQ',
         reason:

@@ -188,6 +188,8 @@ describe('with an external session issuer', () => {
         'DashboardName',
         'DashboardUrl',
         'ExpiryNoticeDeadLetterQueueUrl',
+        'SecretVersionCleanupDeadLetterQueueUrl',
+        'SecretsKeyArn',
         'SessionIssuer',
         'TableName',
       ].sort(),

@@ -174,6 +174,7 @@ describe('alarms', () => {
     'TokenDenialEvents',
     'AuditDeliveryFailures',
     'ExpiryNoticeFailures',
+    'SecretVersionCleanupFailures',
     ...FUNCTION_ALARMS,
     'TableThrottledRequests',
     'TableThrottleEvents',

@@ -11,6 +11,7 @@ import { noticeIndexName, tableSchema } from '@contract/table-schema';
 import { esbuildOptions, PROJECT_ROOT } from '@lib/bundling';
 import { EXPIRY_NOTICES_ENTRY } from '@lib/constructs/expiry-notices';
 import { OFFBOARDING_CALLS, OFFBOARDING_ENTRY } from '@lib/constructs/offboarding';
+import { SECRET_VERSION_CLEANUP_ENTRY } from '@lib/constructs/secret-version-cleanup';
 import { AUTHORIZER_ENTRY, routeEntry } from '@lib/constructs/service-api';
 import { resourcePaths, type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
@@ -21,6 +22,7 @@ import { dashboardFiles } from '../../dashboard/build';
 const AUTHORIZER = 'authorizer';
 const OFFBOARDING = 'offboard-user';
 const EXPIRY_NOTICES = 'send-expiry-notices';
+const SECRET_VERSION_CLEANUP = 'purge-expired-secret-versions';
 
 type Json = Record<string, unknown>;
 interface CfnStatement {
@@ -56,7 +58,8 @@ const offboardingFunction = () => {
 /** The role of CDK's function that deploys the dashboard's files. */
 const dashboardDeploymentRole = () => synthesized.stack.dashboard.node.findChild('DeploymentRole');
 const expiryNoticesFunction = () => synthesized.stack.expiryNotices.function;
-/** Logical ids of the service's own functions: the authorizer, one per route, the offboarding and expiry-notice functions. */
+const secretVersionCleanupFunction = () => synthesized.stack.secretVersionCleanup.function;
+/** Logical ids of the service's own functions: the authorizer, one per route, the offboarding, expiry-notice and secret-version cleanup functions. */
 const serviceFunctionIds = (): Set<string> =>
   new Set(
     [
@@ -64,6 +67,7 @@ const serviceFunctionIds = (): Set<string> =>
       ...synthesized.stack.serviceApi.routeFunctions.values(),
       offboardingFunction(),
       expiryNoticesFunction(),
+      secretVersionCleanupFunction(),
     ].map((fn) => logicalId(fn.lambdaFunction)),
   );
 /** The service's own functions, without CDK's deploy-time handlers. */
@@ -306,15 +310,24 @@ describe('least privilege', () => {
     }
   });
 
-  it('gives each function role only its DynamoDB actions, its own log group and X-Ray', () => {
+  it('gives each function role only its DynamoDB actions, its secrets key calls, its own log group and X-Ray', () => {
     const functions = [
       synthesized.stack.serviceApi.authorizerFunction,
       ...synthesized.stack.serviceApi.routeFunctions.values(),
     ];
     for (const fn of functions) {
       const logGroupArn = { 'Fn::GetAtt': [logicalId(fn.logGroup), 'Arn'] };
+      // The KMS statements (a route's keyUse on the secrets key) are checked in secrets-key.test.ts.
+      const secretsKeyArn = JSON.stringify({
+        'Fn::GetAtt': [logicalId(synthesized.stack.dataStore.secretsKey), 'Arn'],
+      });
       const others = statementsOfRole(logicalId(fn.role)).filter(
-        (statement) => !actionsOf(statement).every((action) => action.startsWith('dynamodb:')),
+        (statement) =>
+          !actionsOf(statement).every((action) => action.startsWith('dynamodb:')) &&
+          !(
+            actionsOf(statement).every((action) => action.startsWith('kms:')) &&
+            JSON.stringify(statement.Resource) === secretsKeyArn
+          ),
       );
       expect(others).toEqual([
         { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: logGroupArn },
@@ -501,8 +514,8 @@ describe('expiry notices', () => {
 });
 
 describe('functions', () => {
-  it("creates one function per route, the authorizer, the offboarding and the expiry-notice function, besides CDK's deploy-time two", () => {
-    expect(serviceFunctionIds().size).toBe(routes.length + 3);
+  it("creates one function per route, the authorizer, the offboarding, expiry-notice and secret-version cleanup functions, besides CDK's deploy-time two", () => {
+    expect(serviceFunctionIds().size).toBe(routes.length + 4);
     expect([...synthesized.stack.serviceApi.routeFunctions.keys()]).toEqual(routes.map((route) => route.handler));
     // CloudFormation runs these two during a deploy only: copying the dashboard's files, emptying its bucket on delete.
     const others = Object.keys(resourcesOf('AWS::Lambda::Function')).filter((id) => !serviceFunctionIds().has(id));
@@ -530,7 +543,8 @@ describe('functions', () => {
         // The offboarding function revokes every token of a user, one transaction each; the expiry-notice
         // function sends every notice due, one transaction each.
         Timeout:
-          id === logicalId(offboardingFunction().lambdaFunction)
+          id === logicalId(offboardingFunction().lambdaFunction) ||
+          id === logicalId(secretVersionCleanupFunction().lambdaFunction)
             ? 60
             : id === logicalId(expiryNoticesFunction().lambdaFunction)
               ? 300
@@ -563,9 +577,9 @@ describe('functions', () => {
     const retentions = Object.values(resourcesOf('AWS::Logs::LogGroup')).map(
       (group) => propertiesOf(group).RetentionInDays,
     );
-    // Each route function's, the authorizer's, the offboarding and expiry-notice functions', the stage's,
-    // the dashboard deployment's and the audit pipe's.
-    expect(retentions).toHaveLength(routes.length + 6);
+    // Each route function's, the authorizer's, the offboarding, expiry-notice and secret-version cleanup
+    // functions', the stage's, the dashboard deployment's and the audit pipe's.
+    expect(retentions).toHaveLength(routes.length + 7);
     expect(new Set(retentions)).toEqual(new Set([30]));
   });
 
@@ -574,15 +588,15 @@ describe('functions', () => {
     [AUTHORIZER, AUTHORIZER_ENTRY] as const,
     [OFFBOARDING, OFFBOARDING_ENTRY] as const,
     [EXPIRY_NOTICES, EXPIRY_NOTICES_ENTRY] as const,
+    [SECRET_VERSION_CLEANUP, SECRET_VERSION_CLEANUP_ENTRY] as const,
   ])('bundles %s from an entry that exports `handler`', (name, entry) => {
-    const fn =
-      name === AUTHORIZER
-        ? synthesized.stack.serviceApi.authorizerFunction
-        : name === OFFBOARDING
-          ? offboardingFunction()
-          : name === EXPIRY_NOTICES
-            ? expiryNoticesFunction()
-            : routeFunction(name);
+    const background: Record<string, () => { entry: string }> = {
+      [AUTHORIZER]: () => synthesized.stack.serviceApi.authorizerFunction,
+      [OFFBOARDING]: offboardingFunction,
+      [EXPIRY_NOTICES]: expiryNoticesFunction,
+      [SECRET_VERSION_CLEANUP]: secretVersionCleanupFunction,
+    };
+    const fn = background[name]?.() ?? routeFunction(name);
     expect(fn.entry).toBe(entry);
     // Read, not imported: importing a handler module would parse its environment at module scope.
     const source = fs.readFileSync(path.join(PROJECT_ROOT, entry), 'utf8');
@@ -729,7 +743,7 @@ describe('user pool', () => {
 });
 
 describe('outputs', () => {
-  it('exports the API URL, table name, session issuer, alarm topic, dashboards, audit bus, dead-letter queues, the Cognito ids and sign-in domain', () => {
+  it('exports the API URL, table name, secrets key, session issuer, alarm topic, dashboards, audit bus, dead-letter queues, the Cognito ids and sign-in domain', () => {
     expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
       [
         'AlarmTopicArn',
@@ -742,6 +756,8 @@ describe('outputs', () => {
         'DashboardName',
         'DashboardUrl',
         'ExpiryNoticeDeadLetterQueueUrl',
+        'SecretsKeyArn',
+        'SecretVersionCleanupDeadLetterQueueUrl',
         'SessionIssuer',
         'TableName',
         'UserPoolClientId',
@@ -804,7 +820,18 @@ describe('cdk-nag', () => {
 
   it('keeps the premise of the dead-letter acknowledgement: only API Gateway invokes those functions, synchronously', () => {
     // A DLQ or on-failure destination only matters for asynchronous invocations and event source mappings.
-    synthesized.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
+    // The one mapping (secret-version-cleanup.test.ts) has its own on-failure destination.
+    const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping')).map(propertiesOf);
+    expect(mappings).toEqual([
+      expect.objectContaining({
+        FunctionName: { Ref: logicalId(secretVersionCleanupFunction().lambdaFunction) },
+        DestinationConfig: {
+          OnFailure: {
+            Destination: { 'Fn::GetAtt': [logicalId(synthesized.stack.secretVersionCleanup.deadLetterQueue), 'Arn'] },
+          },
+        },
+      }),
+    ]);
     synthesized.template.resourceCountIs('AWS::Lambda::EventInvokeConfig', 0);
     synthesized.template.resourceCountIs('AWS::Lambda::Url', 0);
     const offboarding = { 'Fn::GetAtt': [logicalId(offboardingFunction().lambdaFunction), 'Arn'] };
@@ -827,5 +854,12 @@ describe('cdk-nag', () => {
       .map((acknowledgement) => acknowledgement.constructPath);
     expect(withoutDeadLetterQueue).not.toContain(offboardingFunction().lambdaFunction.node.path);
     expect(withoutDeadLetterQueue).not.toContain(expiryNoticesFunction().lambdaFunction.node.path);
+    // Acknowledged with the stream's reason: its mapping keeps what fails.
+    const cleanup = synthesized.acknowledgements.find(
+      (acknowledgement) =>
+        acknowledgement.id === 'Serverless-LambdaDLQ' &&
+        acknowledgement.constructPath === secretVersionCleanupFunction().lambdaFunction.node.path,
+    );
+    expect(cleanup?.reason).toContain('on-failure destination');
   });
 });

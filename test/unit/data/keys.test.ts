@@ -1,10 +1,15 @@
 import {
   emailClaimKey,
   expiryNoticeKeys,
+  lifeOfSecretVersion,
   memberKey,
   membershipKey,
   noticeDayPartition,
   projectKey,
+  secretHeadKey,
+  secretOfHeadKey,
+  secretVersionKey,
+  secretVersionsPrefix,
   tokenKey,
   tokenListKeys,
   tokenListPartition,
@@ -47,5 +52,22 @@ describe('keys', () => {
     expect(membershipKey('u1', 'prj_1').PK).toBe(tokenSlotsKey('u1').PK);
     expect(membershipKey('u1', 'prj_1').SK).not.toBe(tokenSlotsKey('u1').SK);
     expect(membershipKey('u1', 'prj_1').SK.startsWith(userProfileKey('u1').SK)).toBe(false);
+  });
+
+  it("reads a secret head's partition and name back from its key, and nothing from any other key", () => {
+    const head = secretHeadKey('prj_1', 'development', 'DATABASE_URL');
+    expect(secretOfHeadKey(head)).toEqual({ partition: head.PK, name: 'DATABASE_URL' });
+    expect(secretOfHeadKey(secretVersionKey('prj_1', 'development', 'DATABASE_URL', 'life1', 1))).toBeUndefined();
+    expect(secretOfHeadKey({ PK: projectKey('prj_1').PK, SK: head.SK })).toBeUndefined();
+    expect(secretOfHeadKey({ PK: head.PK, SK: 'SECRET#' })).toBeUndefined();
+  });
+
+  it("reads a version's life back from its key, and keeps one name's versions apart from a longer name's", () => {
+    const version = secretVersionKey('prj_1', 'development', 'API', 'life1', 12);
+    expect(lifeOfSecretVersion('API', version.SK)).toBe('life1');
+    expect(version.SK.startsWith(secretVersionsPrefix('API'))).toBe(true);
+    const longer = secretVersionKey('prj_1', 'development', 'API_KEY', 'life1', 1);
+    expect(longer.SK.startsWith(secretVersionsPrefix('API'))).toBe(false);
+    expect(lifeOfSecretVersion('API', longer.SK)).toBeUndefined();
   });
 });
