@@ -13,21 +13,34 @@ import { grantTableAccess } from './table-access';
 /** Entry file of the secret-version cleanup function. */
 export const SECRET_VERSION_CLEANUP_ENTRY = 'lambdas/events/purge-expired-secret-versions.ts';
 
+const secretHeadKeys = {
+  [tableSchema.partitionKey]: { S: [{ prefix: keyPrefix.secrets }] },
+  [tableSchema.sortKey]: { S: [{ prefix: SECRET_HEAD_SORT_KEY_PREFIX }] },
+};
+
 /**
- * The stream records the function is invoked for: DynamoDB's TTL removing (REMOVE, by the service
- * principal `dynamodb.amazonaws.com`) an item of a secrets partition whose sort key is a secret's head.
- * A deleted secret's head is the only such item with a TTL; every other record never reaches the function.
+ * The first of the two kinds of stream record the function is invoked for: DynamoDB's TTL removing
+ * (REMOVE, by the service principal `dynamodb.amazonaws.com`) an item of a secrets partition whose sort
+ * key is a secret's head. A deleted secret's head is the only such item with a TTL.
  */
 export const expiredSecretHeadFilter = {
   eventName: ['REMOVE'],
   userIdentity: { type: [TTL_REMOVER.type], principalId: [TTL_REMOVER.principalId] },
-  dynamodb: {
-    Keys: {
-      [tableSchema.partitionKey]: { S: [{ prefix: keyPrefix.secrets }] },
-      [tableSchema.sortKey]: { S: [{ prefix: SECRET_HEAD_SORT_KEY_PREFIX }] },
-    },
-  },
+  dynamodb: { Keys: secretHeadKeys },
 };
+
+/**
+ * The second: a head replaced by version 1 of a new life (MODIFY), which happens only when a secret
+ * whose delete is past its 30 days is written again before TTL removed its head; no REMOVE follows
+ * then, so the old life's versions are deleted on this record instead.
+ */
+export const restartedSecretHeadFilter = {
+  eventName: ['MODIFY'],
+  dynamodb: { Keys: secretHeadKeys, NewImage: { version: { N: ['1'] } } },
+};
+
+/** Every record the function is invoked for; every other record never reaches it. */
+export const secretVersionCleanupFilters = [expiredSecretHeadFilter, restartedSecretHeadFilter];
 
 /** Bounded retries: a record still failing after these, or after a day, goes to the dead-letter queue. */
 const RETRY_ATTEMPTS = 10;
@@ -82,7 +95,7 @@ export class SecretVersionCleanup extends Construct {
       // The oldest record the stream holds: a mapping created after a head expired still cleans up after it.
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize: 10,
-      filters: [FilterCriteria.filter(expiredSecretHeadFilter as Record<string, unknown>)],
+      filters: secretVersionCleanupFilters.map((filter) => FilterCriteria.filter(filter as Record<string, unknown>)),
       bisectBatchOnError: true,
       retryAttempts: RETRY_ATTEMPTS,
       maxRecordAge: MAX_RECORD_AGE,

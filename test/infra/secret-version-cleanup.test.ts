@@ -1,5 +1,9 @@
 import { secretVersionCleanupTableAccess } from '@contract/table-access';
-import { expiredSecretHeadFilter } from '@lib/constructs/secret-version-cleanup';
+import {
+  expiredSecretHeadFilter,
+  restartedSecretHeadFilter,
+  secretVersionCleanupFilters,
+} from '@lib/constructs/secret-version-cleanup';
 import { type Synthesized, synthesize } from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
@@ -60,10 +64,13 @@ const matches = (record: unknown, pattern: Pattern): boolean =>
   });
 
 const TTL = { type: 'Service', principalId: 'dynamodb.amazonaws.com' };
-const record = (eventName: string, PK: string, SK: string, userIdentity?: unknown) => ({
+const record = (eventName: string, PK: string, SK: string, userIdentity?: unknown, version?: number) => ({
   eventName,
   ...(userIdentity !== undefined && { userIdentity }),
-  dynamodb: { Keys: { PK: { S: PK }, SK: { S: SK } } },
+  dynamodb: {
+    Keys: { PK: { S: PK }, SK: { S: SK } },
+    ...(version !== undefined && { NewImage: { version: { N: String(version) } } }),
+  },
 });
 
 describe('the secret-version cleanup', () => {
@@ -87,7 +94,7 @@ describe('the secret-version cleanup', () => {
 
   it("passes only TTL removals of a secret's head: the filter of the mapping is the construct's", () => {
     const filters = (mapping().FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
-    expect(filters.map((filter) => JSON.parse(filter.Pattern))).toEqual([expiredSecretHeadFilter]);
+    expect(filters.map((filter) => JSON.parse(filter.Pattern))).toEqual(secretVersionCleanupFilters);
     const pattern = expiredSecretHeadFilter as unknown as Pattern;
     const head = ['SECRETS#prj_AAAAAAAAAAAAAAAA#development', 'SECRET#DATABASE_URL'] as const;
     expect(matches(record('REMOVE', ...head, TTL), pattern)).toBe(true);
@@ -102,6 +109,19 @@ describe('the secret-version cleanup', () => {
     expect(matches(record('REMOVE', head[0], 'VERSION#DATABASE_URL#abc#0000000001', TTL), pattern)).toBe(false);
     expect(matches(record('REMOVE', 'AUDIT#user-1', '2026-01-01T00:00:00.000Z#e1', TTL), pattern)).toBe(false);
     expect(matches(record('REMOVE', 'PROJECT#prj_A', 'SECRET#X', TTL), pattern)).toBe(false);
+  });
+
+  it('passes a head replaced by version 1 of a new life, and no other write of a head', () => {
+    const pattern = restartedSecretHeadFilter as unknown as Pattern;
+    const head = ['SECRETS#prj_AAAAAAAAAAAAAAAA#development', 'SECRET#DATABASE_URL'] as const;
+    expect(matches(record('MODIFY', ...head, undefined, 1), pattern)).toBe(true);
+    expect(matches(record('MODIFY', ...head, undefined, 2), pattern)).toBe(false);
+    expect(matches(record('MODIFY', ...head, undefined, 10), pattern)).toBe(false);
+    expect(matches(record('INSERT', ...head, undefined, 1), pattern)).toBe(false);
+    expect(matches(record('MODIFY', head[0], 'VERSION#DATABASE_URL#abc#0000000001', undefined, 1), pattern)).toBe(
+      false,
+    );
+    expect(matches(record('MODIFY', 'PROJECT#prj_A', 'SECRET#X', undefined, 1), pattern)).toBe(false);
   });
 
   it('may only query, read and batch-delete in the secrets partitions, read this stream, and fill its own queue', () => {

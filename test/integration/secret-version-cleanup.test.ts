@@ -139,6 +139,29 @@ describe('the cleanup of an expired secret', () => {
     expect(await sortKeysOf(projectId)).toEqual([version('OTHER', 'lifeOne', 1)]);
   });
 
+  it('deletes the ended life’s versions when version 1 of a new life replaces the head, and nothing for a later version', async () => {
+    const projectId = newProject();
+    await seedVersions(projectId, 'DSN', 'oldLife', 1, 3);
+    await seedVersions(projectId, 'DSN', 'newLife', 1, 1);
+    await seedHead(projectId, 'DSN', 'newLife', 1);
+    const replaced = (version: number): DynamoDBRecord => ({
+      eventID: randomUUID(),
+      eventName: 'MODIFY',
+      eventSource: 'aws:dynamodb',
+      dynamodb: {
+        Keys: marshall(secretHeadKey(projectId, ENVIRONMENT, 'DSN')) as never,
+        NewImage: marshall({ version }) as never,
+        StreamViewType: 'NEW_IMAGE',
+      },
+    });
+
+    await handler({ Records: [replaced(2)] });
+    expect(await sortKeysOf(projectId)).toHaveLength(5);
+
+    await handler({ Records: [replaced(1)] });
+    expect(await sortKeysOf(projectId)).toEqual(['SECRET#DSN', version('DSN', 'newLife', 1)]);
+  });
+
   it('leaves everything when the removal was not made by TTL (its filter passes none; the function checks too)', async () => {
     const projectId = newProject();
     await seedVersions(projectId, 'TOKEN', 'oldLife', 1, 2);
