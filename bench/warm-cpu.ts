@@ -46,7 +46,7 @@ const main = async () => {
   const { captureIo, checkReplayable, loadFloor, serviceClients } = await import('./replay');
   const { mintToken } = await import('@lambdas/domain/token-format');
   const { isRouteContract, SAMPLE_SECRET, SAMPLE_WORLD } = await import('@contract/route');
-  const { encryptValue } = await import('@lambdas/crypto/envelope');
+  const { decryptValue, encryptValue } = await import('@lambdas/crypto/envelope');
 
   const now = new Date().toISOString();
   const far = '2999-01-01T00:00:00.000Z';
@@ -397,12 +397,22 @@ const main = async () => {
     if (check.statusCode >= 300) throw new Error(`${route.handler} answered ${check.statusCode} in the bench`);
     const invoke: Invocation = { event: () => structuredClone(event), run: (fresh) => module.handler(fresh, context) };
     /**
-     * What any function serving this contract does through zod and JSON, which the floor does too: its
-     * request parsed and checked against the route's schemas, its answer written as JSON.
+     * What any function serving this contract does through zod, JSON and node:crypto, which the floor
+     * does too: its request parsed and checked against the route's schemas, a value sealed or opened,
+     * its answer written as JSON.
      */
     const answerBody = JSON.parse((check as unknown as { body: string }).body) as unknown;
     const { params, query, body } = route.schemas();
+    // Sealing or opening a value is work any function keeping encrypted secrets does: one AES-GCM
+    // operation of node:crypto under the project's key (a write seals the value, a read opens it).
+    const valueWork =
+      route.keyUse === undefined
+        ? () => undefined
+        : route.keyUse.includes('GenerateDataKey')
+          ? () => encryptValue(BENCH_DATA_KEY.plaintext, secretAddress, SAMPLE_SECRET.value)
+          : () => decryptValue(BENCH_DATA_KEY.plaintext, secretAddress, sealed);
     const contractWork = () => {
+      valueWork();
       params?.safeParse(pathParameters ?? {});
       query?.safeParse({});
       if (event.body !== null) body?.safeParse(JSON.parse(event.body));
