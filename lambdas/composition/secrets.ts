@@ -1,10 +1,26 @@
 import { dataKeys, decryptValue, encryptValue } from '@lambdas/crypto/envelope';
 import { keyWrapper } from '@lambdas/crypto/key-wrapper';
 import * as secretRepository from '@lambdas/data/secret-repository';
-import { secretUseCases } from '@lambdas/use-cases/secrets';
+import type { RequestOrigin } from '@lambdas/domain/audit';
+import type { Principal } from '@lambdas/domain/principal';
+import { type InEnvironment, secretUseCases } from '@lambdas/use-cases/secrets';
 
 /** The secrets of a project's environments (the composition root of their routes). */
 export const secrets = secretUseCases({
   secrets: secretRepository,
   crypto: { keys: dataKeys(keyWrapper), encryptValue, decryptValue },
+});
+
+/** A secret route's request as the use cases take it: its caller, origin and instant, and its environment. */
+export const inEnvironment = (request: {
+  readonly principal: Principal;
+  readonly origin: RequestOrigin;
+  readonly now: Date;
+  readonly params: { readonly projectId: string; readonly environment: string };
+}): InEnvironment => ({
+  caller: request.principal,
+  origin: request.origin,
+  now: request.now,
+  projectId: request.params.projectId,
+  environment: request.params.environment,
 });

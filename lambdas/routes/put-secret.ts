@@ -1,19 +1,11 @@
 import { putSecretRoute } from '@contract/routes/put-secret';
-import { secrets } from '@lambdas/composition/secrets';
+import { inEnvironment, secrets } from '@lambdas/composition/secrets';
 import { defineRoute } from '@lambdas/http/define-route';
 import { Created } from '@lambdas/http/responses';
 
 /** PUT /api/v1/projects/{projectId}/environments/{environment}/secrets/{name}: members; 201 when it creates. */
-export const handler = defineRoute(putSecretRoute)(async ({ principal, params, input, origin, now }) => {
-  const { secret, created } = await secrets.putSecret(
-    principal,
-    params.projectId,
-    params.environment,
-    params.name,
-    input,
-    origin,
-    now,
-  );
+export const handler = defineRoute(putSecretRoute)(async (request) => {
+  const { secret, created } = await secrets.putSecret(inEnvironment(request), request.params.name, request.input);
   const body = { success: true as const, data: secret };
   return created ? new Created(body) : body;
 });

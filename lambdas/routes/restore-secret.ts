@@ -1,17 +1,9 @@
 import { restoreSecretRoute } from '@contract/routes/restore-secret';
-import { secrets } from '@lambdas/composition/secrets';
+import { inEnvironment, secrets } from '@lambdas/composition/secrets';
 import { defineRoute } from '@lambdas/http/define-route';
 
 /** POST /api/v1/projects/{projectId}/environments/{environment}/secrets/{name}/restore: members. */
-export const handler = defineRoute(restoreSecretRoute)(async ({ principal, params, input, origin, now }) => ({
+export const handler = defineRoute(restoreSecretRoute)(async (request) => ({
   success: true,
-  data: await secrets.restoreSecret(
-    principal,
-    params.projectId,
-    params.environment,
-    params.name,
-    input.version,
-    origin,
-    now,
-  ),
+  data: await secrets.restoreSecret(inEnvironment(request), request.params.name, request.input.version),
 }));

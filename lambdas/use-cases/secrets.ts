@@ -7,7 +7,6 @@ import { toIso } from '@lambdas/domain/clock';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import type { Principal } from '@lambdas/domain/principal';
 import type {
-  EnvironmentRecord,
   SecretAuthor,
   SecretContext,
   SecretHeadRecord,
@@ -18,7 +17,7 @@ import type {
 } from '@lambdas/domain/records';
 import { randomBase62 } from '@lambdas/domain/token-format';
 
-/** What the secret use cases read and write (the repository; in-memory fakes in unit tests). */
+/** What the secret use cases read and write: the repository, over DynamoDB (their tests run through HTTP). */
 export interface SecretStore {
   readSecretContext(
     projectId: string,
@@ -52,10 +51,21 @@ export interface SecretCrypto {
   decryptValue(key: Uint8Array, address: ValueAddress, sealed: Uint8Array): string;
 }
 
+/** A request about one environment's secrets: who asks, from where and when, and which environment. */
+export interface InEnvironment {
+  readonly caller: Principal;
+  readonly origin: RequestOrigin;
+  readonly now: Date;
+  readonly projectId: string;
+  readonly environment: string;
+}
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DELETED_MS = DELETED_SECRET_DAYS * DAY_MS;
 /** Attempts of a write whose reads another writer changed first (without `expectedVersion`, the later one wins). */
 const WRITE_ATTEMPTS = 8;
+/** Random characters of a secret's life, the id its versions are kept under (keys.ts). */
+const LIFE_LENGTH = 12;
 
 /** A secret as lists and writes answer it. */
 const shown = (head: Pick<SecretHeadRecord, 'name' | 'version' | 'updatedAt' | 'updatedBy'>) => ({
@@ -71,12 +81,38 @@ export const exportBytesOf = (name: string, value: string): number =>
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+/** A head whose delete is past its 30 days counts as no head at all: its name starts a new life. */
+const alive = (head: SecretHeadRecord | undefined, now: Date): SecretHeadRecord | undefined =>
+  head?.deletedAt !== undefined && now.getTime() - Date.parse(head.deletedAt) >= DELETED_MS ? undefined : head;
+
+/** A head of a secret that is not deleted. */
+const live = (head: SecretHeadRecord | undefined, now: Date): head is SecretHeadRecord =>
+  head !== undefined && head.deletedAt === undefined && alive(head, now) !== undefined;
+
 /** One change a write asks for: a value to set (`restoredFrom`: the version it restores), or a delete. */
 interface Change {
   readonly name: string;
   readonly value?: string;
   readonly expectedVersion?: number;
   readonly restoredFrom?: number;
+}
+
+/** A secret a write changed, as the API answers it; `created` when it was not live before. */
+interface Written {
+  readonly name: string;
+  readonly version: number;
+  readonly updatedAt: string;
+  readonly updatedBy: SecretAuthor;
+  readonly deleted: boolean;
+  readonly created: boolean;
+}
+
+/** One change as it will be written, with how it moves the environment's counts. */
+interface Planned {
+  readonly write: SecretWrite;
+  readonly written: Written;
+  readonly countDelta: number;
+  readonly bytesDelta: number;
 }
 
 /** The secret use cases over their store and the envelope. */
@@ -87,121 +123,180 @@ export const secretUseCases = ({
   readonly secrets: SecretStore;
   readonly crypto: SecretCrypto;
 }) => {
-  /** A head whose delete is past its 30 days counts as no head at all. */
-  const alive = (head: SecretHeadRecord | undefined, now: Date): SecretHeadRecord | undefined =>
-    head?.deletedAt !== undefined && now.getTime() - Date.parse(head.deletedAt) >= DELETED_MS ? undefined : head;
-  const live = (head: SecretHeadRecord | undefined, now: Date) =>
-    head !== undefined && head.deletedAt === undefined && alive(head, now) !== undefined;
-
   /** The context, once the caller is a member and the environment exists (404 otherwise). */
   const requireContext = async (
-    caller: Principal,
-    projectId: string,
-    environment: string,
+    at: InEnvironment,
     names: readonly string[],
     withProject: boolean,
-  ): Promise<SecretContext & { environment: EnvironmentRecord }> => {
-    const context = await secrets.readSecretContext(projectId, caller.userId, environment, names, withProject);
+  ): Promise<SecretContext> => {
+    const context = await secrets.readSecretContext(at.projectId, at.caller.userId, at.environment, names, withProject);
     if (!context.member) throw new NotFoundError(ErrorText.projectNotFound);
     if (!context.environment) throw new NotFoundError(ErrorText.environmentNotFound);
-    return Object.assign({}, context, { environment: context.environment });
+    return context;
   };
 
-  /** The project's data key from its stored wrapped form, or a new one to store with this write. */
-  const keyOf = (context: SecretContext, projectId: string): Promise<DataKey> =>
-    crypto.keys.dataKeyFor(projectId, context.project?.dataKey);
+  /** A value's address: bound to its ciphertext, so that it opens nowhere else. */
+  const addressOf = (at: InEnvironment, name: string, version: number): ValueAddress => ({
+    projectId: at.projectId,
+    environment: at.environment,
+    name,
+    version,
+  });
 
-  const open = async (
-    projectId: string,
-    wrapped: Uint8Array | undefined,
-    address: ValueAddress,
-    sealed: Uint8Array,
-  ) => {
-    if (wrapped === undefined) throw new Error(`Project ${projectId} holds a value but no data key`);
-    const key = await crypto.keys.dataKeyFor(projectId, wrapped);
-    return crypto.decryptValue(key.plaintext, address, sealed);
+  /** The project's stored data key, unwrapped (from the function's cache, or one unwrap). */
+  const storedKey = async (at: InEnvironment, context: SecretContext): Promise<Uint8Array> => {
+    const wrapped = context.project?.dataKey;
+    if (wrapped === undefined) throw new Error(`Project ${at.projectId} holds a value but no data key`);
+    return (await crypto.keys.dataKeyFor(at.projectId, wrapped)).plaintext;
   };
 
-  /** Records the read, then answers: no value leaves unless its read is in the trail. */
-  const recordRead = async (
-    caller: Principal,
-    origin: RequestOrigin,
-    now: Date,
-    projectId: string,
-    environment: string,
-    read: readonly { name: string; version: number }[],
-  ) => {
+  /** A stored value, opened under the project's data key. */
+  const open = (key: Uint8Array, at: InEnvironment, name: string, version: number, sealed?: Uint8Array) => {
+    if (sealed === undefined) throw new Error(`Version ${version} of ${name} in ${at.projectId} holds no value`);
+    return crypto.decryptValue(key, addressOf(at, name, version), sealed);
+  };
+
+  /** Records a read before its values are answered: no value leaves unless its read is in the trail. */
+  const recordRead = async (at: InEnvironment, read: readonly { name: string; version: number }[]) => {
     if (read.length === 0) return;
-    const event = auditEvent('secret.read', origin, now, { projectId }, { environment, secrets: [...read] });
-    await secrets.recordSecretRead(event, caller.userId, projectId);
+    const details = { environment: at.environment, secrets: [...read] };
+    const event = auditEvent('secret.read', at.origin, at.now, { projectId: at.projectId }, details);
+    await secrets.recordSecretRead(event, at.caller.userId, at.projectId);
   };
 
-  const listSecrets = async (caller: Principal, projectId: string, environment: string, now: Date) => {
+  /** The live secrets of an environment, by name, without values. */
+  const listSecrets = async (at: InEnvironment) => {
     const [, heads] = await Promise.all([
-      requireContext(caller, projectId, environment, [], false),
-      secrets.listSecretHeads(projectId, environment, false),
+      requireContext(at, [], false),
+      secrets.listSecretHeads(at.projectId, at.environment, false),
     ]);
     return heads
-      .filter((head) => live(head, now))
+      .filter((head) => live(head, at.now))
       .map(shown)
       .sort(byName);
   };
 
-  const getSecret = async (
-    caller: Principal,
-    projectId: string,
-    environment: string,
-    name: string,
-    version: number | undefined,
-    origin: RequestOrigin,
-    now: Date,
-  ) => {
-    const context = await requireContext(caller, projectId, environment, [name], true);
+  /** One live secret with its value, current or of an earlier `version`: a recorded read. */
+  const getSecret = async (at: InEnvironment, name: string, version: number | undefined) => {
+    const context = await requireContext(at, [name], true);
     const head = context.heads.get(name);
-    if (!head || !live(head, now)) throw new NotFoundError(ErrorText.secretNotFound);
+    if (!live(head, at.now)) throw new NotFoundError(ErrorText.secretNotFound);
     let read: Pick<SecretVersionRecord, 'version' | 'updatedAt' | 'updatedBy' | 'ciphertext'> = head;
     if (version !== undefined && version !== head.version) {
       const stored =
         version < head.version
-          ? await secrets.getSecretVersion(projectId, environment, name, head.life, version)
+          ? await secrets.getSecretVersion(at.projectId, at.environment, name, head.life, version)
           : undefined;
-      if (!stored || stored.deleted || !stored.ciphertext) throw new NotFoundError(ErrorText.secretVersionNotFound);
+      if (!stored || stored.deleted) throw new NotFoundError(ErrorText.secretVersionNotFound);
       read = stored;
     }
-    const address = { projectId, environment, name, version: read.version };
-    const value = await open(projectId, context.project?.dataKey, address, read.ciphertext as Uint8Array);
-    await recordRead(caller, origin, now, projectId, environment, [{ name, version: read.version }]);
+    const value = open(await storedKey(at, context), at, name, read.version, read.ciphertext);
+    await recordRead(at, [{ name, version: read.version }]);
     return { name, value, version: read.version, updatedAt: read.updatedAt, updatedBy: read.updatedBy };
   };
 
-  const exportSecrets = async (
-    caller: Principal,
-    projectId: string,
-    environment: string,
-    origin: RequestOrigin,
-    now: Date,
-  ) => {
+  /** Every live secret's value, `{NAME: value}`: one recorded read of them all. */
+  const exportSecrets = async (at: InEnvironment) => {
     const [context, heads] = await Promise.all([
-      requireContext(caller, projectId, environment, [], true),
-      secrets.listSecretHeads(projectId, environment, true),
+      requireContext(at, [], true),
+      secrets.listSecretHeads(at.projectId, at.environment, true),
     ]);
-    const values: Record<string, string> = {};
-    const read: { name: string; version: number }[] = [];
-    for (const head of heads.filter((candidate) => live(candidate, now)).sort(byName)) {
-      const address = { projectId, environment, name: head.name, version: head.version };
-      values[head.name] = await open(projectId, context.project?.dataKey, address, head.ciphertext as Uint8Array);
-      read.push({ name: head.name, version: head.version });
-    }
-    await recordRead(caller, origin, now, projectId, environment, read);
-    return values;
+    const listed = heads.filter((head) => live(head, at.now)).sort(byName);
+    if (listed.length === 0) return {};
+    const key = await storedKey(at, context);
+    const values = listed.map((head) => [head.name, open(key, at, head.name, head.version, head.ciphertext)]);
+    await recordRead(
+      at,
+      listed.map(({ name, version }) => ({ name, version })),
+    );
+    // fromEntries defines each name as the object's own property, whatever the name.
+    return Object.fromEntries(values) as Record<string, string>;
   };
 
-  const listVersions = async (caller: Principal, projectId: string, environment: string, name: string, now: Date) => {
-    const context = await requireContext(caller, projectId, environment, [name], false);
-    const head = alive(context.heads.get(name), now);
+  /** A secret's versions, newest first, also while it is deleted (for 30 days). */
+  const listVersions = async (at: InEnvironment, name: string) => {
+    const context = await requireContext(at, [name], false);
+    const head = alive(context.heads.get(name), at.now);
     if (!head) throw new NotFoundError(ErrorText.secretNotFound);
-    const versions = await secrets.listSecretVersions(projectId, environment, name, head.life);
+    const versions = await secrets.listSecretVersions(at.projectId, at.environment, name, head.life);
     return versions.map(({ version, updatedAt, updatedBy, deleted }) => ({ version, updatedAt, updatedBy, deleted }));
+  };
+
+  /**
+   * What one change writes, judged against its head as read: its new head and version, its event and
+   * how it moves the environment's counts; a refusal (409 at another version than expected, 404 for
+   * nothing to delete or restore) is thrown.
+   */
+  const plan = async (at: InEnvironment, context: SecretContext, key: DataKey | undefined, change: Change) => {
+    const stored = context.heads.get(change.name);
+    const head = alive(stored, at.now);
+    const wasLive = live(head, at.now);
+    if (change.expectedVersion !== undefined && change.expectedVersion !== (wasLive ? head.version : 0)) {
+      throw new ConflictError(ErrorText.secretConflict);
+    }
+    const version = (head?.version ?? 0) + 1;
+    const life = head?.life ?? randomBase62(LIFE_LENGTH);
+    const updatedAt = toIso(at.now);
+    const updatedBy: SecretAuthor = { userId: at.caller.userId, email: at.caller.email ?? null };
+    let value = change.value;
+    if (change.restoredFrom !== undefined) {
+      if (!head) throw new NotFoundError(ErrorText.secretNotFound);
+      const source = await secrets.getSecretVersion(
+        at.projectId,
+        at.environment,
+        change.name,
+        life,
+        change.restoredFrom,
+      );
+      if (!source || source.deleted) throw new NotFoundError(ErrorText.secretVersionNotFound);
+      value = open((key as DataKey).plaintext, at, change.name, source.version, source.ciphertext);
+    }
+    if (value === undefined && !wasLive) throw new NotFoundError(ErrorText.secretNotFound);
+
+    const fields = { projectId: at.projectId, environment: at.environment, name: change.name, life, version };
+    const oldBytes = wasLive ? head.exportBytes : 0;
+    const deleted = value === undefined;
+    const ciphertext =
+      value === undefined
+        ? undefined
+        : crypto.encryptValue((key as DataKey).plaintext, addressOf(at, change.name, version), value);
+    const exportBytes = value === undefined ? 0 : exportBytesOf(change.name, value);
+    const next: SecretHeadRecord = deleted
+      ? Object.assign(fields, { updatedAt, updatedBy, exportBytes, deletedAt: updatedAt })
+      : Object.assign(fields, { updatedAt, updatedBy, exportBytes, ciphertext });
+    const type: AuditEventType = deleted
+      ? 'secret.deleted'
+      : change.restoredFrom !== undefined
+        ? 'secret.restored'
+        : wasLive
+          ? 'secret.updated'
+          : 'secret.created';
+    const details = { environment: at.environment, secrets: [{ name: change.name, version }] };
+    const write: SecretWrite = {
+      head: next,
+      readVersion: stored?.version,
+      version: Object.assign(
+        { name: change.name, version, updatedAt, updatedBy, deleted },
+        ciphertext === undefined ? {} : { ciphertext },
+      ),
+      event: auditEvent(type, at.origin, at.now, { projectId: at.projectId }, details),
+      // A delete's head and its version expire with its 30 days; the earlier versions go with the head.
+      ...(deleted && { expiresAt: Math.ceil((at.now.getTime() + DELETED_MS) / 1000) }),
+    };
+    const written: Written = {
+      name: change.name,
+      version,
+      updatedAt,
+      updatedBy,
+      deleted,
+      created: !deleted && !wasLive,
+    };
+    return {
+      write,
+      written,
+      countDelta: (deleted ? 0 : 1) - (wasLive ? 1 : 0),
+      bytesDelta: exportBytes - oldBytes,
+    } satisfies Planned;
   };
 
   /**
@@ -209,135 +304,25 @@ export const secretUseCases = ({
    * writer changes what was read first: each change is judged against the heads as they are (a stated
    * `expectedVersion` that no longer holds is a 409, never a retry).
    */
-  const write = async (
-    caller: Principal,
-    projectId: string,
-    environment: string,
-    changes: readonly Change[],
-    origin: RequestOrigin,
-    now: Date,
-  ) => {
-    const author: SecretAuthor = { userId: caller.userId, email: caller.email ?? null };
-    const updatedAt = toIso(now);
+  const write = async (at: InEnvironment, changes: readonly Change[]): Promise<Written[]> => {
     const names = changes.map((change) => change.name);
     // Only a change that seals or opens a value needs the project's data key: a delete reads no project.
     const needsKey = changes.some((change) => change.value !== undefined || change.restoredFrom !== undefined);
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
-      const context = await requireContext(caller, projectId, environment, names, needsKey);
-      const key = needsKey ? await keyOf(context, projectId) : undefined;
-      const writes: SecretWrite[] = [];
-      const answers: {
-        name: string;
-        version: number;
-        updatedAt: string;
-        updatedBy: SecretAuthor;
-        deleted: boolean;
-        created: boolean;
-      }[] = [];
-      let countDelta = 0;
-      let bytesDelta = 0;
-      for (const change of changes) {
-        const stored = context.heads.get(change.name);
-        const head = alive(stored, now);
-        const isLive = live(head, now);
-        if (change.expectedVersion !== undefined && change.expectedVersion !== (isLive ? head?.version : 0)) {
-          throw new ConflictError(ErrorText.secretConflict);
-        }
-        const version = (head?.version ?? 0) + 1;
-        const life = head?.life ?? randomBase62(12);
-        const address = { projectId, environment, name: change.name, version };
-        let value = change.value;
-        if (change.restoredFrom !== undefined) {
-          if (!head) throw new NotFoundError(ErrorText.secretNotFound);
-          const source = await secrets.getSecretVersion(
-            projectId,
-            environment,
-            change.name,
-            head.life,
-            change.restoredFrom,
-          );
-          if (!source || source.deleted || !source.ciphertext) throw new NotFoundError(ErrorText.secretVersionNotFound);
-          const from = { projectId, environment, name: change.name, version: change.restoredFrom };
-          value = crypto.decryptValue((key as DataKey).plaintext, from, source.ciphertext);
-        }
-        const oldBytes = isLive ? (head?.exportBytes ?? 0) : 0;
-        let type: AuditEventType;
-        let next: SecretHeadRecord;
-        let expiresAt: number | undefined;
-        if (value === undefined) {
-          if (!isLive || !head) throw new NotFoundError(ErrorText.secretNotFound);
-          type = 'secret.deleted';
-          next = {
-            projectId,
-            environment,
-            name: change.name,
-            life,
-            version,
-            updatedAt,
-            updatedBy: author,
-            exportBytes: 0,
-            deletedAt: updatedAt,
-          };
-          expiresAt = Math.ceil((now.getTime() + DELETED_MS) / 1000);
-          countDelta -= 1;
-          bytesDelta -= oldBytes;
-        } else {
-          type = change.restoredFrom !== undefined ? 'secret.restored' : isLive ? 'secret.updated' : 'secret.created';
-          const ciphertext = crypto.encryptValue((key as DataKey).plaintext, address, value);
-          const exportBytes = exportBytesOf(change.name, value);
-          next = {
-            projectId,
-            environment,
-            name: change.name,
-            life,
-            version,
-            updatedAt,
-            updatedBy: author,
-            ciphertext,
-            exportBytes,
-          };
-          if (!isLive) countDelta += 1;
-          bytesDelta += exportBytes - oldBytes;
-        }
-        writes.push({
-          head: next,
-          readVersion: stored?.version,
-          version: {
-            name: change.name,
-            version,
-            updatedAt,
-            updatedBy: author,
-            ...(next.ciphertext && { ciphertext: next.ciphertext }),
-            deleted: value === undefined,
-          },
-          event: auditEvent(
-            type,
-            origin,
-            now,
-            { projectId },
-            { environment, secrets: [{ name: change.name, version }] },
-          ),
-          ...(expiresAt !== undefined && { expiresAt }),
-        });
-        answers.push({
-          name: change.name,
-          version,
-          updatedAt,
-          updatedBy: author,
-          deleted: value === undefined,
-          created: value !== undefined && !isLive,
-        });
-      }
+      const context = await requireContext(at, names, needsKey);
+      const key = needsKey ? await crypto.keys.dataKeyFor(at.projectId, context.project?.dataKey) : undefined;
+      const planned: Planned[] = [];
+      for (const change of changes) planned.push(await plan(at, context, key, change));
       const outcome = await secrets.writeSecrets({
-        projectId,
-        environment,
-        userId: caller.userId,
-        writes,
-        countDelta,
-        bytesDelta,
+        projectId: at.projectId,
+        environment: at.environment,
+        userId: at.caller.userId,
+        writes: planned.map((change) => change.write),
+        countDelta: planned.reduce((sum, change) => sum + change.countDelta, 0),
+        bytesDelta: planned.reduce((sum, change) => sum + change.bytesDelta, 0),
         ...(key?.created && { newDataKey: key.wrapped }),
       });
-      if (outcome === 'written') return answers.sort(byName);
+      if (outcome === 'written') return planned.map((change) => change.written).sort(byName);
       if (outcome === 'notMember') throw new NotFoundError(ErrorText.projectNotFound);
       if (outcome === 'noEnvironment') throw new NotFoundError(ErrorText.environmentNotFound);
       if (outcome === 'limit') throw new ConflictError(ErrorText.secretLimit);
@@ -346,10 +331,11 @@ export const secretUseCases = ({
     throw new ServiceUnavailableError();
   };
 
-  const one = async (written: Promise<Awaited<ReturnType<typeof write>>>) => {
-    const [answer] = await written;
-    if (!answer) throw new Error('A write of one secret answered none');
-    return { secret: shown(answer), created: answer.created };
+  /** The one secret a write of one change wrote. */
+  const writeOne = async (at: InEnvironment, change: Change) => {
+    const [written] = await write(at, [change]);
+    if (!written) throw new Error('A write of one secret answered none');
+    return written;
   };
 
   return {
@@ -357,51 +343,22 @@ export const secretUseCases = ({
     getSecret,
     exportSecrets,
     listVersions,
-    putSecret: (
-      caller: Principal,
-      projectId: string,
-      environment: string,
-      name: string,
-      input: { value: string; expectedVersion?: number },
-      origin: RequestOrigin,
-      now: Date,
-    ) =>
-      one(
-        write(
-          caller,
-          projectId,
-          environment,
-          [{ name, value: input.value, expectedVersion: input.expectedVersion }],
-          origin,
-          now,
-        ),
-      ),
-    deleteSecret: async (
-      caller: Principal,
-      projectId: string,
-      environment: string,
-      name: string,
-      origin: RequestOrigin,
-      now: Date,
-    ): Promise<void> => {
-      await write(caller, projectId, environment, [{ name }], origin, now);
+    /** Writes a value as the secret's next version; `created` when the secret was not live before. */
+    putSecret: async (at: InEnvironment, name: string, input: { value: string; expectedVersion?: number }) => {
+      const written = await writeOne(at, { name, value: input.value, expectedVersion: input.expectedVersion });
+      return { secret: shown(written), created: written.created };
     },
-    restoreSecret: async (
-      caller: Principal,
-      projectId: string,
-      environment: string,
-      name: string,
-      version: number,
-      origin: RequestOrigin,
-      now: Date,
-    ) => (await one(write(caller, projectId, environment, [{ name, restoredFrom: version }], origin, now))).secret,
+    /** Deletes a live secret, keeping its versions restorable for 30 days. */
+    deleteSecret: async (at: InEnvironment, name: string): Promise<void> => {
+      await writeOne(at, { name });
+    },
+    /** Writes an earlier version's value again as the next version, undeleting the secret. */
+    restoreSecret: async (at: InEnvironment, name: string, version: number) =>
+      shown(await writeOne(at, { name, restoredFrom: version })),
+    /** Sets and deletes several secrets of the environment: all of them, or none. */
     changeSecrets: async (
-      caller: Principal,
-      projectId: string,
-      environment: string,
+      at: InEnvironment,
       input: { set?: Record<string, string>; delete?: string[]; expectedVersions?: Record<string, number> },
-      origin: RequestOrigin,
-      now: Date,
     ) => {
       const expected = new Map(Object.entries(input.expectedVersions ?? {}));
       const changes: Change[] = [
@@ -412,7 +369,7 @@ export const secretUseCases = ({
         })),
         ...(input.delete ?? []).map((name) => ({ name, expectedVersion: expected.get(name) })),
       ];
-      const written = await write(caller, projectId, environment, changes, origin, now);
+      const written = await write(at, changes);
       return written.map(({ name, version, updatedAt, updatedBy, deleted }) => ({
         name,
         version,
