@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { MAX_PATCH_CHANGES, PATCH_BODY_BYTES } from '../limits';
 import { route, SAMPLE_SECRET } from '../route';
-import { dataBody, environmentName, projectId, secretChange, secretChanges } from '../schemas';
+import { dataBody, secretChange, secretChanges } from '../schemas';
+import { environmentParams, secretWrite } from '../secret-routes';
 
 // The contract of change secrets (one module per route: a function bundles only its own).
 
@@ -33,19 +34,10 @@ export const changeSecretsRoute = route({
       entities: ['Member', 'Environment', 'Project', 'SecretHead'],
       consistent: true,
     },
-    {
-      operation: 'TransactWriteItems',
-      actions: [
-        { action: 'ConditionCheck', entity: 'Member' },
-        { action: 'Update', entity: 'Environment' },
-        { action: 'Put', entity: 'SecretHead' },
-        { action: 'Put', entity: 'SecretVersion' },
-        { action: 'Put', entity: 'ProjectAuditEvent' },
-      ],
-    },
+    secretWrite,
   ],
   schemas: () => ({
-    params: z.object({ projectId: projectId(), environment: environmentName() }),
+    params: environmentParams(),
     body: secretChanges(),
     response: dataBody(z.array(secretChange())),
   }),

@@ -1,7 +1,7 @@
-import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { route, SAMPLE_SECRET } from '../route';
-import { environmentName, projectId, secretName, successBody } from '../schemas';
+import { successBody } from '../schemas';
+import { SECRET_PARAM_ERRORS, secretParams, secretWrite } from '../secret-routes';
 
 // The contract of delete secret (one module per route: a function bundles only its own).
 
@@ -13,11 +13,7 @@ export const deleteSecretRoute = route({
   summary: 'Delete a secret: it leaves lists and exports; its versions stay restorable for 30 days',
   success: { status: 200, description: 'Deleted' },
   errors: { notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound, ErrorText.secretNotFound] },
-  paramErrors: {
-    projectId: ErrorText.projectNotFound,
-    environment: ErrorText.environmentNotFound,
-    name: ErrorText.secretNotFound,
-  },
+  paramErrors: SECRET_PARAM_ERRORS,
   successMetric: 'SecretsDeleted',
   // Least work (delete a secret): the caller's membership, the environment and the secret's head,
   // strongly consistent in one call; then, atomically, the membership checked again, the environment's
@@ -25,19 +21,10 @@ export const deleteSecretRoute = route({
   // records the delete, and the event.
   dataAccess: [
     { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead'], consistent: true },
-    {
-      operation: 'TransactWriteItems',
-      actions: [
-        { action: 'ConditionCheck', entity: 'Member' },
-        { action: 'Update', entity: 'Environment' },
-        { action: 'Put', entity: 'SecretHead' },
-        { action: 'Put', entity: 'SecretVersion' },
-        { action: 'Put', entity: 'ProjectAuditEvent' },
-      ],
-    },
+    secretWrite,
   ],
   schemas: () => ({
-    params: z.object({ projectId: projectId(), environment: environmentName(), name: secretName() }),
+    params: secretParams(),
     response: successBody(),
   }),
   sample: (world) => ({

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { route, SAMPLE_SECRET } from '../route';
-import { dataBody, environmentName, projectId } from '../schemas';
+import { dataBody } from '../schemas';
+import { environmentParams } from '../secret-routes';
 
 // The contract of export secrets (one module per route: a function bundles only its own).
 
@@ -25,7 +26,7 @@ export const exportSecretsRoute = route({
     { operation: 'PutItem', entity: 'ProjectAuditEvent' },
   ],
   schemas: () => ({
-    params: z.object({ projectId: projectId(), environment: environmentName() }),
+    params: environmentParams(),
     response: dataBody(
       z.record(z.string(), z.string()).check(z.describe('Each live secret’s name and its current value')),
     ),

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { route, SAMPLE_SECRET } from '../route';
-import { dataBody, environmentName, exactly, projectId, secretName, secretWithValue } from '../schemas';
+import { dataBody, exactly, secretWithValue } from '../schemas';
+import { SECRET_PARAM_ERRORS, secretParams } from '../secret-routes';
 
 // The contract of get secret (one module per route: a function bundles only its own).
 
@@ -23,11 +24,7 @@ export const getSecretRoute = route({
       ErrorText.secretVersionNotFound,
     ],
   },
-  paramErrors: {
-    projectId: ErrorText.projectNotFound,
-    environment: ErrorText.environmentNotFound,
-    name: ErrorText.secretNotFound,
-  },
+  paramErrors: SECRET_PARAM_ERRORS,
   // Least work (read a secret): the caller's membership, the environment, the secret's head (which holds
   // the current value) and the project's wrapped data key, strongly consistent in one call; the data
   // key from the function's cache (a KMS Decrypt at most once per project per five minutes); then the
@@ -39,7 +36,7 @@ export const getSecretRoute = route({
     { operation: 'GetItem', entity: 'SecretVersion', consistent: true, beyondFloor: true },
   ],
   schemas: () => ({
-    params: z.object({ projectId: projectId(), environment: environmentName(), name: secretName() }),
+    params: secretParams(),
     query: exactly(
       {
         version: z.optional(

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { route, SAMPLE_SECRET } from '../route';
-import { dataBody, environmentName, projectId, secretName, secretVersion } from '../schemas';
+import { dataBody, secretVersion } from '../schemas';
+import { SECRET_PARAM_ERRORS, secretParams } from '../secret-routes';
 
 // The contract of list secret versions (one module per route: a function bundles only its own).
 
@@ -13,11 +14,7 @@ export const listSecretVersionsRoute = route({
   summary: 'List a secret’s versions, newest first, without values (also of a secret deleted within 30 days)',
   success: { status: 200, description: 'The versions, newest first; `deleted` marks a delete' },
   errors: { notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound, ErrorText.secretNotFound] },
-  paramErrors: {
-    projectId: ErrorText.projectNotFound,
-    environment: ErrorText.environmentNotFound,
-    name: ErrorText.secretNotFound,
-  },
+  paramErrors: SECRET_PARAM_ERRORS,
   // Least work (list versions): the caller's membership, the environment and the secret's head,
   // strongly consistent in one call; then its versions, one Query of its partition, newest first.
   dataAccess: [
@@ -25,7 +22,7 @@ export const listSecretVersionsRoute = route({
     { operation: 'Query', entity: 'SecretVersion', consistent: true },
   ],
   schemas: () => ({
-    params: z.object({ projectId: projectId(), environment: environmentName(), name: secretName() }),
+    params: secretParams(),
     response: dataBody(z.array(secretVersion())),
   }),
   sample: (world) => ({

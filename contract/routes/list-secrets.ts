@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { route, SAMPLE_SECRET } from '../route';
-import { dataBody, environmentName, projectId, secretMeta } from '../schemas';
+import { dataBody, secretMeta } from '../schemas';
+import { environmentParams } from '../secret-routes';
 
 // The contract of list secrets (one module per route: a function bundles only its own).
 
@@ -22,7 +23,7 @@ export const listSecretsRoute = route({
     { operation: 'Query', entity: 'SecretHead', consistent: true },
   ],
   schemas: () => ({
-    params: z.object({ projectId: projectId(), environment: environmentName() }),
+    params: environmentParams(),
     response: dataBody(z.array(secretMeta())),
   }),
   sample: (world) => ({ params: { projectId: world.projectId, environment: SAMPLE_SECRET.environment } }),

@@ -2,16 +2,8 @@ import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { SECRET_BODY_BYTES } from '../limits';
 import { route, SAMPLE_SECRET } from '../route';
-import {
-  dataBody,
-  environmentName,
-  exactly,
-  projectId,
-  secretMeta,
-  secretName,
-  secretValue,
-  versionNumber,
-} from '../schemas';
+import { dataBody, exactly, secretMeta, secretValue, versionNumber } from '../schemas';
+import { secretParams, secretWrite } from '../secret-routes';
 
 // The contract of put secret (one module per route: a function bundles only its own).
 
@@ -46,19 +38,10 @@ export const putSecretRoute = route({
   keyUse: ['Decrypt', 'GenerateDataKey'],
   dataAccess: [
     { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead', 'Project'], consistent: true },
-    {
-      operation: 'TransactWriteItems',
-      actions: [
-        { action: 'ConditionCheck', entity: 'Member' },
-        { action: 'Update', entity: 'Environment' },
-        { action: 'Put', entity: 'SecretHead' },
-        { action: 'Put', entity: 'SecretVersion' },
-        { action: 'Put', entity: 'ProjectAuditEvent' },
-      ],
-    },
+    secretWrite,
   ],
   schemas: () => ({
-    params: z.object({ projectId: projectId(), environment: environmentName(), name: secretName() }),
+    params: secretParams(),
     body: exactly(
       {
         value: secretValue(),

@@ -1,7 +1,7 @@
-import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { route, SAMPLE_SECRET } from '../route';
-import { dataBody, environmentName, exactly, projectId, secretMeta, secretName, versionNumber } from '../schemas';
+import { dataBody, exactly, secretMeta, versionNumber } from '../schemas';
+import { SECRET_PARAM_ERRORS, secretParams, secretWrite } from '../secret-routes';
 
 // The contract of restore secret (one module per route: a function bundles only its own).
 
@@ -21,11 +21,7 @@ export const restoreSecretRoute = route({
     ],
     conflict: [ErrorText.secretConflict, ErrorText.secretLimit],
   },
-  paramErrors: {
-    projectId: ErrorText.projectNotFound,
-    environment: ErrorText.environmentNotFound,
-    name: ErrorText.secretNotFound,
-  },
+  paramErrors: SECRET_PARAM_ERRORS,
   successMetric: 'SecretsRestored',
   // Least work (restore a version): the caller's membership, the environment, the secret's head and
   // the project's wrapped data key, strongly consistent in one call, and the version to restore; then,
@@ -35,19 +31,10 @@ export const restoreSecretRoute = route({
   dataAccess: [
     { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead', 'Project'], consistent: true },
     { operation: 'GetItem', entity: 'SecretVersion', consistent: true },
-    {
-      operation: 'TransactWriteItems',
-      actions: [
-        { action: 'ConditionCheck', entity: 'Member' },
-        { action: 'Update', entity: 'Environment' },
-        { action: 'Put', entity: 'SecretHead' },
-        { action: 'Put', entity: 'SecretVersion' },
-        { action: 'Put', entity: 'ProjectAuditEvent' },
-      ],
-    },
+    secretWrite,
   ],
   schemas: () => ({
-    params: z.object({ projectId: projectId(), environment: environmentName(), name: secretName() }),
+    params: secretParams(),
     body: exactly({ version: versionNumber(1) }, 'field'),
     response: dataBody(secretMeta()),
   }),

@@ -1,0 +1,38 @@
+import * as z from 'zod/mini';
+import { ErrorText } from './errors';
+import { environmentName, projectId, secretName } from './schemas';
+import type { DataCall } from './work';
+
+/** What the routes of an environment's secrets share: their path parameters and their one kind of write. */
+
+/** The path parameters of a route about an environment's secrets. */
+export const environmentParams = () => z.object({ projectId: projectId(), environment: environmentName() });
+
+/** The path parameters of a route about one secret. */
+export const secretParams = () =>
+  z.object({ projectId: projectId(), environment: environmentName(), name: secretName() });
+
+/** The 404 each malformed path parameter of a route about one secret answers. */
+export const SECRET_PARAM_ERRORS = {
+  projectId: ErrorText.projectNotFound,
+  environment: ErrorText.environmentNotFound,
+  name: ErrorText.secretNotFound,
+} as const;
+
+/**
+ * The one transaction of every secret write: the membership checked again, the environment's counts
+ * kept under their limits, each secret's head replaced only if its version is still the one read
+ * (check-and-set), its new version put, and its event. A project's first write also updates the
+ * project in it, storing the new data key (an update of the project's partition, as the
+ * environment's is, so it needs no other grant).
+ */
+export const secretWrite: DataCall = {
+  operation: 'TransactWriteItems',
+  actions: [
+    { action: 'ConditionCheck', entity: 'Member' },
+    { action: 'Update', entity: 'Environment' },
+    { action: 'Put', entity: 'SecretHead' },
+    { action: 'Put', entity: 'SecretVersion' },
+    { action: 'Put', entity: 'ProjectAuditEvent' },
+  ],
+};
