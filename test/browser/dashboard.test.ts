@@ -214,7 +214,7 @@ test('rotates a token after a confirmation: the new one shows once, the old one 
   expect(replacement).not.toBe(officeToken);
   const created = page.getByRole('region', { name: 'Token “office” rotated' });
   // The Rotate button that had the focus is gone with the dialog: the panel takes it.
-  await expect(page.evaluate('document.activeElement.id')).resolves.toBe('created-title');
+  await expectFocusOn('id', 'created-title');
   await created.getByText('It will not be shown again.').waitFor();
   await expect(created.textContent()).resolves.toContain(`replaces ${officeToken.slice(0, DISPLAY_PREFIX_LENGTH)}…`);
   const panelStop = await created.locator('time').getAttribute('datetime');
@@ -462,6 +462,19 @@ test("a project's Secrets screen offers its environments, and its owner adds one
   await checkScreen('secrets');
 });
 
+/**
+ * The focused element's `property`, once it is `expected`: focus moves in an effect after a render, so
+ * an immediate look could see the element before it, on a busy machine.
+ */
+const expectFocusOn = async (property: 'id' | 'textContent', expected: string | null) => {
+  await page
+    .waitForFunction(`document.activeElement?.${property} === ${JSON.stringify(expected)}`, undefined, {
+      timeout: 10_000,
+    })
+    .catch(() => undefined);
+  await expect(page.evaluate(`document.activeElement.${property}`)).resolves.toBe(expected);
+};
+
 /** A row of the secrets table, by the secret's name. */
 const secretRow = (name: string) =>
   page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
@@ -516,7 +529,7 @@ test('adds a secret: a refused name and a taken one are said beside the field, a
   await expect(name.inputValue()).resolves.toBe('');
   await expect(form.getByLabel('Value', { exact: true }).inputValue()).resolves.toBe('');
   // The form is ready for the next one.
-  await expect(page.evaluate('document.activeElement.id')).resolves.toBe(await name.getAttribute('id'));
+  await expectFocusOn('id', await name.getAttribute('id'));
   expect(await page.content()).not.toContain(DATABASE_URL);
 
   await name.fill('DATABASE_URL');
@@ -589,7 +602,7 @@ test('Reveal reads one value, a recorded read, and Hide takes it out of the page
   await row.getByRole('button', { name: 'Reveal' }).click();
   await row.getByText(DATABASE_URL).waitFor();
   // The button that had the focus stays, now named for what it does next.
-  await expect(page.evaluate('document.activeElement.textContent')).resolves.toBe('Hide');
+  await expectFocusOn('textContent', 'Hide');
   await expect(page.content()).resolves.not.toContain('https://api.example.com');
   const greeting = secretRow('GREETING');
   await greeting.getByRole('button', { name: 'Reveal' }).click();
@@ -622,7 +635,7 @@ test('Edit writes at the version shown: a change made elsewhere meanwhile is a c
   const form = page.getByRole('form', { name: 'Edit “DATABASE_URL”' });
   const value = form.getByLabel('Value', { exact: true });
   await value.waitFor();
-  await expect(page.evaluate('document.activeElement.id')).resolves.toBe(await value.getAttribute('id'));
+  await expectFocusOn('id', await value.getAttribute('id'));
   await expect(value.inputValue()).resolves.toBe('');
   await value.fill(SECOND_URL);
   await form.getByRole('button', { name: 'Save' }).click();
@@ -632,14 +645,14 @@ test('Edit writes at the version shown: a change made elsewhere meanwhile is a c
   // The list shows the version written elsewhere; editing from there saves.
   await row.getByRole('cell', { name: '2', exact: true }).waitFor();
   await form.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page.evaluate('document.activeElement.textContent')).resolves.toBe('Edit');
+  await expectFocusOn('textContent', 'Edit');
   await row.getByRole('button', { name: 'Edit' }).click();
   await value.fill(SECOND_URL);
   await form.getByRole('button', { name: 'Save' }).click();
   await status('Saved DATABASE_URL as version 3.').waitFor();
   await row.getByRole('cell', { name: '3', exact: true }).waitFor();
   await form.waitFor({ state: 'detached' });
-  await expect(page.evaluate('document.activeElement.textContent')).resolves.toBe('Edit');
+  await expectFocusOn('textContent', 'Edit');
   expect(await page.content()).not.toContain(SECOND_URL);
 });
 
@@ -693,7 +706,7 @@ test('Delete asks first; the secret leaves the list, and its history marks the d
   await secretRow('DATABASE_URL').getByRole('cell', { name: '6', exact: true }).waitFor();
   await historyOf('DATABASE_URL').getByRole('button', { name: 'Close' }).click();
   await historyOf('DATABASE_URL').waitFor({ state: 'detached' });
-  await expect(page.evaluate('document.activeElement.textContent')).resolves.toBe('History');
+  await expectFocusOn('textContent', 'History');
 });
 
 test('a session the API rejects sends the person to sign in again, keeping what they typed', async () => {
