@@ -8,6 +8,6 @@ const app = new App();
 // cdk-nag 3 runs as policy validation plugins: an unacknowledged finding fails `cdk synth`.
 addNagPacks(app);
 new ServiceStack(app, 'SecretsService', {
-  description: 'Secrets Service auth and membership API',
+  description: 'Secrets Service: encrypted secrets, API tokens, sessions and project members',
   config: loadConfig(app),
 });

@@ -120,13 +120,16 @@ export const apiDocument = (): oas31.OpenAPIObject => {
   cached ??= createDocument({
     openapi: '3.1.0',
     info: {
-      title: 'Secrets Service: auth and membership API',
+      title: 'Secrets Service API',
       version,
       description:
-        'API tokens, dashboard sessions and project members. Every error body is `{"success": false, "error": "<text>"}` with exactly the texts listed per status; an unknown path or method answers 404 `Not found`.\n\n' +
+        'Secrets, API tokens, dashboard sessions and project members. Every error body is `{"success": false, "error": "<text>"}` with exactly the texts listed per status; an unknown path or method answers 404 `Not found`.\n\n' +
         "Identity: a user is the identity provider's stable subject (`sub`), the `userId` everywhere; memberships, ownership and a token's owner are keyed by it, never by an e-mail address, so a token acts as its creator whatever their address becomes. " +
         "The e-mail is the address of the user's latest verified session: it finds a user when they are added or removed by e-mail, and the member list shows it. " +
-        'Every address obeys one rule, judged before lower-casing: after trimming, printable ASCII only, exactly one `@` between non-empty parts, at most 254 characters.',
+        'Every address obeys one rule, judged before lower-casing: after trimming, printable ASCII only, exactly one `@` between non-empty parts, at most 254 characters.\n\n' +
+        'Secrets: a project holds environments (a new one has `development`, `staging`, `production`; at most 20), an environment holds secrets (a name like an environment variable, a UTF-8 value of at most 65,536 bytes; at most 1,000 live, and 5,000,000 bytes of export). ' +
+        'Every write makes a new immutable version; `expectedVersion` makes a write check-and-set (409 `Secret version conflict`). A delete is soft: the versions stay listed and restorable for 30 days. ' +
+        'Values are encrypted with AES-256-GCM under a data key per project that KMS wraps, and every answer that holds a value is recorded in the audit trail (`secret.read`) before it is sent.',
     },
     servers: [
       { url: 'http://127.0.0.1:3000', description: 'The local runtime (`npm start`)' },
