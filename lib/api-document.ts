@@ -2,7 +2,7 @@ import { bodyIsOptional } from '@contract/body';
 import { NO_STORE_HEADERS } from '@contract/headers';
 import { TOKEN_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
 import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '@contract/limits';
-import type { RouteContract } from '@contract/route';
+import { API_TAGS, type RouteContract } from '@contract/route';
 import { routeErrors } from '@contract/route-table';
 import { routes } from '@contract/routes';
 import { type ErrorTextValue, errorBody } from '@contract/schemas';
@@ -18,6 +18,9 @@ import { version } from '../package.json';
 
 /** Where the local runtime and the stack serve the document, without authentication. */
 export const API_DOCUMENT_PATH = '/api/v1/openapi.json';
+
+/** The group of the one operation that is no route contract's: this document. */
+const DOCUMENT_TAG = 'document';
 
 type NonEmpty<T> = readonly [T, ...T[]];
 
@@ -79,6 +82,7 @@ const operation = (route: RouteContract): ZodOpenApiOperationObject => {
   for (const [status, texts] of routeErrors(route)) responses[status] = errorResponse(status, texts);
   return {
     operationId: route.handler.replace(/-(\w)/g, (_match, letter: string) => letter.toUpperCase()),
+    tags: [route.tag],
     summary: route.summary,
     description: who,
     security: security(route),
@@ -98,6 +102,7 @@ const paths = (): ZodOpenApiPathsObject => {
   result[API_DOCUMENT_PATH] = {
     get: {
       operationId: 'apiDocument',
+      tags: [DOCUMENT_TAG],
       summary: 'This document',
       description: 'No authentication.',
       security: [],
@@ -127,7 +132,12 @@ export const apiDocument = (): oas31.OpenAPIObject => {
         "Identity: a user is the identity provider's stable subject (`sub`), the `userId` everywhere; memberships, ownership and a token's owner are keyed by it, never by an e-mail address, so a token acts as its creator whatever their address becomes. " +
         "The e-mail is the address of the user's latest verified session: it finds a user when they are added or removed by e-mail, and the member list shows it. " +
         'Every address obeys one rule, judged before lower-casing: after trimming, printable ASCII only, exactly one `@` between non-empty parts, at most 254 characters.',
+      contact: { name: 'Secrets Service maintainers' },
     },
+    tags: [
+      ...Object.entries(API_TAGS).map(([name, description]) => ({ name, description })),
+      { name: DOCUMENT_TAG, description: 'This OpenAPI document, without authentication' },
+    ],
     servers: [
       { url: 'http://127.0.0.1:3000', description: 'The local runtime (`npm start`)' },
       {
