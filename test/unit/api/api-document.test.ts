@@ -143,6 +143,22 @@ describe('the OpenAPI document', () => {
     expect([...used].sort()).toEqual([...listed].sort());
   });
 
+  it('documents the maps of a PATCH body by secret name, as a client must send them', () => {
+    const body = operationOf('PATCH', '/api/v1/projects/{projectId}/environments/{environment}/secrets').requestBody
+      .content['application/json'].schema;
+    const name = { type: 'string', pattern: expect.stringContaining('[A-Za-z_]'), description: expect.any(String) };
+    expect(body.properties.set).toEqual({
+      type: 'object',
+      propertyNames: name,
+      additionalProperties: expect.objectContaining({ type: 'string' }),
+    });
+    expect(body.properties.expectedVersions).toEqual({
+      type: 'object',
+      propertyNames: name,
+      additionalProperties: expect.objectContaining({ type: 'integer', minimum: 0 }),
+    });
+  });
+
   it('names the credentials each route accepts', () => {
     const { apiToken, session } = document.components.securitySchemes;
     expect(apiToken).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'svc_live_…' });
