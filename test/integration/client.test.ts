@@ -161,15 +161,15 @@ describe('createClient against npm start', () => {
 });
 
 describe('createClient retries', () => {
-  it('tries a 503 again after the seconds its Retry-After asks, then answers the success', async () => {
+  it('tries a 503 again after the seconds its Retry-After asks, then answers the success, a write too', async () => {
     const { projectId, token } = await projectWithToken();
     await createClient({ apiUrl, token }).set(projectId, ENV, 'API_KEY', 'k-1');
     const arrivals: number[] = [];
     // A proxy whose first answer is the API's 503; the next request goes through to the service.
     const proxy = await serve((req, res) => {
       arrivals.push(Date.now());
-      if (arrivals.length === 1) {
-        res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1' });
+      if (arrivals.length === 1 || arrivals.length === 3) {
+        res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': arrivals.length === 1 ? '1' : '0' });
         res.end(JSON.stringify({ success: false, error: ErrorText.unavailable }));
         return;
       }
@@ -187,6 +187,11 @@ describe('createClient retries', () => {
       expect(values).toEqual({ API_KEY: 'k-1' });
       expect(arrivals).toHaveLength(2);
       expect((arrivals[1] ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThanOrEqual(1000);
+      // A write is sent again whole: its body survives the retry.
+      const written = await createClient({ apiUrl: proxy.url, token }).set(projectId, ENV, 'API_KEY', 'k-2');
+      expect(written.secret.version).toBe(2);
+      expect(arrivals).toHaveLength(4);
+      expect(await createClient({ apiUrl, token }).get(projectId, ENV, 'API_KEY')).toMatchObject({ value: 'k-2' });
     } finally {
       await proxy.close();
     }
