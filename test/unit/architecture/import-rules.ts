@@ -46,7 +46,7 @@ export interface LayerRule {
  * `contract/` (what both share) and never on each other; `contract/` depends on neither. The dashboard's
  * screens (`dashboard/src/`) know only `contract/` and their packages; its build (`dashboard/build.ts`) is
  * tooling that the app and the local runtime call, never the other way round. The smoke test (`smoke/`)
- * knows only `contract/`. Inside `lambdas/`, the
+ * knows only `contract/`, and the command line (`cli/`) only `contract/` and the API client (`client/`). Inside `lambdas/`, the
  * domain knows no AWS shape, the data layer no HTTP, and the HTTP edge no data client; use cases get
  * their stores as ports, wired to the repositories in `lambdas/composition/`, which only entry points
  * import.
@@ -78,6 +78,11 @@ export const layerRules: readonly LayerRule[] = [
     layer: 'dashboard/src/',
     onlyFrom: ['contract/', 'dashboard/src/'],
     why: 'the screens run in the browser and share only contract/ with the service',
+  },
+  {
+    layer: 'cli/',
+    onlyFrom: ['cli/', 'client/', 'contract/'],
+    why: 'the command line reaches the service only through the typed API client, as any program does',
   },
   {
     layer: 'smoke/',
@@ -176,7 +181,8 @@ export const violations = (edges: readonly ImportEdge[], rules: readonly LayerRu
 const sourceFiles = (folder: string): string[] =>
   readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
     const path = `${folder}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(path);
+    // Build output (cli/dist) is bundled packages, not source of the layer.
+    if (entry.isDirectory()) return entry.name === 'dist' || entry.name === 'node_modules' ? [] : sourceFiles(path);
     return /\.(tsx?|cjs|js)$/.test(entry.name) ? [path] : [];
   });
 
