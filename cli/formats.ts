@@ -9,8 +9,8 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /**
  * One `.env` line whose value `dotenv.parse` reads back exactly. dotenv unescapes nothing but `\n` and
  * `\r` in double quotes and nothing at all in single quotes or backticks, so each quoting is tried in
- * turn and the first that the parser itself reads back is kept; a value no quoting can hold (one with
- * all three quote characters, say) is refused rather than written wrong.
+ * turn and the first that the parser itself reads back is kept; a value no quoting can hold (one with a
+ * carriage return, which dotenv reads as a line break) is refused rather than written wrong.
  */
 const dotenvLine = (name: string, value: string): string => {
   const candidates = [`"${value.replace(/\n/g, '\\n')}"`, `'${value}'`, `\`${value}\``];
@@ -19,7 +19,7 @@ const dotenvLine = (name: string, value: string): string => {
     if (parseDotenv(line)[name] === value) return line;
   }
   throw new CommandError(
-    `the value of ${name} cannot be written so that dotenv reads it back exactly (it holds ', " and \` at once, or a carriage return): use --format json, yaml or shell`,
+    `the value of ${name} cannot be written so that dotenv reads it back exactly (a carriage return, or quotes and escapes no .env quoting holds): use --format json, yaml or shell`,
   );
 };
 
