@@ -11,6 +11,7 @@ const base = {
   },
   transformIgnorePatterns: [`node_modules/(?!(${esmPackages})/)`],
   moduleNameMapper: {
+    '^@client/(.*)$': '<rootDir>/client/$1',
     '^@contract/(.*)$': '<rootDir>/contract/$1',
     '^@lib/(.*)$': '<rootDir>/lib/$1',
     '^@lambdas/(.*)$': '<rootDir>/lambdas/$1',

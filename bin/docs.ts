@@ -1,10 +1,12 @@
 /**
  * `npm run docs`: writes the tables the route contracts give (bin/doc-tables.ts) between their marker
- * comments: the README's API table, docs/api.md's route and error tables. `npm run docs -- --check`
- * changes nothing and exits 1 when a page is out of date.
+ * comments: the README's API table, docs/api.md's route and error tables; and the typed client's
+ * types (bin/client-types.ts), which the same contracts give. `npm run docs -- --check` changes
+ * nothing and exits 1 when a page or the types are out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { syncClientTypes } from './client-types';
 import { DOC_TABLES, type DocPage, renderTables, staleTables, withTables } from './doc-tables';
 
 const check = process.argv.includes('--check');
@@ -32,3 +34,5 @@ for (const page of Object.keys(DOC_TABLES) as DocPage[]) {
     console.log(`${page}: the tables already match the route contracts.`);
   }
 }
+
+void syncClientTypes(check, 'npm run docs');

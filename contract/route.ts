@@ -8,6 +8,21 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 type NonEmpty<T> = readonly [T, ...T[]];
 
+/**
+ * The groups the API document and its typed client file operations under, each with what it holds (the
+ * document's top-level `tags`, in this order).
+ */
+export const API_TAGS = {
+  tokens: 'API tokens of the caller: create, list, rotate, revoke; and the caller as the API sees it',
+  projects: 'Projects the caller belongs to, and creating one',
+  members: "A project's members and their roles",
+  audit: "The audit trail: the caller's own events and a project's",
+  secrets: "A project's environments and their versioned, encrypted secrets: read, write, export, history, restore",
+} as const;
+
+/** The group of an operation in the API document (`API_TAGS`). */
+export type ApiTag = keyof typeof API_TAGS;
+
 /** The schemas of a route: path parameters, query string, JSON body (body routes only), success answer. */
 export interface RouteSchemas {
   readonly params?: z.ZodMiniObject;
@@ -28,6 +43,8 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
   readonly path: string;
   /** The route's function module, `lambdas/routes/<handler>.ts`; it exports `handler`. */
   readonly handler: string;
+  /** The group the API document and the typed client file the route under. */
+  readonly tag: ApiTag;
   /**
    * Scope an API token needs (`admin` grants every scope), or `null` when API tokens may not call the
    * route at all. Sessions may call every route.

@@ -2,12 +2,13 @@ import { bodyIsOptional } from '@contract/body';
 import { NO_STORE_HEADERS } from '@contract/headers';
 import { TOKEN_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
 import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '@contract/limits';
-import type { RouteContract } from '@contract/route';
+import { API_TAGS, type RouteContract } from '@contract/route';
 import { routeErrors } from '@contract/route-table';
 import { routes } from '@contract/routes';
 import { type ErrorTextValue, errorBody } from '@contract/schemas';
 import * as z from 'zod/mini';
 import {
+  type CreateDocumentOptions,
   createDocument,
   type oas31,
   type ZodOpenApiOperationObject,
@@ -18,6 +19,9 @@ import { version } from '../package.json';
 
 /** Where the local runtime and the stack serve the document, without authentication. */
 export const API_DOCUMENT_PATH = '/api/v1/openapi.json';
+
+/** The group of the one operation that is no route contract's: this document. */
+const DOCUMENT_TAG = 'document';
 
 type NonEmpty<T> = readonly [T, ...T[]];
 
@@ -79,6 +83,7 @@ const operation = (route: RouteContract): ZodOpenApiOperationObject => {
   for (const [status, texts] of routeErrors(route)) responses[status] = errorResponse(status, texts);
   return {
     operationId: route.handler.replace(/-(\w)/g, (_match, letter: string) => letter.toUpperCase()),
+    tags: [route.tag],
     summary: route.summary,
     description: who,
     security: security(route),
@@ -98,6 +103,7 @@ const paths = (): ZodOpenApiPathsObject => {
   result[API_DOCUMENT_PATH] = {
     get: {
       operationId: 'apiDocument',
+      tags: [DOCUMENT_TAG],
       summary: 'This document',
       description: 'No authentication.',
       security: [],
@@ -113,52 +119,74 @@ const paths = (): ZodOpenApiPathsObject => {
   return result;
 };
 
+/**
+ * A pipe from `z.unknown()` only screens its input before the schema it pipes into (`byName` in
+ * contract/schemas.ts refuses a `__proto__` key that a record would drop unseen), so a request
+ * renders as that schema, what a client must send, rather than as the anything of its first stage.
+ */
+const documentScreenedInput: NonNullable<CreateDocumentOptions['override']> = ({ jsonSchema, zodSchema, io }) => {
+  const def = zodSchema._zod.def;
+  if (io !== 'input' || def.type !== 'pipe') return;
+  const { in: screen, out: target } = def as unknown as { in: z.ZodMiniType; out: z.ZodMiniType };
+  if (screen._zod.def.type !== 'unknown') return;
+  const { $schema: _dialect, ...rendered } = z.toJSONSchema(target, { io: 'input', target: 'draft-2020-12' });
+  Object.assign(jsonSchema, rendered);
+};
+
 let cached: oas31.OpenAPIObject | undefined;
 
 /** The OpenAPI 3.1 document of the API, generated from the route contracts. */
 export const apiDocument = (): oas31.OpenAPIObject => {
-  cached ??= createDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'Secrets Service: auth and membership API',
-      version,
-      description:
-        'API tokens, dashboard sessions and project members. Every error body is `{"success": false, "error": "<text>"}` with exactly the texts listed per status; an unknown path or method answers 404 `Not found`.\n\n' +
-        "Identity: a user is the identity provider's stable subject (`sub`), the `userId` everywhere; memberships, ownership and a token's owner are keyed by it, never by an e-mail address, so a token acts as its creator whatever their address becomes. " +
-        "The e-mail is the address of the user's latest verified session: it finds a user when they are added or removed by e-mail, and the member list shows it. " +
-        'Every address obeys one rule, judged before lower-casing: after trimming, printable ASCII only, exactly one `@` between non-empty parts, at most 254 characters.',
-    },
-    servers: [
-      { url: 'http://127.0.0.1:3000', description: 'The local runtime (`npm start`)' },
-      {
-        url: 'https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}',
-        description: 'The deployed stack (output `ApiUrl`)',
-        variables: {
-          restApiId: { default: 'restApiId' },
-          region: { default: 'us-east-1' },
-          stage: { default: 'prod' },
+  cached ??= createDocument(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'Secrets Service: auth and membership API',
+        version,
+        description:
+          'API tokens, dashboard sessions and project members. Every error body is `{"success": false, "error": "<text>"}` with exactly the texts listed per status; an unknown path or method answers 404 `Not found`.\n\n' +
+          "Identity: a user is the identity provider's stable subject (`sub`), the `userId` everywhere; memberships, ownership and a token's owner are keyed by it, never by an e-mail address, so a token acts as its creator whatever their address becomes. " +
+          "The e-mail is the address of the user's latest verified session: it finds a user when they are added or removed by e-mail, and the member list shows it. " +
+          'Every address obeys one rule, judged before lower-casing: after trimming, printable ASCII only, exactly one `@` between non-empty parts, at most 254 characters.',
+        contact: { name: 'Secrets Service maintainers' },
+      },
+      tags: [
+        ...Object.entries(API_TAGS).map(([name, description]) => ({ name, description })),
+        { name: DOCUMENT_TAG, description: 'This OpenAPI document, without authentication' },
+      ],
+      servers: [
+        { url: 'http://127.0.0.1:3000', description: 'The local runtime (`npm start`)' },
+        {
+          url: 'https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}',
+          description: 'The deployed stack (output `ApiUrl`)',
+          variables: {
+            restApiId: { default: 'restApiId' },
+            region: { default: 'us-east-1' },
+            stage: { default: 'prod' },
+          },
+        },
+      ],
+      components: {
+        securitySchemes: {
+          apiToken: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: `${TOKEN_PREFIX}…`,
+            description: `An API token matching \`${TOKEN_PATTERN.source}\` (schema \`ApiToken\`), bound to the address that created it.`,
+          },
+          session: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description:
+              "The identity provider's session JWT (Cognito ID token or any OIDC issuer; RS256/ES256) with `email` and `email_verified: true`.",
+          },
         },
       },
-    ],
-    components: {
-      securitySchemes: {
-        apiToken: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: `${TOKEN_PREFIX}…`,
-          description: `An API token matching \`${TOKEN_PATTERN.source}\` (schema \`ApiToken\`), bound to the address that created it.`,
-        },
-        session: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description:
-            "The identity provider's session JWT (Cognito ID token or any OIDC issuer; RS256/ES256) with `email` and `email_verified: true`.",
-        },
-      },
+      paths: paths(),
     },
-    paths: paths(),
-  });
+    { override: documentScreenedInput },
+  );
   return cached;
 };
 

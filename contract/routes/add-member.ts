@@ -11,6 +11,7 @@ export const addMemberRoute = route({
   method: 'POST',
   path: '/api/v1/projects/{projectId}/members',
   handler: 'add-member',
+  tag: 'members',
   tokenScope: 'admin',
   summary: 'Add a member to a project',
   success: { status: 200, description: 'Added' },

@@ -11,6 +11,7 @@ export const changeSecretsRoute = route({
   method: 'PATCH',
   path: '/api/v1/projects/{projectId}/environments/{environment}/secrets',
   handler: 'change-secrets',
+  tag: 'secrets',
   tokenScope: 'write:secrets',
   summary: `Set and delete up to ${MAX_PATCH_CHANGES} secrets at once: all of them, or none`,
   success: { status: 200, description: 'Each secret changed, by name, at its new version' },

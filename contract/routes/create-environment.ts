@@ -9,6 +9,7 @@ export const createEnvironmentRoute = route({
   method: 'POST',
   path: '/api/v1/projects/{projectId}/environments',
   handler: 'create-environment',
+  tag: 'secrets',
   tokenScope: 'admin',
   summary: 'Add an environment to a project (owner and admin)',
   success: { status: 201, description: 'The new environment, empty' },

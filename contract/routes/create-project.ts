@@ -8,6 +8,7 @@ export const createProjectRoute = route({
   method: 'POST',
   path: '/api/v1/projects',
   handler: 'create-project',
+  tag: 'projects',
   tokenScope: 'admin',
   summary: 'Create a project owned by the caller',
   success: { status: 201, description: 'The new project; the caller is its owner' },

@@ -20,6 +20,7 @@ export const createTokenRoute = route({
   method: 'POST',
   path: '/api/v1/tokens',
   handler: 'create-token',
+  tag: 'tokens',
   tokenScope: null,
   summary: 'Create an API token (dashboard session only)',
   success: { status: 201, description: 'The new token; `rawToken` appears in this response only' },

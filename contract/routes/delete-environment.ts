@@ -9,6 +9,7 @@ export const deleteEnvironmentRoute = route({
   method: 'DELETE',
   path: '/api/v1/projects/{projectId}/environments/{environment}',
   handler: 'delete-environment',
+  tag: 'secrets',
   tokenScope: 'admin',
   summary: 'Delete an environment that holds no live secret (owner and admin)',
   success: { status: 200, description: 'Deleted' },

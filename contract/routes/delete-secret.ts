@@ -9,6 +9,7 @@ export const deleteSecretRoute = route({
   method: 'DELETE',
   path: '/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}',
   handler: 'delete-secret',
+  tag: 'secrets',
   tokenScope: 'write:secrets',
   summary: 'Delete a secret: it leaves lists and exports; its versions stay restorable for 30 days',
   success: { status: 200, description: 'Deleted' },

@@ -10,6 +10,7 @@ export const exportSecretsRoute = route({
   method: 'GET',
   path: '/api/v1/projects/{projectId}/environments/{environment}/export',
   handler: 'export-secrets',
+  tag: 'secrets',
   tokenScope: 'read:secrets',
   summary: 'Every live secret of an environment with its value, `{NAME: value}`: one recorded read',
   success: { status: 200, description: 'Each live secret’s name and value; the read is in the audit trail' },

@@ -8,6 +8,7 @@ export const getMeRoute = route({
   method: 'GET',
   path: '/api/v1/me',
   handler: 'get-me',
+  tag: 'tokens',
   tokenScope: null,
   summary: 'The caller as the API sees it: user, e-mail and source address (dashboard session only)',
   success: {

@@ -13,6 +13,7 @@ export const getSecretRoute = route({
   method: 'GET',
   path: '/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}',
   handler: 'get-secret',
+  tag: 'secrets',
   tokenScope: 'read:secrets',
   summary: 'Read one secret’s value, current or of `?version=N`: a recorded read',
   success: { status: 200, description: 'The secret and its value; the read is in the audit trail' },

@@ -8,6 +8,7 @@ export const listAuditEventsRoute = route({
   method: 'GET',
   path: '/api/v1/audit-events',
   handler: 'list-audit-events',
+  tag: 'audit',
   tokenScope: 'admin',
   summary: "Read the caller's audit trail: what they did and what happened to their tokens",
   success: { status: 200, description: 'One page of the trail, newest first' },

@@ -9,6 +9,7 @@ export const listEnvironmentsRoute = route({
   method: 'GET',
   path: '/api/v1/projects/{projectId}/environments',
   handler: 'list-environments',
+  tag: 'secrets',
   tokenScope: 'read:secrets',
   summary: 'List the environments of a project',
   success: { status: 200, description: 'The environments, by name' },

@@ -9,6 +9,7 @@ export const listMembersRoute = route({
   method: 'GET',
   path: '/api/v1/projects/{projectId}/members',
   handler: 'list-members',
+  tag: 'members',
   tokenScope: 'read:secrets',
   summary: 'List the members of a project',
   success: { status: 200, description: 'The members, owner first, then by e-mail' },

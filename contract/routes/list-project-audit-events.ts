@@ -10,6 +10,7 @@ export const listProjectAuditEventsRoute = route({
   method: 'GET',
   path: '/api/v1/projects/{projectId}/audit-events',
   handler: 'list-project-audit-events',
+  tag: 'audit',
   tokenScope: 'admin',
   summary: "Read a project's audit trail (owner and admin)",
   success: { status: 200, description: 'One page of the trail, newest first' },

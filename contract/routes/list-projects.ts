@@ -8,6 +8,7 @@ export const listProjectsRoute = route({
   method: 'GET',
   path: '/api/v1/projects',
   handler: 'list-projects',
+  tag: 'projects',
   tokenScope: 'read:secrets',
   summary: 'List the projects the caller belongs to',
   success: { status: 200, description: "The caller's projects with the caller's role" },

@@ -10,6 +10,7 @@ export const listSecretVersionsRoute = route({
   method: 'GET',
   path: '/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}/versions',
   handler: 'list-secret-versions',
+  tag: 'secrets',
   tokenScope: 'read:secrets',
   summary: 'List a secret’s versions, newest first, without values (also of a secret deleted within 30 days)',
   success: { status: 200, description: 'The versions, newest first; `deleted` marks a delete' },

@@ -10,6 +10,7 @@ export const listSecretsRoute = route({
   method: 'GET',
   path: '/api/v1/projects/{projectId}/environments/{environment}/secrets',
   handler: 'list-secrets',
+  tag: 'secrets',
   tokenScope: 'read:secrets',
   summary: 'List the live secrets of an environment, without their values',
   success: { status: 200, description: 'The live secrets, by name, each at its current version' },

@@ -30,6 +30,7 @@ export const listTokensRoute = route({
   method: 'GET',
   path: '/api/v1/tokens',
   handler: 'list-tokens',
+  tag: 'tokens',
   tokenScope: 'admin',
   summary: "List the caller's tokens, newest first",
   success: { status: 200, description: "The caller's active and expired tokens, newest first" },

@@ -11,6 +11,7 @@ export const putSecretRoute = route({
   method: 'PUT',
   path: '/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}',
   handler: 'put-secret',
+  tag: 'secrets',
   tokenScope: 'write:secrets',
   summary: 'Write a secret’s value as its next version; `expectedVersion` makes it check-and-set',
   success: {

@@ -10,6 +10,7 @@ export const removeMemberRoute = route({
   method: 'DELETE',
   path: '/api/v1/projects/{projectId}/members/{email}',
   handler: 'remove-member',
+  tag: 'members',
   tokenScope: 'admin',
   summary: 'Remove a member from a project',
   success: { status: 200, description: 'Removed' },

@@ -9,6 +9,7 @@ export const restoreSecretRoute = route({
   method: 'POST',
   path: '/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}/restore',
   handler: 'restore-secret',
+  tag: 'secrets',
   tokenScope: 'write:secrets',
   summary: 'Write an earlier version’s value as the next version (also undeletes); needs no read access',
   success: { status: 200, description: 'The new version, without its value' },

@@ -10,6 +10,7 @@ export const revokeTokenRoute = route({
   method: 'DELETE',
   path: '/api/v1/tokens/{id}',
   handler: 'revoke-token',
+  tag: 'tokens',
   tokenScope: 'admin',
   summary: 'Revoke one of the caller’s tokens',
   success: { status: 200, description: 'Revoked; its next use is a 401' },

@@ -11,6 +11,7 @@ export const rotateTokenRoute = route({
   method: 'POST',
   path: '/api/v1/tokens/{id}/rotate',
   handler: 'rotate-token',
+  tag: 'tokens',
   tokenScope: null,
   summary:
     'Replace one of the caller’s tokens with a new one, the old one working on for a grace period (dashboard session only)',

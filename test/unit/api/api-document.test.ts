@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { ErrorText } from '@contract/errors';
+import { API_TAGS } from '@contract/route';
 import { hasBody, routeStatuses } from '@contract/route-table';
 import { routes } from '@contract/routes';
 import { mintToken } from '@lambdas/domain/token-format';
@@ -129,6 +130,33 @@ describe('the OpenAPI document', () => {
       [...routes.map((route) => `${route.method} ${route.path}`), `GET ${API_DOCUMENT_PATH}`].sort(),
     );
     expect(operationOf('GET', API_DOCUMENT_PATH).security).toEqual([]);
+  });
+
+  it("files each route under its contract's tag, and lists each tag once, described and in use", () => {
+    for (const route of routes) expect(operationOf(route.method, route.path).tags).toEqual([route.tag]);
+    const listed = (document.tags as Json[]).map((tag) => tag.name);
+    expect(listed).toEqual([...Object.keys(API_TAGS), 'document']);
+    for (const tag of document.tags as Json[]) expect(tag.description).toEqual(expect.any(String));
+    const used = new Set(
+      Object.values(document.paths as Json).flatMap((item) => Object.values(item as Json).flatMap((op) => op.tags)),
+    );
+    expect([...used].sort()).toEqual([...listed].sort());
+  });
+
+  it('documents the maps of a PATCH body by secret name, as a client must send them', () => {
+    const body = operationOf('PATCH', '/api/v1/projects/{projectId}/environments/{environment}/secrets').requestBody
+      .content['application/json'].schema;
+    const name = { type: 'string', pattern: expect.stringContaining('[A-Za-z_]'), description: expect.any(String) };
+    expect(body.properties.set).toEqual({
+      type: 'object',
+      propertyNames: name,
+      additionalProperties: expect.objectContaining({ type: 'string' }),
+    });
+    expect(body.properties.expectedVersions).toEqual({
+      type: 'object',
+      propertyNames: name,
+      additionalProperties: expect.objectContaining({ type: 'integer', minimum: 0 }),
+    });
   });
 
   it('names the credentials each route accepts', () => {

@@ -14,6 +14,7 @@ export interface ImportEdge {
 }
 
 const ALIASES: Readonly<Record<string, string>> = {
+  '@client/': 'client/',
   '@contract/': 'contract/',
   '@lib/': 'lib/',
   '@lambdas/': 'lambdas/',
@@ -44,7 +45,8 @@ export interface LayerRule {
 /**
  * Dependencies point one way: `lib/` (the CDK app) and `lambdas/` (the functions) each depend on
  * `contract/` (what both share) and never on each other; `contract/` depends on neither. The dashboard's
- * screens (`dashboard/src/`) know only `contract/` and their packages; its build (`dashboard/build.ts`) is
+ * screens (`dashboard/src/`) know only the typed client (`client/`), `contract/` and their packages; the
+ * typed client knows only its own folder, its types generated from the API document; its build (`dashboard/build.ts`) is
  * tooling that the app and the local runtime call, never the other way round. The smoke test (`smoke/`)
  * knows only `contract/`, and the command line (`cli/`) only `contract/` and the API client (`client/`). Inside `lambdas/`, the
  * domain knows no AWS shape, the data layer no HTTP, and the HTTP edge no data client; use cases get
@@ -56,7 +58,7 @@ export interface LayerRule {
 export const layerRules: readonly LayerRule[] = [
   {
     layer: 'contract/',
-    forbidden: ['lib/', 'lambdas/', 'local/', 'bin/', 'bench/', 'test/', 'dashboard/'],
+    forbidden: ['lib/', 'lambdas/', 'local/', 'bin/', 'bench/', 'test/', 'dashboard/', 'client/'],
     why: 'shared by both sides',
   },
   {
@@ -66,7 +68,7 @@ export const layerRules: readonly LayerRule[] = [
   },
   {
     layer: 'lambdas/',
-    forbidden: ['lib/', 'local/', 'bench/', 'test/', 'dashboard/'],
+    forbidden: ['lib/', 'local/', 'bench/', 'test/', 'dashboard/', 'client/'],
     why: 'the functions reach the app only through contract/',
   },
   {
@@ -76,8 +78,13 @@ export const layerRules: readonly LayerRule[] = [
   },
   {
     layer: 'dashboard/src/',
-    onlyFrom: ['contract/', 'dashboard/src/'],
-    why: 'the screens run in the browser and share only contract/ with the service',
+    onlyFrom: ['client/', 'contract/', 'dashboard/src/'],
+    why: 'the screens run in the browser and share only the typed client and contract/ with the service',
+  },
+  {
+    layer: 'client/',
+    onlyFrom: ['client/'],
+    why: 'the typed client knows the service only by its generated API types, so it runs in Node and browsers alike',
   },
   {
     layer: 'cli/',

@@ -7,11 +7,11 @@ const edge = (from: string, specifier: string): ImportEdge => ({
 });
 
 describe('dependencies point one way', () => {
-  const graph = importGraph(['cli', 'contract', 'lib', 'lambdas', 'dashboard', 'smoke']);
+  const graph = importGraph(['cli', 'client', 'contract', 'lib', 'lambdas', 'dashboard', 'smoke']);
 
   it('reads the imports of every layer', () => {
     const layers = new Set(graph.map((e) => e.from.split('/')[0]));
-    expect([...layers].sort()).toEqual(['cli', 'contract', 'dashboard', 'lambdas', 'lib', 'smoke']);
+    expect([...layers].sort()).toEqual(['cli', 'client', 'contract', 'dashboard', 'lambdas', 'lib', 'smoke']);
     expect(graph.some((e) => e.from.startsWith('cli/') && e.to?.startsWith('contract/'))).toBe(true);
     expect(graph.some((e) => e.from.startsWith('smoke/') && e.to?.startsWith('contract/'))).toBe(true);
     expect(graph.some((e) => e.from.startsWith('lambdas/') && e.to?.startsWith('contract/'))).toBe(true);
@@ -59,6 +59,10 @@ describe('dependencies point one way', () => {
     ['encryption importing a route', edge('lambdas/crypto/x.ts', '@lambdas/routes/get-me')],
     ['a use case importing the KMS key wrapper', edge('lambdas/use-cases/x.ts', '@lambdas/crypto/kms-key-wrapper')],
     ['a use case importing the choice of key wrapper', edge('lambdas/use-cases/x.ts', '../crypto/key-wrapper')],
+    ['the typed client importing the contract', edge('client/x.ts', '@contract/route')],
+    ['the typed client importing the app', edge('client/x.ts', '../lib/api-document')],
+    ['the contract importing the typed client', edge('contract/x.ts', '../client/index')],
+    ['function code importing the typed client', edge('lambdas/http/x.ts', '@client/index')],
   ])('reports %s', (_label, wrong) => {
     expect(violations([...graph, wrong])).toEqual([
       expect.stringContaining(`${wrong.from} imports ${wrong.specifier}`),
@@ -67,6 +71,9 @@ describe('dependencies point one way', () => {
 
   it.each([
     ['a dashboard screen importing the contract', edge('dashboard/src/x.tsx', '@contract/dashboard')],
+    ['a dashboard screen importing the typed client', edge('dashboard/src/x.ts', '@client/index')],
+    ['the typed client importing its generated types', edge('client/create-client.ts', './api-types')],
+    ['the typed client importing a package', edge('client/create-client.ts', 'openapi-fetch')],
     ['a dashboard screen importing another screen', edge('dashboard/src/screens/x.tsx', '../api-client')],
     ['a dashboard screen importing a package', edge('dashboard/src/x.tsx', 'oidc-client-ts')],
     ['the app importing the dashboard build', edge('lib/constructs/x.ts', '../../dashboard/build')],

@@ -1,0 +1,3976 @@
+/**
+ * The API's paths, operations and schemas, generated from its OpenAPI document (lib/api-document.ts)
+ * by openapi-typescript. Do not edit: `npm run generate:client` writes this file from the route
+ * contracts, and a unit test fails when it is out of date.
+ */
+
+export interface paths {
+    "/api/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the caller's audit trail: what they did and what happened to their tokens
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller as the API sees it: user, e-mail and source address (dashboard session only)
+         * @description Dashboard session only; an API token gets 403.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the projects the caller belongs to
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         */
+        get: operations["listProjects"];
+        put?: never;
+        /**
+         * Create a project owned by the caller
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        post: operations["createProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a project's audit trail (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        get: operations["listProjectAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/environments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the environments of a project
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         */
+        get: operations["listEnvironments"];
+        put?: never;
+        /**
+         * Add an environment to a project (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        post: operations["createEnvironment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/environments/{environment}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an environment that holds no live secret (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        delete: operations["deleteEnvironment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/environments/{environment}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every live secret of an environment with its value, `{NAME: value}`: one recorded read
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         */
+        get: operations["exportSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/environments/{environment}/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the live secrets of an environment, without their values
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         */
+        get: operations["listSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set and delete up to 25 secrets at once: all of them, or none
+         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope).
+         */
+        patch: operations["changeSecrets"];
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one secret’s value, current or of `?version=N`: a recorded read
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         */
+        get: operations["getSecret"];
+        /**
+         * Write a secret’s value as its next version; `expectedVersion` makes it check-and-set
+         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope).
+         */
+        put: operations["putSecret"];
+        post?: never;
+        /**
+         * Delete a secret: it leaves lists and exports; its versions stay restorable for 30 days
+         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope).
+         */
+        delete: operations["deleteSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write an earlier version’s value as the next version (also undeletes); needs no read access
+         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope).
+         */
+        post: operations["restoreSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a secret’s versions, newest first, without values (also of a secret deleted within 30 days)
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         */
+        get: operations["listSecretVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of a project
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         */
+        get: operations["listMembers"];
+        put?: never;
+        /**
+         * Add a member to a project
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        post: operations["addMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/members/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from a project
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's tokens, newest first
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        get: operations["listTokens"];
+        put?: never;
+        /**
+         * Create an API token (dashboard session only)
+         * @description Dashboard session only; an API token gets 403.
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the caller’s tokens
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        delete: operations["revokeToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tokens/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace one of the caller’s tokens with a new one, the old one working on for a grace period (dashboard session only)
+         * @description Dashboard session only; an API token gets 403.
+         */
+        post: operations["rotateToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document
+         * @description No authentication.
+         */
+        get: operations["apiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description One recorded change or denial; never a credential */
+        AuditEvent: {
+            /** @description `evt_` + 20 random base62 characters */
+            id: string;
+            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+            time: string;
+            /** @enum {string} */
+            type: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "environment.created" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "user.offboarded";
+            actor: {
+                userId: string | null;
+                email: string | null;
+                /** @enum {string} */
+                via: "session" | "token" | "system";
+                tokenId: string | null;
+            };
+            target: {
+                tokenId: string | null;
+                projectId: string | null;
+                userId: string | null;
+                email: string | null;
+            };
+            sourceIp: string | null;
+            userAgent: string | null;
+            requestId: string | null;
+            details: {
+                name: string | null;
+                scopes: string[] | null;
+                expiresAt: string | null;
+                role: string | null;
+                environment: string | null;
+                secrets: {
+                    name: string;
+                    version: number;
+                }[] | null;
+                reason: ("expired" | "ip" | "scope" | "resource") | null;
+                replacedBy: string | null;
+                stopsAt: string | null;
+                daysLeft: number | null;
+            };
+        };
+        /** @description An environment of a project */
+        Environment: {
+            name: string;
+            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+            createdAt: string;
+            secretCount: number;
+        };
+        /** @description A secret: its current version, without its value */
+        Secret: {
+            name: string;
+            version: number;
+            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+            updatedAt: string;
+            updatedBy: components["schemas"]["Person"];
+        };
+        /** @description Who wrote a version: a person, also through one of their tokens */
+        Person: {
+            userId: string;
+            email: string | null;
+        };
+        /** @description A project a limited token reaches */
+        TokenProject: {
+            /** @description Id of a project */
+            projectId: string;
+            environments: string[] | null;
+        };
+        /** @description An API token: `svc_live_` + 12-character public id + 24-character secret + 6-character CRC32 checksum, all base62 (51 characters). Shown once; only a hash is stored. */
+        ApiToken: string;
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description No answer may be kept by a browser or a cache */
+        CacheControl: "no-store";
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                limit?: string;
+                cursor?: string;
+                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "environment.created" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "user.offboarded";
+                since?: string;
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the trail, newest first */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AuditEvent"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Validation failed";
+                        /** @description With "Validation failed" only */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session's user and e-mail, and the address a token created now without `allowedIps` is bound to */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The identity provider's stable subject (`sub`) */
+                            userId: string;
+                            /** @description The session's verified e-mail, lower-cased */
+                            email: string;
+                            /** @description The source address API Gateway saw, canonical: what a new token is bound to by default */
+                            sourceIp: string;
+                        };
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's projects with the caller's role */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Id of a project */
+                            projectId: string;
+                            name: string;
+                            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+                            createdAt: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new project; the caller is its owner */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Id of a project */
+                            projectId: string;
+                            name: string;
+                            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed" only */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listProjectAuditEvents: {
+        parameters: {
+            query?: {
+                limit?: string;
+                cursor?: string;
+                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "environment.created" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "user.offboarded";
+                since?: string;
+                until?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the trail, newest first */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AuditEvent"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Validation failed";
+                        /** @description With "Validation failed" only */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Project not found";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listEnvironments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The environments, by name */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Environment"][];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Project not found";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An environment: 1 to 32 of a-z, 0-9 and -, starting and ending with a letter or a digit */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new environment, empty */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Environment"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed" only */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Project not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Environment already exists" | "Environment limit reached";
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description An environment: 1 to 32 of a-z, 0-9 and -, starting and ending with a letter or a digit */
+                environment: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Environment not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Environment is not empty";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    exportSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description An environment: 1 to 32 of a-z, 0-9 and -, starting and ending with a letter or a digit */
+                environment: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each live secret’s name and value; the read is in the audit trail */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description Each live secret’s name and its current value */
+                        data: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Environment not found";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description An environment: 1 to 32 of a-z, 0-9 and -, starting and ending with a letter or a digit */
+                environment: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live secrets, by name, each at its current version */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Secret"][];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Environment not found";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    changeSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description An environment: 1 to 32 of a-z, 0-9 and -, starting and ending with a letter or a digit */
+                environment: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    set?: {
+                        [key: string]: string;
+                    };
+                    delete?: string[];
+                    expectedVersions?: {
+                        [key: string]: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Each secret changed, by name, at its new version */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            name: string;
+                            version: number;
+                            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+                            updatedAt: string;
+                            updatedBy: components["schemas"]["Person"];
+                            deleted: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed" only */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Environment not found" | "Secret not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Secret version conflict" | "Secret limit reached";
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getSecret: {
+        parameters: {
+            query?: {
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description An environment: 1 to 32 of a-z, 0-9 and -, starting and ending with a letter or a digit */
+                environment: string;
+                /** @description A secret: 1 to 128 of A-Z, a-z, 0-9 and _, not starting with a digit */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret and its value; the read is in the audit trail */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description A secret and its value */
+                        data: {
+                            name: string;
+                            value: string;
+                            version: number;
+                            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+                            updatedAt: string;
+                            updatedBy: components["schemas"]["Person"];
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Validation failed";
+                        /** @description With "Validation failed" only */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Environment not found" | "Secret not found" | "Secret version not found";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    putSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description An environment: 1 to 32 of a-z, 0-9 and -, starting and ending with a letter or a digit */
+                environment: string;
+                /** @description A secret: 1 to 128 of A-Z, a-z, 0-9 and _, not starting with a digit */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Any UTF-8 text of at most 65536 bytes */
+                    value: string;
+                    /** @description Write only if this is the current version (0: only if there is none) */
+                    expectedVersion?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated: the new version, without its value */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Secret"];
+                    };
+                };
+            };
+            /** @description Created (or written again after a delete): the new version, without its value */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Secret"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed" only */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Environment not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Secret version conflict" | "Secret limit reached";
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description An environment: 1 to 32 of a-z, 0-9 and -, starting and ending with a letter or a digit */
+                environment: string;
+                /** @description A secret: 1 to 128 of A-Z, a-z, 0-9 and _, not starting with a digit */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Environment not found" | "Secret not found";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    restoreSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description An environment: 1 to 32 of a-z, 0-9 and -, starting and ending with a letter or a digit */
+                environment: string;
+                /** @description A secret: 1 to 128 of A-Z, a-z, 0-9 and _, not starting with a digit */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new version, without its value */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Secret"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed" only */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Environment not found" | "Secret not found" | "Secret version not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Secret version conflict" | "Secret limit reached";
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listSecretVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description An environment: 1 to 32 of a-z, 0-9 and -, starting and ending with a letter or a digit */
+                environment: string;
+                /** @description A secret: 1 to 128 of A-Z, a-z, 0-9 and _, not starting with a digit */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions, newest first; `deleted` marks a delete */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            version: number;
+                            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+                            updatedAt: string;
+                            updatedBy: components["schemas"]["Person"];
+                            deleted: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Environment not found" | "Secret not found";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members, owner first, then by e-mail */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            userId: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Project not found";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    addMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An e-mail address: printable ASCII, one @, at most 254 characters */
+                    email: string;
+                    /** @enum {string} */
+                    role: "member" | "admin";
+                };
+            };
+        };
+        responses: {
+            /** @description Added */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        message: "Member added successfully";
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed" only */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "User not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "User is already a member of this project";
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description An e-mail address: printable ASCII, one @, at most 254 characters */
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        message: "Member removed successfully";
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Member not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "The project owner cannot be removed";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's active and expired tokens, newest first */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Public id of an API token */
+                            id: string;
+                            name: string;
+                            /** @description First characters of the raw token */
+                            displayPrefix: string;
+                            scopes: ("read:secrets" | "write:secrets" | "admin")[];
+                            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+                            createdAt: string;
+                            expiresAt: string | null;
+                            lastUsedAt: string | null;
+                            lastUsedIp: string | null;
+                            allowedIps: string[] | null;
+                            replacedBy: string | null;
+                            stopsAt: string | null;
+                            /** @description The projects it reaches; null: all of its owner's */
+                            projects: components["schemas"]["TokenProject"][] | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes: ("read:secrets" | "write:secrets" | "admin")[];
+                    /** @description Days until expiry; `null`: never; omitted: 30 */
+                    ttlDays?: number | null;
+                    /** @description Addresses or CIDRs the token works from (1 to 10, none broader than a /8 of IPv4 or a /32 of IPv6, IPv4 embedded in IPv6 counted as IPv4, none overlapping); omitted: the creating address */
+                    allowedIps?: string[];
+                    /** @description The projects (1 to 10, each a project of the caller's) and environments the token reaches; omitted: all of the caller's */
+                    projects?: {
+                        projectId: string;
+                        /** @description The environments it reaches in that project; omitted: all of them */
+                        environments?: string[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The new token; `rawToken` appears in this response only */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Public id of an API token */
+                            id: string;
+                            name: string;
+                            rawToken: components["schemas"]["ApiToken"];
+                            /** @description First characters of the raw token */
+                            displayPrefix: string;
+                            scopes: ("read:secrets" | "write:secrets" | "admin")[];
+                            expiresAt: string | null;
+                            /** @description The projects it reaches; null: all of its owner's */
+                            projects: components["schemas"]["TokenProject"][] | null;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed" only */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Project not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Token limit reached";
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    revokeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Public id of an API token */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked; its next use is a 401 */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Token not found";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    rotateToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Public id of an API token */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Hours the old token keeps working (0: it stops now; at most its own expiry); omitted: 24 */
+                    graceHours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new token: same name, scopes and addresses, the same lifetime counted from now; `rawToken` appears in this response only */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Public id of an API token */
+                            id: string;
+                            name: string;
+                            rawToken: components["schemas"]["ApiToken"];
+                            /** @description First characters of the raw token */
+                            displayPrefix: string;
+                            scopes: ("read:secrets" | "write:secrets" | "admin")[];
+                            expiresAt: string | null;
+                            /** @description The projects it reaches; null: all of its owner's */
+                            projects: components["schemas"]["TokenProject"][] | null;
+                            allowedIps: string[] | null;
+                            replaces: {
+                                /** @description Public id of an API token */
+                                id: string;
+                                /** @description When the old token stops working */
+                                stopsAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed" only */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Token not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Token already rotated: rotate its replacement instead" | "Token limit reached";
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description Stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    apiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        openapi: "3.1.0";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+}

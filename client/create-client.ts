@@ -1,0 +1,278 @@
+import createFetchClient, { type Client } from 'openapi-fetch';
+import type { components, operations, paths } from './api-types';
+import { type ErrorDetail, SecretsApiError, SecretsNetworkError } from './errors';
+
+/** The success body's `data` of an operation's answer with status `S`, as the API document gives it. */
+type Data<O extends keyof operations, S extends number = 200> = operations[O]['responses'] extends {
+  [K in S]: { content: { 'application/json': { data: infer D } } };
+}
+  ? D
+  : never;
+
+/** An environment of a project: its name, when it was created and how many live secrets it holds. */
+export type Environment = components['schemas']['Environment'];
+/** A secret at its current version, without its value: name, version, when and by whom. */
+export type SecretInfo = components['schemas']['Secret'];
+/** A secret with its value, at its current or a given version. */
+export type SecretValue = Data<'getSecret'>;
+/** One version of a secret in its history (a delete is a version too, `deleted: true`). */
+export type SecretVersion = Data<'listSecretVersions'>[number];
+/** What `change` sends: values to set and names to delete, with the versions each is expected at. */
+export type SecretChanges = operations['changeSecrets']['requestBody']['content']['application/json'];
+/** One secret a `change` wrote, at its new version. */
+export type SecretChange = Data<'changeSecrets'>[number];
+/** The lower-level client: every route of the API by path and method, typed from the API document. */
+export type ApiClient = Client<paths>;
+
+/** How a client reaches the API. */
+export interface ClientOptions {
+  /** The API's base URL: `npm start`'s address or the stack's `ApiUrl` output. */
+  readonly apiUrl: string;
+  /** An API token (`svc_live_…`) or a session; a function is asked before every request (a session that renews). */
+  readonly token: string | (() => string);
+  /** The longest one attempt may take, answer included (default 10 s). */
+  readonly timeoutMs?: number;
+  /** How many times a 429 or a 503 is tried again, after the wait its `Retry-After` asks (default 3). */
+  readonly retries?: number;
+  /**
+   * Keep each environment's `export` for this long, so an application reads its secrets at start and
+   * not on every use (default: not kept). A write through the same client drops the kept copy.
+   */
+  readonly cacheTtlMs?: number;
+  /** The `fetch` to send requests with (default: the global one). */
+  readonly fetch?: (request: Request) => Promise<Response>;
+  /** The clock of the cache, in milliseconds (default `Date.now`); tests move it. */
+  readonly now?: () => number;
+}
+
+/** The typed client of the Secrets Service: the secret routes by name, and every route through `api`. */
+export interface SecretsClient {
+  /** The environments of a project. */
+  environments(projectId: string): Promise<Environment[]>;
+  /** The live secrets of an environment, without values. */
+  list(projectId: string, environment: string): Promise<SecretInfo[]>;
+  /** A secret's value, at its current version or at `version`. The read is in the audit trail. */
+  get(projectId: string, environment: string, name: string, version?: number): Promise<SecretValue>;
+  /**
+   * Writes a secret's value: a new version, or version 1 (`created`). With `expectedVersion`, only if
+   * that is still its current version (0: only if it has none), else a 409.
+   */
+  set(
+    projectId: string,
+    environment: string,
+    name: string,
+    value: string,
+    options?: { readonly expectedVersion?: number },
+  ): Promise<{ secret: SecretInfo; created: boolean }>;
+  /** Deletes a secret (its history stays, and `restore` brings a version back). */
+  delete(projectId: string, environment: string, name: string): Promise<void>;
+  /** Every version of a secret, newest first, without values. */
+  history(projectId: string, environment: string, name: string): Promise<SecretVersion[]>;
+  /** Makes an earlier version's value the secret's next version. */
+  restore(projectId: string, environment: string, name: string, version: number): Promise<SecretInfo>;
+  /** Every live secret of an environment with its value, by name (kept for `cacheTtlMs` when set). */
+  export(projectId: string, environment: string): Promise<Record<string, string>>;
+  /** Sets and deletes several secrets at once: all of them, or none. */
+  change(projectId: string, environment: string, changes: SecretChanges): Promise<SecretChange[]>;
+  /** Every route of the API, typed from its OpenAPI document; errors are thrown as by the methods above. */
+  readonly api: ApiClient;
+}
+
+/** The statuses that say "not now": tried again after `Retry-After`. */
+const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+/** A wait asked for longer than this is not waited: the error is thrown at once. */
+const LONGEST_RETRY_WAIT_MS = 60_000;
+
+/** How long to wait before trying again: `Retry-After` (seconds or a date), else 1 s, 2 s, 4 s, ... */
+const retryWait = (response: Response, attempt: number): number => {
+  const asked = response.headers.get('Retry-After');
+  if (asked !== null && asked.trim() !== '') {
+    const seconds = Number(asked);
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+    const date = Date.parse(asked);
+    if (Number.isFinite(date)) return Math.max(0, date - Date.now());
+  }
+  return 1000 * 2 ** attempt;
+};
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The error a non-2xx answer stands for, in the API's words when its body has them. */
+const apiError = (status: number, text: string): SecretsApiError => {
+  let body: { error?: unknown; details?: unknown } | undefined;
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    body = undefined;
+  }
+  const error = typeof body?.error === 'string' ? body.error : `The service answered ${status}`;
+  const details = Array.isArray(body?.details) ? (body.details as ErrorDetail[]) : undefined;
+  return new SecretsApiError(status, error, details);
+};
+
+/** Where the service is, for a message: the URL without any user or password in it. */
+const shownUrl = (apiUrl: string): string => {
+  try {
+    const url = new URL(apiUrl);
+    url.username = '';
+    url.password = '';
+    return url.href;
+  } catch {
+    return 'the configured URL';
+  }
+};
+
+/**
+ * A client of the Secrets Service over `fetch`. Every non-2xx answer throws a {@link SecretsApiError}
+ * with the API's exact text, after trying a 429 or a 503 again up to `retries` times as its
+ * `Retry-After` asks; no answer within `timeoutMs`, or no connection, throws a
+ * {@link SecretsNetworkError}. The token goes into the `Authorization` header only, never into an error.
+ */
+export const createClient = ({
+  apiUrl,
+  token,
+  timeoutMs = 10_000,
+  retries = 3,
+  cacheTtlMs,
+  fetch: baseFetch = (request) => globalThis.fetch(request),
+  now = Date.now,
+}: ClientOptions): SecretsClient => {
+  const bearer = typeof token === 'function' ? token : () => token;
+  const where = shownUrl(apiUrl);
+
+  /** One attempt: the request with the credential and a timeout, its answer read whole within it. */
+  const attempt = async (request: Request): Promise<{ response: Response; body: ArrayBuffer }> => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const headers = new Headers(request.headers);
+    headers.set('Authorization', `Bearer ${bearer()}`);
+    const signal = typeof AbortSignal.any === 'function' ? AbortSignal.any([request.signal, timeout]) : timeout;
+    try {
+      const response = await baseFetch(new Request(request.clone(), { headers, signal }));
+      return { response, body: await response.arrayBuffer() };
+    } catch (cause) {
+      if (timeout.aborted) {
+        throw new SecretsNetworkError(`The service at ${where} did not answer within ${timeoutMs} ms`, true, { cause });
+      }
+      const code = (cause as { cause?: { code?: unknown } }).cause?.code;
+      const reason = typeof code === 'string' ? code : cause instanceof Error ? cause.message : String(cause);
+      throw new SecretsNetworkError(`The service at ${where} cannot be reached (${reason})`, false, { cause });
+    }
+  };
+
+  /** The `fetch` openapi-fetch calls: answers a 2xx, throws anything else once the retries are spent. */
+  const send = async (request: Request): Promise<Response> => {
+    for (let tried = 0; ; tried++) {
+      const { response, body } = await attempt(request);
+      if (response.ok) {
+        return new Response(response.status === 204 ? null : body, {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers,
+        });
+      }
+      const wait = retryWait(response, tried);
+      if (!RETRIED_STATUSES.has(response.status) || tried >= retries || wait > LONGEST_RETRY_WAIT_MS) {
+        throw apiError(response.status, new TextDecoder().decode(body));
+      }
+      await sleep(wait);
+    }
+  };
+
+  const api = createFetchClient<paths>({ baseUrl: apiUrl, fetch: send });
+
+  /** The `data` of a success (`send` has thrown for anything else). */
+  const data = <T>(result: { data?: { data: T } }): T => {
+    if (result.data === undefined) throw new SecretsApiError(0, 'The service answered without a body');
+    return result.data.data;
+  };
+
+  const exports = new Map<string, { readonly at: number; readonly values: Promise<Record<string, string>> }>();
+  const cacheKey = (projectId: string, environment: string) => JSON.stringify([projectId, environment]);
+  /** A write through this client makes the environment's kept export stale. */
+  const written = <T>(projectId: string, environment: string, result: T): T => {
+    exports.delete(cacheKey(projectId, environment));
+    return result;
+  };
+
+  const readExport = async (projectId: string, environment: string) =>
+    data(
+      await api.GET('/api/v1/projects/{projectId}/environments/{environment}/export', {
+        params: { path: { projectId, environment } },
+      }),
+    );
+
+  return {
+    api,
+    environments: async (projectId) =>
+      data(await api.GET('/api/v1/projects/{projectId}/environments', { params: { path: { projectId } } })),
+    list: async (projectId, environment) =>
+      data(
+        await api.GET('/api/v1/projects/{projectId}/environments/{environment}/secrets', {
+          params: { path: { projectId, environment } },
+        }),
+      ),
+    get: async (projectId, environment, name, version) =>
+      data(
+        await api.GET('/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}', {
+          params: {
+            path: { projectId, environment, name },
+            ...(version !== undefined && { query: { version: String(version) } }),
+          },
+        }),
+      ),
+    set: async (projectId, environment, name, value, options = {}) => {
+      const result = await api.PUT('/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}', {
+        params: { path: { projectId, environment, name } },
+        body: { value, ...(options.expectedVersion !== undefined && { expectedVersion: options.expectedVersion }) },
+      });
+      return written(projectId, environment, { secret: data(result), created: result.response.status === 201 });
+    },
+    delete: async (projectId, environment, name) => {
+      await api.DELETE('/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}', {
+        params: { path: { projectId, environment, name } },
+      });
+      written(projectId, environment, undefined);
+    },
+    history: async (projectId, environment, name) =>
+      data(
+        await api.GET('/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}/versions', {
+          params: { path: { projectId, environment, name } },
+        }),
+      ),
+    restore: async (projectId, environment, name, version) =>
+      written(
+        projectId,
+        environment,
+        data(
+          await api.POST('/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}/restore', {
+            params: { path: { projectId, environment, name } },
+            body: { version },
+          }),
+        ),
+      ),
+    export: async (projectId, environment) => {
+      if (cacheTtlMs === undefined || cacheTtlMs <= 0) return readExport(projectId, environment);
+      const key = cacheKey(projectId, environment);
+      const kept = exports.get(key);
+      if (kept !== undefined && now() - kept.at < cacheTtlMs) return { ...(await kept.values) };
+      // Concurrent reads at start share one request; a failed read is not kept.
+      const values = readExport(projectId, environment);
+      exports.set(key, { at: now(), values });
+      values.catch(() => {
+        if (exports.get(key)?.values === values) exports.delete(key);
+      });
+      return { ...(await values) };
+    },
+    change: async (projectId, environment, changes) =>
+      written(
+        projectId,
+        environment,
+        data(
+          await api.PATCH('/api/v1/projects/{projectId}/environments/{environment}/secrets', {
+            params: { path: { projectId, environment } },
+            body: changes,
+          }),
+        ),
+      ),
+  };
+};

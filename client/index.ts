@@ -1,0 +1,19 @@
+/**
+ * The typed client of the Secrets Service, for Node programs, the `secrets` command and the dashboard:
+ * `createClient({ apiUrl, token }).export(projectId, environment)`. Its types are generated from the
+ * API's OpenAPI document (`client/api-types.ts`), so no path, method or body is typed here by hand.
+ */
+export type { components, operations, paths } from './api-types';
+export {
+  type ApiClient,
+  type ClientOptions,
+  createClient,
+  type Environment,
+  type SecretChange,
+  type SecretChanges,
+  type SecretInfo,
+  type SecretsClient,
+  type SecretValue,
+  type SecretVersion,
+} from './create-client';
+export { type ErrorDetail, SecretsApiError, SecretsNetworkError } from './errors';
