@@ -99,10 +99,9 @@ const readForRun = async (
       error instanceof SecretsNetworkError || (error instanceof SecretsApiError && error.status >= 500);
     if (!fallback || !unreachable) throw error;
     const snapshot = readSnapshot(fallback.file, fallback.passphrase, fallback.maxAgeMs);
-    const reason = error instanceof SecretsApiError ? `${error.status} ${error.error}` : (error as Error).message;
-    note(
-      `secrets: the API cannot be reached (${reason}); running with the fallback snapshot of ${snapshot.createdAt}\n`,
-    );
+    const reason =
+      error instanceof SecretsApiError ? `the API answered ${error.status} ${error.error}` : (error as Error).message;
+    note(`secrets: ${reason}; running with the fallback snapshot of ${snapshot.createdAt}\n`);
     return snapshot.values;
   }
 };
@@ -335,7 +334,7 @@ export const main = async (argv: readonly string[]): Promise<number> => {
       return 1;
     }
     if (error instanceof SecretsNetworkError) {
-      say(`error: the API cannot be reached: ${error.message}\n`);
+      say(`error: ${error.message}\n`);
       return 1;
     }
     say(`error: ${error instanceof Error ? error.message : String(error)}\n`);

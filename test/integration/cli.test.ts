@@ -183,7 +183,7 @@ describe('secrets run --fallback', () => {
     expect(offline.code).toBe(0);
     expect(JSON.parse(offline.stdout)).toEqual({ KEPT: secret });
     expect(offline.stderr).toMatch(
-      /^secrets: the API cannot be reached \(.+\); running with the fallback snapshot of \d{4}-/,
+      /^secrets: The service at .+ cannot be reached \(ECONNREFUSED\); running with the fallback snapshot of \d{4}-/,
     );
   });
 
