@@ -86,6 +86,15 @@ const nodeChild = (script: string) => ['--', process.execPath, '-e', script];
 const printEnv = (...names: string[]) =>
   nodeChild(`process.stdout.write(JSON.stringify({${names.map((n) => `${n}: process.env.${n} ?? null`).join(',')}}))`);
 
+/** Ends a process a failed test left behind; one already gone is fine. */
+const killIfRunning = (pid: number) => {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone: what a passing test leaves.
+  }
+};
+
 const exitOf = (result: CliResult) => ({ code: result.code, stderr: result.stderr });
 
 describe('secrets run', () => {
@@ -124,10 +133,15 @@ describe('secrets run', () => {
     child.stdin?.end();
     while (!/ready \d+/.test(output().stdout)) await once(child.stdout as NodeJS.EventEmitter, 'data');
     const grandchild = Number(/ready (\d+)/.exec(output().stdout)?.[1]);
-    child.kill('SIGTERM');
-    const [code, signal] = await exited;
-    expect({ code, signal }).toEqual({ code: 143, signal: null });
-    expect(() => process.kill(grandchild, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+    try {
+      child.kill('SIGTERM');
+      const [code, signal] = await exited;
+      expect({ code, signal }).toEqual({ code: 143, signal: null });
+      expect(() => process.kill(grandchild, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+    } finally {
+      // A command left running by a failure would keep the run from ending.
+      killIfRunning(grandchild);
+    }
   });
 
   it('overrides a variable already set, and keeps it with --preserve-env', async () => {
@@ -286,12 +300,13 @@ describe('secrets set, get, list, history, restore, delete, environments', () =>
   it('sets a value from standard input, byte for byte, and prints only its version', async () => {
     const { env } = await project();
     values.push(TRICKY);
-    const set = await secrets(['set', 'FROM_STDIN'], env, { input: TRICKY });
+    // A trailing line break is part of the value, as a key file's is.
+    const set = await secrets(['set', 'FROM_STDIN'], env, { input: `${TRICKY}\n` });
     expect(exitOf(set)).toEqual({ code: 0, stderr: '' });
     expect(set.stdout).toBe('FROM_STDIN: version 1 (created)\n');
     const dash = await secrets(['set', 'FROM_STDIN', '-'], env, { input: `${TRICKY}!` });
     expect(dash.stdout).toBe('FROM_STDIN: version 2\n');
-    expect((await secrets(['get', 'FROM_STDIN', '--version', '1'], env)).stdout).toBe(TRICKY);
+    expect((await secrets(['get', 'FROM_STDIN', '--version', '1'], env)).stdout).toBe(`${TRICKY}\n`);
     expect((await secrets(['get', 'FROM_STDIN'], env)).stdout).toBe(`${TRICKY}!`);
   });
 
