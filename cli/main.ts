@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { ErrorText } from '@contract/errors';
+import { MAX_PATCH_CHANGES } from '@contract/limits';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ErrorText } from '../contract/errors';
-import { MAX_PATCH_CHANGES } from '../contract/limits';
 import { createClient, SecretsApiError, type SecretsClient, SecretsNetworkError } from './client';
 import { parseDuration } from './duration';
 import { parseEnvFile } from './env-file';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ENVIRONMENT_NAME_PATTERN, PROJECT_ID_PATTERN } from '../contract/identifiers';
+import { ENVIRONMENT_NAME_PATTERN, PROJECT_ID_PATTERN } from '@contract/identifiers';
 import { UsageError } from './errors';
 
 /** The file `secrets setup` writes: which project and environment a folder uses, never a token. */
