@@ -10,7 +10,7 @@ import { readSnapshot, writeSnapshot } from './fallback';
 import { EXPORT_FORMATS, type ExportFormat, formatExport } from './formats';
 import { version } from './package.json';
 import { runChild } from './run-child';
-import { resolveCredentials, resolveTarget, type Target, type TargetFlags, writeSetup } from './target';
+import { resolveCredentials, resolveProject, resolveTarget, type Target, type TargetFlags, writeSetup } from './target';
 
 /** Variables of the command itself, which a child of `run` does not need and is not given. */
 const OWN_VARIABLES = ['SECRETS_TOKEN', 'SECRETS_FALLBACK_PASSPHRASE'];
@@ -278,8 +278,7 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
     .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s')
     .action(async (options: CommonOptions) => {
       const { apiUrl, token } = resolveCredentials(process.env);
-      // The environment is not needed here: any name passes the target's check.
-      const { projectId } = resolveTarget({ ...options, env: options.env ?? 'any' }, process.env, process.cwd());
+      const projectId = resolveProject(options, process.env, process.cwd());
       const client = createClient({ apiUrl, token, timeoutMs: parseDuration(options.timeout, '--timeout') });
       const environments = await client.environments(projectId);
       out(

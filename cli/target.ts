@@ -52,29 +52,21 @@ const checkEnvironment = (environment: string): string => {
   return environment;
 };
 
-/**
- * The project and environment: each from its flag, else `SECRETS_PROJECT`/`SECRETS_ENV`, else the
- * nearest `.secrets.json`. A missing one is a usage error.
- */
+const SETUP_HINT = 'run `secrets setup --project <id> --env <name>`';
+
+/** The project: from `--project`, else `SECRETS_PROJECT`, else the nearest `.secrets.json`; missing is a usage error. */
+export const resolveProject = (flags: TargetFlags, env: NodeJS.ProcessEnv, cwd: string): string => {
+  const projectId = flags.project ?? (env.SECRETS_PROJECT || undefined) ?? findSetup(cwd)?.project;
+  if (!projectId) throw new UsageError(`no project: give --project, set SECRETS_PROJECT or ${SETUP_HINT}`);
+  return checkProject(projectId);
+};
+
+/** The project and environment, each as `resolveProject` finds the project. */
 export const resolveTarget = (flags: TargetFlags, env: NodeJS.ProcessEnv, cwd: string): Target => {
-  let setup: ReturnType<typeof findSetup> | null = null;
-  const fromSetup = () => {
-    if (setup === null) setup = findSetup(cwd);
-    return setup;
-  };
-  const projectId = flags.project ?? (env.SECRETS_PROJECT || undefined) ?? fromSetup()?.project;
-  if (!projectId) {
-    throw new UsageError(
-      'no project: give --project, set SECRETS_PROJECT or run `secrets setup --project <id> --env <name>`',
-    );
-  }
-  const environment = flags.env ?? (env.SECRETS_ENV || undefined) ?? fromSetup()?.env;
-  if (!environment) {
-    throw new UsageError(
-      'no environment: give --env, set SECRETS_ENV or run `secrets setup --project <id> --env <name>`',
-    );
-  }
-  return { projectId: checkProject(projectId), environment: checkEnvironment(environment) };
+  const projectId = resolveProject(flags, env, cwd);
+  const environment = flags.env ?? (env.SECRETS_ENV || undefined) ?? findSetup(cwd)?.env;
+  if (!environment) throw new UsageError(`no environment: give --env, set SECRETS_ENV or ${SETUP_HINT}`);
+  return { projectId, environment: checkEnvironment(environment) };
 };
 
 /** Writes `.secrets.json` in `cwd`; answers its path. */
