@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorText } from '@contract/errors';
@@ -199,6 +200,34 @@ describe('secrets run --fallback', () => {
     expect(offline.stderr).toMatch(
       /^secrets: The service at .+ cannot be reached \(ECONNREFUSED\); running with the fallback snapshot of \d{4}-/,
     );
+  });
+
+  it('runs from the snapshot when the API answers 500, and says so', async () => {
+    const { env, snapshot } = await behindRelay();
+    const failing = createHttpServer((_request, response) => {
+      response.writeHead(500, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ success: false, error: ErrorText.internal }));
+    });
+    failing.listen(0, '127.0.0.1');
+    await once(failing, 'listening');
+    try {
+      writeSnapshot(snapshot, { KEPT: 'from-snapshot' }, PASSPHRASE);
+      const { port } = failing.address() as { port: number };
+      const result = await secrets(['run', '--fallback', snapshot, ...printEnv('KEPT')], {
+        ...env,
+        SECRETS_API_URL: `http://127.0.0.1:${port}`,
+      });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({ KEPT: 'from-snapshot' });
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^secrets: the API answered 500 ${ErrorText.internal}; running with the fallback snapshot of \\d{4}-`,
+        ),
+      );
+    } finally {
+      failing.closeAllConnections();
+      failing.close();
+    }
   });
 
   it('refuses a snapshot with a wrong passphrase, and does not start the command', async () => {
