@@ -122,6 +122,24 @@ const shownUrl = (apiUrl: string): string => {
   }
 };
 
+/** The body of an answer that `send` let through, a success (one without a body would be a bug of the API). */
+const body = <T>(result: { data?: T }): T => {
+  if (result.data === undefined) throw new SecretsApiError(0, 'The service answered without a body');
+  return result.data;
+};
+
+/** Its `data`. */
+const data = <T>(result: { data?: { data: T } }): T => body(result).data;
+
+/**
+ * The success body of a client's `api` call, which throws for any other answer: for
+ * `const { data, nextCursor } = await bodyOf(client.api.GET('/api/v1/audit-events'))`.
+ */
+export const bodyOf = async <T>(call: Promise<{ data?: T }>): Promise<T> => body(await call);
+
+/** The success body's `data` of a client's `api` call: `const tokens = await dataOf(client.api.GET('/api/v1/tokens'))`. */
+export const dataOf = async <T>(call: Promise<{ data?: { data: T } }>): Promise<T> => data(await call);
+
 /**
  * A client of the Secrets Service over `fetch`. Every non-2xx answer throws a {@link SecretsApiError}
  * with the API's exact text, after trying a 429 or a 503 again up to `retries` times as its
@@ -179,12 +197,6 @@ export const createClient = ({
   };
 
   const api = createFetchClient<paths>({ baseUrl: apiUrl, fetch: send });
-
-  /** The `data` of a success (`send` has thrown for anything else). */
-  const data = <T>(result: { data?: { data: T } }): T => {
-    if (result.data === undefined) throw new SecretsApiError(0, 'The service answered without a body');
-    return result.data.data;
-  };
 
   const exports = new Map<string, { readonly at: number; readonly values: Promise<Record<string, string>> }>();
   const cacheKey = (projectId: string, environment: string) => JSON.stringify([projectId, environment]);

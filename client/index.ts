@@ -6,8 +6,10 @@
 export type { components, operations, paths } from './api-types';
 export {
   type ApiClient,
+  bodyOf,
   type ClientOptions,
   createClient,
+  dataOf,
   type Environment,
   type SecretChange,
   type SecretChanges,

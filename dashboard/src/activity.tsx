@@ -2,7 +2,7 @@ import { type AuditEvent, type AuditEventType, auditEventTypes } from '@contract
 import type { RouteAnswer } from '@contract/route';
 import type { listAuditEventsRoute } from '@contract/routes/list-audit-events';
 import { useEffect, useState } from 'preact/hooks';
-import type { Api } from './api';
+import { type Api, bodyOf } from './api';
 import { loadProjects } from './projects';
 import { ErrorMessage, useAction, useLoad, When } from './ui';
 
@@ -18,15 +18,12 @@ interface Filters {
 const NO_FILTERS: Filters = { type: '', since: '', until: '' };
 
 /** The trail's query for the filters and a cursor. */
-const queryOf = (filters: Filters, cursor: string | null): string => {
-  const query = new URLSearchParams();
-  if (filters.type) query.set('type', filters.type);
-  if (filters.since) query.set('since', new Date(filters.since).toISOString());
-  if (filters.until) query.set('until', new Date(filters.until).toISOString());
-  if (cursor) query.set('cursor', cursor);
-  const text = query.toString();
-  return text ? `?${text}` : '';
-};
+const queryOf = (filters: Filters, cursor: string | null) => ({
+  ...(filters.type && { type: filters.type }),
+  ...(filters.since && { since: new Date(filters.since).toISOString() }),
+  ...(filters.until && { until: new Date(filters.until).toISOString() }),
+  ...(cursor && { cursor }),
+});
 
 const actorOf = (event: AuditEvent): string => {
   if (event.actor.via === 'system') return 'the service';
@@ -50,10 +47,10 @@ const detailsOf = (event: AuditEvent): string =>
     .join('; ');
 
 /**
- * A trail, newest first, with the API's filters and a page at a time: the caller's own
- * (`/api/v1/audit-events`) or a project's.
+ * A trail, newest first, with the API's filters and a page at a time: the caller's own, or the
+ * project's when `projectId` is given.
  */
-export const ActivityLog = ({ api, path }: { api: Api; path: string }) => {
+export const ActivityLog = ({ api, projectId }: { api: Api; projectId?: string }) => {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [events, setEvents] = useState<readonly AuditEvent[]>();
   const [cursor, setCursor] = useState<string | null>(null);
@@ -63,7 +60,12 @@ export const ActivityLog = ({ api, path }: { api: Api; path: string }) => {
 
   const load = (applied: Filters, after: string | null) =>
     run(async () => {
-      const page = await api<Page>('GET', `${path}${queryOf(applied, after)}`);
+      const query = queryOf(applied, after);
+      const page: Page = await bodyOf(
+        projectId === undefined
+          ? api.api.GET('/api/v1/audit-events', { params: { query } })
+          : api.api.GET('/api/v1/projects/{projectId}/audit-events', { params: { path: { projectId }, query } }),
+      );
       setEvents((previous) => (after ? [...(previous ?? []), ...page.data] : page.data));
       setCursor(page.nextCursor);
       setShown(applied);
@@ -170,7 +172,7 @@ export const ActivityScreen = ({ api }: { api: Api }) => (
   <>
     <h1>Activity</h1>
     <p class="lead">What you did, and what happened to your tokens, newest first.</p>
-    <ActivityLog api={api} path="/api/v1/audit-events" />
+    <ActivityLog api={api} />
   </>
 );
 
@@ -184,7 +186,7 @@ export const ProjectActivityScreen = ({ api, projectId }: { api: Api; projectId:
         <a href={`#/projects/${encodeURIComponent(projectId)}`}>← Members</a>
       </p>
       <h1>{project ? `Activity of ${project.name}` : 'Project activity'}</h1>
-      <ActivityLog api={api} path={`/api/v1/projects/${encodeURIComponent(projectId)}/audit-events`} />
+      <ActivityLog api={api} projectId={projectId} />
     </>
   );
 };

@@ -1,10 +1,7 @@
 import { MAX_ALLOWED_IPS, MAX_TTL_DAYS } from '@contract/limits';
-import type { RouteAnswer } from '@contract/route';
-import type { createTokenRoute } from '@contract/routes/create-token';
-import type { getMeRoute } from '@contract/routes/get-me';
 import { type Scope, scopes } from '@contract/scopes';
 import { useState } from 'preact/hooks';
-import type { Api } from './api';
+import { type Api, dataOf } from './api';
 import type { ProjectEntry } from './projects';
 import type { NewToken } from './token-types';
 import { detailText, ErrorMessage, useAction, useDraft, useLoad } from './ui';
@@ -91,7 +88,7 @@ export const CreateTokenForm = ({
 }) => {
   const [draft, setDraft, clearDraft] = useDraft<TokenDraft>('token', EMPTY_DRAFT);
   // The address the API sees: the dashboard cannot know it without asking.
-  const me = useLoad(() => api<RouteAnswer<typeof getMeRoute>>('GET', '/api/v1/me'));
+  const me = useLoad(() => dataOf(api.api.GET('/api/v1/me')));
   const { busy, error, detailsAt, run } = useAction(['allowedIps', 'projects']);
   // The projects as last sent, so that an error about `projects.<i>` can name its project.
   const [sentProjects, setSentProjects] = useState<readonly string[]>([]);
@@ -114,7 +111,7 @@ export const CreateTokenForm = ({
     projects?.find((project) => project.projectId === projectId)?.name ?? projectId;
   // The list as last sent, so that an error about `allowedIps.<i>` can quote its entry and line.
   const [sent, setSent] = useState<readonly AddressLine[]>([]);
-  const sourceIp = me.data?.data.sourceIp;
+  const sourceIp = me.data?.sourceIp;
   const addressErrors = detailsAt('allowedIps');
   const toggleScope = (scope: Scope, on: boolean) =>
     setDraft({ ...draft, scopes: on ? [...draft.scopes, scope] : draft.scopes.filter((held) => held !== scope) });
@@ -143,9 +140,9 @@ export const CreateTokenForm = ({
         ...(allowedIps && { allowedIps }),
         ...(limited && { projects: limited }),
       };
-      const created = await api<RouteAnswer<typeof createTokenRoute>>('POST', '/api/v1/tokens', body);
+      const created = await dataOf(api.api.POST('/api/v1/tokens', { body }));
       clearDraft();
-      onCreated(created.data);
+      onCreated(created);
     });
   };
 

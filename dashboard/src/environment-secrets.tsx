@@ -1,7 +1,5 @@
+import type { SecretInfo } from '@client/index';
 import { DELETED_SECRET_DAYS } from '@contract/limits';
-import type { RouteAnswer } from '@contract/route';
-import type { getSecretRoute } from '@contract/routes/get-secret';
-import type { listSecretsRoute } from '@contract/routes/list-secrets';
 import { useLayoutEffect, useState } from 'preact/hooks';
 import type { Api } from './api';
 import { ImportSecretsForm } from './import-secrets-form';
@@ -9,7 +7,7 @@ import { AddSecretForm, EditSecretForm } from './secret-forms';
 import { SecretHistory } from './secret-history';
 import { Confirm, ErrorMessage, errorText, useLoad, When } from './ui';
 
-type SecretEntry = RouteAnswer<typeof listSecretsRoute>['data'][number];
+type SecretEntry = SecretInfo;
 
 /** A value read by Reveal, with the version it is the value of. */
 interface Revealed {
@@ -42,8 +40,7 @@ export const EnvironmentSecrets = ({
   /** The environment's secrets changed: its count is to be read again. */
   onChanged: () => void;
 }) => {
-  const path = `/api/v1/projects/${encodeURIComponent(projectId)}/environments/${encodeURIComponent(environment)}/secrets`;
-  const secrets = useLoad(() => api<RouteAnswer<typeof listSecretsRoute>>('GET', path));
+  const secrets = useLoad(() => api.list(projectId, environment));
   const [revealed, setRevealed] = useState<Readonly<Record<string, Revealed>>>({});
   const [revealing, setRevealing] = useState<string>();
   const [revealErrors, setRevealErrors] = useState<Readonly<Record<string, string>>>({});
@@ -75,14 +72,14 @@ export const EnvironmentSecrets = ({
     setRevealing(secret.name);
     setRevealErrors((previous) => ({ ...previous, [secret.name]: '' }));
     try {
-      const read = await api<RouteAnswer<typeof getSecretRoute>>('GET', `${path}/${encodeURIComponent(secret.name)}`);
+      const read = await api.get(projectId, environment, secret.name);
       setRevealed((previous) => ({
         ...previous,
-        [secret.name]: { version: read.data.version, value: read.data.value },
+        [secret.name]: { version: read.version, value: read.value },
       }));
-      setStatus(`Showing the value of ${secret.name}, version ${read.data.version}. The read is recorded.`);
+      setStatus(`Showing the value of ${secret.name}, version ${read.version}. The read is recorded.`);
       // Changed since the list was read: the list catches up, so the row and its value agree.
-      if (read.data.version !== secret.version) secrets.reload();
+      if (read.version !== secret.version) secrets.reload();
     } catch (failure) {
       setRevealErrors((previous) => ({ ...previous, [secret.name]: errorText(failure) }));
     } finally {
@@ -90,7 +87,7 @@ export const EnvironmentSecrets = ({
     }
   };
 
-  const list = secrets.data?.data;
+  const list = secrets.data;
   const editing = panel?.kind === 'edit' ? panel.secret : undefined;
   const historyOf = panel?.kind === 'history' ? panel.name : undefined;
   return (
@@ -189,7 +186,8 @@ export const EnvironmentSecrets = ({
         <SecretHistory
           key={historyOf}
           api={api}
-          path={path}
+          projectId={projectId}
+          environment={environment}
           name={historyOf}
           revision={revision}
           onRestored={(restored, from) => {
@@ -206,7 +204,8 @@ export const EnvironmentSecrets = ({
         <EditSecretForm
           key={editing.name}
           api={api}
-          path={path}
+          projectId={projectId}
+          environment={environment}
           name={editing.name}
           version={editing.version}
           onConflict={() => secrets.reload()}
@@ -223,14 +222,15 @@ export const EnvironmentSecrets = ({
       ) : (
         <AddSecretForm
           api={api}
-          path={path}
+          projectId={projectId}
+          environment={environment}
           draftKey={`secret:${projectId}:${environment}`}
           onSaved={(saved) => changed(`Saved ${saved.name} as version ${saved.version}.`)}
         />
       )}
       <ImportSecretsForm
         api={api}
-        path={path}
+        projectId={projectId}
         environment={environment}
         onImported={(count) => changed(`Imported ${count} ${count === 1 ? 'secret' : 'secrets'} into ${environment}.`)}
       />
@@ -240,7 +240,7 @@ export const EnvironmentSecrets = ({
           action="Delete"
           onClose={() => setDeleting(undefined)}
           onConfirm={async () => {
-            await api('DELETE', `${path}/${encodeURIComponent(deleting.name)}`);
+            await api.delete(projectId, environment, deleting.name);
             hide(deleting.name);
             if (editing?.name === deleting.name) setPanel(undefined);
             changed(`Deleted ${deleting.name}.`);

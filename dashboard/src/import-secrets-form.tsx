@@ -1,6 +1,4 @@
 import { MAX_PATCH_CHANGES } from '@contract/limits';
-import type { RouteAnswer } from '@contract/route';
-import type { changeSecretsRoute } from '@contract/routes/change-secrets';
 import { useRef, useState } from 'preact/hooks';
 import type { Api } from './api';
 import { type DotenvEntry, type DotenvProblem, parseDotenv } from './dotenv';
@@ -27,13 +25,12 @@ const ProblemLine = ({ problem }: { problem: DotenvProblem }) => (
  */
 export const ImportSecretsForm = ({
   api,
-  path,
+  projectId,
   environment,
   onImported,
 }: {
   api: Api;
-  /** The environment's secrets, `…/environments/{environment}/secrets`. */
-  path: string;
+  projectId: string;
   environment: string;
   onImported: (count: number) => void;
 }) => {
@@ -66,7 +63,7 @@ export const ImportSecretsForm = ({
         );
       }
       setSent(entries);
-      await api<RouteAnswer<typeof changeSecretsRoute>>('PATCH', path, {
+      await api.change(projectId, environment, {
         set: Object.fromEntries(entries.map((entry) => [entry.name, entry.value])),
       });
       setText('');

@@ -2,7 +2,7 @@ import { type GrantableRole, grantableRoles, type ProjectRole } from '@contract/
 import type { RouteAnswer } from '@contract/route';
 import type { listMembersRoute } from '@contract/routes/list-members';
 import { useState } from 'preact/hooks';
-import type { Api } from './api';
+import { type Api, bodyOf } from './api';
 import { loadProjects } from './projects';
 import { Confirm, ErrorMessage, useAction, useDraft, useLoad } from './ui';
 
@@ -22,7 +22,7 @@ const AddMemberForm = ({ api, projectId, onAdded }: { api: Api; projectId: strin
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      await api('POST', `/api/v1/projects/${encodeURIComponent(projectId)}/members`, draft);
+      await api.api.POST('/api/v1/projects/{projectId}/members', { params: { path: { projectId } }, body: draft });
       clearDraft();
       onAdded();
     });
@@ -69,8 +69,9 @@ const AddMemberForm = ({ api, projectId, onAdded }: { api: Api; projectId: strin
 
 /** Members of one project, owner first; adding and removing for owners and admins. */
 export const MembersScreen = ({ api, projectId }: { api: Api; projectId: string }) => {
-  const path = `/api/v1/projects/${encodeURIComponent(projectId)}/members`;
-  const members = useLoad(() => api<RouteAnswer<typeof listMembersRoute>>('GET', path));
+  const members = useLoad(() =>
+    bodyOf(api.api.GET('/api/v1/projects/{projectId}/members', { params: { path: { projectId } } })),
+  );
   const projects = useLoad(() => loadProjects(api));
   const [removing, setRemoving] = useState<Member>();
   const project = projects.data?.data.find((entry) => entry.projectId === projectId);
@@ -138,7 +139,9 @@ export const MembersScreen = ({ api, projectId }: { api: Api; projectId: string 
           action="Remove"
           onClose={() => setRemoving(undefined)}
           onConfirm={async () => {
-            await api('DELETE', `${path}/${encodeURIComponent(removing.email)}`);
+            await api.api.DELETE('/api/v1/projects/{projectId}/members/{email}', {
+              params: { path: { projectId, email: removing.email } },
+            });
             members.reload();
           }}
         >

@@ -1,14 +1,13 @@
 import type { RouteAnswer } from '@contract/route';
-import type { createProjectRoute } from '@contract/routes/create-project';
 import type { listProjectsRoute } from '@contract/routes/list-projects';
-import type { Api } from './api';
+import { type Api, bodyOf } from './api';
 import { ErrorMessage, useAction, useDraft, useLoad, When } from './ui';
 
 /** A project as the list shows it, with the caller's role. */
 export type ProjectEntry = RouteAnswer<typeof listProjectsRoute>['data'][number];
 
 /** The caller's projects, as the members screen needs them too. */
-export const loadProjects = (api: Api) => api<RouteAnswer<typeof listProjectsRoute>>('GET', '/api/v1/projects');
+export const loadProjects = (api: Api) => bodyOf(api.api.GET('/api/v1/projects'));
 
 const CreateProjectForm = ({ api, onCreated }: { api: Api; onCreated: () => void }) => {
   const [name, setName, clearName] = useDraft('project', '');
@@ -16,7 +15,7 @@ const CreateProjectForm = ({ api, onCreated }: { api: Api; onCreated: () => void
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      await api<RouteAnswer<typeof createProjectRoute>>('POST', '/api/v1/projects', { name });
+      await api.api.POST('/api/v1/projects', { body: { name } });
       clearName();
       onCreated();
     });

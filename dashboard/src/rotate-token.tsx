@@ -1,8 +1,6 @@
 import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS } from '@contract/limits';
-import type { RouteAnswer } from '@contract/route';
-import type { rotateTokenRoute } from '@contract/routes/rotate-token';
 import { useState } from 'preact/hooks';
-import type { Api } from './api';
+import { type Api, dataOf } from './api';
 import type { RotatedToken, TokenEntry } from './token-types';
 import { Confirm } from './ui';
 
@@ -34,12 +32,11 @@ export const RotateToken = ({
       action="Rotate"
       onClose={onClose}
       onConfirm={async () => {
-        const rotated = await api<RouteAnswer<typeof rotateTokenRoute>>(
-          'POST',
-          `/api/v1/tokens/${encodeURIComponent(token.id)}/rotate`,
-          { graceHours },
+        onRotated(
+          await dataOf(
+            api.api.POST('/api/v1/tokens/{id}/rotate', { params: { path: { id: token.id } }, body: { graceHours } }),
+          ),
         );
-        onRotated(rotated.data);
       }}
     >
       <p>

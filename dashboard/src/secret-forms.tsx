@@ -1,12 +1,11 @@
+import type { SecretInfo } from '@client/index';
 import { ErrorText, type ValidationDetail } from '@contract/errors';
-import type { RouteAnswer } from '@contract/route';
-import type { putSecretRoute } from '@contract/routes/put-secret';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Api, ApiError } from './api';
 import { ErrorMessage, useAction, useDraft } from './ui';
 
 /** A secret as a write answers it: its new version, never its value. */
-export type WrittenSecret = RouteAnswer<typeof putSecretRoute>['data'];
+export type WrittenSecret = SecretInfo;
 
 /** The API's words about one field, one detail after another. */
 const fieldText = (details: readonly ValidationDetail[]): string | undefined =>
@@ -23,13 +22,14 @@ const describedBy = (...ids: (string | false | undefined)[]): string | undefined
  */
 export const AddSecretForm = ({
   api,
-  path,
+  projectId,
+  environment,
   draftKey,
   onSaved,
 }: {
   api: Api;
-  /** The environment's secrets, `…/environments/{environment}/secrets`. */
-  path: string;
+  projectId: string;
+  environment: string;
   draftKey: string;
   onSaved: (secret: WrittenSecret) => void;
 }) => {
@@ -44,14 +44,11 @@ export const AddSecretForm = ({
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      const saved = await api<RouteAnswer<typeof putSecretRoute>>('PUT', `${path}/${encodeURIComponent(name)}`, {
-        value,
-        expectedVersion: 0,
-      });
+      const saved = await api.set(projectId, environment, name, value, { expectedVersion: 0 });
       clearName();
       setValue('');
       nameInput.current?.focus();
-      onSaved(saved.data);
+      onSaved(saved.secret);
     });
   };
   return (
@@ -104,7 +101,8 @@ export const AddSecretForm = ({
  */
 export const EditSecretForm = ({
   api,
-  path,
+  projectId,
+  environment,
   name,
   version,
   onSaved,
@@ -112,7 +110,8 @@ export const EditSecretForm = ({
   onCancel,
 }: {
   api: Api;
-  path: string;
+  projectId: string;
+  environment: string;
   name: string;
   /** The version the list shows: the only one this write may replace. */
   version: number;
@@ -129,11 +128,8 @@ export const EditSecretForm = ({
     event.preventDefault();
     const written = await run(async () => {
       try {
-        const saved = await api<RouteAnswer<typeof putSecretRoute>>('PUT', `${path}/${encodeURIComponent(name)}`, {
-          value,
-          expectedVersion: version,
-        });
-        onSaved(saved.data);
+        const saved = await api.set(projectId, environment, name, value, { expectedVersion: version });
+        onSaved(saved.secret);
       } catch (failure) {
         if (failure instanceof ApiError && failure.message === ErrorText.secretConflict) onConflict();
         throw failure;

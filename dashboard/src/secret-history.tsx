@@ -1,12 +1,10 @@
-import type { RouteAnswer } from '@contract/route';
-import type { listSecretVersionsRoute } from '@contract/routes/list-secret-versions';
-import type { restoreSecretRoute } from '@contract/routes/restore-secret';
+import type { SecretVersion } from '@client/index';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from './api';
 import type { WrittenSecret } from './secret-forms';
 import { ErrorMessage, errorText, useAction, When } from './ui';
 
-type Version = RouteAnswer<typeof listSecretVersionsRoute>['data'][number];
+type Version = SecretVersion;
 
 /**
  * A secret's versions, newest first, with who wrote each and when; a delete is marked. Restore writes
@@ -15,30 +13,30 @@ type Version = RouteAnswer<typeof listSecretVersionsRoute>['data'][number];
  */
 export const SecretHistory = ({
   api,
-  path,
+  projectId,
+  environment,
   name,
   revision,
   onRestored,
   onClose,
 }: {
   api: Api;
-  /** The environment's secrets, `…/environments/{environment}/secrets`. */
-  path: string;
+  projectId: string;
+  environment: string;
   name: string;
   /** Changes each time the secret may have changed on this page: the versions are read again. */
   revision: number;
   onRestored: (restored: WrittenSecret, from: number) => void;
   onClose: () => void;
 }) => {
-  const secretPath = `${path}/${encodeURIComponent(name)}`;
   const [versions, setVersions] = useState<{ list?: readonly Version[]; error?: string }>({});
   const heading = useRef<HTMLHeadingElement>(null);
   const { busy, error, run } = useAction();
   useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
     let current = true;
-    api<RouteAnswer<typeof listSecretVersionsRoute>>('GET', `${secretPath}/versions`).then(
-      (answer) => current && setVersions({ list: answer.data }),
+    api.history(projectId, environment, name).then(
+      (list) => current && setVersions({ list }),
       (failure) => current && setVersions((previous) => ({ ...previous, error: errorText(failure) })),
     );
     return () => {
@@ -49,8 +47,7 @@ export const SecretHistory = ({
   const restore = (version: number) =>
     !busy &&
     void run(async () => {
-      const restored = await api<RouteAnswer<typeof restoreSecretRoute>>('POST', `${secretPath}/restore`, { version });
-      onRestored(restored.data, version);
+      onRestored(await api.restore(projectId, environment, name, version), version);
     });
   const list = versions.list;
   return (

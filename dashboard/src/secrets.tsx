@@ -1,9 +1,6 @@
 import type { ProjectRole } from '@contract/roles';
-import type { RouteAnswer } from '@contract/route';
-import type { createEnvironmentRoute } from '@contract/routes/create-environment';
-import type { listEnvironmentsRoute } from '@contract/routes/list-environments';
 import { useState } from 'preact/hooks';
-import type { Api } from './api';
+import { type Api, dataOf } from './api';
 import { EnvironmentSecrets } from './environment-secrets';
 import { loadProjects } from './projects';
 import { ErrorMessage, useAction, useDraft, useLoad } from './ui';
@@ -11,15 +8,25 @@ import { ErrorMessage, useAction, useDraft, useLoad } from './ui';
 /** Roles that may add environments (docs/api.md); others are not offered the form. */
 const MANAGING_ROLES: readonly ProjectRole[] = ['owner', 'admin'];
 
-const AddEnvironmentForm = ({ api, path, onAdded }: { api: Api; path: string; onAdded: (name: string) => void }) => {
-  const [name, setName, clearName] = useDraft(`environment:${path}`, '');
+const AddEnvironmentForm = ({
+  api,
+  projectId,
+  onAdded,
+}: {
+  api: Api;
+  projectId: string;
+  onAdded: (name: string) => void;
+}) => {
+  const [name, setName, clearName] = useDraft(`environment:${projectId}`, '');
   const { busy, error, run } = useAction();
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      const created = await api<RouteAnswer<typeof createEnvironmentRoute>>('POST', path, { name });
+      const created = await dataOf(
+        api.api.POST('/api/v1/projects/{projectId}/environments', { params: { path: { projectId } }, body: { name } }),
+      );
       clearName();
-      onAdded(created.data.name);
+      onAdded(created.name);
     });
   };
   return (
@@ -49,13 +56,12 @@ const AddEnvironmentForm = ({ api, path, onAdded }: { api: Api; path: string; on
  * owners and admins add environments.
  */
 export const SecretsScreen = ({ api, projectId }: { api: Api; projectId: string }) => {
-  const path = `/api/v1/projects/${encodeURIComponent(projectId)}/environments`;
-  const environments = useLoad(() => api<RouteAnswer<typeof listEnvironmentsRoute>>('GET', path));
+  const environments = useLoad(() => api.environments(projectId));
   const projects = useLoad(() => loadProjects(api));
   const [chosen, setChosen] = useState<string>();
   const project = projects.data?.data.find((entry) => entry.projectId === projectId);
   const manages = project !== undefined && MANAGING_ROLES.includes(project.role);
-  const list = environments.data?.data;
+  const list = environments.data;
   const current = list?.find((entry) => entry.name === chosen) ?? list?.[0];
   return (
     <>
@@ -102,7 +108,7 @@ export const SecretsScreen = ({ api, projectId }: { api: Api; projectId: string 
       {manages && (
         <AddEnvironmentForm
           api={api}
-          path={path}
+          projectId={projectId}
           onAdded={(name) => {
             setChosen(name);
             environments.reload();

@@ -1,8 +1,6 @@
 import { EXPIRY_NOTICE_DAYS } from '@contract/limits';
-import type { RouteAnswer } from '@contract/route';
-import type { listTokensRoute } from '@contract/routes/list-tokens';
 import { useState } from 'preact/hooks';
-import type { Api } from './api';
+import { type Api, bodyOf } from './api';
 import { CreateTokenForm } from './create-token-form';
 import { CreatedToken } from './created-token';
 import { loadProjects } from './projects';
@@ -30,7 +28,7 @@ const expiresSoon = (token: TokenEntry): boolean =>
  * one (its replacement read once), revoke one.
  */
 export const TokensScreen = ({ api }: { api: Api }) => {
-  const tokens = useLoad(() => api<RouteAnswer<typeof listTokensRoute>>('GET', '/api/v1/tokens'));
+  const tokens = useLoad(() => bodyOf(api.api.GET('/api/v1/tokens')));
   // The user's projects: what a new token may be limited to, and the names of a limited token's.
   const projects = useLoad(() => loadProjects(api));
   const projectList = projects.data?.data;
@@ -168,7 +166,7 @@ export const TokensScreen = ({ api }: { api: Api }) => {
           action="Revoke"
           onClose={() => setRevoking(undefined)}
           onConfirm={async () => {
-            await api('DELETE', `/api/v1/tokens/${encodeURIComponent(revoking.id)}`);
+            await api.api.DELETE('/api/v1/tokens/{id}', { params: { path: { id: revoking.id } } });
             tokens.reload();
           }}
         >

@@ -1,7 +1,7 @@
 import type { ValidationDetail } from '@contract/errors';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from './api';
+import { ApiError, SecretsNetworkError } from './api';
 
 /** Whether a validation detail's path is within a body field, e.g. `allowedIps.2` within `allowedIps`. */
 const isWithin = (path: string, field: string): boolean => path === field || path.startsWith(`${field}.`);
@@ -15,8 +15,10 @@ export const detailText = (detail: ValidationDetail): string =>
  * those within `fieldsApart`, which the form shows next to their own controls), or the error's message.
  */
 export const errorText = (error: unknown, fieldsApart: readonly string[] = []): string => {
+  if (error instanceof SecretsNetworkError)
+    return 'The service cannot be reached. Check your connection and try again.';
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
-  const rest = error.details.filter((detail) => !fieldsApart.some((field) => isWithin(detail.path, field)));
+  const rest = (error.details ?? []).filter((detail) => !fieldsApart.some((field) => isWithin(detail.path, field)));
   return rest.length ? `${error.message}: ${rest.map(detailText).join('; ')}` : error.message;
 };
 
@@ -87,7 +89,9 @@ export const useAction = (
     }
   };
   const detailsAt = (field: string) =>
-    failure?.error instanceof ApiError ? failure.error.details.filter((detail) => isWithin(detail.path, field)) : [];
+    failure?.error instanceof ApiError
+      ? (failure.error.details ?? []).filter((detail) => isWithin(detail.path, field))
+      : [];
   const answered = failure?.error instanceof ApiError ? failure.error : undefined;
   return {
     busy,

@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClient, SecretsApiError, type SecretsClient, SecretsNetworkError } from '@client/index';
+import { bodyOf, createClient, dataOf, SecretsApiError, type SecretsClient, SecretsNetworkError } from '@client/index';
 import { ErrorText } from '@contract/errors';
 import type { LocalService } from '../../local/service';
 import { createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
@@ -112,11 +112,15 @@ describe('createClient against npm start', () => {
   });
 
   it('calls any other route through `api`, typed from the document', async () => {
-    const { data } = await client.api.GET('/api/v1/projects/{projectId}/members', {
-      params: { path: { projectId } },
-    });
-    expect(data?.data).toHaveLength(1);
-    expect(data?.data[0]).toMatchObject({ role: 'owner' });
+    const members = await dataOf(
+      client.api.GET('/api/v1/projects/{projectId}/members', { params: { path: { projectId } } }),
+    );
+    expect(members).toEqual([expect.objectContaining({ role: 'owner' })]);
+    const page = await bodyOf(client.api.GET('/api/v1/audit-events', { params: { query: { limit: '1' } } }));
+    expect(page).toMatchObject({ success: true, data: [expect.objectContaining({ type: expect.any(String) })] });
+    expect(
+      await thrown(bodyOf(client.api.DELETE('/api/v1/tokens/{id}', { params: { path: { id: 'AAAAAAAAAAAA' } } }))),
+    ).toMatchObject({ status: 404 });
   });
 
   it("throws the API's exact error text, status and details, never the token", async () => {
@@ -134,7 +138,9 @@ describe('createClient against npm start', () => {
     expect(invalid).toMatchObject({ status: 400, error: ErrorText.validation });
     expect(invalid.details).toEqual([expect.objectContaining({ path: 'expectedVersion' })]);
 
-    const refused = await thrown(createClient({ apiUrl, token: `${token.slice(0, -1)}x` }).export(projectId, ENV));
+    const refused = await thrown(
+      createClient({ apiUrl, token: `${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}` }).export(projectId, ENV),
+    );
     expect(refused).toMatchObject({ status: 401, error: ErrorText.unauthorized });
     for (const error of [missing, conflict, invalid, refused] as Error[]) {
       expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`).not.toContain(token.slice(9));
@@ -155,15 +161,15 @@ describe('createClient against npm start', () => {
 });
 
 describe('createClient retries', () => {
-  it('tries a 503 again after the seconds its Retry-After asks, then answers the success', async () => {
+  it('tries a 503 again after the seconds its Retry-After asks, then answers the success, a write too', async () => {
     const { projectId, token } = await projectWithToken();
     await createClient({ apiUrl, token }).set(projectId, ENV, 'API_KEY', 'k-1');
     const arrivals: number[] = [];
     // A proxy whose first answer is the API's 503; the next request goes through to the service.
     const proxy = await serve((req, res) => {
       arrivals.push(Date.now());
-      if (arrivals.length === 1) {
-        res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1' });
+      if (arrivals.length === 1 || arrivals.length === 3) {
+        res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': arrivals.length === 1 ? '1' : '0' });
         res.end(JSON.stringify({ success: false, error: ErrorText.unavailable }));
         return;
       }
@@ -181,6 +187,11 @@ describe('createClient retries', () => {
       expect(values).toEqual({ API_KEY: 'k-1' });
       expect(arrivals).toHaveLength(2);
       expect((arrivals[1] ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThanOrEqual(1000);
+      // A write is sent again whole: its body survives the retry.
+      const written = await createClient({ apiUrl: proxy.url, token }).set(projectId, ENV, 'API_KEY', 'k-2');
+      expect(written.secret.version).toBe(2);
+      expect(arrivals).toHaveLength(4);
+      expect(await createClient({ apiUrl, token }).get(projectId, ENV, 'API_KEY')).toMatchObject({ value: 'k-2' });
     } finally {
       await proxy.close();
     }
