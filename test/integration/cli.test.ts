@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ErrorText } from '@contract/errors';
 import { parse as parseDotenv } from 'dotenv';
 import { parse as parseYaml } from 'yaml';
@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await service.close();
-  rmSync(work, { recursive: true, force: true });
+  for (const folder of [work, dirname(cliFile)]) rmSync(folder, { recursive: true, force: true });
 });
 
 /** A value no format may bend: a newline, both quotes, `$`, `#` and backslashes. */
