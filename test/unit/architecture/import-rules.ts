@@ -48,7 +48,7 @@ export interface LayerRule {
  * screens (`dashboard/src/`) know only the typed client (`client/`), `contract/` and their packages; the
  * typed client knows only its own folder, its types generated from the API document; its build (`dashboard/build.ts`) is
  * tooling that the app and the local runtime call, never the other way round. The smoke test (`smoke/`)
- * knows only `contract/`. Inside `lambdas/`, the
+ * knows only `contract/`, and the command line (`cli/`) only `contract/` and the API client (`client/`). Inside `lambdas/`, the
  * domain knows no AWS shape, the data layer no HTTP, and the HTTP edge no data client; use cases get
  * their stores as ports, wired to the repositories in `lambdas/composition/`, which only entry points
  * import.
@@ -85,6 +85,11 @@ export const layerRules: readonly LayerRule[] = [
     layer: 'client/',
     onlyFrom: ['client/'],
     why: 'the typed client knows the service only by its generated API types, so it runs in Node and browsers alike',
+  },
+  {
+    layer: 'cli/',
+    onlyFrom: ['cli/', 'client/', 'contract/'],
+    why: 'the command line reaches the service only through the typed API client, as any program does',
   },
   {
     layer: 'smoke/',
@@ -183,7 +188,8 @@ export const violations = (edges: readonly ImportEdge[], rules: readonly LayerRu
 const sourceFiles = (folder: string): string[] =>
   readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
     const path = `${folder}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(path);
+    // Build output (cli/dist) is bundled packages, not source of the layer.
+    if (entry.isDirectory()) return entry.name === 'dist' || entry.name === 'node_modules' ? [] : sourceFiles(path);
     return /\.(tsx?|cjs|js)$/.test(entry.name) ? [path] : [];
   });
 

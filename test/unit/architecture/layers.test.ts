@@ -7,11 +7,12 @@ const edge = (from: string, specifier: string): ImportEdge => ({
 });
 
 describe('dependencies point one way', () => {
-  const graph = importGraph(['client', 'contract', 'lib', 'lambdas', 'dashboard', 'smoke']);
+  const graph = importGraph(['cli', 'client', 'contract', 'lib', 'lambdas', 'dashboard', 'smoke']);
 
   it('reads the imports of every layer', () => {
     const layers = new Set(graph.map((e) => e.from.split('/')[0]));
-    expect([...layers].sort()).toEqual(['client', 'contract', 'dashboard', 'lambdas', 'lib', 'smoke']);
+    expect([...layers].sort()).toEqual(['cli', 'client', 'contract', 'dashboard', 'lambdas', 'lib', 'smoke']);
+    expect(graph.some((e) => e.from.startsWith('cli/') && e.to?.startsWith('contract/'))).toBe(true);
     expect(graph.some((e) => e.from.startsWith('smoke/') && e.to?.startsWith('contract/'))).toBe(true);
     expect(graph.some((e) => e.from.startsWith('lambdas/') && e.to?.startsWith('contract/'))).toBe(true);
     expect(graph.some((e) => e.from.startsWith('lib/') && e.to?.startsWith('contract/'))).toBe(true);
@@ -50,6 +51,9 @@ describe('dependencies point one way', () => {
     ['function code importing the dashboard', edge('lambdas/http/x.ts', '../../dashboard/build')],
     ['the smoke test importing function code', edge('smoke/x.ts', '@lambdas/domain/token-format')],
     ['the smoke test importing the local runtime', edge('smoke/x.ts', '../local/gateway')],
+    ['the command line importing function code', edge('cli/x.ts', '../lambdas/domain/token-format')],
+    ['the command line importing the local runtime', edge('cli/x.ts', '../local/service')],
+    ['the command line importing the app', edge('cli/x.ts', '../lib/bundling')],
     ['encryption importing the data client', edge('lambdas/crypto/x.ts', '@lambdas/data/client')],
     ['encryption importing the HTTP edge', edge('lambdas/crypto/x.ts', '../http/errors')],
     ['encryption importing a route', edge('lambdas/crypto/x.ts', '@lambdas/routes/get-me')],
@@ -73,6 +77,8 @@ describe('dependencies point one way', () => {
     ['a dashboard screen importing another screen', edge('dashboard/src/screens/x.tsx', '../api-client')],
     ['a dashboard screen importing a package', edge('dashboard/src/x.tsx', 'oidc-client-ts')],
     ['the app importing the dashboard build', edge('lib/constructs/x.ts', '../../dashboard/build')],
+    ['the command line importing the API client', edge('cli/x.ts', '../client/index')],
+    ['the command line importing the contract', edge('cli/x.ts', '../contract/errors')],
     ['a route importing the composition root', edge('lambdas/routes/x.ts', '@lambdas/composition/tokens')],
     ['a use case importing the envelope', edge('lambdas/use-cases/x.ts', '@lambdas/crypto/envelope')],
     ['encryption importing the domain errors', edge('lambdas/crypto/x.ts', '@lambdas/domain/errors')],

@@ -1,0 +1,346 @@
+import { readFileSync } from 'node:fs';
+import { ErrorText } from '@contract/errors';
+import { MAX_PATCH_CHANGES } from '@contract/limits';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { createClient, SecretsApiError, type SecretsClient, SecretsNetworkError } from './client';
+import { parseDuration } from './duration';
+import { parseEnvFile } from './env-file';
+import { CommandError, UsageError } from './errors';
+import { readSnapshot, writeSnapshot } from './fallback';
+import { EXPORT_FORMATS, type ExportFormat, formatExport } from './formats';
+import { version } from './package.json';
+import { runChild } from './run-child';
+import { resolveCredentials, resolveProject, resolveTarget, type Target, type TargetFlags, writeSetup } from './target';
+
+/** Variables of the command itself, which a child of `run` does not need and is not given. */
+const OWN_VARIABLES = ['SECRETS_TOKEN', 'SECRETS_FALLBACK_PASSPHRASE'];
+
+const ENVIRONMENT_HELP = `
+Environment:
+  SECRETS_API_URL              the API's base URL (the stack's ApiUrl, or npm start's address)
+  SECRETS_TOKEN                an API token (svc_live_…); never a flag, so it stays out of shell history
+  SECRETS_PROJECT, SECRETS_ENV the project and environment when no flag names them
+  SECRETS_FALLBACK_PASSPHRASE  the passphrase of run --fallback's encrypted snapshot
+
+Without flags or variables, the project and environment come from the nearest .secrets.json
+(written by \`secrets setup\`) in this folder or above it.
+
+Exit codes: 0 success; 1 the service refused or failed; 2 a usage error; run: the command's own.`;
+
+const wholeNumber =
+  (least: number) =>
+  (text: string): number => {
+    if (!/^\d+$/.test(text) || Number(text) < least) throw new InvalidArgumentError(`a whole number from ${least}`);
+    return Number(text);
+  };
+
+interface CommonOptions extends TargetFlags {
+  readonly timeout: string;
+}
+
+/** The options every command that talks to the API takes. */
+const withTarget = (command: Command): Command =>
+  command
+    .option('-p, --project <id>', 'project id (else SECRETS_PROJECT, else .secrets.json)')
+    .option('-e, --env <name>', 'environment (else SECRETS_ENV, else .secrets.json)')
+    .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s');
+
+/** The client and target of a command, from its options and the environment. */
+const connect = (options: CommonOptions): { client: SecretsClient; target: Target } => {
+  const { apiUrl, token } = resolveCredentials(process.env);
+  const target = resolveTarget(options, process.env, process.cwd());
+  const client = createClient({ apiUrl, token, timeoutMs: parseDuration(options.timeout, '--timeout') });
+  return { client, target };
+};
+
+const out = (text: string) => process.stdout.write(text);
+const note = (text: string) => process.stderr.write(text);
+
+const readStandardInput = async (): Promise<string> => {
+  if (process.stdin.isTTY) note('Type the value, then Ctrl-D:\n');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+const table = (rows: readonly (readonly string[])[]): string => {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  return rows
+    .map(
+      (row) =>
+        `${row
+          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
+    .join('');
+};
+
+const who = (person: { email: string | null; userId: string }) => person.email ?? person.userId;
+
+/** Reads the environment's secrets for `run`, from the API or, when it cannot be reached, the snapshot. */
+const readForRun = async (
+  client: SecretsClient,
+  target: Target,
+  fallback: { file: string; passphrase: string; maxAgeMs: number } | undefined,
+): Promise<Record<string, string>> => {
+  try {
+    const values = await client.export(target.projectId, target.environment);
+    if (fallback) {
+      try {
+        writeSnapshot(fallback.file, values, fallback.passphrase);
+      } catch (error) {
+        note(`secrets: warning: the fallback snapshot could not be written: ${(error as Error).message}\n`);
+      }
+    }
+    return values;
+  } catch (error) {
+    const unreachable =
+      error instanceof SecretsNetworkError || (error instanceof SecretsApiError && error.status >= 500);
+    if (!fallback || !unreachable) throw error;
+    const snapshot = readSnapshot(fallback.file, fallback.passphrase, fallback.maxAgeMs);
+    const reason =
+      error instanceof SecretsApiError ? `the API answered ${error.status} ${error.error}` : (error as Error).message;
+    note(`secrets: ${reason}; running with the fallback snapshot of ${snapshot.createdAt}\n`);
+    return snapshot.values;
+  }
+};
+
+/** The `secrets` program; `exitCode` receives what `run` answers. */
+export const buildProgram = (setExitCode: (code: number) => void): Command => {
+  const program = new Command('secrets')
+    .description('Secrets of a Secrets Service environment, for scripts and pipelines.')
+    .version(version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .enablePositionalOptions()
+    .showSuggestionAfterError()
+    .exitOverride()
+    .addHelpText('after', ENVIRONMENT_HELP);
+
+  withTarget(
+    program
+      .command('run')
+      .description('run a command with the environment’s secrets added to its environment')
+      .argument('<command...>', 'the command and its arguments, after --')
+      .option('--preserve-env', 'keep a variable already set rather than the secret of the same name')
+      .option('--fallback <file>', 'keep an encrypted snapshot here, and run from it when the API cannot be reached')
+      .option('--fallback-max-age <duration>', 'the oldest snapshot to run from, e.g. 90s, 15m, 24h', '24h')
+      .passThroughOptions()
+      .addHelpText(
+        'after',
+        '\nExits with the command’s exit code, or 128 + the number of the signal that ended it. SIGINT, SIGTERM and SIGHUP are passed on.\nThe command does not get SECRETS_TOKEN or SECRETS_FALLBACK_PASSPHRASE.',
+      ),
+  ).action(
+    async (
+      argv: string[],
+      options: CommonOptions & { preserveEnv?: boolean; fallback?: string; fallbackMaxAge: string },
+    ) => {
+      const { client, target } = connect(options);
+      let fallback: { file: string; passphrase: string; maxAgeMs: number } | undefined;
+      if (options.fallback !== undefined) {
+        const passphrase = process.env.SECRETS_FALLBACK_PASSPHRASE;
+        if (!passphrase) throw new UsageError('--fallback needs SECRETS_FALLBACK_PASSPHRASE');
+        fallback = {
+          file: options.fallback,
+          passphrase,
+          maxAgeMs: parseDuration(options.fallbackMaxAge, '--fallback-max-age'),
+        };
+      }
+      const values = await readForRun(client, target, fallback);
+      const inherited = { ...process.env };
+      for (const name of OWN_VARIABLES) delete inherited[name];
+      const env = options.preserveEnv ? { ...values, ...inherited } : { ...inherited, ...values };
+      const [command, ...args] = argv;
+      if (command === undefined) throw new UsageError('give the command to run after --');
+      setExitCode(await runChild(command, args, env));
+    },
+  );
+
+  withTarget(
+    program
+      .command('export')
+      .description('print the environment’s secrets')
+      .addOption(new Option('--format <format>', 'output format').choices(EXPORT_FORMATS).default('dotenv')),
+  ).action(async (options: CommonOptions & { format: ExportFormat }) => {
+    const { client, target } = connect(options);
+    out(formatExport(await client.export(target.projectId, target.environment), options.format));
+  });
+
+  withTarget(
+    program
+      .command('get')
+      .description('print one secret’s value, alone')
+      .argument('<name>')
+      .option('--version <n>', 'an earlier version', wholeNumber(1)),
+  ).action(async (name: string, options: CommonOptions & { version?: number }) => {
+    const { client, target } = connect(options);
+    out((await client.get(target.projectId, target.environment, name, options.version)).value);
+  });
+
+  withTarget(program.command('list').description('list the secrets: names, versions, who and when; no values')).action(
+    async (options: CommonOptions) => {
+      const { client, target } = connect(options);
+      const secrets = await client.list(target.projectId, target.environment);
+      out(
+        table([
+          ['NAME', 'VERSION', 'UPDATED', 'BY'],
+          ...secrets.map((secret) => [secret.name, String(secret.version), secret.updatedAt, who(secret.updatedBy)]),
+        ]),
+      );
+    },
+  );
+
+  withTarget(
+    program
+      .command('set')
+      .description('write a secret’s next version; without VALUE (or with -), read it from standard input')
+      .argument('<name>')
+      .argument('[value]', 'the value; prefer standard input, which stays out of shell history')
+      .option('--expect-version <n>', 'write only if this is the current version (0: only if none)', wholeNumber(0)),
+  ).action(async (name: string, value: string | undefined, options: CommonOptions & { expectVersion?: number }) => {
+    const { client, target } = connect(options);
+    const text = value === undefined || value === '-' ? await readStandardInput() : value;
+    const { secret, created } = await client.set(target.projectId, target.environment, name, text, {
+      expectedVersion: options.expectVersion,
+    });
+    out(`${secret.name}: version ${secret.version}${created ? ' (created)' : ''}\n`);
+  });
+
+  withTarget(
+    program.command('delete').description('delete a secret (restorable for 30 days)').argument('<name>'),
+  ).action(async (name: string, options: CommonOptions) => {
+    const { client, target } = connect(options);
+    await client.delete(target.projectId, target.environment, name);
+    out(`${name}: deleted\n`);
+  });
+
+  withTarget(
+    program
+      .command('import')
+      .description(
+        `write every secret of a .env file in one change: all of them or none (at most ${MAX_PATCH_CHANGES})`,
+      )
+      .argument('<file>'),
+  ).action(async (file: string, options: CommonOptions) => {
+    const { client, target } = connect(options);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      throw new CommandError(`cannot read ${file}`);
+    }
+    const entries = parseEnvFile(text, file);
+    const count = Object.keys(entries).length;
+    if (count === 0) throw new CommandError(`${file} holds no NAME=value line`);
+    if (count > MAX_PATCH_CHANGES) {
+      throw new CommandError(
+        `${file} holds ${count} secrets; one change writes at most ${MAX_PATCH_CHANGES}: nothing was imported`,
+      );
+    }
+    const changed = await client.change(target.projectId, target.environment, { set: entries });
+    out(changed.map((change) => `${change.name}: version ${change.version}\n`).join(''));
+  });
+
+  withTarget(
+    program.command('history').description('list a secret’s versions, newest first').argument('<name>'),
+  ).action(async (name: string, options: CommonOptions) => {
+    const { client, target } = connect(options);
+    const versions = await client.history(target.projectId, target.environment, name);
+    out(
+      table([
+        ['VERSION', 'UPDATED', 'BY', ''],
+        ...versions.map((entry) => [
+          String(entry.version),
+          entry.updatedAt,
+          who(entry.updatedBy),
+          entry.deleted ? 'deleted' : '',
+        ]),
+      ]),
+    );
+  });
+
+  withTarget(
+    program
+      .command('restore')
+      .description('write an earlier version’s value as the next version')
+      .argument('<name>')
+      .requiredOption('--version <n>', 'the version to restore', wholeNumber(1)),
+  ).action(async (name: string, options: CommonOptions & { version: number }) => {
+    const { client, target } = connect(options);
+    const secret = await client.restore(target.projectId, target.environment, name, options.version);
+    out(`${secret.name}: version ${options.version} restored as version ${secret.version}\n`);
+  });
+
+  program
+    .command('environments')
+    .description('list the project’s environments')
+    .option('-p, --project <id>', 'project id (else SECRETS_PROJECT, else .secrets.json)')
+    .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s')
+    .action(async (options: CommonOptions) => {
+      const { apiUrl, token } = resolveCredentials(process.env);
+      const projectId = resolveProject(options, process.env, process.cwd());
+      const client = createClient({ apiUrl, token, timeoutMs: parseDuration(options.timeout, '--timeout') });
+      const environments = await client.environments(projectId);
+      out(
+        table([
+          ['NAME', 'SECRETS', 'CREATED'],
+          ...environments.map((entry) => [entry.name, String(entry.secretCount), entry.createdAt]),
+        ]),
+      );
+    });
+
+  program
+    .command('setup')
+    .description('write .secrets.json here: the project and environment of this folder (never a token)')
+    .requiredOption('-p, --project <id>', 'project id')
+    .requiredOption('-e, --env <name>', 'environment')
+    .action((options: { project: string; env: string }) => {
+      const file = writeSetup(process.cwd(), { projectId: options.project, environment: options.env });
+      out(`wrote ${file}\n`);
+    });
+
+  return program;
+};
+
+/** What an API refusal means for this caller, beyond the API's own words. */
+const hintFor = (error: SecretsApiError): string | undefined =>
+  error.status === 403 && error.error === ErrorText.wrongIp
+    ? 'This token works only from the addresses its entry in the token list shows (Allowed IPs); create one for this machine’s address.'
+    : undefined;
+
+/** Runs the command line; answers its exit code. No token is ever printed: any message holding it is redacted. */
+export const main = async (argv: readonly string[]): Promise<number> => {
+  let exitCode = 0;
+  const program = buildProgram((code) => {
+    exitCode = code;
+  });
+  const token = process.env.SECRETS_TOKEN;
+  const say = (text: string) => note(token ? text.split(token).join('[SECRETS_TOKEN]') : text);
+  try {
+    await program.parseAsync([...argv], { from: 'node' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof UsageError) {
+      say(`error: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof SecretsApiError) {
+      say(`error: ${error.error}\n`);
+      for (const detail of error.details ?? []) say(`  ${detail.path}: ${detail.message}\n`);
+      const hint = hintFor(error);
+      if (hint) say(`${hint}\n`);
+      return 1;
+    }
+    if (error instanceof SecretsNetworkError) {
+      say(`error: ${error.message}\n`);
+      return 1;
+    }
+    say(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+};
+
+void main(process.argv).then((code) => {
+  process.exitCode = code;
+});

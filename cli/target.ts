@@ -1,0 +1,93 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ENVIRONMENT_NAME_PATTERN, PROJECT_ID_PATTERN } from '@contract/identifiers';
+import { UsageError } from './errors';
+
+/** The file `secrets setup` writes: which project and environment a folder uses, never a token. */
+export const SETUP_FILE = '.secrets.json';
+
+/** A project's environment. */
+export interface Target {
+  readonly projectId: string;
+  readonly environment: string;
+}
+
+/** The flags that name a target. */
+export interface TargetFlags {
+  readonly project?: string;
+  readonly env?: string;
+}
+
+/** The nearest `.secrets.json` in `cwd` or a folder above it, and what it names. */
+export const findSetup = (cwd: string): { file: string; project?: string; env?: string } | undefined => {
+  for (let folder = cwd; ; folder = dirname(folder)) {
+    const file = join(folder, SETUP_FILE);
+    if (existsSync(file)) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(readFileSync(file, 'utf8'));
+      } catch {
+        throw new UsageError(`${file} is not JSON: write it again with \`secrets setup\``);
+      }
+      const fields = (parsed ?? {}) as { project?: unknown; environment?: unknown };
+      return {
+        file,
+        project: typeof fields.project === 'string' ? fields.project : undefined,
+        env: typeof fields.environment === 'string' ? fields.environment : undefined,
+      };
+    }
+    if (dirname(folder) === folder) return undefined;
+  }
+};
+
+const checkProject = (projectId: string): string => {
+  if (!PROJECT_ID_PATTERN.test(projectId)) throw new UsageError(`"${projectId}" is not a project id (prj_…)`);
+  return projectId;
+};
+
+const checkEnvironment = (environment: string): string => {
+  if (!ENVIRONMENT_NAME_PATTERN.test(environment)) {
+    throw new UsageError(`"${environment}" is not an environment name (a-z, 0-9 and -)`);
+  }
+  return environment;
+};
+
+const SETUP_HINT = 'run `secrets setup --project <id> --env <name>`';
+
+/** The project: from `--project`, else `SECRETS_PROJECT`, else the nearest `.secrets.json`; missing is a usage error. */
+export const resolveProject = (flags: TargetFlags, env: NodeJS.ProcessEnv, cwd: string): string => {
+  const projectId = flags.project ?? (env.SECRETS_PROJECT || undefined) ?? findSetup(cwd)?.project;
+  if (!projectId) throw new UsageError(`no project: give --project, set SECRETS_PROJECT or ${SETUP_HINT}`);
+  return checkProject(projectId);
+};
+
+/** The project and environment, each as `resolveProject` finds the project. */
+export const resolveTarget = (flags: TargetFlags, env: NodeJS.ProcessEnv, cwd: string): Target => {
+  const projectId = resolveProject(flags, env, cwd);
+  const environment = flags.env ?? (env.SECRETS_ENV || undefined) ?? findSetup(cwd)?.env;
+  if (!environment) throw new UsageError(`no environment: give --env, set SECRETS_ENV or ${SETUP_HINT}`);
+  return { projectId, environment: checkEnvironment(environment) };
+};
+
+/** Writes `.secrets.json` in `cwd`; answers its path. */
+export const writeSetup = (cwd: string, target: Target): string => {
+  const file = join(cwd, SETUP_FILE);
+  const content = { project: checkProject(target.projectId), environment: checkEnvironment(target.environment) };
+  writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`);
+  return file;
+};
+
+/** Where the API is and the token to use, from the environment only. */
+export const resolveCredentials = (env: NodeJS.ProcessEnv): { apiUrl: string; token: string } => {
+  const token = env.SECRETS_TOKEN;
+  if (!token) throw new UsageError('SECRETS_TOKEN is not set: create an API token in the dashboard and export it');
+  const apiUrl = env.SECRETS_API_URL;
+  if (!apiUrl) throw new UsageError('SECRETS_API_URL is not set: give the API’s base URL (the stack’s ApiUrl)');
+  try {
+    new URL(apiUrl);
+  } catch {
+    throw new UsageError('SECRETS_API_URL is not a URL');
+  }
+  // `npm start` prints its address with `/api/v1`; the client adds the path itself.
+  return { apiUrl: apiUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, ''), token };
+};

@@ -1,0 +1,485 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ErrorText } from '@contract/errors';
+import { parse as parseDotenv } from 'dotenv';
+import { parse as parseYaml } from 'yaml';
+import { writeSnapshot } from '../../cli/fallback';
+import { version as cliVersion } from '../../cli/package.json';
+import type { LocalService } from '../../local/service';
+import { buildCliOnce, type CliEnv, type CliResult, collect, runCli, spawnCli, startRelay } from './cli';
+import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+
+/**
+ * The built `secrets` command, run with `node` as a child process against the local service: what it
+ * injects, prints and writes, and the exit codes a pipeline relies on.
+ */
+
+let service: LocalService;
+let cliFile: string;
+let work: string;
+beforeAll(async () => {
+  [service, cliFile] = await Promise.all([startService(), buildCliOnce()]);
+  work = mkdtempSync(join(tmpdir(), 'cli-work-'));
+});
+afterAll(async () => {
+  await service.close();
+  for (const folder of [work, dirname(cliFile)]) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A value no format may bend: a newline, both quotes, `$`, `#` and backslashes. */
+const TRICKY = `first line\nsecond "double" 'single' $HOME \${NOPE} # not a comment \\ back\\slash \\n end`;
+
+/** Every token and value the file handed out: none may appear in output that is not a value's own. */
+const tokens: string[] = [];
+const values: string[] = [TRICKY];
+
+/** An owner with a project, and a token of theirs that reads and writes its secrets. */
+const project = async () => {
+  const session = await sessionFor(service, uniqueEmail('cli'));
+  const projectId = await createProject(service, session);
+  const token = (await createToken(service, session, { name: 'ci', scopes: ['read:secrets', 'write:secrets'] }))
+    .rawToken;
+  tokens.push(token);
+  const env: CliEnv = {
+    SECRETS_API_URL: service.baseUrl,
+    SECRETS_TOKEN: token,
+    SECRETS_PROJECT: projectId,
+    SECRETS_ENV: 'development',
+  };
+  const put = async (name: string, value: string) => {
+    values.push(value);
+    const reply = await call(service, 'PUT', `${secretsPath(projectId)}/${name}`, { token: session, json: { value } });
+    expect([200, 201]).toContain(reply.status);
+  };
+  return { session, projectId, token, env, put };
+};
+
+const secretsPath = (projectId: string) => `/api/v1/projects/${projectId}/environments/development/secrets`;
+
+/** A distinct value, recorded so that no stray output can hold it unseen. */
+const value = (label: string) => {
+  const text = `${label}-${randomUUID()}`;
+  values.push(text);
+  return text;
+};
+
+/**
+ * Runs `secrets`; the outputs of every command but `get`, `export` and `run` (whose child prints
+ * what it likes) must hold no value and no token, and no output may ever hold a token.
+ */
+const secrets = async (args: readonly string[], env: CliEnv, options: { input?: string; cwd?: string } = {}) => {
+  const result = await runCli(cliFile, args, env, options);
+  const everything = `${result.stdout}\n${result.stderr}`;
+  for (const token of tokens) expect(everything).not.toContain(token);
+  if (!['get', 'export', 'run'].includes(args[0] ?? '')) {
+    for (const secret of values) expect(everything).not.toContain(secret);
+  }
+  return result;
+};
+
+/** A node one-liner as a child command. */
+const nodeChild = (script: string) => ['--', process.execPath, '-e', script];
+const printEnv = (...names: string[]) =>
+  nodeChild(`process.stdout.write(JSON.stringify({${names.map((n) => `${n}: process.env.${n} ?? null`).join(',')}}))`);
+
+/** Ends a process a failed test left behind; one already gone is fine. */
+const killIfRunning = (pid: number) => {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone: what a passing test leaves.
+  }
+};
+
+const exitOf = (result: CliResult) => ({ code: result.code, stderr: result.stderr });
+
+describe('secrets run', () => {
+  it('starts the command with the environment’s secrets and exits 0 with it', async () => {
+    const { env, put, token } = await project();
+    const plain = value('plain');
+    await put('API_KEY', plain);
+    await put('TRICKY', TRICKY);
+    const result = await secrets(['run', ...printEnv('API_KEY', 'TRICKY', 'SECRETS_TOKEN', 'PATH')], env);
+    expect(exitOf(result)).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(result.stdout)).toEqual({
+      API_KEY: plain,
+      TRICKY,
+      SECRETS_TOKEN: null,
+      PATH: process.env.PATH,
+    });
+    expect(result.stdout).not.toContain(token);
+  });
+
+  it('exits with the command’s own exit code, 3', async () => {
+    const { env } = await project();
+    const result = await secrets(['run', ...nodeChild('process.exit(3)')], env);
+    expect(result.code).toBe(3);
+  });
+
+  it('passes SIGTERM on to the command and exits 128 + 15 once it has ended', async () => {
+    const { env, put } = await project();
+    await put('A', value('a'));
+    const child = spawnCli(
+      cliFile,
+      ['run', ...nodeChild("process.stdout.write('ready ' + process.pid + '\\n'); setInterval(() => {}, 1000)")],
+      env,
+    );
+    const output = collect(child);
+    const exited = once(child, 'exit');
+    child.stdin?.end();
+    while (!/ready \d+/.test(output().stdout)) await once(child.stdout as NodeJS.EventEmitter, 'data');
+    const grandchild = Number(/ready (\d+)/.exec(output().stdout)?.[1]);
+    try {
+      child.kill('SIGTERM');
+      const [code, signal] = await exited;
+      expect({ code, signal }).toEqual({ code: 143, signal: null });
+      expect(() => process.kill(grandchild, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+    } finally {
+      // A command left running by a failure would keep the run from ending.
+      killIfRunning(grandchild);
+    }
+  });
+
+  it('overrides a variable already set, and keeps it with --preserve-env', async () => {
+    const { env, put } = await project();
+    const secret = value('from-secrets');
+    await put('SHARED', secret);
+    const overridden = await secrets(['run', ...printEnv('SHARED')], { ...env, SHARED: 'from-shell' });
+    expect(JSON.parse(overridden.stdout)).toEqual({ SHARED: secret });
+    const preserved = await secrets(['run', '--preserve-env', ...printEnv('SHARED')], { ...env, SHARED: 'from-shell' });
+    expect(JSON.parse(preserved.stdout)).toEqual({ SHARED: 'from-shell' });
+  });
+
+  it('does not start the command when the secrets cannot be read', async () => {
+    const { env } = await project();
+    const mark = join(work, `started-${randomUUID()}`);
+    const result = await secrets(['run', ...nodeChild(`require('fs').writeFileSync(${JSON.stringify(mark)}, '')`)], {
+      ...env,
+      SECRETS_TOKEN: 'svc_live_not_a_token',
+    });
+    expect(exitOf(result)).toEqual({ code: 1, stderr: `error: ${ErrorText.unauthorized}\n` });
+    expect(() => statSync(mark)).toThrow();
+  });
+});
+
+describe('secrets run --fallback', () => {
+  const PASSPHRASE = 'correct horse battery staple';
+  const relays: { stop(): Promise<void> }[] = [];
+  afterEach(async () => {
+    await Promise.all(relays.splice(0).map((relay) => relay.stop()));
+  });
+
+  /** A project whose API is reached through a relay the test can stop, and a fresh snapshot path. */
+  const behindRelay = async () => {
+    const owner = await project();
+    const relay = await startRelay(service.port);
+    relays.push(relay);
+    const snapshot = join(work, `snapshot-${randomUUID()}`);
+    const env: CliEnv = { ...owner.env, SECRETS_API_URL: relay.url, SECRETS_FALLBACK_PASSPHRASE: PASSPHRASE };
+    return { ...owner, relay, snapshot, env };
+  };
+
+  it('writes an encrypted snapshot readable by its owner only, and runs from it when the API is stopped', async () => {
+    const { env, put, relay, snapshot } = await behindRelay();
+    const secret = value('kept');
+    await put('KEPT', secret);
+    const online = await secrets(['run', '--fallback', snapshot, ...printEnv('KEPT')], env);
+    expect(exitOf(online)).toEqual({ code: 0, stderr: '' });
+    expect(statSync(snapshot).mode & 0o777).toBe(0o600);
+    expect(readFileSync(snapshot, 'utf8')).not.toContain(secret);
+
+    await relay.stop();
+    const offline = await secrets(['run', '--fallback', snapshot, ...printEnv('KEPT')], env);
+    expect(offline.code).toBe(0);
+    expect(JSON.parse(offline.stdout)).toEqual({ KEPT: secret });
+    expect(offline.stderr).toMatch(
+      /^secrets: The service at .+ cannot be reached \(ECONNREFUSED\); running with the fallback snapshot of \d{4}-/,
+    );
+  });
+
+  it('runs from the snapshot when the API answers 500, and says so', async () => {
+    const { env, snapshot } = await behindRelay();
+    const failing = createHttpServer((_request, response) => {
+      response.writeHead(500, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ success: false, error: ErrorText.internal }));
+    });
+    failing.listen(0, '127.0.0.1');
+    await once(failing, 'listening');
+    try {
+      writeSnapshot(snapshot, { KEPT: 'from-snapshot' }, PASSPHRASE);
+      const { port } = failing.address() as { port: number };
+      const result = await secrets(['run', '--fallback', snapshot, ...printEnv('KEPT')], {
+        ...env,
+        SECRETS_API_URL: `http://127.0.0.1:${port}`,
+      });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({ KEPT: 'from-snapshot' });
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^secrets: the API answered 500 ${ErrorText.internal}; running with the fallback snapshot of \\d{4}-`,
+        ),
+      );
+    } finally {
+      failing.closeAllConnections();
+      failing.close();
+    }
+  });
+
+  it('refuses a snapshot with a wrong passphrase, and does not start the command', async () => {
+    const { env, put, relay, snapshot } = await behindRelay();
+    await put('KEPT', value('kept'));
+    expect((await secrets(['run', '--fallback', snapshot, ...nodeChild('')], env)).code).toBe(0);
+    await relay.stop();
+    const result = await secrets(['run', '--fallback', snapshot, ...printEnv('KEPT')], {
+      ...env,
+      SECRETS_FALLBACK_PASSPHRASE: 'wrong',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('error: the fallback snapshot cannot be opened with SECRETS_FALLBACK_PASSPHRASE');
+  });
+
+  it('refuses a snapshot older than --fallback-max-age (24h by default)', async () => {
+    const { env, relay, snapshot } = await behindRelay();
+    await relay.stop();
+    writeSnapshot(snapshot, { OLD: 'old' }, PASSPHRASE, new Date(Date.now() - 25 * 60 * 60 * 1000));
+    const stale = await secrets(['run', '--fallback', snapshot, ...printEnv('OLD')], env);
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toBe('');
+    expect(stale.stderr).toContain('is older than --fallback-max-age allows');
+    const allowed = await secrets(
+      ['run', '--fallback', snapshot, '--fallback-max-age', '26h', ...printEnv('OLD')],
+      env,
+    );
+    expect(JSON.parse(allowed.stdout)).toEqual({ OLD: 'old' });
+  });
+
+  it('never runs from the snapshot when the API refuses the token (401)', async () => {
+    const { env, put, snapshot } = await behindRelay();
+    await put('KEPT', value('kept'));
+    expect((await secrets(['run', '--fallback', snapshot, ...nodeChild('')], env)).code).toBe(0);
+    const result = await secrets(['run', '--fallback', snapshot, ...printEnv('KEPT')], {
+      ...env,
+      SECRETS_TOKEN: 'svc_live_not_a_token',
+    });
+    expect(exitOf(result)).toEqual({ code: 1, stderr: `error: ${ErrorText.unauthorized}\n` });
+    expect(result.stdout).toBe('');
+  });
+
+  it('is a usage error without SECRETS_FALLBACK_PASSPHRASE', async () => {
+    const { env, snapshot } = await behindRelay();
+    const result = await secrets(['run', '--fallback', snapshot, ...nodeChild('')], {
+      ...env,
+      SECRETS_FALLBACK_PASSPHRASE: undefined,
+    });
+    expect(exitOf(result)).toEqual({ code: 2, stderr: 'error: --fallback needs SECRETS_FALLBACK_PASSPHRASE\n' });
+  });
+});
+
+describe('secrets export', () => {
+  it.each([
+    ['dotenv', (text: string) => parseDotenv(text)],
+    ['json', (text: string) => JSON.parse(text)],
+    ['yaml', (text: string) => parseYaml(text)],
+    [
+      'shell',
+      (text: string) => {
+        const file = join(work, `export-${randomUUID()}.sh`);
+        writeFileSync(file, text);
+        // sh sources the file; a child started from it prints what it exported.
+        const script = 'process.stdout.write(JSON.stringify({ TRICKY: process.env.TRICKY, PLAIN: process.env.PLAIN }))';
+        return JSON.parse(
+          execFileSync('sh', ['-c', `. "${file}" && "$NODE" -e "$SCRIPT"`], {
+            encoding: 'utf8',
+            env: { PATH: process.env.PATH, NODE: process.execPath, SCRIPT: script },
+          }),
+        );
+      },
+    ],
+  ])('round-trips every value in %s', async (format, readBack) => {
+    const { env, put } = await project();
+    const plain = value('plain');
+    await put('TRICKY', TRICKY);
+    await put('PLAIN', plain);
+    const result = await secrets(['export', '--format', format], env);
+    expect(exitOf(result)).toEqual({ code: 0, stderr: '' });
+    expect(readBack(result.stdout)).toEqual({ PLAIN: plain, TRICKY });
+  });
+
+  it('writes dotenv by default, and refuses a value dotenv cannot read back rather than bend it', async () => {
+    const { env, put } = await project();
+    await put('A', value('a'));
+    expect(parseDotenv((await secrets(['export'], env)).stdout)).toEqual({ A: expect.stringMatching(/^a-/) });
+    // dotenv turns every carriage return into a line break, so no quoting brings one back.
+    await put('CARRIAGE', 'windows\r\nline');
+    const refused = await secrets(['export'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('error: the value of CARRIAGE cannot be written so that dotenv reads it back');
+    expect(JSON.parse((await secrets(['export', '--format', 'json'], env)).stdout).CARRIAGE).toBe('windows\r\nline');
+  });
+});
+
+describe('secrets set, get, list, history, restore, delete, environments', () => {
+  it('sets a value from standard input, byte for byte, and prints only its version', async () => {
+    const { env } = await project();
+    values.push(TRICKY);
+    // A trailing line break is part of the value, as a key file's is.
+    const set = await secrets(['set', 'FROM_STDIN'], env, { input: `${TRICKY}\n` });
+    expect(exitOf(set)).toEqual({ code: 0, stderr: '' });
+    expect(set.stdout).toBe('FROM_STDIN: version 1 (created)\n');
+    const dash = await secrets(['set', 'FROM_STDIN', '-'], env, { input: `${TRICKY}!` });
+    expect(dash.stdout).toBe('FROM_STDIN: version 2\n');
+    expect((await secrets(['get', 'FROM_STDIN', '--version', '1'], env)).stdout).toBe(`${TRICKY}\n`);
+    expect((await secrets(['get', 'FROM_STDIN'], env)).stdout).toBe(`${TRICKY}!`);
+  });
+
+  it('checks the version with --expect-version, and answers the API’s text on a conflict', async () => {
+    const { env, put } = await project();
+    await put('CAS', value('one'));
+    const conflict = await secrets(['set', 'CAS', '--expect-version', '0'], env, { input: value('two') });
+    expect(exitOf(conflict)).toEqual({ code: 1, stderr: `error: ${ErrorText.secretConflict}\n` });
+    const ok = await secrets(['set', 'CAS', '--expect-version', '1'], env, { input: value('three') });
+    expect(ok.stdout).toBe('CAS: version 2\n');
+  });
+
+  it('lists names, versions and writers; shows history; restores; deletes; lists environments', async () => {
+    const { env, put } = await project();
+    await put('LISTED', value('v1'));
+    await put('LISTED', value('v2'));
+    const list = await secrets(['list'], env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^NAME\s+VERSION\s+UPDATED\s+BY\nLISTED\s+2\s+\d{4}-\S+\s+cli-\S+@example\.com\n$/);
+
+    const restored = await secrets(['restore', 'LISTED', '--version', '1'], env);
+    expect(restored.stdout).toBe('LISTED: version 1 restored as version 3\n');
+    expect((await secrets(['get', 'LISTED'], env)).stdout).toMatch(/^v1-/);
+
+    expect((await secrets(['delete', 'LISTED'], env)).stdout).toBe('LISTED: deleted\n');
+    const history = await secrets(['history', 'LISTED'], env);
+    expect(history.stdout.split('\n').map((line) => line.split(/\s+/)[0])).toEqual(['VERSION', '4', '3', '2', '1', '']);
+    expect(history.stdout.split('\n')[1]).toMatch(/deleted$/);
+    expect((await secrets(['list'], env)).stdout).toBe('NAME  VERSION  UPDATED  BY\n');
+
+    const environments = await secrets(['environments'], env);
+    expect(environments.stdout.split('\n').map((line) => line.split(/\s+/)[0])).toEqual(
+      expect.arrayContaining(['NAME', 'development', 'production', 'staging']),
+    );
+  });
+
+  it('finds the project and environment in .secrets.json above the working folder; a flag wins over it', async () => {
+    const { env, projectId, put } = await project();
+    await put('FOUND', value('found'));
+    const folder = join(work, `repo-${randomUUID()}`);
+    mkdirSync(join(folder, 'deep', 'er'), { recursive: true });
+    const noTarget = { ...env, SECRETS_PROJECT: undefined, SECRETS_ENV: undefined };
+    const setup = await secrets(['setup', '--project', projectId, '--env', 'development'], noTarget, { cwd: folder });
+    expect(setup.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(folder, '.secrets.json'), 'utf8'))).toEqual({
+      project: projectId,
+      environment: 'development',
+    });
+    const listed = await secrets(['list'], noTarget, { cwd: join(folder, 'deep', 'er') });
+    expect(listed.stdout).toContain('FOUND');
+    const staging = await secrets(['list', '--env', 'staging'], noTarget, { cwd: join(folder, 'deep', 'er') });
+    expect(staging.stdout).toBe('NAME  VERSION  UPDATED  BY\n');
+  });
+});
+
+describe('secrets import', () => {
+  it('writes every line of a .env file in one change', async () => {
+    const { env, projectId, session } = await project();
+    const one = value('one');
+    const file = join(work, `good-${randomUUID()}.env`);
+    writeFileSync(file, `# comment\nONE=${one}\nexport TWO="two\nlines"\n\nTHREE='$not #expanded'\n`);
+    const result = await secrets(['import', file], env);
+    expect(exitOf(result)).toEqual({ code: 0, stderr: '' });
+    const exported = await call(service, 'GET', secretsPath(projectId).replace(/secrets$/, 'export'), {
+      token: session,
+    });
+    expect(exported.body.data).toEqual({ ONE: one, TWO: 'two\nlines', THREE: '$not #expanded' });
+  });
+
+  it('leaves everything unchanged when one line is invalid', async () => {
+    const { env, projectId, session, put } = await project();
+    const before = value('before');
+    await put('ONE', before);
+    const file = join(work, `bad-${randomUUID()}.env`);
+    writeFileSync(file, `ONE=${value('after')}\nthis line is not an assignment\nTWO=${value('two')}\n`);
+    const result = await secrets(['import', file], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`error: ${file}:2 is not NAME=value: nothing was imported\n`);
+    const exported = await call(service, 'GET', secretsPath(projectId).replace(/secrets$/, 'export'), {
+      token: session,
+    });
+    expect(exported.body.data).toEqual({ ONE: before });
+  });
+});
+
+describe('exit codes and messages', () => {
+  it('exits 1 with the API’s text and what it means for a token used from another address', async () => {
+    const session = await sessionFor(service, uniqueEmail('cli'));
+    const projectId = await createProject(service, session);
+    const elsewhere = await createToken(service, session, { name: 'elsewhere', scopes: ['read:secrets'] }, '127.0.0.2');
+    tokens.push(elsewhere.rawToken);
+    const result = await secrets(['list'], {
+      SECRETS_API_URL: service.baseUrl,
+      SECRETS_TOKEN: elsewhere.rawToken,
+      SECRETS_PROJECT: projectId,
+      SECRETS_ENV: 'development',
+    });
+    expect(result.code).toBe(1);
+    const [first, second, rest] = result.stderr.split('\n');
+    expect(first).toBe(`error: ${ErrorText.wrongIp}`);
+    expect(second).toMatch(/works only from the addresses its entry in the token list shows/);
+    expect(rest).toBe('');
+  });
+
+  it('exits 2 without SECRETS_TOKEN, and takes no token as a flag', async () => {
+    const { env } = await project();
+    const missing = await secrets(['export'], { ...env, SECRETS_TOKEN: undefined });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^error: SECRETS_TOKEN is not set/);
+    const flag = await secrets(['export', '--token', 'svc_live_x'], { ...env, SECRETS_TOKEN: undefined });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("error: unknown option '--token'");
+  });
+
+  it('exits 2 for an unknown command, a missing project or a missing environment', async () => {
+    const { env } = await project();
+    expect((await secrets(['fetch'], env)).code).toBe(2);
+    const noProject = await secrets(['list'], { ...env, SECRETS_PROJECT: undefined }, { cwd: work });
+    expect(exitOf(noProject)).toEqual({ code: 2, stderr: expect.stringMatching(/^error: no project/) });
+    const noEnv = await secrets(['list'], { ...env, SECRETS_ENV: undefined }, { cwd: work });
+    expect(exitOf(noEnv)).toEqual({ code: 2, stderr: expect.stringMatching(/^error: no environment/) });
+  });
+
+  it.each([
+    [[]],
+    [['run']],
+    [['export']],
+    [['get']],
+    [['list']],
+    [['set']],
+    [['delete']],
+    [['import']],
+    [['history']],
+    [['restore']],
+    [['environments']],
+    [['setup']],
+  ])('prints help for %p --help and exits 0', async (command) => {
+    const result = await secrets([...command, '--help'], {});
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Usage: secrets ${command.join(' ')}`));
+  });
+
+  it('prints its version', async () => {
+    const result = await secrets(['--version'], {});
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: `${cliVersion}\n` });
+  });
+});
