@@ -341,6 +341,12 @@ export const main = async (argv: readonly string[]): Promise<number> => {
   }
 };
 
+// A reader that stops early (`secrets export | head -1`) closes the pipe: that ends the output, not in a crash.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 void main(process.argv).then((code) => {
   process.exitCode = code;
 });

@@ -478,6 +478,16 @@ describe('exit codes and messages', () => {
     expect(result.stdout).toMatch(new RegExp(`^Usage: secrets ${command.join(' ')}`));
   });
 
+  it('ends quietly with 0 when its reader closes the pipe first (`secrets --help | head -1`)', async () => {
+    const child = spawnCli(cliFile, ['--help'], {});
+    const output = collect(child);
+    const exited = once(child, 'close');
+    child.stdout?.destroy();
+    child.stdin?.end();
+    const [code] = (await exited) as [number | null];
+    expect({ code, stderr: output().stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
   it('prints its version', async () => {
     const result = await secrets(['--version'], {});
     expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: `${cliVersion}\n` });
