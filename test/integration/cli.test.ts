@@ -230,6 +230,29 @@ describe('secrets run --fallback', () => {
     }
   });
 
+  it('gives up on an API that never answers after --timeout, and runs from the snapshot then', async () => {
+    const { env, snapshot } = await behindRelay();
+    // Takes every request and never answers it.
+    const silent = createHttpServer(() => undefined);
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    try {
+      const { port } = silent.address() as { port: number };
+      const mute = { ...env, SECRETS_API_URL: `http://127.0.0.1:${port}` };
+      const listed = await secrets(['list', '--timeout', '1s'], mute);
+      expect(listed.code).toBe(1);
+      expect(listed.stderr).toBe(`error: The service at http://127.0.0.1:${port}/ did not answer within 1000 ms\n`);
+      writeSnapshot(snapshot, { KEPT: 'from-snapshot' }, PASSPHRASE);
+      const result = await secrets(['run', '--timeout', '1s', '--fallback', snapshot, ...printEnv('KEPT')], mute);
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({ KEPT: 'from-snapshot' });
+      expect(result.stderr).toMatch(/running with the fallback snapshot of \d{4}-/);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
   it('refuses a snapshot with a wrong passphrase, and does not start the command', async () => {
     const { env, put, relay, snapshot } = await behindRelay();
     await put('KEPT', value('kept'));
