@@ -49,7 +49,7 @@ describe('project creation', () => {
         call(service, 'POST', '/api/v1/projects', { token: sessions[i % 4], json: { name: `p${i}` } }),
       ),
     );
-    expect(replies.every((reply) => reply.status === 201)).toBe(true);
+    expect(replies.map((reply) => reply.status)).toEqual(replies.map(() => 201));
     const items = await scanAll();
     const projects = items.filter((item) => item.entity === 'Project');
     expect(projects).toHaveLength(20);

@@ -200,8 +200,9 @@ describe('conditional writes', () => {
     sent = [];
     answer = () => cancelled('TransactionConflict', 'None');
     const refusal = expect(transactWrite(writes)).rejects.toMatchObject({ name: 'ServiceUnavailableError' });
-    await jest.advanceTimersByTimeAsync(1_000);
+    // Eight attempts, the pauses between them doubling up to a second: under four seconds in all.
+    await jest.advanceTimersByTimeAsync(4_000);
     await refusal;
-    expect(sent).toHaveLength(5);
+    expect(sent).toHaveLength(8);
   });
 });
