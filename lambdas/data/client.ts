@@ -147,17 +147,14 @@ const cancellationCodes = (error: unknown): (string | undefined)[] =>
     ? ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((reason) => reason.Code)
     : [];
 
-/** Attempts of a transaction that keeps racing others on the same items, and the cap of one pause, in ms. */
-const TRANSACTION_ATTEMPTS = 8;
-const MAX_CONFLICT_PAUSE_MS = 1000;
+const TRANSACTION_ATTEMPTS = 5;
 
 /**
  * Runs `writes` as one transaction. Whether the condition of a write at an index in `answering` failed
  * is an answer, given as the outcome (with every condition that failed); any other cancellation is an
  * error, thrown. DynamoDB cancels a transaction that races another on the same item
- * (`TransactionConflict`) without judging its conditions; those are run again after a jittered pause
- * that doubles each time (at most eight attempts, about 3.5 s in all), so that concurrent requests end
- * in their conditions' verdicts (409, 404) rather than errors.
+ * (`TransactionConflict`) without judging its conditions; those are run again after a short jittered
+ * pause, so that concurrent requests end in their conditions' verdicts (409, 404) rather than errors.
  */
 export const transactWrite = async (
   writes: readonly TableWrite[],
@@ -176,9 +173,7 @@ export const transactWrite = async (
       }
       if (!codes.includes('TransactionConflict') || conditionFailed.length > 0) throw error;
       if (attempt >= TRANSACTION_ATTEMPTS) throw new ServiceUnavailableError({ cause: error });
-      // Exponential back-off with full jitter: racers spread out instead of colliding again in step.
-      const pause = Math.random() * Math.min(MAX_CONFLICT_PAUSE_MS, 25 * 2 ** attempt);
-      await new Promise((resolve) => setTimeout(resolve, pause));
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt));
     }
   }
 };
