@@ -22,6 +22,7 @@ import {
   transactWrite,
   writeItem,
 } from './client';
+import { getEnvironment } from './environment-repository';
 import {
   environmentKey,
   type ItemKey,
@@ -70,10 +71,6 @@ export const readSecretContext = async (
     heads,
   };
 };
-
-/** One environment, strongly consistent (to explain a refused write). */
-export const getEnvironment = (projectId: string, name: string): Promise<EnvironmentRecord | undefined> =>
-  getItem<EnvironmentRecord>(environmentKey(projectId, name), true);
 
 /** One version of a life of a secret, strongly consistent. */
 export const getSecretVersion = (

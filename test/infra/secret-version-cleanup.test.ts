@@ -4,7 +4,13 @@ import {
   restartedSecretHeadFilter,
   secretVersionCleanupFilters,
 } from '@lib/constructs/secret-version-cleanup';
-import { type Synthesized, synthesize } from '@test/infra/synth';
+import {
+  actionsOf,
+  type PolicyStatement,
+  type Synthesized,
+  statementsOfRole as statementsOfTemplateRole,
+  synthesize,
+} from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 
@@ -13,12 +19,6 @@ import type { IConstruct } from 'constructs';
 // without bundling.
 
 type Json = Record<string, unknown>;
-interface Statement {
-  readonly Effect: string;
-  readonly Action: string | string[];
-  readonly Resource: unknown;
-  readonly Condition?: unknown;
-}
 
 let synthesized: Synthesized;
 beforeAll(() => {
@@ -36,13 +36,9 @@ const mapping = (): Json => {
   expect(all).toHaveLength(1);
   return (all[0] as Json).Properties as Json;
 };
-const statementsOfRole = (roleLogicalId: string): Statement[] =>
-  Object.values(resourcesOf('AWS::IAM::Policy'))
-    .map((resource) => resource.Properties as Json)
-    .filter((properties) => (properties.Roles as Json[]).some((role) => role.Ref === roleLogicalId))
-    .flatMap((properties) => (properties.PolicyDocument as { Statement: Statement[] }).Statement);
-const actionsOf = (statement: Statement): string[] =>
-  (Array.isArray(statement.Action) ? statement.Action : [statement.Action]).slice().sort();
+const statementsOfRole = (roleLogicalId: string) => statementsOfTemplateRole(synthesized.template, roleLogicalId);
+/** A statement's actions, sorted. */
+const sortedActionsOf = (statement: PolicyStatement): string[] => actionsOf(statement).slice().sort();
 
 // --- What Lambda's event filtering would pass, by its documented rules (exact values and `prefix`) ----
 
@@ -128,7 +124,7 @@ describe('the secret-version cleanup', () => {
     const tableArn = getAtt(synthesized.stack.dataStore.table, 'Arn');
     const statements = statementsOfRole(logicalId(cleanup().function.role));
     const dynamo = statements.filter((statement) =>
-      actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+      sortedActionsOf(statement).some((action) => action.startsWith('dynamodb:')),
     );
     expect(dynamo).toEqual([
       {
@@ -143,13 +139,13 @@ describe('the secret-version cleanup', () => {
         Resource: getAtt(synthesized.stack.dataStore.table, 'StreamArn'),
       },
     ]);
-    expect(actionsOf(dynamo[0] as Statement)).toEqual([
+    expect(sortedActionsOf(dynamo[0] as PolicyStatement)).toEqual([
       'dynamodb:BatchWriteItem',
       'dynamodb:GetItem',
       'dynamodb:Query',
     ]);
     const others = statements.filter((statement) => !dynamo.includes(statement));
-    expect(others.map((statement) => ({ actions: actionsOf(statement), resource: statement.Resource }))).toEqual([
+    expect(others.map((statement) => ({ actions: sortedActionsOf(statement), resource: statement.Resource }))).toEqual([
       { actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resource: getAtt(cleanup().function.logGroup, 'Arn') },
       { actions: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], resource: '*' },
       {

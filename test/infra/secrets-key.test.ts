@@ -1,5 +1,11 @@
 import { routes } from '@contract/routes';
-import { type Synthesized, synthesize } from '@test/infra/synth';
+import {
+  actionsOf,
+  type PolicyStatement,
+  type Synthesized,
+  statementsOfRole as statementsOfTemplateRole,
+  synthesize,
+} from '@test/infra/synth';
 import type { CfnResource } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 
@@ -9,13 +15,7 @@ import type { IConstruct } from 'constructs';
 // bundling.
 
 type Json = Record<string, unknown>;
-interface Statement {
-  readonly Effect: string;
-  readonly Action: string | string[];
-  readonly Resource: unknown;
-  readonly Principal?: unknown;
-  readonly Condition?: unknown;
-}
+type Statement = PolicyStatement;
 
 let synthesized: Synthesized;
 
@@ -35,15 +35,9 @@ const propertiesOf = (type: string, id: string): Json => {
   if (!resource) throw new Error(`No ${type} ${id}`);
   return resource.Properties as Json;
 };
-const actionsOf = (statement: Statement): string[] =>
-  Array.isArray(statement.Action) ? statement.Action : [statement.Action];
-
 /** Every statement of every identity policy attached to the role. */
 const statementsOfRole = (roleLogicalId: string): Statement[] =>
-  Object.values(resourcesOf('AWS::IAM::Policy'))
-    .map((resource) => resource.Properties as Json)
-    .filter((properties) => (properties.Roles as Json[]).some((role) => role.Ref === roleLogicalId))
-    .flatMap((properties) => (properties.PolicyDocument as { Statement: Statement[] }).Statement);
+  statementsOfTemplateRole(synthesized.template, roleLogicalId);
 
 /** The role's statements that name a KMS action or the secrets key. */
 const kmsStatementsOf = (roleLogicalId: string): Statement[] =>

@@ -131,3 +131,23 @@ export const resourcePaths = (template: Template): Map<string, string> => {
   };
   return new Map(Object.keys(resources).map((id) => [id, pathOf(id)]));
 };
+
+/** One statement of an IAM policy document, as a template holds it. */
+export interface PolicyStatement {
+  readonly Effect: string;
+  readonly Action: string | string[];
+  readonly Resource: unknown;
+  readonly Principal?: unknown;
+  readonly Condition?: unknown;
+}
+
+/** A statement's actions, always as a list. */
+export const actionsOf = (statement: PolicyStatement): string[] =>
+  Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+
+/** Every statement of every identity policy of `template` attached to the role of this logical id. */
+export const statementsOfRole = (template: Template, roleLogicalId: string): PolicyStatement[] =>
+  Object.values(template.findResources('AWS::IAM::Policy'))
+    .map((resource) => (resource as { Properties: Record<string, unknown> }).Properties)
+    .filter((properties) => (properties.Roles as { Ref?: string }[]).some((role) => role.Ref === roleLogicalId))
+    .flatMap((properties) => (properties.PolicyDocument as { Statement: PolicyStatement[] }).Statement);

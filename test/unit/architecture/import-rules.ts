@@ -42,6 +42,16 @@ export interface LayerRule {
   readonly why: string;
 }
 
+/** The layers above the data layer: the use cases, and every entry point that composes or calls them. */
+const ABOVE_THE_DATA = [
+  'lambdas/http/',
+  'lambdas/routes/',
+  'lambdas/use-cases/',
+  'lambdas/authorizer/',
+  'lambdas/events/',
+  'lambdas/composition/',
+] as const;
+
 /**
  * Dependencies point one way: `lib/` (the CDK app) and `lambdas/` (the functions) each depend on
  * `contract/` (what both share) and never on each other; `contract/` depends on neither. The dashboard's
@@ -98,30 +108,12 @@ export const layerRules: readonly LayerRule[] = [
   },
   {
     layer: 'lambdas/domain/',
-    forbidden: [
-      'lambdas/data/',
-      'lambdas/http/',
-      'lambdas/routes/',
-      'lambdas/use-cases/',
-      'lambdas/authorizer/',
-      'lambdas/events/',
-      'lambdas/composition/',
-      '@aws-sdk/',
-      'aws-lambda',
-      '@middy/',
-    ],
+    forbidden: ['lambdas/data/', ...ABOVE_THE_DATA, '@aws-sdk/', 'aws-lambda', '@middy/'],
     why: 'the rules know no AWS or HTTP shape',
   },
   {
     layer: 'lambdas/data/',
-    forbidden: [
-      'lambdas/http/',
-      'lambdas/routes/',
-      'lambdas/use-cases/',
-      'lambdas/authorizer/',
-      'lambdas/events/',
-      'lambdas/composition/',
-    ],
+    forbidden: [...ABOVE_THE_DATA],
     why: 'the data layer serves the use cases, not the edge',
   },
   {
@@ -141,15 +133,7 @@ export const layerRules: readonly LayerRule[] = [
   },
   {
     layer: 'lambdas/crypto/',
-    forbidden: [
-      'lambdas/data/',
-      'lambdas/http/',
-      'lambdas/routes/',
-      'lambdas/use-cases/',
-      'lambdas/authorizer/',
-      'lambdas/events/',
-      'lambdas/composition/',
-    ],
+    forbidden: ['lambdas/data/', ...ABOVE_THE_DATA],
     why: 'encryption knows no table and no edge: it is given bytes and keys, and answers bytes',
   },
   { layer: 'lambdas/http/', forbidden: ['lambdas/data/', 'lambdas/routes/'], why: 'the HTTP edge calls use cases' },
