@@ -66,6 +66,9 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   secretVersionNotFound: 'the secret has no such version, or that version is its delete',
   secretConflict: 'an `expectedVersion` (or one of `expectedVersions`) is not the secret’s current version',
   secretLimit: 'the write would take the environment over 1,000 live secrets or 5,000,000 bytes of export',
+  shareNotFound:
+    'no such share, or one spent, expired, withdrawn or limited to other recipients (every refusal of a share is this one, so none tells that it exists)',
+  shareLimit: 'the caller already holds 100 live shares',
   tooLarge: `the body is over the route’s limit (${MAX_BODY_BYTES / 1024} KiB unless its contract sets another)`,
   contentType:
     'a body without a JSON `Content-Type` (a route whose body is optional also takes no body and no content type)',

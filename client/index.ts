@@ -19,3 +19,15 @@ export {
   type SecretVersion,
 } from './create-client';
 export { type ErrorDetail, SecretsApiError, SecretsNetworkError } from './errors';
+export {
+  fromBase64Url,
+  openShare,
+  type ParsedShareLink,
+  parseShareLink,
+  type SealedShare,
+  SHARE_PATH_PREFIX,
+  ShareKeyError,
+  sealShare,
+  shareLink,
+  toBase64Url,
+} from './share-link';

@@ -24,6 +24,9 @@ export const auditEventTypes = [
   'secret.deleted',
   'secret.restored',
   'secret.read',
+  'share.created',
+  'share.revealed',
+  'share.deleted',
   'user.offboarded',
 ] as const;
 
@@ -90,6 +93,8 @@ const buildAuditEventSchema = () =>
         projectId: nullableText(),
         userId: nullableText(),
         email: nullableText(),
+        /** `share.*`: the share's id. */
+        shareId: nullableText(),
       }),
       /** The caller's address as API Gateway saw it. */
       sourceIp: nullableText(),
@@ -115,6 +120,10 @@ const buildAuditEventSchema = () =>
         stopsAt: nullableText(),
         /** `token.expiring`: the notice's threshold: at most this many days were left when it was sent (7, then 1). */
         daysLeft: z.nullable(z.int()),
+        /** `share.created`: how many times the share may be revealed. */
+        maxViews: z.nullable(z.int()),
+        /** `share.created`, `share.revealed`: how many reveals the share has left. */
+        viewsLeft: z.nullable(z.int()),
       }),
     })
     .check(z.meta({ id: 'AuditEvent' }), z.describe('One recorded change or denial; never a credential'));

@@ -23,6 +23,8 @@ export const ErrorText = {
   secretVersionNotFound: 'Secret version not found',
   secretConflict: 'Secret version conflict',
   secretLimit: 'Secret limit reached',
+  shareNotFound: 'Share not found',
+  shareLimit: 'Share limit reached',
   malformedJson: 'Malformed JSON body',
   validation: 'Validation failed',
   tooLarge: 'Request body too large',

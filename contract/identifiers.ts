@@ -38,3 +38,10 @@ export const SECRET_NAME_PATTERN = /^(?!__proto__$)[A-Za-z_][A-Za-z0-9_]{0,127}$
 
 /** A project id. */
 export const PROJECT_ID_PATTERN = new RegExp(`^${PROJECT_ID_PREFIX}[0-9A-Za-z]{${PROJECT_ID_RANDOM_LENGTH}}$`);
+
+/** Prefix of a share's id. */
+export const SHARE_ID_PREFIX = 'shr_';
+/** Random base62 characters after the prefix of a share's id (about 131 bits: no one guesses one). */
+export const SHARE_ID_RANDOM_LENGTH = 22;
+/** A share's id. */
+export const SHARE_ID_PATTERN = new RegExp(`^${SHARE_ID_PREFIX}[0-9A-Za-z]{${SHARE_ID_RANDOM_LENGTH}}$`);

@@ -52,5 +52,23 @@ export const SECRET_BODY_BYTES = 512 * 1024;
  * request even after API Gateway escapes it again into the event.
  */
 export const PATCH_BODY_BYTES = 2.5 * 1024 * 1024;
+/** Hours a share lives: at least, by default, and at most (30 days). */
+export const MIN_SHARE_HOURS = 1;
+export const DEFAULT_SHARE_HOURS = 24;
+export const MAX_SHARE_HOURS = 720;
+/** Times a share may be revealed: by default, and at most. */
+export const DEFAULT_SHARE_VIEWS = 1;
+export const MAX_SHARE_VIEWS = 100;
+/** Most e-mail addresses a share may be limited to. */
+export const MAX_SHARE_RECIPIENTS = 20;
+/**
+ * Longest ciphertext of a share, in base64url characters: a value of `MAX_SECRET_VALUE_BYTES` sealed
+ * with its nonce and tag (about 87,420) fits.
+ */
+export const MAX_SHARE_CIPHERTEXT_LENGTH = 90_000;
+/** Live shares a person may hold at once. */
+export const SHARE_LIMIT = 100;
+/** Largest body of creating a share: the longest ciphertext and twenty of the longest addresses. */
+export const SHARE_BODY_BYTES = 128 * 1024;
 /** Seconds a client should wait before retrying a 503, from the gateway or a route. */
 export const RETRY_AFTER_SECONDS = '1';

@@ -18,6 +18,8 @@ export const API_TAGS = {
   members: "A project's members and their roles",
   audit: "The audit trail: the caller's own events and a project's",
   secrets: "A project's environments and their versioned, encrypted secrets: read, write, export, history, restore",
+  shares:
+    'Secrets handed from one person to another, end-to-end encrypted: the service holds ciphertext it cannot read',
 } as const;
 
 /** The group of an operation in the API document (`API_TAGS`). */
@@ -105,13 +107,16 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
 /**
  * What a sample request may refer to: the caller owns a project with one other member, holds a
  * spare token, and another user has signed in but belongs to no project of the caller's. The project's
- * `SAMPLE_SECRET` is at version 1, which stored the project's data key.
+ * `SAMPLE_SECRET` is at version 1, which stored the project's data key. The caller also holds a live
+ * share, `SAMPLE_SHARE`.
  */
 export interface SampleWorld {
   readonly projectId: string;
   readonly tokenId: string;
   readonly memberEmail: string;
   readonly otherEmail: string;
+  /** A share the caller created, with views to spare, that any signed-in person may reveal. */
+  readonly shareId: string;
 }
 
 /**
@@ -130,7 +135,17 @@ export const SAMPLE_WORLD: SampleWorld = {
   tokenId: 'AAAAAAAAAAAA',
   memberEmail: 'member@example.com',
   otherEmail: 'someone@example.com',
+  shareId: 'shr_AAAAAAAAAAAAAAAAAAAAAA',
 };
+
+/**
+ * The share a sample world's caller holds: a small ciphertext (the service never sees its key), with
+ * views enough for every request the bench and the tests send it.
+ */
+export const SAMPLE_SHARE = {
+  ciphertext: 'q1Yp3d0-RkZ0bGxsVXpXbm9wZ2ZpU3FqWkxmR0R4d0ZzTjhtTnJ3',
+  maxViews: 100,
+} as const;
 
 /** A request: its raw path parameters (as they appear in the path, percent-encoded) and JSON body. */
 export interface SampleRequest {

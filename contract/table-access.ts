@@ -96,6 +96,8 @@ const partitions: Readonly<
   SecretHead: { table: keyPrefix.secrets },
   SecretVersion: { table: keyPrefix.secrets },
   Membership: { table: keyPrefix.user },
+  Share: { table: keyPrefix.share, indexes: { [listIndexName]: keyPrefix.user } },
+  ShareSlots: { table: keyPrefix.user },
   AuditEvent: { table: keyPrefix.audit },
   ProjectAuditEvent: { table: keyPrefix.audit, indexes: { [listIndexName]: keyPrefix.project } },
 };

@@ -3,7 +3,7 @@ export const tableSchema = {
   partitionKey: 'PK',
   sortKey: 'SK',
   globalSecondaryIndexes: [
-    /** The list index: a user's tokens and projects, a project's audit trail. Lists return whole items. */
+    /** The list index: a user's tokens, projects and shares, a project's audit trail. Lists return whole items. */
     { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL' },
     /**
      * The notice index, sparse: a token while an expiry notice is still to come for it, under the day
@@ -45,6 +45,8 @@ export const keyPrefix = {
   project: 'PROJECT#',
   /** The secrets of one environment of a project: each one's head (its current version) and its versions. */
   secrets: 'SECRETS#',
+  /** A share, addressed by its id: a ciphertext the service cannot read, and its limits. */
+  share: 'SHARE#',
   /** A user's audit trail: what they did and what happened to their tokens, newest last by time. */
   audit: 'AUDIT#',
   /** In the notice index, the tokens whose next expiry notice is due on one day (UTC). */

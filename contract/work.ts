@@ -21,6 +21,8 @@ export type Entity =
   | 'SecretHead'
   | 'SecretVersion'
   | 'Membership'
+  | 'Share'
+  | 'ShareSlots'
   | 'AuditEvent'
   | 'ProjectAuditEvent';
 

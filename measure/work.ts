@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { SAMPLE_SECRET, type SampleWorld } from '@contract/route';
+import { SAMPLE_SECRET, SAMPLE_SHARE, type SampleWorld } from '@contract/route';
 import { routes } from '@contract/routes';
 import type { FloorCall } from '@contract/work';
 import { setClock } from '@lambdas/domain/clock';
@@ -284,7 +284,7 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
    * owner of its own (so that no route's lists grow with the routes measured before it, and a delete of
    * the sample secret takes it from no other route's world) with a session and an admin token already
    * used once, the owner's project with one other member and its sample secret at version 1, a spare
-   * token of the owner's, and another signed-in user.
+   * token of the owner's, a share of the owner's, and another signed-in user.
    */
   const newWorld = async (): Promise<{ world: SampleWorld; credentials: Record<'token' | 'session', string> }> => {
     const tag = randomUUID().slice(0, 8);
@@ -321,6 +321,13 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
       201,
       'secret write',
     );
+    // The share the share routes' samples name; also the owner's first, so a measured create updates
+    // the share slots, as every create but a person's first does.
+    const shared = await send('POST', '/api/v1/shares', {
+      token: worldSession,
+      json: { ciphertext: SAMPLE_SHARE.ciphertext, maxViews: SAMPLE_SHARE.maxViews },
+    });
+    const shareId = String(expectStatus(shared, 201, 'share create').body.data.id);
     const worldToken = String(expectStatus(await token('work'), 201, 'world token').body.data.rawToken);
     // Its first use records lastUsedAt; the measured request is then a steady use.
     expectStatus(await send('GET', '/api/v1/tokens', { token: worldToken }), 200, 'world token use');
@@ -330,6 +337,7 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
         tokenId: String(expectStatus(spare, 201, 'spare token').body.data.id),
         memberEmail,
         otherEmail,
+        shareId,
       },
       credentials: { token: worldToken, session: worldSession },
     };

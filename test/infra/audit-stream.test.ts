@@ -94,7 +94,7 @@ const tokenCreated: AuditEvent = {
   time: '2026-11-23T12:00:00.000Z',
   type: 'token.created',
   actor: { userId: 'user-1', email: 'ada@example.com', via: 'session', tokenId: null },
-  target: { tokenId: 'tok_abc', projectId: null, userId: 'user-1', email: 'ada@example.com' },
+  target: { tokenId: 'tok_abc', projectId: null, userId: 'user-1', email: 'ada@example.com', shareId: null },
   sourceIp: '203.0.113.9',
   // Quotes and a backslash: free text must reach the bus intact.
   userAgent: 'curl/8.5.0 "quoted" \\ backslash',
@@ -110,6 +110,8 @@ const tokenCreated: AuditEvent = {
     replacedBy: null,
     stopsAt: null,
     daysLeft: null,
+    maxViews: null,
+    viewsLeft: null,
   },
 };
 const tokenDenied: AuditEvent = {
@@ -117,7 +119,7 @@ const tokenDenied: AuditEvent = {
   time: '2026-11-23T12:00:01.000Z',
   type: 'token.denied',
   actor: { userId: 'user-1', email: 'ada@example.com', via: 'token', tokenId: 'tok_abc' },
-  target: { tokenId: 'tok_abc', projectId: null, userId: 'user-1', email: null },
+  target: { tokenId: 'tok_abc', projectId: null, userId: 'user-1', email: null, shareId: null },
   sourceIp: '198.51.100.7',
   userAgent: null,
   requestId: 'req-2',
@@ -132,6 +134,8 @@ const tokenDenied: AuditEvent = {
     replacedBy: null,
     stopsAt: null,
     daysLeft: null,
+    maxViews: null,
+    viewsLeft: null,
   },
 };
 const memberAdded: AuditEvent = {
@@ -139,7 +143,7 @@ const memberAdded: AuditEvent = {
   time: '2026-11-23T12:00:02.000Z',
   type: 'member.added',
   actor: { userId: 'user-1', email: 'ada@example.com', via: 'token', tokenId: 'tok_abc' },
-  target: { tokenId: null, projectId: 'prj_1', userId: 'user-2', email: 'bob@example.com' },
+  target: { tokenId: null, projectId: 'prj_1', userId: 'user-2', email: 'bob@example.com', shareId: null },
   sourceIp: '203.0.113.9',
   userAgent: 'secrets-cli/1.0',
   requestId: 'req-3',
@@ -154,6 +158,8 @@ const memberAdded: AuditEvent = {
     replacedBy: null,
     stopsAt: null,
     daysLeft: null,
+    maxViews: null,
+    viewsLeft: null,
   },
 };
 const userOffboarded: AuditEvent = {
@@ -161,7 +167,7 @@ const userOffboarded: AuditEvent = {
   time: '2026-11-23T12:00:03.000Z',
   type: 'user.offboarded',
   actor: { userId: null, email: null, via: 'system', tokenId: null },
-  target: { tokenId: null, projectId: null, userId: 'user-2', email: 'bob@example.com' },
+  target: { tokenId: null, projectId: null, userId: 'user-2', email: 'bob@example.com', shareId: null },
   sourceIp: null,
   userAgent: null,
   requestId: null,
@@ -176,6 +182,8 @@ const userOffboarded: AuditEvent = {
     replacedBy: null,
     stopsAt: null,
     daysLeft: null,
+    maxViews: null,
+    viewsLeft: null,
   },
 };
 const secretRead: AuditEvent = {
@@ -183,7 +191,7 @@ const secretRead: AuditEvent = {
   time: '2026-11-23T12:00:04.000Z',
   type: 'secret.read',
   actor: { userId: 'user-1', email: 'ada@example.com', via: 'token', tokenId: 'tok_abc' },
-  target: { tokenId: null, projectId: 'prj_AAAAAAAAAAAAAAAA', userId: null, email: null },
+  target: { tokenId: null, projectId: 'prj_AAAAAAAAAAAAAAAA', userId: null, email: null, shareId: null },
   sourceIp: '198.51.100.7',
   userAgent: 'secrets-cli',
   requestId: 'req-5',
@@ -201,6 +209,8 @@ const secretRead: AuditEvent = {
     replacedBy: null,
     stopsAt: null,
     daysLeft: null,
+    maxViews: null,
+    viewsLeft: null,
   },
 };
 const EVENTS = [tokenCreated, tokenDenied, memberAdded, userOffboarded, secretRead];
@@ -367,6 +377,8 @@ describe('pipe', () => {
         replacedBy: { NULL: true },
         stopsAt: { NULL: true },
         daysLeft: { NULL: true },
+        maxViews: null,
+        viewsLeft: null,
       },
     });
   });

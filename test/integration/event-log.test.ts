@@ -41,7 +41,7 @@ const sampleEvent = (userId: string): AuditEvent => ({
   time: new Date().toISOString(),
   type: 'token.created',
   actor: { userId, email: 'ada@example.com', via: 'session', tokenId: null },
-  target: { tokenId: `tok_${randomUUID().slice(0, 8)}`, projectId: null, userId, email: null },
+  target: { tokenId: `tok_${randomUUID().slice(0, 8)}`, projectId: null, userId, email: null, shareId: null },
   sourceIp: '127.0.0.1',
   userAgent: 'event-log-test',
   requestId: randomUUID(),
@@ -56,6 +56,8 @@ const sampleEvent = (userId: string): AuditEvent => ({
     replacedBy: null,
     stopsAt: null,
     daysLeft: null,
+    maxViews: null,
+    viewsLeft: null,
   },
 });
 
@@ -165,7 +167,7 @@ describe('npm start’s event log', () => {
         time: expect.any(String),
         type: 'token.created',
         actor: { userId: expect.any(String), email, via: 'session', tokenId: null },
-        target: { tokenId, projectId: null, userId: null, email: null },
+        target: { tokenId, projectId: null, userId: null, email: null, shareId: null },
         sourceIp: '127.0.0.1',
         userAgent: 'curl/8.5.0',
         requestId: expect.any(String),

@@ -28,14 +28,17 @@ const domainErrors = (
 
 describe('the OpenAPI document', () => {
   it('is valid OpenAPI 3.1 by @seriousme/openapi-schema-validator', () => {
-    // The validator is ESM only (and reads its schemas via import.meta.url): run it in plain Node.
+    // The validator is ESM only (and reads its schemas via import.meta.url): run it in plain Node, the
+    // document on its standard input (it outgrew what one argument may hold).
     const script = `
+      import { readFileSync } from 'node:fs';
       import { Validator } from '@seriousme/openapi-schema-validator';
       const validator = new Validator();
-      const result = await validator.validate(JSON.parse(process.argv[1]));
+      const result = await validator.validate(JSON.parse(readFileSync(0, 'utf8')));
       console.log(JSON.stringify({ valid: result.valid, errors: result.errors, version: validator.version }));`;
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(document)], {
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: PROJECT_ROOT,
+      input: JSON.stringify(document),
       encoding: 'utf8',
     });
     expect(JSON.parse(output)).toEqual({ valid: true, version: '3.1' });

@@ -9,7 +9,7 @@ const event: AuditEvent = {
   time: '2026-11-23T12:00:00.000Z',
   type: 'member.added',
   actor: { userId: 'user-1', email: 'ada@example.com', via: 'token', tokenId: 'tok_1' },
-  target: { tokenId: null, projectId: 'prj_1', userId: 'user-2', email: 'bob@example.com' },
+  target: { tokenId: null, projectId: 'prj_1', userId: 'user-2', email: 'bob@example.com', shareId: null },
   sourceIp: '203.0.113.7',
   userAgent: 'curl/8.5.0',
   requestId: 'req-1',
@@ -24,6 +24,8 @@ const event: AuditEvent = {
     replacedBy: null,
     stopsAt: null,
     daysLeft: null,
+    maxViews: null,
+    viewsLeft: null,
   },
 };
 
