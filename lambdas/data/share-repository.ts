@@ -7,6 +7,7 @@ import type { ShareRecord, ShareSummary } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
 import { batchGetItems, getItem, queryAll, type TableWrite, transactWrite } from './client';
 import { shareKey, shareListKeys, shareListPartition, shareSlotsKey } from './keys';
+import { firstSlotMap, freeSlot, type StoredSlotMap, slotMapUpdate } from './slot-map';
 
 /*
  * Shares: each one's item (its ciphertext and limits, in its creator's list), and each person's share
@@ -18,12 +19,6 @@ import { shareKey, shareListKeys, shareListPartition, shareSlotsKey } from './ke
 
 /** Rounds of the optimistic slot update before giving up with a 503 under extreme contention. */
 const MAX_SLOT_ATTEMPTS = 10;
-
-/** A person's share slots as read: each share's id and expiry in epoch ms. */
-interface StoredShareSlots {
-  readonly version: number;
-  readonly slots: Readonly<Record<string, number>>;
-}
 
 /** A share's whole item: its key, its place in its creator's list, and its expiry for DynamoDB's TTL. */
 const shareItem = (share: ShareRecord) =>
@@ -74,19 +69,14 @@ export const createShareWithinLimit = async (share: ShareRecord, now: Date, even
   const sharePut: TableWrite = { Put: { Item: shareItem(share), ConditionExpression: 'attribute_not_exists(PK)' } };
   const recorded = auditEventPut(event, { userId: share.userId, projectId: null });
   for (let attempt = 1; ; attempt += 1) {
-    const stored = await getItem<StoredShareSlots>(shareSlotsKey(share.userId), true);
+    const stored = await getItem<StoredSlotMap>(shareSlotsKey(share.userId), true);
     const slotWrite = stored
       ? await updateSlots(share, stored, now)
-      : {
-          Put: {
-            Item: Object.assign(shareSlotsKey(share.userId), {
-              entity: 'ShareSlots',
-              slots: { [share.shareId]: Date.parse(share.expiresAt) },
-              version: 1,
-            }),
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        };
+      : firstSlotMap(
+          shareSlotsKey(share.userId),
+          'ShareSlots',
+          new Map([[share.shareId, Date.parse(share.expiresAt)]]),
+        );
     const outcome = await transactWrite([sharePut, slotWrite, recorded], [1]);
     if (outcome.ok) return;
     if (attempt >= MAX_SLOT_ATTEMPTS) throw new ServiceUnavailableError({ cause: outcome.cause });
@@ -97,7 +87,7 @@ export const createShareWithinLimit = async (share: ShareRecord, now: Date, even
  * The slot write of a new share: its slot set, the slots of shares expired (and, at the limit, of
  * shares spent) removed, on the version read; a 409 when the live ones are still at the limit.
  */
-const updateSlots = async (share: ShareRecord, stored: StoredShareSlots, now: Date): Promise<TableWrite> => {
+const updateSlots = async (share: ShareRecord, stored: StoredSlotMap, now: Date): Promise<TableWrite> => {
   const slots = Object.entries(stored.slots);
   let live = slots.filter(([, expiry]) => expiry > now.getTime()).map(([shareId]) => shareId);
   if (live.length >= SHARE_LIMIT) {
@@ -107,26 +97,12 @@ const updateSlots = async (share: ShareRecord, stored: StoredShareSlots, now: Da
     if (live.length >= SHARE_LIMIT) throw new ConflictError(ErrorText.shareLimit);
   }
   const keep = new Set(live);
-  const names: Record<string, string> = { '#new': share.shareId };
-  const freed = slots
-    .filter(([shareId]) => !keep.has(shareId))
-    .map(([shareId], index) => {
-      names[`#freed${index}`] = shareId;
-      return `slots.#freed${index}`;
-    });
-  return {
-    Update: {
-      Key: shareSlotsKey(share.userId),
-      UpdateExpression: `SET slots.#new = :expiry, version = :next${freed.length > 0 ? ` REMOVE ${freed.join(', ')}` : ''}`,
-      ConditionExpression: 'version = :version',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: {
-        ':expiry': Date.parse(share.expiresAt),
-        ':next': stored.version + 1,
-        ':version': stored.version,
-      },
-    },
-  };
+  return slotMapUpdate(
+    shareSlotsKey(share.userId),
+    stored,
+    new Map([[share.shareId, Date.parse(share.expiresAt)]]),
+    slots.filter(([shareId]) => !keep.has(shareId)).map(([shareId]) => shareId),
+  );
 };
 
 /**
@@ -168,15 +144,7 @@ export const deleteShare = async (userId: string, shareId: string, now: Date, ev
           ExpressionAttributeValues: { ':userId': userId, ':now': now.toISOString() },
         },
       },
-      {
-        Update: {
-          Key: shareSlotsKey(userId),
-          UpdateExpression: 'REMOVE slots.#shareId SET version = version + :one',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#shareId': shareId },
-          ExpressionAttributeValues: { ':one': 1 },
-        },
-      },
+      freeSlot(shareSlotsKey(userId), shareId),
       auditEventPut(event, { userId, projectId: null }),
     ],
     [0, 1],

@@ -6,6 +6,7 @@ import type { TokenRecord } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
 import { getItem, type TableWrite, transactWrite, updateItem, type WriteOutcome } from './client';
 import { tokenKey, tokenSlotsKey } from './keys';
+import { firstSlotMap, freeSlot, type StoredSlotMap, slotMapUpdate } from './slot-map';
 import { EXPIRED_RETENTION_MS, getTokenById, tokenItem } from './token-repository';
 
 /*
@@ -22,9 +23,7 @@ const MAX_ATTEMPTS = 10;
  * A user's slot item as read: each unrevoked token's id and expiry in epoch ms (0: never), and when
  * the user was offboarded, if ever.
  */
-interface StoredSlots {
-  readonly version: number;
-  readonly slots: Readonly<Record<string, number>>;
+interface StoredSlots extends StoredSlotMap {
   readonly offboardedAt?: string;
 }
 
@@ -129,7 +128,9 @@ const withSlots = async (
   for (let attempt = 1; ; attempt += 1) {
     const stored = await getItem<StoredSlots>(tokenSlotsKey(userId), true);
     if (stored?.offboardedAt !== undefined && sessionIssuedAt <= stored.offboardedAt) throw new UnauthorizedError();
-    const slotWrite = stored ? updateSlots(userId, stored, slots, now) : firstSlots(userId, slots);
+    const slotWrite = stored
+      ? updateSlots(userId, stored, slots, now)
+      : firstSlotMap(tokenSlotsKey(userId), 'TokenSlots', slots);
     const transaction = items(slotWrite);
     const slotIndex = transaction.indexOf(slotWrite);
     const outcome = await transactWrite(transaction, [slotIndex, ...answering]);
@@ -142,18 +143,9 @@ const withSlots = async (
 /** Whether a slot of this expiry still counts against the limit at `now`. */
 const isLive = (expiry: number, now: Date): boolean => expiry === 0 || expiry > now.getTime();
 
-/** The slot item of a user's first token. */
-const firstSlots = (userId: string, slots: ReadonlyMap<string, number>): TableWrite => ({
-  Put: {
-    Item: Object.assign(tokenSlotsKey(userId), { entity: 'TokenSlots', slots, version: 1 }),
-    ConditionExpression: 'attribute_not_exists(PK)',
-  },
-});
-
 /**
  * Sets `slots` in the slots read and frees the ones no longer live in the same write, unless the user
- * would then hold more than `TOKEN_LIMIT` live tokens. The write names only the slots it changes, so
- * it does not grow with the map; the version read guards it.
+ * would then hold more than `TOKEN_LIMIT` live tokens.
  */
 const updateSlots = (
   userId: string,
@@ -164,30 +156,8 @@ const updateSlots = (
   const after = [...new Map([...Object.entries(stored.slots), ...slots])];
   const live = after.filter(([, expiry]) => isLive(expiry, now));
   if (live.length > TOKEN_LIMIT) throw new ConflictError(ErrorText.tokenLimit);
-  const names: Record<string, string> = {};
-  const values: Record<string, number> = { ':next': stored.version + 1, ':version': stored.version };
-  const assignments = live
-    .filter(([tokenId]) => slots.has(tokenId))
-    .map(([tokenId, expiry], index) => {
-      names[`#set${index}`] = tokenId;
-      values[`:set${index}`] = expiry;
-      return `slots.#set${index} = :set${index}`;
-    });
-  const removals = after
-    .filter(([, expiry]) => !isLive(expiry, now))
-    .map(([tokenId], index) => {
-      names[`#freed${index}`] = tokenId;
-      return `slots.#freed${index}`;
-    });
-  return {
-    Update: {
-      Key: tokenSlotsKey(userId),
-      UpdateExpression: `SET ${[...assignments, 'version = :next'].join(', ')}${removals.length > 0 ? ` REMOVE ${removals.join(', ')}` : ''}`,
-      ConditionExpression: 'version = :version',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
+  const freed = after.filter(([, expiry]) => !isLive(expiry, now)).map(([tokenId]) => tokenId);
+  return slotMapUpdate(tokenSlotsKey(userId), stored, new Map(live.filter(([tokenId]) => slots.has(tokenId))), freed);
 };
 
 /** Deletes one of the user's tokens and frees its slot, with its event; 404 when it is not the user's live token. */
@@ -201,15 +171,7 @@ export const revokeToken = async (userId: string, tokenId: string, event: AuditE
           ExpressionAttributeValues: { ':userId': userId },
         },
       },
-      {
-        Update: {
-          Key: tokenSlotsKey(userId),
-          UpdateExpression: 'REMOVE slots.#tokenId SET version = version + :one',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#tokenId': tokenId },
-          ExpressionAttributeValues: { ':one': 1 },
-        },
-      },
+      freeSlot(tokenSlotsKey(userId), tokenId),
       auditEventPut(event, { userId, projectId: null }),
     ],
     [0],
