@@ -240,6 +240,26 @@ describe('the share routes’ rules', () => {
     expect((await call(service, 'GET', '/api/v1/shares', { token: reader.rawToken })).status).toBe(200);
   });
 
+  it('are closed to a token limited to projects: shares belong to no project', async () => {
+    const ada = await signedIn('ada');
+    const projectId = (await call(service, 'POST', '/api/v1/projects', { token: ada.session, json: { name: 'p' } }))
+      .body.data.projectId;
+    const limited = await createToken(service, ada.session, {
+      name: 'l',
+      scopes: ['admin'],
+      projects: [{ projectId }],
+    });
+    const share = await shareOf(ada.session, 'not for a limited token');
+    for (const reply of [
+      await create(limited.rawToken, { ciphertext: 'AAAA' }),
+      await reveal(limited.rawToken, share.id),
+      await call(service, 'GET', '/api/v1/shares', { token: limited.rawToken }),
+    ]) {
+      expect([reply.status, reply.body.error]).toEqual([403, ErrorText.tokenResource]);
+    }
+    expect(await storedItem(share.id)).toMatchObject({ viewsLeft: 1 });
+  });
+
   it('refuse a body out of its bounds, naming the field', async () => {
     const ada = await signedIn('ada');
     const refused = async (json: Record<string, unknown>) => {
