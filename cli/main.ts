@@ -150,7 +150,8 @@ Without --recipient, anyone signed in who has the link can reveal it. Needs a to
 const REVEAL_HELP = `
 Spends one of the share's views and prints its value to standard output exactly, without a line break
 added; who shared it and the views left go to standard error. A link without its key (the part after #)
-is refused before anything is sent, so no view is spent. Needs a token with read:secrets.`;
+is refused before anything is sent, as is a key cut short, so no view is spent. Needs a token with
+read:secrets.`;
 
 /** Reads the environment's secrets for `run`, from the API or, when it cannot be reached, the snapshot. */
 const readForRun = async (
@@ -375,7 +376,11 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
       `hours until it expires, ${MIN_SHARE_HOURS} to ${MAX_SHARE_HOURS} (default ${DEFAULT_SHARE_HOURS})`,
       wholeNumber(MIN_SHARE_HOURS, MAX_SHARE_HOURS),
     )
-    .option('--recipient <email>', 'only this person may reveal it; repeat for several', repeated)
+    .option(
+      '--recipient <email>',
+      `only this person may reveal it; repeat for several (at most ${MAX_SHARE_RECIPIENTS})`,
+      repeated,
+    )
     .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s')
     .addHelpText('after', SHARE_HELP)
     .action(async (options: { views?: number; expiresInHours?: number; recipient?: string[]; timeout: string }) => {
