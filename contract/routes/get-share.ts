@@ -17,8 +17,8 @@ export const getShareRoute = route({
   errors: { notFound: [ErrorText.shareNotFound] },
   paramErrors: SHARE_PARAM_ERRORS,
   // Least work (look at a share): the share, whose expiry and recipients decide whether the caller may
-  // see it (eventually consistent: a look spends nothing, and the reveal reads it again strongly).
-  dataAccess: [{ operation: 'GetItem', entity: 'Share', consistent: false }],
+  // see it; strongly consistent, so that a link opened the moment it was made finds its share.
+  dataAccess: [{ operation: 'GetItem', entity: 'Share', consistent: true }],
   schemas: () => ({
     params: shareParams(),
     response: dataBody(

@@ -34,9 +34,9 @@ const shareItem = (share: ShareRecord) =>
     share,
   );
 
-/** One share by id; strongly consistent when it guards a write. */
-export const getShare = (shareId: string, consistent: boolean): Promise<ShareRecord | undefined> =>
-  getItem<ShareRecord>(shareKey(shareId), consistent);
+/** One share by id, strongly consistent: it decides access and guards the reveal's write. */
+export const getShare = (shareId: string): Promise<ShareRecord | undefined> =>
+  getItem<ShareRecord>(shareKey(shareId), true);
 
 /** The fields of a share its creator's list shows: never the ciphertext. */
 const SUMMARY_FIELDS = [

@@ -10,8 +10,8 @@ import type { ShareRecord, ShareSummary } from '@lambdas/domain/records';
 
 /** What the share use cases read and write (the share repository). */
 export interface ShareStore {
-  /** One share by id; strongly consistent when it guards a write. */
-  get(shareId: string, consistent: boolean): Promise<ShareRecord | undefined>;
+  /** One share by id, strongly consistent. */
+  get(shareId: string): Promise<ShareRecord | undefined>;
   /** The person's shares not yet spent (expired ones too), newest first, without ciphertexts. */
   listByUser(userId: string): Promise<ShareSummary[]>;
   /** Stores a share with its event, unless its creator would hold more than the limit of live shares (409). */
@@ -66,8 +66,8 @@ const visibleTo = (share: ShareRecord, principal: Principal, now: Date): boolean
 /** The share use cases, wired to their ports. */
 export const shareUseCases = ({ shares, ids }: SharePorts) => {
   /** The share if the caller may see it; every other case is the one 404, so none tells that it exists. */
-  const visibleShare = async (shareId: string, principal: Principal, now: Date, consistent: boolean) => {
-    const share = await shares.get(shareId, consistent);
+  const visibleShare = async (shareId: string, principal: Principal, now: Date) => {
+    const share = await shares.get(shareId);
     if (!share || !visibleTo(share, principal, now)) throw new NotFoundError(ErrorText.shareNotFound);
     return share;
   };
@@ -100,7 +100,7 @@ export const shareUseCases = ({ shares, ids }: SharePorts) => {
 
     /** Who shared it, its views left and expiry, for a caller it may reveal to; spends nothing. */
     async lookAtShare(principal: Principal, shareId: string, now: Date) {
-      const share = await visibleShare(shareId, principal, now, false);
+      const share = await visibleShare(shareId, principal, now);
       return { viewsLeft: share.viewsLeft, expiresAt: share.expiresAt, createdBy: { email: share.creatorEmail } };
     },
 
@@ -111,7 +111,7 @@ export const shareUseCases = ({ shares, ids }: SharePorts) => {
      */
     async revealShare(principal: Principal, shareId: string, origin: RequestOrigin, now: Date) {
       for (let attempt = 1; attempt <= MAX_REVEAL_ATTEMPTS; attempt += 1) {
-        const share = await visibleShare(shareId, principal, now, true);
+        const share = await visibleShare(shareId, principal, now);
         const viewsLeft = share.viewsLeft - 1;
         const event = auditEvent(
           'share.revealed',
