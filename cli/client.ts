@@ -1,2 +1,9 @@
 /** The one way into the service: the typed client of `client/`, as any program uses it. */
-export { createClient, SecretsApiError, type SecretsClient, SecretsNetworkError } from '@client/index';
+export {
+  createClient,
+  parseShareLink,
+  SecretsApiError,
+  type SecretsClient,
+  SecretsNetworkError,
+  shareLink,
+} from '@client/index';

@@ -1,8 +1,24 @@
 import { readFileSync } from 'node:fs';
+import { normalizeEmail } from '@contract/email';
 import { ErrorText } from '@contract/errors';
-import { MAX_PATCH_CHANGES } from '@contract/limits';
+import {
+  DEFAULT_SHARE_HOURS,
+  DEFAULT_SHARE_VIEWS,
+  MAX_PATCH_CHANGES,
+  MAX_SHARE_HOURS,
+  MAX_SHARE_RECIPIENTS,
+  MAX_SHARE_VIEWS,
+  MIN_SHARE_HOURS,
+} from '@contract/limits';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { createClient, SecretsApiError, type SecretsClient, SecretsNetworkError } from './client';
+import {
+  createClient,
+  parseShareLink,
+  SecretsApiError,
+  type SecretsClient,
+  SecretsNetworkError,
+  shareLink,
+} from './client';
 import { parseDuration } from './duration';
 import { parseEnvFile } from './env-file';
 import { CommandError, UsageError } from './errors';
@@ -10,7 +26,16 @@ import { readSnapshot, writeSnapshot } from './fallback';
 import { EXPORT_FORMATS, type ExportFormat, formatExport } from './formats';
 import { version } from './package.json';
 import { runChild } from './run-child';
-import { resolveCredentials, resolveProject, resolveTarget, type Target, type TargetFlags, writeSetup } from './target';
+import { shareValue } from './share-value';
+import {
+  resolveCredentials,
+  resolveDashboardUrl,
+  resolveProject,
+  resolveTarget,
+  type Target,
+  type TargetFlags,
+  writeSetup,
+} from './target';
 
 /** Variables of the command itself, which a child of `run` does not need and is not given. */
 const OWN_VARIABLES = ['SECRETS_TOKEN', 'SECRETS_FALLBACK_PASSPHRASE'];
@@ -21,6 +46,8 @@ Environment:
   SECRETS_TOKEN                an API token (svc_live_…); never a flag, so it stays out of shell history
   SECRETS_PROJECT, SECRETS_ENV the project and environment when no flag names them
   SECRETS_FALLBACK_PASSPHRASE  the passphrase of run --fallback's encrypted snapshot
+  SECRETS_DASHBOARD_URL        the dashboard a share's link opens (the stack's DashboardUrl);
+                               default: SECRETS_API_URL, where npm start serves it
 
 Without flags or variables, the project and environment come from the nearest .secrets.json
 (written by \`secrets setup\`) in this folder or above it.
@@ -28,11 +55,18 @@ Without flags or variables, the project and environment come from the nearest .s
 Exit codes: 0 success; 1 the service refused or failed; 2 a usage error; run: the command's own.`;
 
 const wholeNumber =
-  (least: number) =>
+  (least: number, most = Number.POSITIVE_INFINITY) =>
   (text: string): number => {
-    if (!/^\d+$/.test(text) || Number(text) < least) throw new InvalidArgumentError(`a whole number from ${least}`);
+    if (!/^\d+$/.test(text) || Number(text) < least || Number(text) > most) {
+      throw new InvalidArgumentError(
+        `a whole number from ${least}${most === Number.POSITIVE_INFINITY ? '' : ` to ${most}`}`,
+      );
+    }
     return Number(text);
   };
+
+/** Commander's way to take a flag many times: each use adds to the list. */
+const repeated = (text: string, previous: readonly string[] = []): string[] => [...previous, text];
 
 interface CommonOptions extends TargetFlags {
   readonly timeout: string;
@@ -45,6 +79,12 @@ const withTarget = (command: Command): Command =>
     .option('-e, --env <name>', 'environment (else SECRETS_ENV, else .secrets.json)')
     .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s');
 
+/** A client for a command about the caller rather than a project (shares), from the environment. */
+const connectAccount = (options: { readonly timeout: string }): SecretsClient => {
+  const { apiUrl, token } = resolveCredentials(process.env);
+  return createClient({ apiUrl, token, timeoutMs: parseDuration(options.timeout, '--timeout') });
+};
+
 /** The client and target of a command, from its options and the environment. */
 const connect = (options: CommonOptions): { client: SecretsClient; target: Target } => {
   const { apiUrl, token } = resolveCredentials(process.env);
@@ -56,12 +96,14 @@ const connect = (options: CommonOptions): { client: SecretsClient; target: Targe
 const out = (text: string) => process.stdout.write(text);
 const note = (text: string) => process.stderr.write(text);
 
-const readStandardInput = async (): Promise<string> => {
+const readStandardInputBytes = async (): Promise<Buffer> => {
   if (process.stdin.isTTY) note('Type the value, then Ctrl-D:\n');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 };
+
+const readStandardInput = async (): Promise<string> => (await readStandardInputBytes()).toString('utf8');
 
 const table = (rows: readonly (readonly string[])[]): string => {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
@@ -77,6 +119,39 @@ const table = (rows: readonly (readonly string[])[]): string => {
 };
 
 const who = (person: { email: string | null; userId: string }) => person.email ?? person.userId;
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** The recipients of `--recipient`, as the service keeps e-mail addresses; a malformed one is a usage error. */
+const shareRecipients = (given: readonly string[]): string[] | undefined => {
+  if (given.length === 0) return undefined;
+  const recipients = [
+    ...new Set(
+      given.map((text) => {
+        const email = normalizeEmail(text);
+        if (!email) throw new UsageError(`--recipient ${JSON.stringify(text)} is not an e-mail address`);
+        return email;
+      }),
+    ),
+  ];
+  if (recipients.length > MAX_SHARE_RECIPIENTS) {
+    throw new UsageError(`a share names at most ${MAX_SHARE_RECIPIENTS} recipients; ${recipients.length} were given`);
+  }
+  return recipients;
+};
+
+const SHARE_HELP = `
+Reads the value from standard input: all of it, as UTF-8 text, with one trailing line break taken off
+(so \`echo "$X" | secrets share\` shares $X; printf %s keeps every byte). It is encrypted here, as the
+dashboard does, and the service stores only the ciphertext: the key is in the link's fragment (after #),
+which reaches no server. Prints the link alone on standard output; the rest goes to standard error.
+Without --recipient, anyone signed in who has the link can reveal it. Needs a token with write:secrets.`;
+
+const REVEAL_HELP = `
+Spends one of the share's views and prints its value to standard output exactly, without a line break
+added; who shared it and the views left go to standard error. A link without its key (the part after #)
+is refused before anything is sent, as is a key cut short, so no view is spent. Needs a token with
+read:secrets.`;
 
 /** Reads the environment's secrets for `run`, from the API or, when it cannot be reached, the snapshot. */
 const readForRun = async (
@@ -277,9 +352,8 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
     .option('-p, --project <id>', 'project id (else SECRETS_PROJECT, else .secrets.json)')
     .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s')
     .action(async (options: CommonOptions) => {
-      const { apiUrl, token } = resolveCredentials(process.env);
+      const client = connectAccount(options);
       const projectId = resolveProject(options, process.env, process.cwd());
-      const client = createClient({ apiUrl, token, timeoutMs: parseDuration(options.timeout, '--timeout') });
       const environments = await client.environments(projectId);
       out(
         table([
@@ -287,6 +361,63 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
           ...environments.map((entry) => [entry.name, String(entry.secretCount), entry.createdAt]),
         ]),
       );
+    });
+
+  program
+    .command('share')
+    .description('share a value from standard input, end to end encrypted, for a few views; print its link')
+    .option(
+      '--views <n>',
+      `times it may be revealed, 1 to ${MAX_SHARE_VIEWS} (default ${DEFAULT_SHARE_VIEWS})`,
+      wholeNumber(1, MAX_SHARE_VIEWS),
+    )
+    .option(
+      '--expires-in-hours <hours>',
+      `hours until it expires, ${MIN_SHARE_HOURS} to ${MAX_SHARE_HOURS} (default ${DEFAULT_SHARE_HOURS})`,
+      wholeNumber(MIN_SHARE_HOURS, MAX_SHARE_HOURS),
+    )
+    .option(
+      '--recipient <email>',
+      `only this person may reveal it; repeat for several (at most ${MAX_SHARE_RECIPIENTS})`,
+      repeated,
+    )
+    .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s')
+    .addHelpText('after', SHARE_HELP)
+    .action(async (options: { views?: number; expiresInHours?: number; recipient?: string[]; timeout: string }) => {
+      const client = connectAccount(options);
+      const dashboardUrl = resolveDashboardUrl(process.env);
+      const recipients = shareRecipients(options.recipient ?? []);
+      const value = shareValue(await readStandardInputBytes());
+      const { share, key } = await client.share(value, {
+        ...(options.views !== undefined && { maxViews: options.views }),
+        ...(options.expiresInHours !== undefined && { expiresInHours: options.expiresInHours }),
+        ...(recipients && { recipients }),
+      });
+      out(`${shareLink(dashboardUrl, share.id, key)}\n`);
+      const whom = share.recipients ? share.recipients.join(', ') : 'anyone signed in who has the link';
+      note(`${share.id}: ${plural(share.maxViews, 'view')} until ${share.expiresAt}, for ${whom}\n`);
+    });
+
+  program
+    .command('reveal')
+    .description('reveal a share: print its value (spends one of its views)')
+    .argument('<link>', 'the whole link, key included: <dashboard>/s/shr_…#key')
+    .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s')
+    .addHelpText('after', REVEAL_HELP)
+    .action(async (link: string, options: { timeout: string }) => {
+      const parsed = parseShareLink(link);
+      if (!parsed) throw new UsageError('that is not a share link (<dashboard>/s/shr_…#key)');
+      if (!parsed.key) {
+        throw new UsageError('the link has no key (the part after #): copy the whole link; no view was spent');
+      }
+      const client = connectAccount(options);
+      const revealed = await client.reveal(parsed.id, parsed.key);
+      out(revealed.value);
+      const left =
+        revealed.viewsLeft === 0
+          ? 'that was the last view'
+          : `${plural(revealed.viewsLeft, 'view')} left until ${revealed.expiresAt}`;
+      note(`shared by ${revealed.createdBy.email ?? 'a person without an e-mail address'}; ${left}\n`);
     });
 
   program

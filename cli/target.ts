@@ -77,6 +77,9 @@ export const writeSetup = (cwd: string, target: Target): string => {
   return file;
 };
 
+/** A base URL without its trailing slashes; `npm start` prints its address with `/api/v1`, which the client adds itself. */
+const baseUrl = (url: string): string => url.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+
 /** Where the API is and the token to use, from the environment only. */
 export const resolveCredentials = (env: NodeJS.ProcessEnv): { apiUrl: string; token: string } => {
   const token = env.SECRETS_TOKEN;
@@ -88,6 +91,22 @@ export const resolveCredentials = (env: NodeJS.ProcessEnv): { apiUrl: string; to
   } catch {
     throw new UsageError('SECRETS_API_URL is not a URL');
   }
-  // `npm start` prints its address with `/api/v1`; the client adds the path itself.
-  return { apiUrl: apiUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, ''), token };
+  return { apiUrl: baseUrl(apiUrl), token };
+};
+
+/**
+ * The dashboard a share's link opens: `SECRETS_DASHBOARD_URL` (the stack's `DashboardUrl`), else the
+ * API's base URL, which is right for `npm start` (it serves the dashboard at `/` of the API's origin).
+ */
+export const resolveDashboardUrl = (env: NodeJS.ProcessEnv): string => {
+  const named = env.SECRETS_DASHBOARD_URL || undefined;
+  const url = named ?? env.SECRETS_API_URL;
+  if (!url)
+    throw new UsageError('SECRETS_DASHBOARD_URL is not set: give the dashboard’s URL (the stack’s DashboardUrl)');
+  try {
+    new URL(url);
+  } catch {
+    throw new UsageError(`${named ? 'SECRETS_DASHBOARD_URL' : 'SECRETS_API_URL'} is not a URL`);
+  }
+  return named ? url.replace(/\/+$/, '') : baseUrl(url);
 };

@@ -1,6 +1,7 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { components, operations, paths } from './api-types';
 import { type ErrorDetail, SecretsApiError, SecretsNetworkError } from './errors';
+import { fromBase64Url, openShare, ShareKeyError, sealShare } from './share-link';
 
 /** The success body's `data` of an operation's answer with status `S`, as the API document gives it. */
 type Data<O extends keyof operations, S extends number = 200> = operations[O]['responses'] extends {
@@ -21,6 +22,12 @@ export type SecretVersion = Data<'listSecretVersions'>[number];
 export type SecretChanges = operations['changeSecrets']['requestBody']['content']['application/json'];
 /** One secret a `change` wrote, at its new version. */
 export type SecretChange = Data<'changeSecrets'>[number];
+/** A share as its creator sees it: id, expiry, views and recipients, never its ciphertext. */
+export type Share = components['schemas']['Share'];
+/** What `share` may set beside the value: hours, views and recipients (the API's defaults when left out). */
+export type ShareOptions = Omit<operations['createShare']['requestBody']['content']['application/json'], 'ciphertext'>;
+/** A revealed share: its value, opened with the link's key, with who shared it and the views left. */
+export type RevealedShare = Omit<Data<'revealShare'>, 'ciphertext'> & { readonly value: string };
 /** The lower-level client: every route of the API by path and method, typed from the API document. */
 export type ApiClient = Client<paths>;
 
@@ -74,9 +81,26 @@ export interface SecretsClient {
   export(projectId: string, environment: string): Promise<Record<string, string>>;
   /** Sets and deletes several secrets at once: all of them, or none. */
   change(projectId: string, environment: string, changes: SecretChanges): Promise<SecretChange[]>;
+  /**
+   * Shares a value end to end: seals it here under a new key (client/share-link.ts) and stores only the
+   * ciphertext. Answers the share and the key, which belongs in the link (`shareLink`) and nowhere else.
+   */
+  share(value: string, options?: ShareOptions): Promise<{ share: Share; key: string }>;
+  /**
+   * Spends one of a share's views and opens its value with the link's key. A key without a share key's
+   * form throws a `ShareKeyError` before any request, so no view is spent; a key that does not open the
+   * share throws one after the view is spent. Any refusal is the API's 404 `Share not found`.
+   */
+  reveal(id: string, key: string): Promise<RevealedShare>;
   /** Every route of the API, typed from its OpenAPI document; errors are thrown as by the methods above. */
   readonly api: ApiClient;
 }
+
+/** Bytes of a share's key (AES-256): a key of another length cannot open any share. */
+const SHARE_KEY_BYTES = 32;
+
+/** Whether `key` has a share key's form (32 bytes, 43 base64url characters), as `openShare` will check. */
+const isShareKey = (key: string): boolean => key.length === 43 && fromBase64Url(key)?.length === SHARE_KEY_BYTES;
 
 /** The statuses that say "not now": tried again after `Retry-After`. */
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 503]);
@@ -286,5 +310,24 @@ export const createClient = ({
           }),
         ),
       ),
+    share: async (value, options = {}) => {
+      const { ciphertext, key } = await sealShare(value);
+      return { share: data(await api.POST('/api/v1/shares', { body: { ...options, ciphertext } })), key };
+    },
+    reveal: async (id, key) => {
+      // A link cut short must not cost a view: the key's form is checked before the reveal spends one.
+      if (!isShareKey(key))
+        throw new ShareKeyError('The link’s key is not a share key: copy the whole link (no view was spent)');
+      const { ciphertext, ...revealed } = data(
+        await api.POST('/api/v1/shares/{id}/reveal', { params: { path: { id } } }),
+      );
+      try {
+        return { ...revealed, value: await openShare(ciphertext, key) };
+      } catch (error) {
+        if (!(error instanceof ShareKeyError)) throw error;
+        const left = revealed.viewsLeft === 0 ? 'it was the last' : `${revealed.viewsLeft} left`;
+        throw new ShareKeyError(`${error.message} (this reveal spent a view: ${left})`);
+      }
+    },
   };
 };

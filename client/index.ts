@@ -11,12 +11,15 @@ export {
   createClient,
   dataOf,
   type Environment,
+  type RevealedShare,
   type SecretChange,
   type SecretChanges,
   type SecretInfo,
   type SecretsClient,
   type SecretValue,
   type SecretVersion,
+  type Share,
+  type ShareOptions,
 } from './create-client';
 export { type ErrorDetail, SecretsApiError, SecretsNetworkError } from './errors';
 export {

@@ -11,7 +11,7 @@ import { parse as parseYaml } from 'yaml';
 import { writeSnapshot } from '../../cli/fallback';
 import { version as cliVersion } from '../../cli/package.json';
 import type { LocalService } from '../../local/service';
-import { buildCliOnce, type CliEnv, type CliResult, collect, runCli, spawnCli, startRelay } from './cli';
+import { buildCliOnce, type CliEnv, type CliResult, collect, runCli, spawnCli, startRecorder, startRelay } from './cli';
 import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
 
 /**
@@ -69,14 +69,14 @@ const value = (label: string) => {
 };
 
 /**
- * Runs `secrets`; the outputs of every command but `get`, `export` and `run` (whose child prints
- * what it likes) must hold no value and no token, and no output may ever hold a token.
+ * Runs `secrets`; the outputs of every command but `get`, `export`, `reveal` and `run` (whose child
+ * prints what it likes) must hold no value and no token, and no output may ever hold a token.
  */
 const secrets = async (args: readonly string[], env: CliEnv, options: { input?: string; cwd?: string } = {}) => {
   const result = await runCli(cliFile, args, env, options);
   const everything = `${result.stdout}\n${result.stderr}`;
   for (const token of tokens) expect(everything).not.toContain(token);
-  if (!['get', 'export', 'run'].includes(args[0] ?? '')) {
+  if (!['get', 'export', 'reveal', 'run'].includes(args[0] ?? '')) {
     for (const secret of values) expect(everything).not.toContain(secret);
   }
   return result;
@@ -444,6 +444,209 @@ describe('secrets import', () => {
   });
 });
 
+describe('secrets share and secrets reveal', () => {
+  /** Someone signed in with a token of theirs that shares and reveals (no project needed: a share is a person's). */
+  const person = async (label: string) => {
+    const email = uniqueEmail(label);
+    const session = await sessionFor(service, email);
+    const token = (await createToken(service, session, { name: 'cli', scopes: ['read:secrets', 'write:secrets'] }))
+      .rawToken;
+    tokens.push(token);
+    const env: CliEnv = { SECRETS_API_URL: service.baseUrl, SECRETS_TOKEN: token };
+    return { email, env };
+  };
+
+  /** A share's link as `secrets share` prints it: alone on its line, the key in the fragment. */
+  const LINK = /^(?<dashboard>\S+)\/s\/(?<id>shr_[0-9A-Za-z]{22})#(?<key>[A-Za-z0-9_-]{43})\n$/;
+
+  /** Shares `input` with `args`; answers the link and what share printed. */
+  const share = async (env: CliEnv, input: string, args: readonly string[] = []) => {
+    const result = await secrets(['share', ...args], env, { input });
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: expect.stringMatching(LINK) });
+    return { link: result.stdout.trim(), ...result };
+  };
+
+  const recorders: { stop(): Promise<void> }[] = [];
+  afterEach(async () => {
+    await Promise.all(recorders.splice(0).map((recorder) => recorder.stop()));
+  });
+
+  it.each([
+    ['several lines and unicode, echo’s line break taken off', 'zwei — 🔑 密码\n  indented\r\nlast', '\n'],
+    ['a value with a line break of its own (printf %s "$X")', 'ends with a break\n', '\n'],
+    ['a value without a trailing line break', 'no break at the end', ''],
+  ])('shares %s and reveals it exactly, once', async (_label, body, trailer) => {
+    const sharer = await person('sharer');
+    const reader = await person('reader');
+    // The recorded prefix keeps the value out of every output but reveal's; the body ends it as the case says.
+    const secret = `${value('shared')} ${body}`;
+    const shared = await share(sharer.env, `${secret}${trailer}`);
+    expect(shared.link.startsWith(`${service.baseUrl}/s/shr_`)).toBe(true);
+    expect(shared.stderr).toMatch(/^shr_\S+: 1 view until \d{4}-\S+Z, for anyone signed in who has the link\n$/);
+
+    const revealed = await secrets(['reveal', shared.link], reader.env);
+    expect(revealed).toMatchObject({ code: 0, stdout: secret });
+    expect(revealed.stderr).toBe(`shared by ${sharer.email}; that was the last view\n`);
+    const again = await secrets(['reveal', shared.link], reader.env);
+    expect({ ...exitOf(again), stdout: again.stdout }).toEqual({
+      code: 1,
+      stderr: `error: ${ErrorText.shareNotFound}\n`,
+      stdout: '',
+    });
+  });
+
+  it('makes a link to SECRETS_DASHBOARD_URL, which reveals through the API all the same', async () => {
+    const sharer = await person('sharer');
+    const secret = value('dashboard');
+    const shared = await share({ ...sharer.env, SECRETS_DASHBOARD_URL: 'https://secrets.example.com/app/' }, secret);
+    expect(shared.link).toMatch(/^https:\/\/secrets\.example\.com\/app\/s\/shr_[0-9A-Za-z]{22}#[A-Za-z0-9_-]{43}$/);
+    expect((await secrets(['reveal', shared.link], sharer.env)).stdout).toBe(secret);
+  });
+
+  it('reveals a share of --views 2 twice, saying the views left, then answers Share not found', async () => {
+    const sharer = await person('sharer');
+    const secret = value('twice');
+    const shared = await share(sharer.env, `${secret}\n`, ['--views', '2', '--expires-in-hours', '2']);
+    const expiresAt = /until (\S+),/.exec(shared.stderr)?.[1];
+    expect(shared.stderr).toMatch(/: 2 views until /);
+    const hours = (Date.parse(expiresAt ?? '') - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(1.9);
+    expect(hours).toBeLessThanOrEqual(2.01);
+
+    const first = await secrets(['reveal', shared.link], sharer.env);
+    expect(first).toMatchObject({
+      code: 0,
+      stdout: secret,
+      stderr: `shared by ${sharer.email}; 1 view left until ${expiresAt}\n`,
+    });
+    const second = await secrets(['reveal', shared.link], sharer.env);
+    expect(second).toMatchObject({
+      code: 0,
+      stdout: secret,
+      stderr: `shared by ${sharer.email}; that was the last view\n`,
+    });
+    expect(exitOf(await secrets(['reveal', shared.link], sharer.env))).toEqual({
+      code: 1,
+      stderr: `error: ${ErrorText.shareNotFound}\n`,
+    });
+  });
+
+  it('lets only a --recipient reveal it: another person’s token gets Share not found and spends nothing', async () => {
+    const sharer = await person('sharer');
+    const recipient = await person('recipient');
+    const outsider = await person('outsider');
+    const secret = value('for-one');
+    const shared = await share(sharer.env, secret, ['--recipient', recipient.email.toUpperCase()]);
+    expect(shared.stderr).toMatch(new RegExp(`: 1 view until \\S+, for ${recipient.email}\n$`));
+
+    expect(exitOf(await secrets(['reveal', shared.link], outsider.env))).toEqual({
+      code: 1,
+      stderr: `error: ${ErrorText.shareNotFound}\n`,
+    });
+    expect(exitOf(await secrets(['reveal', shared.link], sharer.env))).toEqual({
+      code: 1,
+      stderr: `error: ${ErrorText.shareNotFound}\n`,
+    });
+    expect((await secrets(['reveal', shared.link], recipient.env)).stdout).toBe(secret);
+  });
+
+  it('refuses a link without its key, or with its key cut short, before calling the API: no view is spent', async () => {
+    const sharer = await person('sharer');
+    const secret = value('whole-link');
+    const { link } = await share(sharer.env, secret);
+    const recorder = await startRecorder(service.port);
+    recorders.push(recorder);
+    const viaRecorder = { ...sharer.env, SECRETS_API_URL: recorder.url };
+
+    for (const cut of [link.split('#')[0] ?? '', `${link.split('#')[0]}#`]) {
+      expect(exitOf(await secrets(['reveal', cut], viaRecorder))).toEqual({
+        code: 2,
+        stderr: 'error: the link has no key (the part after #): copy the whole link; no view was spent\n',
+      });
+    }
+    const short = await secrets(['reveal', link.slice(0, -5)], viaRecorder);
+    expect(exitOf(short)).toEqual({
+      code: 1,
+      stderr: 'error: The link’s key is not a share key: copy the whole link (no view was spent)\n',
+    });
+    expect(exitOf(await secrets(['reveal', 'shr_0123456789abcdefABCDEF'], viaRecorder))).toEqual({
+      code: 2,
+      stderr: 'error: that is not a share link (<dashboard>/s/shr_…#key)\n',
+    });
+    expect(recorder.requests).toEqual([]);
+
+    expect((await secrets(['reveal', link], viaRecorder)).stdout).toBe(secret);
+  });
+
+  it('says plainly that a key which does not open the share does not, and that the view was spent', async () => {
+    const sharer = await person('sharer');
+    const secret = value('wrong-key');
+    const { link } = await share(sharer.env, secret, ['--views', '2']);
+    const other = LINK.exec(`${(await share(sharer.env, value('other'))).link}\n`)?.groups?.key ?? '';
+    const wrong = `${link.split('#')[0]}#${other}`;
+    const result = await secrets(['reveal', wrong], sharer.env);
+    expect({ ...exitOf(result), stdout: result.stdout }).toEqual({
+      code: 1,
+      stderr:
+        'error: The link’s key does not open this share: copy the whole link (this reveal spent a view: 1 left)\n',
+      stdout: '',
+    });
+    expect((await secrets(['reveal', link], sharer.env)).stdout).toBe(secret);
+  });
+
+  it('sends the service the ciphertext only: neither the value nor the link’s key', async () => {
+    const sharer = await person('sharer');
+    const recorder = await startRecorder(service.port);
+    recorders.push(recorder);
+    const viaRecorder = { ...sharer.env, SECRETS_API_URL: recorder.url, SECRETS_DASHBOARD_URL: service.baseUrl };
+    const secret = value('never-sent');
+    const { link } = await share(viaRecorder, secret);
+    const key = LINK.exec(`${link}\n`)?.groups?.key ?? '';
+    expect((await secrets(['reveal', link], viaRecorder)).stdout).toBe(secret);
+
+    expect(recorder.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      'POST /api/v1/shares',
+      expect.stringMatching(/^POST \/api\/v1\/shares\/shr_[0-9A-Za-z]{22}\/reveal$/),
+    ]);
+    const sent = JSON.parse(recorder.requests[0]?.body ?? '{}');
+    expect(Object.keys(sent)).toEqual(['ciphertext']);
+    expect(Buffer.from(sent.ciphertext, 'base64url').length).toBe(12 + Buffer.byteLength(secret) + 16);
+    for (const request of recorder.requests) {
+      const everything = JSON.stringify(request);
+      expect(everything).not.toContain(secret);
+      expect(everything).not.toContain(key);
+      expect(everything).not.toContain(Buffer.from(secret).toString('base64url'));
+    }
+  });
+
+  it('refuses, before sending anything, an empty value, one over 65,536 bytes and flags out of range', async () => {
+    const sharer = await person('sharer');
+    const recorder = await startRecorder(service.port);
+    recorders.push(recorder);
+    const viaRecorder = { ...sharer.env, SECRETS_API_URL: recorder.url };
+    expect(exitOf(await secrets(['share'], viaRecorder, { input: '\n' }))).toEqual({
+      code: 1,
+      stderr: 'error: the value is empty: give it on standard input\n',
+    });
+    expect(exitOf(await secrets(['share'], viaRecorder, { input: 'x'.repeat(65_537) }))).toEqual({
+      code: 1,
+      stderr: 'error: the value is 65537 bytes; a share holds at most 65536 (UTF-8): nothing was sent\n',
+    });
+    for (const args of [
+      ['--views', '0'],
+      ['--views', '101'],
+      ['--expires-in-hours', '721'],
+      ['--recipient', 'not an address'],
+    ]) {
+      expect((await secrets(['share', ...args], viaRecorder, { input: 'x' })).code).toBe(2);
+    }
+    expect(recorder.requests).toEqual([]);
+    // The largest value a secret may hold is shared whole.
+    const largest = await share(viaRecorder, `${'y'.repeat(65_536)}\n`);
+    expect((await secrets(['reveal', largest.link], sharer.env)).stdout).toBe('y'.repeat(65_536));
+  });
+});
+
 describe('exit codes and messages', () => {
   it('exits 1 with the API’s text and what it means for a token used from another address', async () => {
     const session = await sessionFor(service, uniqueEmail('cli'));
@@ -495,6 +698,8 @@ describe('exit codes and messages', () => {
     [['restore']],
     [['environments']],
     [['setup']],
+    [['share']],
+    [['reveal']],
   ])('prints help for %p --help and exits 0', async (command) => {
     const result = await secrets([...command, '--help'], {});
     expect(result.code).toBe(0);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
+import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +101,59 @@ export const startRelay = async (targetPort: number): Promise<{ url: string; sto
     stop: () => {
       stopped ??= stop();
       return stopped;
+    },
+  };
+};
+
+/** One request an HTTP recorder passed on: everything the client sent. */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/**
+ * An HTTP relay in front of the service that keeps every request it passes on, so that a test can
+ * check what a client sent (and that it sent nothing at all). The service sees the relay's loopback address.
+ */
+export const startRecorder = async (
+  targetPort: number,
+): Promise<{ url: string; requests: RecordedRequest[]; stop(): Promise<void> }> => {
+  const requests: RecordedRequest[] = [];
+  const server = createHttpServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const body = Buffer.concat(chunks);
+      requests.push({
+        method: incoming.method ?? '',
+        url: incoming.url ?? '',
+        headers: incoming.headers,
+        body: body.toString('utf8'),
+      });
+      const upstream = httpRequest(
+        { host: '127.0.0.1', port: targetPort, method: incoming.method, path: incoming.url, headers: incoming.headers },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
+      upstream.on('error', () => outgoing.destroy());
+      upstream.end(body);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    stop: async () => {
+      const closed = once(server, 'close');
+      server.closeAllConnections();
+      server.close();
+      await closed;
     },
   };
 };

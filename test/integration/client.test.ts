@@ -1,6 +1,14 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bodyOf, createClient, dataOf, SecretsApiError, type SecretsClient, SecretsNetworkError } from '@client/index';
+import {
+  bodyOf,
+  createClient,
+  dataOf,
+  SecretsApiError,
+  type SecretsClient,
+  SecretsNetworkError,
+  ShareKeyError,
+} from '@client/index';
 import { ErrorText } from '@contract/errors';
 import type { LocalService } from '../../local/service';
 import { createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
@@ -157,6 +165,90 @@ describe('createClient against npm start', () => {
     });
     const error = await thrown(createClient({ apiUrl, token: rawToken }).export(own, ENV));
     expect(error).toMatchObject({ status: 403, error: ErrorText.wrongIp });
+  });
+});
+
+describe('createClient share and reveal', () => {
+  /** A person's client that shares and reveals, and every request it sends. */
+  const personClient = async (label: string) => {
+    const email = uniqueEmail(label);
+    const session = await sessionFor(service, email);
+    const { rawToken } = await createToken(service, session, {
+      name: 'shares',
+      scopes: ['read:secrets', 'write:secrets'],
+    });
+    const sent: { url: string; body: string }[] = [];
+    const client = createClient({
+      apiUrl,
+      token: rawToken,
+      fetch: async (request) => {
+        sent.push({ url: request.url, body: await request.clone().text() });
+        return globalThis.fetch(request);
+      },
+    });
+    return { email, client, sent };
+  };
+
+  it('seals the value before sending it, and reveals it with the key the share answered', async () => {
+    const { email, client, sent } = await personClient('sharer');
+    const value = 'shared — 🔑\nsecond line';
+    const { share, key } = await client.share(value, { maxViews: 2, expiresInHours: 3 });
+    expect(share).toEqual({
+      id: expect.stringMatching(/^shr_[0-9A-Za-z]{22}$/),
+      expiresAt: expect.any(String),
+      maxViews: 2,
+      viewsLeft: 2,
+      recipients: null,
+    });
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.parse(sent[0]?.body ?? '{}')).toEqual({
+      ciphertext: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
+      maxViews: 2,
+      expiresInHours: 3,
+    });
+    expect(JSON.stringify(sent)).not.toContain(key);
+
+    expect(await client.reveal(share.id, key)).toEqual({
+      value,
+      viewsLeft: 1,
+      expiresAt: share.expiresAt,
+      createdBy: { email },
+    });
+    expect(await client.reveal(share.id, key)).toMatchObject({ value, viewsLeft: 0 });
+    expect(await thrown(client.reveal(share.id, key))).toMatchObject({ status: 404, error: ErrorText.shareNotFound });
+  });
+
+  it('refuses a key without a share key’s form before any request, so no view is spent', async () => {
+    const { client, sent } = await personClient('sharer');
+    const { share, key } = await client.share('kept');
+    const before = sent.length;
+    for (const cut of [key.slice(0, -1), '', `${key}A`]) {
+      expect(await thrown(client.reveal(share.id, cut))).toBeInstanceOf(ShareKeyError);
+    }
+    expect(sent.length).toBe(before);
+    expect((await client.reveal(share.id, key)).value).toBe('kept');
+  });
+
+  it('throws a ShareKeyError for another share’s key once the reveal has spent the view', async () => {
+    const { client } = await personClient('sharer');
+    const { share } = await client.share('first', { maxViews: 2 });
+    const other = await client.share('second');
+    const error = await thrown(client.reveal(share.id, other.key));
+    expect(error).toBeInstanceOf(ShareKeyError);
+    expect((error as Error).message).toMatch(/does not open this share.*this reveal spent a view: 1 left/);
+  });
+
+  it('limits the reveal to the recipients: another person gets Share not found', async () => {
+    const sharer = await personClient('sharer');
+    const recipient = await personClient('recipient');
+    const outsider = await personClient('outsider');
+    const { share, key } = await sharer.client.share('for one', { recipients: [recipient.email] });
+    expect(share.recipients).toEqual([recipient.email]);
+    expect(await thrown(outsider.client.reveal(share.id, key))).toMatchObject({
+      status: 404,
+      error: ErrorText.shareNotFound,
+    });
+    expect((await recipient.client.reveal(share.id, key)).value).toBe('for one');
   });
 });
 
