@@ -1,7 +1,7 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { components, operations, paths } from './api-types';
 import { type ErrorDetail, SecretsApiError, SecretsNetworkError } from './errors';
-import { fromBase64Url, openShare, ShareKeyError, sealShare } from './share-link';
+import { isShareKey, openShare, ShareKeyError, sealShare } from './share-link';
 
 /** The success body's `data` of an operation's answer with status `S`, as the API document gives it. */
 type Data<O extends keyof operations, S extends number = 200> = operations[O]['responses'] extends {
@@ -95,12 +95,6 @@ export interface SecretsClient {
   /** Every route of the API, typed from its OpenAPI document; errors are thrown as by the methods above. */
   readonly api: ApiClient;
 }
-
-/** Bytes of a share's key (AES-256): a key of another length cannot open any share. */
-const SHARE_KEY_BYTES = 32;
-
-/** Whether `key` has a share key's form (32 bytes, 43 base64url characters), as `openShare` will check. */
-const isShareKey = (key: string): boolean => key.length === 43 && fromBase64Url(key)?.length === SHARE_KEY_BYTES;
 
 /** The statuses that say "not now": tried again after `Retry-After`. */
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 503]);

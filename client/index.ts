@@ -24,6 +24,7 @@ export {
 export { type ErrorDetail, SecretsApiError, SecretsNetworkError } from './errors';
 export {
   fromBase64Url,
+  isShareKey,
   openShare,
   type ParsedShareLink,
   parseShareLink,

@@ -42,6 +42,9 @@ export const fromBase64Url = (text: string): Uint8Array<ArrayBuffer> | undefined
   return bytes;
 };
 
+/** Whether `key` has a share key's form (32 bytes, 43 base64url characters); only such a key can open a share. */
+export const isShareKey = (key: string): boolean => KEY_PATTERN.test(key);
+
 /** A sealed value: the ciphertext to send the service, and the key to put in the link only. */
 export interface SealedShare {
   readonly ciphertext: string;
@@ -72,7 +75,7 @@ export class ShareKeyError extends Error {
  * does not open this ciphertext (a link cut short, or another share's key).
  */
 export const openShare = async (ciphertext: string, key: string): Promise<string> => {
-  const keyBytes = KEY_PATTERN.test(key) ? fromBase64Url(key) : undefined;
+  const keyBytes = isShareKey(key) ? fromBase64Url(key) : undefined;
   if (!keyBytes) throw new ShareKeyError('The link’s key is not a share key: copy the whole link');
   const whole = fromBase64Url(ciphertext);
   if (!whole || whole.length < NONCE_BYTES + 16) throw new ShareKeyError('The share holds no sealed value');
