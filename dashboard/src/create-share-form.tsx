@@ -154,7 +154,7 @@ export const CreateShareForm = ({ api, onCreated }: { api: Api; onCreated: (crea
       </p>
       <textarea
         id="share-recipients"
-        rows={2}
+        rows={3}
         autocomplete="off"
         autocapitalize="off"
         spellcheck={false}

@@ -100,15 +100,15 @@ export const ShareLinkPage = ({
       {state.at === 'found' && (
         <section class="panel" aria-labelledby="share-from">
           <h2 id="share-from">Shared by {state.look.email ?? 'a person with no e-mail address on record'}</h2>
-          {revealed === undefined ? (
-            <p>
-              {viewsLeftText(state.look.viewsLeft)} It expires <When at={state.look.expiresAt} otherwise="" />.
-            </p>
-          ) : (
-            <p class="status" role="status">
-              {viewsLeftAfterReveal(revealed.viewsLeft)}
-            </p>
-          )}
+          <p role="status">
+            {revealed === undefined ? viewsLeftText(state.look.viewsLeft) : viewsLeftAfterReveal(revealed.viewsLeft)}
+            {revealed?.viewsLeft !== 0 && (
+              <>
+                {' '}
+                It expires <When at={state.look.expiresAt} otherwise="" />.
+              </>
+            )}
+          </p>
           {missingKey ? (
             <p class="error" role="alert">
               {missingKey}
