@@ -94,7 +94,7 @@ export const CreateShareForm = ({ api, onCreated }: { api: Api; onCreated: (crea
       aria-labelledby="create-share-title"
       aria-describedby="create-share-error"
     >
-      <h2 id="create-share-title">Create a link</h2>
+      <h2 id="create-share-title">New share</h2>
       <label for="share-value">Secret to share</label>
       <p id="share-value-hint" class="hint">
         Encrypted in this browser. The service stores only the encrypted value; the key is in the link alone.

@@ -6,7 +6,8 @@ import { useCopy } from './use-copy';
 /**
  * A new share's link, once: a read-only field, a copy button, its limits and the warning that the
  * link (whose fragment is the only copy of the key) will not come back. It takes the focus, since the
- * form's button that led here is gone.
+ * form's button that led here is gone. Neither it nor the form is named with "link": the field is the
+ * one thing labelled Link on the screen.
  */
 export const CreatedShare = ({ share, link, onDone }: CreatedShareEntry & { onDone: () => void }) => {
   const { copy, status } = useCopy('share-link', link, 'link');
@@ -15,7 +16,7 @@ export const CreatedShare = ({ share, link, onDone }: CreatedShareEntry & { onDo
   return (
     <section class="panel created" aria-labelledby="created-share-title">
       <h2 id="created-share-title" ref={heading} tabIndex={-1}>
-        Link created
+        Share created
       </h2>
       <p>
         It reveals the secret {share.maxViews === 1 ? 'once' : `${share.maxViews} times`}, to{' '}
