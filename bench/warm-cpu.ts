@@ -45,7 +45,7 @@ const main = async () => {
   // After the environment is set: the service's data module reads it at load.
   const { captureIo, checkReplayable, loadFloor, serviceClients } = await import('./replay');
   const { mintToken } = await import('@lambdas/domain/token-format');
-  const { isRouteContract, SAMPLE_SECRET, SAMPLE_WORLD } = await import('@contract/route');
+  const { isRouteContract, SAMPLE_SECRET, SAMPLE_SHARE, SAMPLE_WORLD } = await import('@contract/route');
   const { decryptValue, encryptValue } = await import('@lambdas/crypto/envelope');
 
   const now = new Date().toISOString();
@@ -95,6 +95,29 @@ const main = async () => {
     entity: 'TokenSlots',
     version: 3,
     slots: { [mintToken().tokenId]: 0, [mintToken().tokenId]: Date.parse(far) },
+  };
+  /** The share the share routes' samples name, and its creator's slots (two more shares). */
+  const share = {
+    PK: `SHARE#${SAMPLE_WORLD.shareId}`,
+    SK: 'SHARE',
+    entity: 'Share',
+    shareId: SAMPLE_WORLD.shareId,
+    userId: 'user-1',
+    creatorEmail: email,
+    ciphertext: SAMPLE_SHARE.ciphertext,
+    createdAt: now,
+    expiresAt: far,
+    maxViews: SAMPLE_SHARE.maxViews,
+    viewsLeft: SAMPLE_SHARE.maxViews,
+    GSI1PK: 'USER#user-1#SHARES',
+    GSI1SK: `${now}#${SAMPLE_WORLD.shareId}`,
+  };
+  const shareSlots = {
+    PK: 'USER#user-1',
+    SK: 'SHARE_SLOTS',
+    entity: 'ShareSlots',
+    version: 3,
+    slots: { [SAMPLE_WORLD.shareId]: Date.parse(far), shr_BBBBBBBBBBBBBBBBBBBBBB: Date.parse(far) },
   };
   const claim = {
     PK: 'EMAIL#new@example.com',
@@ -179,6 +202,13 @@ const main = async () => {
   const answers = {
     none: encode({}),
     slots: encode({ Item: marshall(slots) }),
+    share: encode({ Item: marshall(share) }),
+    shareSlots: encode({ Item: marshall(shareSlots) }),
+    shares: itemsOf(
+      Array.from({ length: 5 }, () =>
+        projected(share, ['shareId', 'userId', 'creatorEmail', 'createdAt', 'expiresAt', 'maxViews', 'viewsLeft']),
+      ),
+    ),
     token: encode({ Item: marshall(token) }),
     claim: encode({ Item: marshall(claim) }),
     owner: encode({ Item: marshall(member('user-1', 'owner')) }),
@@ -217,6 +247,8 @@ const main = async () => {
     if (operation === 'GetItem') {
       if (body.includes('VERSION#')) return answers.secretVersion;
       if (body.includes('TOKEN_SLOTS')) return slotAnswer;
+      if (body.includes('SHARE_SLOTS')) return answers.shareSlots;
+      if (body.includes('SHARE#')) return answers.share;
       if (body.includes('TOKEN#')) return answers.token;
       if (body.includes('EMAIL#')) return answers.claim;
       if (body.includes('MEMBER#')) return answers.owner;
@@ -224,6 +256,7 @@ const main = async () => {
     }
     if (operation === 'Query') {
       if (body.includes('#TOKENS')) return answers.tokens;
+      if (body.includes('#SHARES')) return answers.shares;
       if (body.includes('SECRETS#')) {
         if (body.includes('VERSION#')) return answers.secretVersions;
         return body.includes('ProjectionExpression') ? answers.secretHeadsListed : answers.secretHeads;

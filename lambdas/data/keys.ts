@@ -134,6 +134,21 @@ export const membershipKey = (userId: string, projectId: string): ItemKey => ({
   SK: `${MEMBERSHIP_PREFIX}${projectId}`,
 });
 
+/** A share, addressed by its id (the reveal's one read). */
+export const shareKey = (shareId: string): ItemKey => ({ PK: `${keyPrefix.share}${shareId}`, SK: 'SHARE' });
+
+/** Partition of a user's share list in the list index. */
+export const shareListPartition = (userId: string): string => `${userPartition(userId)}#SHARES`;
+
+/** List-index keys that place a share in its creator's list, newest first by creation time. */
+export const shareListKeys = (userId: string, createdAt: string, shareId: string) => ({
+  GSI1PK: shareListPartition(userId),
+  GSI1SK: `${createdAt}#${shareId}`,
+});
+
+/** A user's share slots: the shares counted against the per-person limit, each with its expiry. */
+export const shareSlotsKey = (userId: string): ItemKey => ({ PK: userPartition(userId), SK: 'SHARE_SLOTS' });
+
 /** Sort key of an event in a trail: its time, then its id, so that a trail reads in time order. */
 export const auditSortKey = (time: string, eventId: string): string => `${time}#${eventId}`;
 

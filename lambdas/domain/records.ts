@@ -204,3 +204,26 @@ export interface SecretWrites {
 
 /** Why a write was not made: the member left, the environment is gone or full, or what was read changed. */
 export type SecretWriteOutcome = 'written' | 'notMember' | 'noEnvironment' | 'limit' | 'changed';
+
+/**
+ * A share: a ciphertext its creator's client sealed (the key never reaches the service), with its
+ * limits. Removed at its last view; DynamoDB's TTL removes it some time after it expires.
+ */
+export interface ShareRecord {
+  readonly shareId: string;
+  /** The creator: the share is in their list and their trail, and only they may withdraw it. */
+  readonly userId: string;
+  /** The creator's e-mail when they created it, shown to the people it reveals to. */
+  readonly creatorEmail: string | null;
+  /** base64url, as the client sent it. */
+  readonly ciphertext: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly maxViews: number;
+  readonly viewsLeft: number;
+  /** The only e-mails it reveals to, lower-cased; absent: anyone signed in. */
+  readonly recipients?: readonly string[];
+}
+
+/** A share as its creator's list holds it: everything but the ciphertext. */
+export type ShareSummary = Omit<ShareRecord, 'ciphertext'>;

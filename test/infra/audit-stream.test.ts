@@ -213,7 +213,31 @@ const secretRead: AuditEvent = {
     viewsLeft: null,
   },
 };
-const EVENTS = [tokenCreated, tokenDenied, memberAdded, userOffboarded, secretRead];
+const shareRevealed: AuditEvent = {
+  id: 'evt_01JD0000000000000000000006',
+  time: '2026-11-23T12:00:05.000Z',
+  type: 'share.revealed',
+  actor: { userId: 'user-2', email: 'bob@example.com', via: 'session', tokenId: null },
+  target: { tokenId: null, projectId: null, userId: 'user-1', email: 'ada@example.com', shareId: 'shr_abc' },
+  sourceIp: '198.51.100.8',
+  userAgent: null,
+  requestId: 'req-6',
+  details: {
+    name: null,
+    scopes: null,
+    expiresAt: null,
+    role: null,
+    environment: null,
+    secrets: null,
+    reason: null,
+    replacedBy: null,
+    stopsAt: null,
+    daysLeft: null,
+    maxViews: null,
+    viewsLeft: 2,
+  },
+};
+const EVENTS = [tokenCreated, tokenDenied, memberAdded, userOffboarded, secretRead, shareRevealed];
 
 /** The item of an event, as the functions put it (keys, entity, TTL, then the event's own fields). */
 const itemOf = (event: AuditEvent) =>
@@ -337,6 +361,7 @@ describe('pipe', () => {
       '$.dynamodb.NewImage.target.M.projectId',
       '$.dynamodb.NewImage.target.M.userId',
       '$.dynamodb.NewImage.target.M.email',
+      '$.dynamodb.NewImage.target.M.shareId',
       '$.dynamodb.NewImage.sourceIp',
       '$.dynamodb.NewImage.userAgent',
       '$.dynamodb.NewImage.requestId',
@@ -350,6 +375,8 @@ describe('pipe', () => {
       '$.dynamodb.NewImage.details.M.replacedBy',
       '$.dynamodb.NewImage.details.M.stopsAt',
       '$.dynamodb.NewImage.details.M.daysLeft',
+      '$.dynamodb.NewImage.details.M.maxViews',
+      '$.dynamodb.NewImage.details.M.viewsLeft',
     ]);
     // Values quoted, whole attribute values bare, as Pipes wants them.
     expect(template).toContain('"id": "<$.dynamodb.NewImage.id.S>"');
@@ -362,7 +389,13 @@ describe('pipe', () => {
       time: '2026-11-23T12:00:01.000Z',
       type: 'token.denied',
       actor: { userId: { S: 'user-1' }, email: { S: 'ada@example.com' }, via: 'token', tokenId: { S: 'tok_abc' } },
-      target: { tokenId: { S: 'tok_abc' }, projectId: { NULL: true }, userId: { S: 'user-1' }, email: { NULL: true } },
+      target: {
+        tokenId: { S: 'tok_abc' },
+        projectId: { NULL: true },
+        userId: { S: 'user-1' },
+        email: { NULL: true },
+        shareId: { NULL: true },
+      },
       sourceIp: { S: '198.51.100.7' },
       userAgent: { NULL: true },
       requestId: { S: 'req-2' },
@@ -377,8 +410,8 @@ describe('pipe', () => {
         replacedBy: { NULL: true },
         stopsAt: { NULL: true },
         daysLeft: { NULL: true },
-        maxViews: null,
-        viewsLeft: null,
+        maxViews: { NULL: true },
+        viewsLeft: { NULL: true },
       },
     });
   });
@@ -397,7 +430,7 @@ describe('pipe', () => {
     (_type, event) => {
       // As in docs/operations.md: every DynamoDB attribute value back to its value, plain strings kept.
       const isAttribute = (value: object) =>
-        Object.keys(value).length === 1 && ['S', 'L', 'NULL'].includes(Object.keys(value)[0] ?? '');
+        Object.keys(value).length === 1 && ['S', 'N', 'L', 'NULL'].includes(Object.keys(value)[0] ?? '');
       const native = (value: unknown): unknown =>
         typeof value === 'string'
           ? value

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { openShare, sealShare } from '@client/index';
 import { secretHeadKey, tokenKey } from '@lambdas/data/keys';
 import { setClock } from '@lambdas/domain/clock';
 import type { LocalService } from '../../local/service';
@@ -239,6 +240,15 @@ describe('no secret in the audit events npm start shows and keeps', () => {
     const secretPath = `/api/v1/projects/${project.body.data.projectId}/environments/production/secrets/API_KEY`;
     expect((await call(npm, 'PUT', secretPath, { token: session, json: { value } })).status).toBe(201);
     expect((await call(npm, 'GET', secretPath, { token: session })).body.data.value).toBe(value);
+    const shared = `canary-shared-${randomUUID()}`;
+    const sealed = await sealShare(shared);
+    const share = await call(npm, 'POST', '/api/v1/shares', {
+      token: session,
+      json: { ciphertext: sealed.ciphertext },
+    });
+    expect(share.status).toBe(201);
+    const revealed = await call(npm, 'POST', `/api/v1/shares/${share.body.data.id}/reveal`, { token: session });
+    expect(await openShare(revealed.body.data.ciphertext, sealed.key)).toBe(shared);
 
     const file = join(dataDir, 'events.jsonl');
     const wanted = [
@@ -248,6 +258,8 @@ describe('no secret in the audit events npm start shows and keeps', () => {
       'token.revoked',
       'secret.created',
       'secret.read',
+      'share.created',
+      'share.revealed',
     ];
     const types = () =>
       existsSync(file)
@@ -272,6 +284,7 @@ describe('no secret in the audit events npm start shows and keeps', () => {
       expect(text).not.toContain(session.split('.')[2]);
       expect(text).not.toMatch(/secretHash|"hash"/);
       expect(text).not.toContain(value);
+      for (const kept of [shared, sealed.key, sealed.ciphertext]) expect(text).not.toContain(kept);
     }
   });
 });
@@ -284,7 +297,7 @@ describe('no secret value in what DynamoDB Local keeps on disk', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('stores only ciphertext in the database files of npm start’s own DynamoDB Local', async () => {
+  it('stores only ciphertext, and no share’s key, in the database files of npm start’s own DynamoDB Local', async () => {
     started = await startNpmService({ DATA_DIR: dataDir, DYNAMODB_ENDPOINT: undefined });
     const npm = started;
     const session = await devSession(npm, uniqueEmail('disk'));
@@ -293,6 +306,14 @@ describe('no secret value in what DynamoDB Local keeps on disk', () => {
     const path = `/api/v1/projects/${project.body.data.projectId}/environments/production/secrets/API_KEY`;
     expect((await call(npm, 'PUT', path, { token: session, json: { value } })).status).toBe(201);
     expect((await call(npm, 'GET', path, { token: session })).body.data.value).toBe(value);
+    const shared = `canary-shared-${randomUUID()}`;
+    const sealed = await sealShare(shared);
+    const share = await call(npm, 'POST', '/api/v1/shares', {
+      token: session,
+      json: { ciphertext: sealed.ciphertext, maxViews: 2 },
+    });
+    const revealed = await call(npm, 'POST', `/api/v1/shares/${share.body.data.id}/reveal`, { token: session });
+    expect(await openShare(revealed.body.data.ciphertext, sealed.key)).toBe(shared);
     await npm.stop();
     started = undefined;
     const files = (dir: string): string[] =>
@@ -302,6 +323,11 @@ describe('no secret value in what DynamoDB Local keeps on disk', () => {
       });
     const stored = files(dataDir);
     expect(stored.map((name) => name.slice(dataDir.length))).toContainEqual(expect.stringMatching(/\.db$/));
-    for (const name of stored) expect([name, readFileSync(name).includes(Buffer.from(value))]).toEqual([name, false]);
+    for (const name of stored) {
+      const content = readFileSync(name);
+      for (const kept of [value, shared, sealed.key]) {
+        expect([name, kept, content.includes(Buffer.from(kept))]).toEqual([name, kept, false]);
+      }
+    }
   }, 180_000);
 });

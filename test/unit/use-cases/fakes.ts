@@ -27,6 +27,7 @@ export const sequentialIds = (): Ids => {
   let next = 0;
   return {
     newProjectId: () => `prj_${++next}`,
+    newShareId: () => `shr_${++next}`,
     mintToken: () => {
       const n = ++next;
       return { tokenId: `tok${n}`, rawToken: `sk_raw${n}`, hash: `hash${n}`, displayPrefix: `sk_raw${n}`.slice(0, 6) };

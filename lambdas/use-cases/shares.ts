@@ -1,0 +1,151 @@
+import type { AuditEvent } from '@contract/audit';
+import { ErrorText } from '@contract/errors';
+import { DEFAULT_SHARE_HOURS, DEFAULT_SHARE_VIEWS, MAX_SHARE_VIEWS } from '@contract/limits';
+import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
+import { toIso } from '@lambdas/domain/clock';
+import { NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
+import type { Ids } from '@lambdas/domain/ids';
+import type { Principal } from '@lambdas/domain/principal';
+import type { ShareRecord, ShareSummary } from '@lambdas/domain/records';
+
+/** What the share use cases read and write (the share repository). */
+export interface ShareStore {
+  /** One share by id; strongly consistent when it guards a write. */
+  get(shareId: string, consistent: boolean): Promise<ShareRecord | undefined>;
+  /** The person's shares not yet spent (expired ones too), newest first, without ciphertexts. */
+  listByUser(userId: string): Promise<ShareSummary[]>;
+  /** Stores a share with its event, unless its creator would hold more than the limit of live shares (409). */
+  create(share: ShareRecord, now: Date, event: AuditEvent): Promise<void>;
+  /** Spends one view of the share as read, with its event; false when its views changed since. */
+  spendView(share: ShareRecord, event: AuditEvent): Promise<boolean>;
+  /** Withdraws one of the person's live shares with its event; false when there is none of that id. */
+  delete(userId: string, shareId: string, now: Date, event: AuditEvent): Promise<boolean>;
+}
+
+/** The ports of the share use cases. */
+export interface SharePorts {
+  readonly shares: ShareStore;
+  readonly ids: Pick<Ids, 'newShareId'>;
+}
+
+/** What the caller asked for. */
+export interface NewShare {
+  readonly ciphertext: string;
+  readonly expiresInHours?: number;
+  readonly maxViews?: number;
+  /** Lower-cased by the contract's e-mail rule. */
+  readonly recipients?: readonly string[];
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Reveals a share can lose to other reveals before its own is written: each loss is another reveal's
+ * view spent, so after `MAX_SHARE_VIEWS` of them the share is gone and the next read says so.
+ */
+const MAX_REVEAL_ATTEMPTS = MAX_SHARE_VIEWS + 1;
+
+/** A share as its creator's answers show it. */
+const shown = (share: ShareSummary) => ({
+  id: share.shareId,
+  expiresAt: share.expiresAt,
+  maxViews: share.maxViews,
+  viewsLeft: share.viewsLeft,
+  recipients: share.recipients ?? null,
+});
+
+/**
+ * Whether the caller may see the share at `now`: not expired (DynamoDB's TTL removes it only some
+ * time later), and, when it names recipients, for the caller's e-mail.
+ */
+const visibleTo = (share: ShareRecord, principal: Principal, now: Date): boolean =>
+  share.expiresAt > toIso(now) &&
+  (share.recipients === undefined ||
+    (principal.email !== undefined && share.recipients.includes(principal.email.toLowerCase())));
+
+/** The share use cases, wired to their ports. */
+export const shareUseCases = ({ shares, ids }: SharePorts) => {
+  /** The share if the caller may see it; every other case is the one 404, so none tells that it exists. */
+  const visibleShare = async (shareId: string, principal: Principal, now: Date, consistent: boolean) => {
+    const share = await shares.get(shareId, consistent);
+    if (!share || !visibleTo(share, principal, now)) throw new NotFoundError(ErrorText.shareNotFound);
+    return share;
+  };
+
+  return {
+    /** Stores the caller's ciphertext for a few views and hours; the key stays with the caller. */
+    async createShare(principal: Principal, input: NewShare, origin: RequestOrigin, now: Date) {
+      const maxViews = input.maxViews ?? DEFAULT_SHARE_VIEWS;
+      const share: ShareRecord = {
+        shareId: ids.newShareId(),
+        userId: principal.userId,
+        creatorEmail: principal.email ?? null,
+        ciphertext: input.ciphertext,
+        createdAt: toIso(now),
+        expiresAt: toIso(new Date(now.getTime() + (input.expiresInHours ?? DEFAULT_SHARE_HOURS) * HOUR_MS)),
+        maxViews,
+        viewsLeft: maxViews,
+        ...(input.recipients && { recipients: input.recipients }),
+      };
+      const event = auditEvent(
+        'share.created',
+        origin,
+        now,
+        { shareId: share.shareId },
+        { expiresAt: share.expiresAt, maxViews, viewsLeft: maxViews },
+      );
+      await shares.create(share, now, event);
+      return shown(share);
+    },
+
+    /** Who shared it, its views left and expiry, for a caller it may reveal to; spends nothing. */
+    async lookAtShare(principal: Principal, shareId: string, now: Date) {
+      const share = await visibleShare(shareId, principal, now, false);
+      return { viewsLeft: share.viewsLeft, expiresAt: share.expiresAt, createdBy: { email: share.creatorEmail } };
+    },
+
+    /**
+     * Spends one view and answers the ciphertext: the write holds only if the views are still the ones
+     * read, so under any concurrency a share of N views is revealed exactly N times. The event goes to
+     * the creator's trail in the same write; no event, no ciphertext.
+     */
+    async revealShare(principal: Principal, shareId: string, origin: RequestOrigin, now: Date) {
+      for (let attempt = 1; attempt <= MAX_REVEAL_ATTEMPTS; attempt += 1) {
+        const share = await visibleShare(shareId, principal, now, true);
+        const viewsLeft = share.viewsLeft - 1;
+        const event = auditEvent(
+          'share.revealed',
+          origin,
+          now,
+          { shareId, userId: share.userId, email: share.creatorEmail },
+          { viewsLeft },
+        );
+        if (await shares.spendView(share, event)) {
+          return {
+            ciphertext: share.ciphertext,
+            viewsLeft,
+            expiresAt: share.expiresAt,
+            createdBy: { email: share.creatorEmail },
+          };
+        }
+      }
+      throw new ServiceUnavailableError();
+    },
+
+    /** The caller's live shares, newest first. */
+    async listShares(principal: Principal, now: Date) {
+      const live = (await shares.listByUser(principal.userId)).filter(
+        (share) => share.expiresAt > toIso(now) && share.viewsLeft > 0,
+      );
+      return live.map((share) => ({ ...shown(share), createdAt: share.createdAt }));
+    },
+
+    /** Withdraws one of the caller's live shares; 404 for anyone else's, and for one spent or expired. */
+    async deleteShare(principal: Principal, shareId: string, origin: RequestOrigin, now: Date) {
+      const event = auditEvent('share.deleted', origin, now, { shareId });
+      if (!(await shares.delete(principal.userId, shareId, now, event))) {
+        throw new NotFoundError(ErrorText.shareNotFound);
+      }
+    },
+  };
+};
