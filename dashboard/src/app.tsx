@@ -1,3 +1,4 @@
+import { parseShareLink, SHARE_PATH_PREFIX } from '@client/index';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ActivityScreen, ProjectActivityScreen } from './activity';
 import { createApi } from './api';
@@ -5,11 +6,14 @@ import { MembersScreen } from './members';
 import { ProjectsScreen } from './projects';
 import { SecretsScreen } from './secrets';
 import type { Session, SessionState } from './session';
+import { ShareLinkPage } from './share-link-page';
+import { SharesScreen } from './shares';
 import { TokensScreen } from './tokens';
 
 /**
- * The screen a hash names: `#/tokens` (the default), `#/projects`, `#/projects/<id>`,
- * `#/projects/<id>/activity`, `#/projects/<id>/secrets`, `#/activity`.
+ * The screen the address names: a share's link page at `/s/<id>#<key>`; at `/`, the screen its hash
+ * names: `#/tokens` (the default), `#/projects`, `#/projects/<id>`, `#/projects/<id>/activity`,
+ * `#/projects/<id>/secrets`, `#/activity`, `#/share`.
  */
 type Screen =
   | { name: 'tokens' }
@@ -17,11 +21,30 @@ type Screen =
   | { name: 'members'; projectId: string }
   | { name: 'project-activity'; projectId: string }
   | { name: 'secrets'; projectId: string }
-  | { name: 'activity' };
+  | { name: 'activity' }
+  | { name: 'share' }
+  /** `id` is undefined when the path names no share. */
+  | { name: 'share-link'; id: string | undefined; key: string | undefined };
+
+/** Whether the page is a share's link page. */
+const isShareLink = (): boolean => location.pathname.startsWith(SHARE_PATH_PREFIX);
+
+/** The id and key of the link page's address (a malformed one names no share). */
+const shareLinkScreen = (): Screen => {
+  let parsed: ReturnType<typeof parseShareLink>;
+  try {
+    parsed = parseShareLink(location.href);
+  } catch {
+    // A path of broken percent-escapes names no share.
+  }
+  return { name: 'share-link', id: parsed?.id, key: parsed?.key };
+};
 
 const screenOf = (hash: string): Screen => {
+  if (isShareLink()) return shareLinkScreen();
   const [, first, second, third] = hash.replace(/^#/, '').split('/');
   if (first === 'activity') return { name: 'activity' };
+  if (first === 'share') return { name: 'share' };
   if (first === 'projects' && second && third === 'activity') {
     return { name: 'project-activity', projectId: decodeURIComponent(second) };
   }
@@ -52,7 +75,11 @@ const SignInScreen = ({ session, notice }: { session: Session; notice: string | 
       </header>
       <main class="sign-in">
         <h1>Sign in to Secrets Service</h1>
-        <p>Create and revoke API tokens, and manage who can reach your projects.</p>
+        <p>
+          {isShareLink()
+            ? 'Someone shared a secret with you. Sign in to see who, and to reveal it.'
+            : 'Create and revoke API tokens, and manage who can reach your projects.'}
+        </p>
         {notice && (
           <p class="error" role="alert">
             {notice}
@@ -79,7 +106,10 @@ const NavLink = ({ href, current, children }: { href: string; current: boolean; 
   </a>
 );
 
-/** The dashboard: the sign-in screen, or the signed-in person's tokens, projects and members. */
+/**
+ * The dashboard: the sign-in screen, or the signed-in person's tokens, projects, members, activity and
+ * shares, or a share's link page.
+ */
 export const App = ({ session }: { session: Session }) => {
   const [state, setState] = useState<SessionState>(session.initial);
   const screen = useScreen();
@@ -102,15 +132,22 @@ export const App = ({ session }: { session: Session }) => {
     <>
       <header class="top">
         <span class="brand">Secrets Service</span>
+        {/* From `/` as from a link page: a hash alone would stay on the link page's path. */}
         <nav aria-label="Main">
-          <NavLink href="#/tokens" current={screen.name === 'tokens'}>
+          <NavLink href="/#/tokens" current={screen.name === 'tokens'}>
             Tokens
           </NavLink>
-          <NavLink href="#/projects" current={screen.name !== 'tokens' && screen.name !== 'activity'}>
+          <NavLink
+            href="/#/projects"
+            current={['projects', 'members', 'project-activity', 'secrets'].includes(screen.name)}
+          >
             Projects
           </NavLink>
-          <NavLink href="#/activity" current={screen.name === 'activity'}>
+          <NavLink href="/#/activity" current={screen.name === 'activity'}>
             Activity
+          </NavLink>
+          <NavLink href="/#/share" current={screen.name === 'share'}>
+            Share
           </NavLink>
         </nav>
         <span class="who">{email}</span>
@@ -127,6 +164,11 @@ export const App = ({ session }: { session: Session }) => {
           <ProjectActivityScreen key={screen.projectId} api={api} projectId={screen.projectId} />
         )}
         {screen.name === 'activity' && <ActivityScreen api={api} />}
+        {screen.name === 'share' && <SharesScreen api={api} />}
+        {screen.name === 'share-link' && (
+          // A new key in the address bar (a corrected link) starts the page afresh.
+          <ShareLinkPage key={`${screen.id}#${screen.key}`} api={api} id={screen.id} linkKey={screen.key} />
+        )}
       </main>
     </>
   );

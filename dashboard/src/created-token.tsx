@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { isPast, type Shown } from './token-types';
 import { When } from './ui';
+import { useCopy } from './use-copy';
 
 /**
  * The raw token, once: a read-only field, a copy button and the warning that it will not come back;
@@ -8,19 +9,9 @@ import { When } from './ui';
  * control that led here (the form's button, a row's Rotate) is gone.
  */
 export const CreatedToken = ({ token, replaced, onDone }: Shown & { onDone: () => void }) => {
-  const [status, setStatus] = useState('');
+  const { copy, status } = useCopy('new-token', token.rawToken, 'token');
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(token.rawToken);
-      setStatus('Copied to the clipboard.');
-    } catch {
-      // Some browsers refuse the clipboard to a page; the selected text is one keystroke away.
-      document.getElementById('new-token')?.focus();
-      setStatus('The browser did not allow copying: the token is selected, press Ctrl+C or ⌘C.');
-    }
-  };
   return (
     <section class="panel created" aria-labelledby="created-title">
       <h2 id="created-title" ref={heading} tabIndex={-1}>

@@ -1,5 +1,6 @@
 import { DASHBOARD_CONFIG_PATH, type DashboardConfig } from '@contract/dashboard';
 import { type User, UserManager } from 'oidc-client-ts';
+import { keepReturnPlace, takeReturnUrl } from './return-place';
 import { SessionStore } from './session-store';
 
 /** Where the browser returns after sign-in and sign-out: the dashboard itself. */
@@ -17,16 +18,15 @@ export interface Session {
   readonly config: DashboardConfig;
   /** The state at start, after finishing a sign-in the issuer just redirected back from. */
   readonly initial: SessionState;
-  /** Sends the browser to the issuer's sign-in page; it comes back to the screen it left. */
+  /**
+   * Sends the browser to the issuer's sign-in page; it comes back to the screen it left, its fragment
+   * (a share link's key) kept in the tab, never sent to the issuer.
+   */
   signIn(): Promise<void>;
   /** Forgets the session here, then ends it at the issuer when the issuer offers that. */
   signOut(): Promise<void>;
   /** Forgets an expired session so that the next screen asks to sign in again. */
   forget(): Promise<void>;
-}
-
-interface ReturnState {
-  readonly hash: string;
 }
 
 const readConfig = async (): Promise<DashboardConfig> => {
@@ -55,13 +55,12 @@ export const startSession = async (): Promise<Session> => {
   const query = new URLSearchParams(location.search);
   if (query.has('state') && (query.has('code') || query.has('error'))) {
     try {
-      const user = await manager.signinRedirectCallback();
-      const { hash } = (user.state ?? {}) as Partial<ReturnState>;
-      history.replaceState(null, '', `/${hash ?? ''}`);
+      await manager.signinRedirectCallback();
     } catch (error) {
       notice = `Sign-in failed: ${error instanceof Error ? error.message : String(error)}`;
-      history.replaceState(null, '', '/');
     }
+    // Back where Sign in was clicked, also after a failure: a share's link page offers to sign in again.
+    history.replaceState(null, '', takeReturnUrl(sessionStorage));
   }
   const stored = (await manager.getUser()) ?? undefined;
   const expired = stored?.expired === true;
@@ -73,7 +72,10 @@ export const startSession = async (): Promise<Session> => {
   return {
     config,
     initial: { user: expired ? undefined : stored, notice },
-    signIn: () => manager.signinRedirect({ state: { hash: location.hash } satisfies ReturnState }),
+    signIn: () => {
+      keepReturnPlace(sessionStorage, location);
+      return manager.signinRedirect();
+    },
     signOut: async () => {
       const user = await manager.getUser();
       await manager.removeUser();

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { SHARE_PATH_PREFIX } from '@client/share-link';
 import {
   DASHBOARD_CONFIG_PATH,
   DASHBOARD_HSTS_MAX_AGE_SECONDS,
@@ -19,8 +20,13 @@ import {
 } from 'aws-cdk-lib';
 import {
   AllowedMethods,
+  type BehaviorOptions,
   CachePolicy,
+  Function as CloudFrontFunction,
   Distribution,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
   HeadersFrameOption,
   HeadersReferrerPolicy,
   HttpVersion,
@@ -81,6 +87,8 @@ export class DashboardSite extends Construct {
   readonly distribution: Distribution;
   /** The headers every answer of the distribution carries. */
   readonly responseHeadersPolicy: ResponseHeadersPolicy;
+  /** The CloudFront function that answers a share's link page, `/s/<id>`, with `index.html`. */
+  readonly shareLinkPage: CloudFrontFunction;
   /** The distribution's own origin, `https://<id>.cloudfront.net`. */
   readonly distributionOrigin: string;
   private readonly logRetention: RetentionDays;
@@ -146,17 +154,34 @@ export class DashboardSite extends Construct {
       },
     });
 
+    const files: BehaviorOptions = {
+      origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+      responseHeadersPolicy: this.responseHeadersPolicy,
+      compress: true,
+    };
+    // A share's link, `/s/<id>#<key>`, is the dashboard's page: the bucket has no such object, so the
+    // viewer request is turned to index.html, whose script reads the id from the address. Only this
+    // path: any other missing file stays a missing file (no error page maps everything to the app).
+    this.shareLinkPage = new CloudFrontFunction(this, 'ShareLinkPage', {
+      comment: 'Secrets Service dashboard: a share link page is index.html',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(
+        "function handler(event) { var request = event.request; request.uri = '/index.html'; return request; }",
+      ),
+    });
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Secrets Service dashboard',
       defaultRootObject: 'index.html',
       httpVersion: HttpVersion.HTTP2_AND_3,
-      defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
-        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: this.responseHeadersPolicy,
-        compress: true,
+      defaultBehavior: files,
+      additionalBehaviors: {
+        [`${SHARE_PATH_PREFIX}*`]: {
+          ...files,
+          functionAssociations: [{ function: this.shareLinkPage, eventType: FunctionEventType.VIEWER_REQUEST }],
+        },
       },
     });
     this.distributionOrigin = `https://${this.distribution.distributionDomainName}`;

@@ -35,21 +35,8 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-export const openBrowser = async (): Promise<BrowserSession> => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `No Chromium at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH.`,
-    );
-  }
-  const profile = mkdtempSync(join(tmpdir(), 'dashboard-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-  });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const page = context.pages()[0] ?? (await context.newPage());
+/** Records what `page` said, and what every page of `context` asked for, as {@link BrowserSession} keeps them. */
+const watch = (context: BrowserContext, page: Page): Pick<BrowserSession, 'errors' | 'requests'> => {
   const errors: string[] = [];
   const requests: string[] = [];
   page.on('console', (message) => {
@@ -59,15 +46,59 @@ export const openBrowser = async (): Promise<BrowserSession> => {
   });
   page.on('pageerror', (error) => errors.push(error.message));
   context.on('request', (request) => requests.push(request.url()));
+  return { errors, requests };
+};
+
+const requireChromium = (): void => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH.`,
+    );
+  }
+};
+
+export const openBrowser = async (): Promise<BrowserSession> => {
+  requireChromium();
+  const profile = mkdtempSync(join(tmpdir(), 'dashboard-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,
     page,
-    errors,
-    requests,
+    ...watch(context, page),
     close: async () => {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
+  };
+};
+
+/** One Chromium for several people at once: each session a context of its own (cookies, storage, clipboard). */
+export interface BrowserPool {
+  /** A fresh context with one page, as a person who has never opened the dashboard. */
+  newSession(): Promise<BrowserSession>;
+  /** Closes every session and the browser. */
+  close(): Promise<void>;
+}
+
+/** Starts one Chromium whose sessions share nothing: lighter on a two-core machine than a browser each. */
+export const launchBrowser = async (): Promise<BrowserPool> => {
+  requireChromium();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  return {
+    newSession: async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+      const page = await context.newPage();
+      return { context, page, ...watch(context, page), close: () => context.close() };
+    },
+    close: () => browser.close(),
   };
 };
 

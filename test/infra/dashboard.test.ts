@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { SHARE_PATH_PREFIX } from '@client/share-link';
 import {
   DASHBOARD_CONFIG_PATH,
   type DashboardConfig,
@@ -229,7 +230,37 @@ describe('distribution', () => {
         },
       }),
     });
-    expect(config).not.toHaveProperty('CacheBehaviors');
+  });
+
+  it('serves a share’s link page, /s/<id>, as index.html, through the same origin, headers and caching', () => {
+    const config = distributionConfig(cognito);
+    const functions = Object.entries(resourcesOf(cognito, 'AWS::CloudFront::Function'));
+    expect(functions).toHaveLength(1);
+    const [functionId, shareLinkPage] = functions[0] as [string, Json];
+    const { FunctionAssociations, PathPattern, ...behavior } = (config.CacheBehaviors as Json[])[0] as Json;
+    expect(config.CacheBehaviors).toHaveLength(1);
+    expect(PathPattern).toBe(`${SHARE_PATH_PREFIX}*`);
+    expect(FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
+    ]);
+    expect(behavior).toEqual(config.DefaultCacheBehavior);
+
+    // The function as CloudFront runs it: every /s/ path is the page, whatever its id.
+    const { FunctionCode, FunctionConfig } = propertiesOf(shareLinkPage) as {
+      FunctionCode: string;
+      FunctionConfig: Json;
+    };
+    expect(FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    const handler = new Function(`${FunctionCode}; return handler;`)() as (event: Json) => { uri: string };
+    for (const uri of ['/s/shr_0123456789abcdefghijkl', '/s/anything']) {
+      expect(handler({ request: { method: 'GET', uri, querystring: {}, headers: {} } })).toMatchObject({
+        uri: '/index.html',
+      });
+    }
+  });
+
+  it('keeps a missing file a missing file: no error page maps every path to the app', () => {
+    expect(distributionConfig(cognito)).not.toHaveProperty('CustomErrorResponses');
   });
 
   it('serves no other origin: the API stays on API Gateway, which must see the caller’s own address', () => {

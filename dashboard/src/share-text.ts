@@ -1,0 +1,52 @@
+import { fromBase64Url } from '@client/index';
+import { MAX_SECRET_VALUE_BYTES } from '@contract/limits';
+
+/** Bytes of a share's key (AES-256), as `client/share-link.ts` makes it. */
+const KEY_BYTES = 32;
+
+/** One recipient as typed: the address the API gets, and its line in the field (from 1). */
+export interface RecipientLine {
+  readonly email: string;
+  readonly line: number;
+}
+
+/** The typed recipients as the API takes them (each line trimmed, blank lines dropped), each with its line. */
+export const recipientLines = (text: string): RecipientLine[] =>
+  text
+    .split('\n')
+    .map((line, index) => ({ email: line.trim(), line: index + 1 }))
+    .filter(({ email }) => email !== '');
+
+/**
+ * Why a value cannot be shared, before anything is sealed or sent: none typed, or more than a secret
+ * may hold (the ciphertext limit is made for the largest secret value, sealed).
+ */
+export const valueProblem = (value: string): string | undefined => {
+  if (value === '') return 'Type the secret to share';
+  const bytes = new TextEncoder().encode(value).length;
+  return bytes > MAX_SECRET_VALUE_BYTES
+    ? `A shared secret has at most ${MAX_SECRET_VALUE_BYTES.toLocaleString('en')} bytes; this one has ${bytes.toLocaleString('en')}`
+    : undefined;
+};
+
+/**
+ * What is wrong with a link's key before revealing, so that a link cut short spends no view: none
+ * (the fragment was left out), or not a whole key. A whole key that is not this share's shows only
+ * when it fails to open the ciphertext.
+ */
+export const keyProblem = (key: string | undefined): string | undefined => {
+  if (key === undefined || key === '') return 'This link has no key: ask for the whole link.';
+  return fromBase64Url(key)?.length === KEY_BYTES
+    ? undefined
+    : 'This link’s key is cut short or changed: ask for the whole link.';
+};
+
+/** How many views a share has left, as a sentence: `3 views left.`, `1 view left.` */
+export const viewsLeftText = (viewsLeft: number): string => `${viewsLeft} ${viewsLeft === 1 ? 'view' : 'views'} left.`;
+
+/** The same after a reveal, when none left means this was the last. */
+export const viewsLeftAfterReveal = (viewsLeft: number): string =>
+  viewsLeft === 0 ? 'This was the last view.' : viewsLeftText(viewsLeft);
+
+/** Why a link reveals nothing, in the one 404 every refusal answers. */
+export const SHARE_GONE = 'This share does not exist, was already revealed, expired or is not for you.';
