@@ -1,8 +1,5 @@
-import { fromBase64Url } from '@client/index';
+import { isShareKey } from '@client/index';
 import { MAX_SECRET_VALUE_BYTES } from '@contract/limits';
-
-/** Bytes of a share's key (AES-256), as `client/share-link.ts` makes it. */
-const KEY_BYTES = 32;
 
 /** One recipient as typed: the address the API gets, and its line in the field (from 1). */
 export interface RecipientLine {
@@ -36,9 +33,7 @@ export const valueProblem = (value: string): string | undefined => {
  */
 export const keyProblem = (key: string | undefined): string | undefined => {
   if (key === undefined || key === '') return 'This link has no key: ask for the whole link.';
-  return fromBase64Url(key)?.length === KEY_BYTES
-    ? undefined
-    : 'This link’s key is cut short or changed: ask for the whole link.';
+  return isShareKey(key) ? undefined : 'This link’s key is cut short or changed: ask for the whole link.';
 };
 
 /** How many views a share has left, as a sentence: `3 views left.`, `1 view left.` */
