@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sealShare } from '@client/index';
 import type { Page, Request } from 'playwright-core';
+import { buildCliOnce, runCli } from '../integration/cli';
 import { type NpmService, startNpmService } from '../integration/npm-start';
 import {
   accessibilityViolations,
@@ -37,6 +38,8 @@ let shareKey = '';
 let otherKey = '';
 /** The key of Ada's second link, the one she withdraws. */
 let secondKey = '';
+/** The keys of the links the dashboard and the `secrets` command made for each other. */
+const cliKeys: string[] = [];
 /** Every request of every person's pages, as sent: URL, headers and body. */
 const sent: { who: string; text: string }[] = [];
 
@@ -291,8 +294,47 @@ test('Ada’s list drops the spent share, and Withdraw takes back a share before
   secondKey = second.split('#')[1] ?? '';
 });
 
+/** An API token of `email`'s for the `secrets` command, with both secret scopes. */
+const tokenOf = async (email: string): Promise<string> => {
+  const response = await fetch(`${service.baseUrl}/api/v1/tokens`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${await sessionOf(email)}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'cli', scopes: ['read:secrets', 'write:secrets'] }),
+  });
+  return ((await response.json()) as { data: { rawToken: string } }).data.rawToken;
+};
+
+test('the secrets command reveals a link the dashboard made, and the dashboard one the command made', async () => {
+  const cli = await buildCliOnce();
+  const secrets = async (args: string[], email: string, input?: string) =>
+    runCli(cli, args, { SECRETS_API_URL: service.baseUrl, SECRETS_TOKEN: await tokenOf(email) }, { input });
+
+  const { page } = ada;
+  await page.reload();
+  const fromDashboard = `dashboard to terminal ${tag}\n\ttabbed ✓`;
+  await page.getByLabel('Secret to share').fill(fromDashboard);
+  await page.getByLabel('Recipients').fill(bobEmail);
+  await page.getByRole('button', { name: 'Create link' }).click();
+  const dashboardLink = await page.getByLabel('Link').inputValue();
+  await page.getByRole('button', { name: 'Done' }).click();
+  const revealed = await secrets(['reveal', dashboardLink], bobEmail);
+  expect([revealed.code, revealed.stdout]).toEqual([0, fromDashboard]);
+
+  const fromTerminal = `terminal to dashboard ${tag}\nsecond line é`;
+  const shared = await secrets(['share', '--recipient', bobEmail], adaEmail, `${fromTerminal}\n`);
+  expect(shared.code).toBe(0);
+  const terminalLink = shared.stdout.trim();
+  expect(terminalLink).toMatch(new RegExp(`^${service.baseUrl}/s/shr_[0-9A-Za-z]{22}#[A-Za-z0-9_-]{43}$`));
+  await bob.page.goto(terminalLink);
+  await bob.page.getByRole('heading', { name: `Shared by ${adaEmail}` }).waitFor();
+  await bob.page.getByRole('button', { name: 'Reveal' }).click();
+  await expect(bob.page.getByLabel('Shared secret').inputValue()).resolves.toBe(fromTerminal);
+  await bob.page.getByText('This was the last view.').waitFor();
+  cliKeys.push(dashboardLink.split('#')[1] ?? '', terminalLink.split('#')[1] ?? '');
+});
+
 test('no request of any page carried a key, and no page logged an error', () => {
-  const keys = [shareKey, otherKey, secondKey];
+  const keys = [shareKey, otherKey, secondKey, ...cliKeys];
   for (const key of keys) expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
   // Opening the link was a request of its own, for the page, and the key was not in it.
   expect(sent.some(({ who, text }) => who === 'bob' && text.startsWith(`${service.baseUrl}/s/${shareId}\n`))).toBe(

@@ -138,7 +138,18 @@ describe('no secret anywhere it should not be', () => {
       token: session,
     });
     expect(exported.body.data).toEqual({ DB_PASSWORD: first });
-    for (const line of lines) for (const value of [first, second, patched]) expect(line).not.toContain(value);
+    const shared = `canary-shared-${randomUUID()}`;
+    const sealed = await sealShare(shared);
+    const share = await call(service, 'POST', '/api/v1/shares', {
+      token: session,
+      json: { ciphertext: sealed.ciphertext },
+    });
+    const revealed = await call(service, 'POST', `/api/v1/shares/${share.body.data.id}/reveal`, { token: session });
+    expect(await openShare(revealed.body.data.ciphertext, sealed.key)).toBe(shared);
+    for (const line of lines) {
+      for (const value of [first, second, patched, shared, sealed.key, sealed.ciphertext])
+        expect(line).not.toContain(value);
+    }
   });
 
   it('refuses a ciphertext moved to another secret with 500, logging the item and never a value', async () => {
