@@ -184,8 +184,18 @@ describe('denials of a genuine token', () => {
     const replies = await Promise.all(
       Array.from({ length: 50 }, () => call(service, 'GET', '/api/v1/tokens', as(raw, { from: '127.0.0.2' }))),
     );
-    expect(new Set(replies.map((reply) => reply.body.error))).toEqual(new Set([ErrorText.wrongIp]));
-    const denials = eventsOf(await trail(ada.token, '?type=token.denied'));
+    // Each is refused: for its address, or, on a machine so busy that DynamoDB did not answer the
+    // authorizer in time, with a fail-closed 503.
+    const errors = replies.map((reply) => reply.body.error);
+    expect(errors).toContain(ErrorText.wrongIp);
+    expect(errors.filter((error) => error !== ErrorText.wrongIp && error !== ErrorText.unavailable)).toEqual([]);
+    // Recording a denial is best effort (the refusal never waits on it): should every recording have
+    // missed DynamoDB's answer, the next use records it. However many uses, one event a minute.
+    let denials = eventsOf(await trail(ada.token, '?type=token.denied'));
+    while (denials.length === 0) {
+      await call(service, 'GET', '/api/v1/tokens', as(raw, { from: '127.0.0.2' }));
+      denials = eventsOf(await trail(ada.token, '?type=token.denied'));
+    }
     expect(denials).toHaveLength(1);
     expect(denials[0]).toMatchObject({
       actor: { userId: ada.userId, via: 'token', tokenId: created.body.data.id },
@@ -193,9 +203,20 @@ describe('denials of a genuine token', () => {
       sourceIp: '127.0.0.2',
       details: { reason: 'ip' },
     });
-    // Another reason is recorded on its own.
-    await call(service, 'POST', '/api/v1/tokens', as(raw, { json: { name: 'x', scopes: ['admin'] } }));
-    const reasons = eventsOf(await trail(ada.token, '?type=token.denied')).map((event) => event.details.reason);
+    // Another reason is recorded on its own. Recording a denial is best effort (the refusal never waits
+    // on it): on a machine so busy that DynamoDB did not answer in time the use is refused unrecorded,
+    // and the next one records it (the test's time limit bounds the wait).
+    let reasons: (string | null)[] = [];
+    while (!reasons.includes('scope')) {
+      const refused = await call(
+        service,
+        'POST',
+        '/api/v1/tokens',
+        as(raw, { json: { name: 'x', scopes: ['admin'] } }),
+      );
+      expect([403, 503]).toContain(refused.status);
+      reasons = eventsOf(await trail(ada.token, '?type=token.denied')).map((event) => event.details.reason);
+    }
     expect(reasons).toEqual(['scope', 'ip']);
   });
 });
@@ -203,31 +224,47 @@ describe('denials of a genuine token', () => {
 describe('reading the trails', () => {
   it('pages a 250-event trail exactly once, newest first', async () => {
     const ada = await signedIn('ada');
+    // Each create is sent until it is answered: on a machine so busy that DynamoDB did not answer in
+    // time it is a 503, sent again as a client would (the first may still have been stored, so a name
+    // may be in the trail twice; the paging must show whatever the trail holds, once).
+    const createProject = async (name: string): Promise<void> => {
+      const reply = await call(service, 'POST', '/api/v1/projects', as(ada.token, { json: { name } }));
+      if (reply.status === 503) return createProject(name);
+      expect(reply.status).toBe(201);
+    };
     for (let start = 0; start < 250; start += 25) {
-      await Promise.all(
-        Array.from({ length: 25 }, (_, i) =>
-          call(service, 'POST', '/api/v1/projects', as(ada.token, { json: { name: `p${start + i}` } })),
-        ),
-      );
+      await Promise.all(Array.from({ length: 25 }, (_, i) => createProject(`p${start + i}`)));
     }
-    const seen: AuditEvent[] = [];
-    let cursor: string | null = null;
-    do {
-      const query: string = `?limit=40${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const page = await trail(ada.token, query);
-      expect(page.status).toBe(200);
-      expect(page.body.data.length).toBeLessThanOrEqual(40);
-      seen.push(...eventsOf(page));
-      cursor = page.body.nextCursor;
-    } while (cursor);
-    expect(seen).toHaveLength(250);
-    expect(new Set(seen.map((event) => event.id)).size).toBe(250);
+
+    /** The whole trail, read a page of `limit` at a time. */
+    const paged = async (limit: number): Promise<AuditEvent[]> => {
+      const events: AuditEvent[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: string = `?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+        const page = await trail(ada.token, query);
+        // A page not read in time is read again, from the same cursor.
+        if (page.status === 503) continue;
+        expect(page.status).toBe(200);
+        expect(page.body.data.length).toBeLessThanOrEqual(limit);
+        events.push(...eventsOf(page));
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      return events;
+    };
+    const seen = await paged(40);
+    // The same events in the same order whatever the page size, each once: none skipped, none twice.
+    const whole = await paged(100);
+    expect(whole.length).toBeGreaterThanOrEqual(250);
+    expect(seen.map((event) => event.id)).toEqual(whole.map((event) => event.id));
+    expect(new Set(seen.map((event) => event.id)).size).toBe(whole.length);
     const keys = seen.map((event) => `${event.time}#${event.id}`);
     expect(keys).toEqual([...keys].sort().reverse());
     expect(new Set(seen.map((event) => event.details.name))).toEqual(
       new Set(Array.from({ length: 250 }, (_, i) => `p${i}`)),
     );
-  });
+    // 250 transactions of seven items each: on a busy machine they take minutes, not seconds.
+  }, 240_000);
 
   it('filters by type and time, and refuses a bad query or a cursor that is not its own', async () => {
     const ada = await signedIn('ada');
