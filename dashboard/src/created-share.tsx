@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
+import { CopyField } from './copy-field';
 import type { CreatedShareEntry } from './create-share-form';
 import { When } from './ui';
-import { useCopy } from './use-copy';
 
 /**
  * A new share's link, once: a read-only field, a copy button, its limits and the warning that the
@@ -10,7 +10,6 @@ import { useCopy } from './use-copy';
  * one thing labelled Link on the screen.
  */
 export const CreatedShare = ({ share, link, onDone }: CreatedShareEntry & { onDone: () => void }) => {
-  const { copy, status } = useCopy('share-link', link, 'link');
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -24,22 +23,7 @@ export const CreatedShare = ({ share, link, onDone }: CreatedShareEntry & { onDo
         <When at={share.expiresAt} otherwise="" />.
       </p>
       <p class="warning">Copy it now. The key is only in this link: it will not be shown again.</p>
-      <label for="share-link">Link</label>
-      <div class="copy-row">
-        <input
-          id="share-link"
-          readOnly
-          value={link}
-          spellcheck={false}
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <button type="button" onClick={copy}>
-          Copy
-        </button>
-      </div>
-      <p class="status" role="status">
-        {status}
-      </p>
+      <CopyField id="share-link" label="Link" text={link} what="link" />
       <button type="button" class="secondary" onClick={onDone}>
         Done
       </button>

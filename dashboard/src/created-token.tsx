@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
+import { CopyField } from './copy-field';
 import { isPast, type Shown } from './token-types';
 import { When } from './ui';
-import { useCopy } from './use-copy';
 
 /**
  * The raw token, once: a read-only field, a copy button and the warning that it will not come back;
@@ -9,7 +9,6 @@ import { useCopy } from './use-copy';
  * control that led here (the form's button, a row's Rotate) is gone.
  */
 export const CreatedToken = ({ token, replaced, onDone }: Shown & { onDone: () => void }) => {
-  const { copy, status } = useCopy('new-token', token.rawToken, 'token');
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -30,22 +29,7 @@ export const CreatedToken = ({ token, replaced, onDone }: Shown & { onDone: () =
         </p>
       )}
       <p class="warning">Copy it now. It will not be shown again.</p>
-      <label for="new-token">New token</label>
-      <div class="copy-row">
-        <input
-          id="new-token"
-          readOnly
-          value={token.rawToken}
-          spellcheck={false}
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <button type="button" onClick={copy}>
-          Copy
-        </button>
-      </div>
-      <p class="status" role="status">
-        {status}
-      </p>
+      <CopyField id="new-token" label="New token" text={token.rawToken} what="token" />
       <button type="button" class="secondary" onClick={onDone}>
         Done
       </button>

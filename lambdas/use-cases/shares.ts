@@ -134,9 +134,8 @@ export const shareUseCases = ({ shares, ids }: SharePorts) => {
 
     /** The caller's live shares, newest first. */
     async listShares(principal: Principal, now: Date) {
-      const live = (await shares.listByUser(principal.userId)).filter(
-        (share) => share.expiresAt > toIso(now) && share.viewsLeft > 0,
-      );
+      // A spent share is gone from the table (its last view deletes it); an expired one stays until the TTL.
+      const live = (await shares.listByUser(principal.userId)).filter((share) => share.expiresAt > toIso(now));
       return live.map((share) => ({ ...shown(share), createdAt: share.createdAt }));
     },
 
