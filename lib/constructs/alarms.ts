@@ -1,4 +1,5 @@
 import { AUTHORIZER_FAILURES_METRIC, METRICS_NAMESPACE } from '@contract/service-metrics';
+import { Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, type IMetric, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -98,9 +99,12 @@ export const createAlarms = (scope: Construct, props: AlarmsProps): Alarm[] => {
   const { stage, authorizer, routeFunctions, metrics } = props;
   const action = new SnsAction(props.topic);
   const alarms: Alarm[] = [];
-  /** One alarm that notifies the topic on ALARM and on OK; missing data (no traffic) is not breaching. */
-  const addAlarm = (id: string, spec: AlarmSpec): void => {
-    const alarm = new Alarm(scope, `${id}Alarm`, {
+  /**
+   * One alarm that notifies the topic on ALARM and on OK; missing data (no traffic) is not breaching.
+   * It is created in `alarmScope` (default `scope`): a route function's alarms live in its own nested stack.
+   */
+  const addAlarm = (id: string, spec: AlarmSpec, alarmScope: Construct = scope): void => {
+    const alarm = new Alarm(alarmScope, `${id}Alarm`, {
       metric: spec.metric,
       threshold: spec.threshold,
       evaluationPeriods: spec.evaluationPeriods,
@@ -204,16 +208,21 @@ export const createAlarms = (scope: Construct, props: AlarmsProps): Alarm[] => {
     description: `The secret-version cleanup gave up on a batch of stream records (TTL removals of deleted secrets' heads) after its retries: the versions of those secrets' ended lives stay in the table (never answered, only stored). Its message in the dead-letter queue (SecretVersionCleanupDeadLetterQueueUrl) names the shard and sequence numbers; see the function's log for the cause and the secrets named, then delete the message.`,
   });
 
-  // Route functions
+  // Route functions, each function's alarms beside it, in its domain's stack
   for (const fn of routeFunctions) {
     const name = metricId('', fn.name);
-    addAlarm(`${name}Errors`, {
-      metric: fn.lambdaFunction.metricErrors({ statistic: 'Sum', period: PERIOD }),
-      threshold: ROUTE_FUNCTION_ERRORS,
-      evaluationPeriods: 1,
-      description: `The ${fn.name} function ended an invocation with an unhandled error (crash, timeout or out of memory) in the last 5 minutes; the handler answers every expected error itself, so this is a bug or an outage. See its log.`,
-    });
-    addAlarm(`${name}Throttles`, throttlesSpec(fn));
+    const functionStack = Stack.of(fn.lambdaFunction);
+    addAlarm(
+      `${name}Errors`,
+      {
+        metric: fn.lambdaFunction.metricErrors({ statistic: 'Sum', period: PERIOD }),
+        threshold: ROUTE_FUNCTION_ERRORS,
+        evaluationPeriods: 1,
+        description: `The ${fn.name} function ended an invocation with an unhandled error (crash, timeout or out of memory) in the last 5 minutes; the handler answers every expected error itself, so this is a bug or an outage. See its log.`,
+      },
+      functionStack,
+    );
+    addAlarm(`${name}Throttles`, throttlesSpec(fn), functionStack);
   }
 
   // Table

@@ -4,7 +4,7 @@ import { JSON_HEADERS } from '@contract/headers';
 import type { RouteContract } from '@contract/route';
 import { methodsByPath, routeScopesJson } from '@contract/route-table';
 import { routes } from '@contract/routes';
-import { authorizerTableAccess, grantsOf } from '@contract/table-access';
+import { authorizerTableAccess } from '@contract/table-access';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import type { ServiceConfig } from '@lib/config';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
@@ -12,11 +12,11 @@ import {
   AccessLogField,
   AccessLogFormat,
   AuthorizationType,
+  AwsIntegration,
   type CfnRestApi,
   EndpointAccessMode,
   EndpointType,
   IdentitySource,
-  LambdaIntegration,
   LogGroupLogDestination,
   type Method,
   MethodLoggingLevel,
@@ -31,7 +31,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { grantKeyUse } from './key-use';
+import { domainOf, pascalCase, type RouteDomain, RouteStack } from './route-stack';
 import { ServiceFunction, serviceEnvironment } from './service-function';
 import { grantTableAccess } from './table-access';
 
@@ -65,18 +65,10 @@ export interface ServiceApiProps {
   readonly dashboardOrigin: string;
 }
 
-/** Entry file of a route's handler module. */
-export const routeEntry = (route: RouteContract): string => `lambdas/routes/${route.handler}.ts`;
+export { routeEntry } from './route-stack';
 
 /** Entry file of the authorizer. */
 export const AUTHORIZER_ENTRY = 'lambdas/authorizer/handler.ts';
-
-/** `create-token` → `CreateToken`: construct ids are PascalCase. */
-const pascalCase = (name: string): string =>
-  name
-    .split(/[^A-Za-z0-9]+/)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
 
 /** API Gateway takes static header values as quoted literals. */
 const quotedHeaders = (headers: Readonly<Record<string, string>>): Record<string, string> =>
@@ -99,6 +91,8 @@ export class ServiceApi extends Construct {
   readonly authorizerFunction: ServiceFunction;
   /** The function of each route, keyed by its handler name. */
   readonly routeFunctions: ReadonlyMap<string, ServiceFunction>;
+  /** The nested stack of each route domain, which holds its routes' functions. */
+  readonly routeStacks: ReadonlyMap<RouteDomain, RouteStack>;
   /** The stage's access log group. */
   readonly accessLogs: LogGroup;
   /** `GET /api/v1/openapi.json`: the API document, unauthenticated, from a mock integration. */
@@ -208,29 +202,40 @@ export class ServiceApi extends Construct {
       });
     }
 
+    const routesByDomain = new Map<RouteDomain, RouteContract[]>();
+    for (const route of routes)
+      routesByDomain.set(domainOf(route), [...(routesByDomain.get(domainOf(route)) ?? []), route]);
+    const routeStacks = new Map<RouteDomain, RouteStack>();
+    for (const [domain, domainRoutes] of routesByDomain) {
+      const routeStack = new RouteStack(this, `${domain}Routes`, {
+        routes: domainRoutes,
+        api: this.api,
+        stageName: config.stageName,
+        table,
+        secretsKey,
+        environment: { ...baseEnvironment, DASHBOARD_ORIGIN: dashboardOrigin },
+        logRetention: config.logRetention,
+      });
+      routeStacks.set(domain, routeStack);
+    }
+    // The methods stay here, in the API's own stack, where their logical IDs have always been. The
+    // integration is LambdaIntegration's without its permission, which each route stack grants itself.
     const routeFunctions = new Map<string, ServiceFunction>();
     for (const route of routes) {
-      if (routeFunctions.has(route.handler)) throw new Error(`Handler ${route.handler} serves two routes`);
-      const fn = new ServiceFunction(this, `${pascalCase(route.handler)}Function`, {
-        entry: routeEntry(route),
-        description: `${route.method} ${route.path}: ${route.summary}`,
-        logRetention: config.logRetention,
-        environment: {
-          ...baseEnvironment,
-          DASHBOARD_ORIGIN: dashboardOrigin,
-          ...(route.keyUse && { SECRETS_KEY_ID: secretsKey.keyArn }),
-        },
-      });
-      grantTableAccess(fn.role, table, grantsOf(route.dataAccess));
-      if (route.keyUse) grantKeyUse(fn.role, secretsKey, route.keyUse);
-      this.api.root
-        .resourceForPath(route.path)
-        .addMethod(route.method, new LambdaIntegration(fn.lambdaFunction, { allowTestInvoke: false }), {
-          authorizer,
-          authorizationType: AuthorizationType.CUSTOM,
-        });
+      const fn = routeStacks.get(domainOf(route))?.functions.get(route.handler);
+      if (!fn) throw new Error(`No function for ${route.handler}`);
       routeFunctions.set(route.handler, fn);
+      this.api.root.resourceForPath(route.path).addMethod(
+        route.method,
+        new AwsIntegration({
+          proxy: true,
+          service: 'lambda',
+          path: `2015-03-31/functions/${fn.lambdaFunction.functionArn}/invocations`,
+        }),
+        { authorizer, authorizationType: AuthorizationType.CUSTOM },
+      );
     }
+    this.routeStacks = routeStacks;
     this.routeFunctions = routeFunctions;
 
     this.apiDocumentMethod = this.addApiDocument(dashboardOrigin);

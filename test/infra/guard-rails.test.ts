@@ -79,7 +79,8 @@ const dimensionsOf = (dimensions: CfnDimension[] | undefined) =>
 
 /** The alarm's properties and the metrics it reads, whether it watches one metric or a math expression. */
 const alarmOf = (synthesized: Synthesized, id: string) => {
-  const construct = synthesized.stack.observability.node.findChild(`${id}Alarm`);
+  const construct = synthesized.stack.observability.alarms.find((alarm) => alarm.node.id === `${id}Alarm`);
+  if (!construct) throw new Error(`No alarm ${id}Alarm`);
   const properties = propertiesOf(synthesized, 'AWS::CloudWatch::Alarm', logicalId(synthesized, construct));
   const queries = (properties.Metrics ?? []) as {
     Id: string;

@@ -156,6 +156,41 @@ describe('API routes', () => {
   );
 });
 
+describe('route permissions', () => {
+  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    'lets API Gateway invoke the function of %s from that method on the stage only',
+    (_name, route) => {
+      const functionArn = { 'Fn::GetAtt': [logicalId(routeFunction(route.handler).lambdaFunction), 'Arn'] };
+      const permissions = Object.values(resourcesOf('AWS::Lambda::Permission'))
+        .map(propertiesOf)
+        .filter((permission) => JSON.stringify(permission.FunctionName) === JSON.stringify(functionArn));
+      expect(permissions).toEqual([
+        {
+          Action: 'lambda:InvokeFunction',
+          FunctionName: functionArn,
+          Principal: 'apigateway.amazonaws.com',
+          SourceArn: {
+            'Fn::Join': [
+              '',
+              [
+                'arn:',
+                { Ref: 'AWS::Partition' },
+                ':execute-api:',
+                { Ref: 'AWS::Region' },
+                ':',
+                { Ref: 'AWS::AccountId' },
+                ':',
+                { Ref: logicalId(synthesized.stack.serviceApi.api) },
+                `/prod/${route.method}${route.path.replace(/\{[^}]+\}/g, '*')}`,
+              ],
+            ],
+          },
+        },
+      ]);
+    },
+  );
+});
+
 describe('REQUEST authorizer', () => {
   it('identifies callers by Authorization header and source IP and never caches a decision', () => {
     const authorizerFunctionId = logicalId(synthesized.stack.serviceApi.authorizerFunction.lambdaFunction);

@@ -4,7 +4,7 @@ import { PROJECT_ROOT } from '@lib/bundling';
 import { loadConfig } from '@lib/config';
 import { addNagPacks } from '@lib/nag-packs';
 import { ServiceStack } from '@lib/service-stack';
-import { App, Validations } from 'aws-cdk-lib';
+import { App, type CfnResource, type NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT, VALIDATION_REPORT_FILE } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
@@ -27,7 +27,14 @@ export interface Acknowledgement {
 /** A synthesized app as bin/app.ts builds it. */
 export interface Synthesized {
   readonly stack: ServiceStack;
+  /**
+   * The app's resources as one template: the root stack's, and every nested stack's with its parameters
+   * replaced by what the root passes in and the root's reads of its outputs by their values, so that a
+   * reference reads the same wherever the two ends live. Its outputs are the root stack's.
+   */
   readonly template: Template;
+  /** Every template of the app by its stack's construct path: the root's, then each nested stack's. */
+  readonly templates: ReadonlyMap<string, Template>;
   /** Where the cloud assembly was written: the bundled functions are its `asset.<hash>` folders. */
   readonly assemblyDirectory: string;
   /** Every finding of the validation report; empty when the app is clean. */
@@ -114,12 +121,75 @@ export const synthesize = (options: SynthesizeOptions = {}): Synthesized => {
   );
   return {
     stack,
-    template: Template.fromStack(stack),
+    template: flattened(stack),
+    templates: new Map(stacksOf(stack).map((each) => [each.node.path, Template.fromStack(each)])),
     assemblyDirectory: assembly.directory,
     findings,
     nagPacks,
     acknowledgements: acknowledgementsUnder(app),
   };
+};
+
+/** The stack and every stack nested in it, the root first. */
+const stacksOf = (root: Stack): Stack[] =>
+  root.node.findAll().filter((construct): construct is Stack => Stack.isStack(construct));
+
+interface CfnTemplate {
+  Parameters?: Record<string, unknown>;
+  Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }>;
+  Outputs?: Record<string, { Value: unknown }>;
+}
+
+/** `value` with every node `replace` answers for replaced (depth first; `undefined` keeps the node). */
+const substitute = (value: unknown, replace: (node: unknown) => unknown): unknown => {
+  const replaced = replace(value);
+  if (replaced !== undefined) return replaced;
+  if (Array.isArray(value)) return value.map((item) => substitute(item, replace));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, replace)]));
+  }
+  return value;
+};
+
+/** See {@link Synthesized.template}: nested stacks' parameters and outputs resolved across the two ends. */
+const flattened = (root: Stack): Template => {
+  const rootJson = Template.fromStack(root).toJSON() as CfnTemplate;
+  const merged: CfnTemplate = { ...rootJson, Resources: { ...rootJson.Resources } };
+  const outputs = new Map<string, unknown>();
+  for (const nested of stacksOf(root).filter((each) => each !== root)) {
+    const nestedStack = nested as NestedStack;
+    const resourceId = root.getLogicalId(nestedStack.nestedStackResource as CfnResource);
+    const passed = (rootJson.Resources[resourceId]?.Properties?.Parameters ?? {}) as Record<string, unknown>;
+    const json = substitute(Template.fromStack(nested).toJSON(), (node) => {
+      const ref = (node as { Ref?: unknown } | null)?.Ref;
+      return typeof ref === 'string' && ref in passed ? passed[ref] : undefined;
+    }) as CfnTemplate;
+    for (const [id, resource] of Object.entries(json.Resources)) {
+      if (id in merged.Resources) throw new Error(`Two templates hold the logical id ${id}`);
+      merged.Resources[id] = resource;
+    }
+    for (const [name, output] of Object.entries(json.Outputs ?? {})) {
+      outputs.set(JSON.stringify({ 'Fn::GetAtt': [resourceId, `Outputs.${name}`] }), output.Value);
+    }
+  }
+  return Template.fromJSON(substitute(merged, (node) => outputs.get(JSON.stringify(node))) as Record<string, unknown>, {
+    skipCyclicalDependenciesCheck: true,
+  });
+};
+
+/** Every resource of every template of the app of this type, by logical id (unique across the app's templates). */
+export const resourcesAcrossTemplates = (
+  synthesized: Synthesized,
+  type: string,
+): Record<string, Record<string, unknown>> => {
+  const found: Record<string, Record<string, unknown>> = {};
+  for (const template of synthesized.templates.values()) {
+    for (const [id, resource] of Object.entries(template.findResources(type))) {
+      if (id in found) throw new Error(`Two templates hold a ${type} with the logical id ${id}`);
+      found[id] = resource;
+    }
+  }
+  return found;
 };
 
 /** Full API Gateway path of each AWS::ApiGateway::Resource by logical id, from its PathPart and ParentId chain. */
