@@ -129,7 +129,8 @@ const main = async () => {
 
   /**
    * The project as the secret routes' samples find it (`SampleWorld`): its data key stored, and
-   * `SAMPLE_SECRET` at version 1, sealed by the envelope module under that key, so that it opens.
+   * `SAMPLE_SECRET` at version 1, sealed by the envelope module under that key as the head's copy and
+   * as the version's own, as the service writes them, so that each opens where it is read.
    */
   const project = {
     PK: `PROJECT#${projectId}`,
@@ -140,28 +141,37 @@ const main = async () => {
     createdAt: now,
     dataKey: BENCH_DATA_KEY.wrapped,
   };
+  const life = 'AAAAAAAAAAAA';
   const secretAddress = {
     projectId,
     environment: SAMPLE_SECRET.environment,
     name: SAMPLE_SECRET.name,
+    life,
     version: 1,
+    copy: 'head' as const,
   };
   const secretsPartition = `SECRETS#${projectId}#${SAMPLE_SECRET.environment}`;
-  const life = 'AAAAAAAAAAAA';
   const written = { name: SAMPLE_SECRET.name, version: 1, updatedAt: now, updatedBy: { userId: 'user-1', email } };
   const sealed = encryptValue(BENCH_DATA_KEY.plaintext, secretAddress, SAMPLE_SECRET.value);
+  const sealedVersion = encryptValue(
+    BENCH_DATA_KEY.plaintext,
+    Object.assign({}, secretAddress, { copy: 'version' as const }),
+    SAMPLE_SECRET.value,
+  );
   const exportBytes = Buffer.byteLength(
     `${JSON.stringify(SAMPLE_SECRET.name)}:${JSON.stringify(SAMPLE_SECRET.value)},`,
   );
   const secretHead = Object.assign(
     { PK: secretsPartition, SK: `SECRET#${SAMPLE_SECRET.name}`, entity: 'SecretHead' },
-    { projectId, environment: SAMPLE_SECRET.environment, life, ciphertext: sealed, exportBytes },
+    { projectId, environment: SAMPLE_SECRET.environment, life, exportBytes },
+    sealed,
     written,
   );
   const secretVersion = Object.assign(
     { PK: secretsPartition, SK: `VERSION#${SAMPLE_SECRET.name}#${life}#0000000001`, entity: 'SecretVersion' },
     written,
-    { ciphertext: sealed, deleted: false },
+    sealedVersion,
+    { deleted: false },
   );
 
   /**

@@ -13,32 +13,75 @@ import { type Clock, clock as serviceClock } from '@lambdas/domain/clock';
 import { DecryptionError } from '@lambdas/domain/errors';
 import { KEY_BYTES, openBytes, sealBytes } from './aes-gcm';
 
-/** Where a value belongs; bound to its ciphertext, so a ciphertext moved to another item does not decrypt. */
+/** Which copy of a value an item holds: the head's (the secret's current value) or its version's own. */
+export type ValueCopy = 'head' | 'version';
+
+/**
+ * Where a value belongs; bound to its ciphertext, so a ciphertext moved to another item does not
+ * decrypt: another project, environment, name or version, another life of the secret (a name written
+ * again after its 30 days), or the other copy (a version's value is no head's, so a head rewritten to
+ * an older version's number and ciphertext is refused).
+ */
 export interface ValueAddress {
   readonly projectId: string;
   readonly environment: string;
   readonly name: string;
+  /** The life of the secret the value belongs to (`life` of its head, in its versions' keys). */
+  readonly life: string;
   readonly version: number;
+  readonly copy: ValueCopy;
 }
 
-/** The additional data of a value: the JSON of its address, whose quoting keeps every part apart. */
-const additionalData = (address: ValueAddress): Buffer =>
-  Buffer.from(JSON.stringify([address.projectId, address.environment, address.name, address.version]), 'utf8');
+/**
+ * The binding of every value sealed now, stored as the item's `binding` beside its ciphertext. An item
+ * without one was sealed before lives and copies were bound: its additional data is the legacy one.
+ */
+export const VALUE_BINDING = 2;
 
-/** How an error names a value's item: its address, never its value. */
-const describe = (address: ValueAddress): string =>
-  `The value of ${address.projectId}/${address.environment}/${address.name} version ${address.version}`;
+/** A value as an item stores it: its ciphertext and, unless sealed with the legacy binding, `binding`. */
+export interface SealedValue {
+  readonly ciphertext: Uint8Array;
+  readonly binding?: number;
+}
 
-/** `value` encrypted under the project's data key for `address`, as stored: `0x01 | iv | ciphertext | tag`. */
-export const encryptValue = (key: Uint8Array, address: ValueAddress, value: string): Uint8Array =>
-  sealBytes(key, additionalData(address), Buffer.from(value, 'utf8'));
+/** How an error names a value's item: its address, its copy and its binding, never its value. */
+const describe = (address: ValueAddress, binding: number | undefined): string =>
+  `The value of ${address.projectId}/${address.environment}/${address.name} version ${address.version} ` +
+  `(${address.copy === 'head' ? 'the head' : 'a version'}, life ${address.life}` +
+  `${binding === undefined ? ', sealed before lives were bound' : ''})`;
 
 /**
- * The value `encryptValue` encrypted for `address`; a `DecryptionError` naming the item when the bytes
- * were changed, were stored for another address, or were encrypted under another key.
+ * The additional data of a value, built here only: the JSON of its address, whose quoting keeps every
+ * part apart. `binding` is the item's: `VALUE_BINDING` binds the copy and the life too; none (an item
+ * sealed before them) binds `[project, environment, name, version]`, byte for byte as it was sealed.
+ * The two never coincide (arrays of other lengths), so adding or removing `binding` opens nothing.
  */
-export const decryptValue = (key: Uint8Array, address: ValueAddress, sealed: Uint8Array): string =>
-  openBytes(key, additionalData(address), sealed, describe(address)).toString('utf8');
+export const additionalData = (address: ValueAddress, binding: number | undefined): Buffer => {
+  const { projectId, environment, name, life, version, copy } = address;
+  if (binding === undefined) return Buffer.from(JSON.stringify([projectId, environment, name, version]), 'utf8');
+  if (binding !== VALUE_BINDING)
+    throw new DecryptionError(`${describe(address, binding)} has an unknown binding ${binding}`);
+  return Buffer.from(JSON.stringify([VALUE_BINDING, copy, projectId, environment, name, life, version]), 'utf8');
+};
+
+/** `value` encrypted under the project's data key for `address`, with the binding to store beside it. */
+export const encryptValue = (key: Uint8Array, address: ValueAddress, value: string): Required<SealedValue> => ({
+  ciphertext: sealBytes(key, additionalData(address, VALUE_BINDING), Buffer.from(value, 'utf8')),
+  binding: VALUE_BINDING,
+});
+
+/**
+ * The value `encryptValue` encrypted for `address` (or the service sealed before bindings, when the
+ * item has none); a `DecryptionError` naming the item and its copy when the bytes were changed, were
+ * stored for another address, copy or life, or were encrypted under another key.
+ */
+export const decryptValue = (key: Uint8Array, address: ValueAddress, stored: SealedValue): string =>
+  openBytes(
+    key,
+    additionalData(address, stored.binding),
+    stored.ciphertext,
+    describe(address, stored.binding),
+  ).toString('utf8');
 
 /** A data key as made: the plaintext to encrypt with, and its wrapped form, the only one that is stored. */
 export interface WrappedDataKey {

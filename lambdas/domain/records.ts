@@ -80,7 +80,10 @@ export interface SecretHeadRecord {
   readonly version: number;
   readonly updatedAt: string;
   readonly updatedBy: SecretAuthor;
+  /** The current value, sealed as the head's copy of this version of this life (crypto/envelope.ts). */
   readonly ciphertext?: Uint8Array;
+  /** How `ciphertext` is bound (`VALUE_BINDING`); none on a value sealed before lives and copies were bound. */
+  readonly binding?: number;
   /** The bytes the secret takes in its environment's export; 0 once deleted. */
   readonly exportBytes: number;
   readonly deletedAt?: string;
@@ -92,7 +95,10 @@ export interface SecretVersionRecord {
   readonly version: number;
   readonly updatedAt: string;
   readonly updatedBy: SecretAuthor;
+  /** The value, sealed as this version's own copy (never the head's: crypto/envelope.ts). */
   readonly ciphertext?: Uint8Array;
+  /** How `ciphertext` is bound, as on the head. */
+  readonly binding?: number;
   readonly deleted: boolean;
 }
 

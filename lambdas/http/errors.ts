@@ -1,6 +1,6 @@
 import { ErrorText } from '@contract/errors';
 import { RETRY_AFTER_SECONDS } from '@contract/limits';
-import { ApiError, BadRequestError, ServiceUnavailableError } from '@lambdas/domain/errors';
+import { ApiError, BadRequestError, DecryptionError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import { logger } from '@lambdas/observability';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { errorBody, json } from './responses';
@@ -13,6 +13,12 @@ export const errorResponse = (error: unknown): APIGatewayProxyResult => {
   }
   if (error instanceof ApiError) {
     return json(error.status, errorBody(error.message, error instanceof BadRequestError ? error.details : undefined));
+  }
+  if (error instanceof DecryptionError) {
+    // A stored value or data key refused where it was read: changed, moved or replayed in the table, or
+    // a key KMS no longer unwraps. The message names the item (never a value); the caller learns nothing.
+    logger.error('stored value refused', { error });
+    return json(500, errorBody(ErrorText.internal));
   }
   logger.error('unhandled error', { error });
   return json(500, errorBody(ErrorText.internal));

@@ -1,7 +1,7 @@
 import type { AuditEvent, AuditEventType } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { DELETED_SECRET_DAYS } from '@contract/limits';
-import type { DataKey, DataKeys, ValueAddress } from '@lambdas/crypto/envelope';
+import type { DataKey, DataKeys, SealedValue, ValueAddress, ValueCopy } from '@lambdas/crypto/envelope';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
@@ -47,8 +47,8 @@ export interface SecretStore {
 /** How values are sealed: the envelope module, over the projects' data keys. */
 export interface SecretCrypto {
   readonly keys: DataKeys;
-  encryptValue(key: Uint8Array, address: ValueAddress, value: string): Uint8Array;
-  decryptValue(key: Uint8Array, address: ValueAddress, sealed: Uint8Array): string;
+  encryptValue(key: Uint8Array, address: ValueAddress, value: string): SealedValue;
+  decryptValue(key: Uint8Array, address: ValueAddress, stored: SealedValue): string;
 }
 
 /** A request about one environment's secrets: who asks, from where and when, and which environment. */
@@ -135,12 +135,20 @@ export const secretUseCases = ({
     return context;
   };
 
-  /** A value's address: bound to its ciphertext, so that it opens nowhere else. */
-  const addressOf = (at: InEnvironment, name: string, version: number): ValueAddress => ({
+  /** A value's address: bound to its ciphertext, so that it opens nowhere else (no other copy, life or version). */
+  const addressOf = (
+    at: InEnvironment,
+    name: string,
+    life: string,
+    version: number,
+    copy: ValueCopy,
+  ): ValueAddress => ({
     projectId: at.projectId,
     environment: at.environment,
     name,
+    life,
     version,
+    copy,
   });
 
   /** The project's stored data key, unwrapped (from the function's cache, or one unwrap). */
@@ -150,10 +158,21 @@ export const secretUseCases = ({
     return (await crypto.keys.dataKeyFor(at.projectId, wrapped)).plaintext;
   };
 
-  /** A stored value, opened under the project's data key. */
-  const open = (key: Uint8Array, at: InEnvironment, name: string, version: number, sealed?: Uint8Array) => {
-    if (sealed === undefined) throw new Error(`Version ${version} of ${name} in ${at.projectId} holds no value`);
-    return crypto.decryptValue(key, addressOf(at, name, version), sealed);
+  /**
+   * A stored value, opened under the project's data key as the copy it is read as (the head's, or a
+   * version's own) of that version of the head's life: before any read is recorded, so a value that does
+   * not open there (a `DecryptionError`: 500, the item in the log) leaves no `secret.read` behind.
+   */
+  const open = (
+    key: Uint8Array,
+    at: InEnvironment,
+    address: { name: string; life: string; copy: ValueCopy },
+    stored: Pick<SecretVersionRecord, 'version' | 'ciphertext' | 'binding'>,
+  ) => {
+    const { name, life, copy } = address;
+    const { version, ciphertext } = stored;
+    if (ciphertext === undefined) throw new Error(`Version ${version} of ${name} in ${at.projectId} holds no value`);
+    return crypto.decryptValue(key, addressOf(at, name, life, version, copy), { ciphertext, binding: stored.binding });
   };
 
   /** Records a read before its values are answered: no value leaves unless its read is in the trail. */
@@ -181,7 +200,8 @@ export const secretUseCases = ({
     const context = await requireContext(at, [name], true);
     const head = context.heads.get(name);
     if (!live(head, at.now)) throw new NotFoundError(ErrorText.secretNotFound);
-    let read: Pick<SecretVersionRecord, 'version' | 'updatedAt' | 'updatedBy' | 'ciphertext'> = head;
+    let read: Pick<SecretVersionRecord, 'version' | 'updatedAt' | 'updatedBy' | 'ciphertext' | 'binding'> = head;
+    let copy: ValueCopy = 'head';
     if (version !== undefined && version !== head.version) {
       const stored =
         version < head.version
@@ -189,8 +209,9 @@ export const secretUseCases = ({
           : undefined;
       if (!stored || stored.deleted) throw new NotFoundError(ErrorText.secretVersionNotFound);
       read = stored;
+      copy = 'version';
     }
-    const value = open(await storedKey(at, context), at, name, read.version, read.ciphertext);
+    const value = open(await storedKey(at, context), at, { name, life: head.life, copy }, read);
     await recordRead(at, [{ name, version: read.version }]);
     return { name, value, version: read.version, updatedAt: read.updatedAt, updatedBy: read.updatedBy };
   };
@@ -204,7 +225,10 @@ export const secretUseCases = ({
     const listed = heads.filter((head) => live(head, at.now)).sort(byName);
     if (listed.length === 0) return {};
     const key = await storedKey(at, context);
-    const values = listed.map((head) => [head.name, open(key, at, head.name, head.version, head.ciphertext)]);
+    const values = listed.map((head) => [
+      head.name,
+      open(key, at, { name: head.name, life: head.life, copy: 'head' }, head),
+    ]);
     await recordRead(
       at,
       listed.map(({ name, version }) => ({ name, version })),
@@ -249,21 +273,24 @@ export const secretUseCases = ({
         change.restoredFrom,
       );
       if (!source || source.deleted) throw new NotFoundError(ErrorText.secretVersionNotFound);
-      value = open((key as DataKey).plaintext, at, change.name, source.version, source.ciphertext);
+      value = open((key as DataKey).plaintext, at, { name: change.name, life, copy: 'version' }, source);
     }
     if (value === undefined && !wasLive) throw new NotFoundError(ErrorText.secretNotFound);
 
     const fields = { projectId: at.projectId, environment: at.environment, name: change.name, life, version };
     const oldBytes = wasLive ? head.exportBytes : 0;
     const deleted = value === undefined;
-    const ciphertext =
-      value === undefined
-        ? undefined
-        : crypto.encryptValue((key as DataKey).plaintext, addressOf(at, change.name, version), value);
+    // The value is sealed twice, as the head's copy and as the version's own, each bound to its copy:
+    // a version's ciphertext written into the head (a rollback) opens as no head's, nor the other way.
+    const seal = (plain: string, copy: ValueCopy) =>
+      crypto.encryptValue((key as DataKey).plaintext, addressOf(at, change.name, life, version, copy), plain);
+    const sealed = value === undefined ? undefined : { head: seal(value, 'head'), version: seal(value, 'version') };
     const exportBytes = value === undefined ? 0 : exportBytesOf(change.name, value);
-    const next: SecretHeadRecord = deleted
-      ? Object.assign(fields, { updatedAt, updatedBy, exportBytes, deletedAt: updatedAt })
-      : Object.assign(fields, { updatedAt, updatedBy, exportBytes, ciphertext });
+    const next: SecretHeadRecord = Object.assign(
+      fields,
+      { updatedAt, updatedBy, exportBytes },
+      sealed === undefined ? { deletedAt: updatedAt } : sealed.head,
+    );
     const type: AuditEventType = deleted
       ? 'secret.deleted'
       : change.restoredFrom !== undefined
@@ -275,10 +302,7 @@ export const secretUseCases = ({
     const write: SecretWrite = {
       head: next,
       readVersion: stored?.version,
-      version: Object.assign(
-        { name: change.name, version, updatedAt, updatedBy, deleted },
-        ciphertext === undefined ? {} : { ciphertext },
-      ),
+      version: Object.assign({ name: change.name, version, updatedAt, updatedBy, deleted }, sealed?.version),
       event: auditEvent(type, at.origin, at.now, { projectId: at.projectId }, details),
       // A delete's head and its version expire with its 30 days; the earlier versions go with the head.
       ...(deleted && { expiresAt: Math.ceil((at.now.getTime() + DELETED_MS) / 1000) }),

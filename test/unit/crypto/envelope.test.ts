@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { IV_BYTES, TAG_BYTES } from '@lambdas/crypto/aes-gcm';
+import { IV_BYTES, sealBytes, TAG_BYTES } from '@lambdas/crypto/aes-gcm';
 import {
+  additionalData,
   DATA_KEY_CACHE_PROJECTS,
   DATA_KEY_REUSE_MS,
   dataKeys,
   decryptValue,
   encryptValue,
   type KeyWrapper,
+  type SealedValue,
+  VALUE_BINDING,
   type ValueAddress,
 } from '@lambdas/crypto/envelope';
 import { localKeyWrapper } from '@lambdas/crypto/local-key-wrapper';
@@ -17,7 +20,9 @@ const address: ValueAddress = {
   projectId: 'prj_0123456789abcdef',
   environment: 'production',
   name: 'API_KEY',
+  life: 'Q2xpZmVMaWZl',
   version: 3,
+  copy: 'head',
 };
 const value = 'sk_live_ünïcødé-🔑';
 
@@ -31,26 +36,74 @@ const thrown = (act: () => unknown): unknown => {
   throw new Error('nothing was thrown');
 };
 
-/** Expects `act` to refuse with a DecryptionError that names the item of `at` and never the value or the key. */
+/**
+ * Expects `act` to refuse with a DecryptionError that names the item of `at` (its address, copy and
+ * life) and never the value or the key.
+ */
 const expectRefused = (act: () => unknown, at: ValueAddress, key: Uint8Array): void => {
   const error = thrown(act);
   expect(error).toBeInstanceOf(DecryptionError);
   const message = (error as Error).message;
   expect(message).toContain(`${at.projectId}/${at.environment}/${at.name} version ${at.version}`);
+  expect(message).toContain(`(${at.copy === 'head' ? 'the head' : 'a version'}, life ${at.life}`);
   expect(message).not.toContain(value);
   expect(message).not.toContain(Buffer.from(key).toString('hex'));
   expect(message).not.toContain(Buffer.from(key).toString('base64'));
 };
 
+/** `sealed` with its ciphertext's bytes replaced, as a writer of the table could. */
+const withBytes = (sealed: SealedValue, bytes: Uint8Array): SealedValue => ({
+  ciphertext: bytes,
+  binding: sealed.binding,
+});
+
+describe('additionalData', () => {
+  it('binds the binding, the copy, the project, environment, name, life and version, as JSON', () => {
+    expect(additionalData(address, VALUE_BINDING).toString('utf8')).toBe(
+      '[2,"head","prj_0123456789abcdef","production","API_KEY","Q2xpZmVMaWZl",3]',
+    );
+    expect(additionalData({ ...address, copy: 'version' }, VALUE_BINDING).toString('utf8')).toBe(
+      '[2,"version","prj_0123456789abcdef","production","API_KEY","Q2xpZmVMaWZl",3]',
+    );
+  });
+
+  it('builds an item without a binding as the service sealed it before: project, environment, name, version', () => {
+    const legacy = '["prj_0123456789abcdef","production","API_KEY",3]';
+
+    expect(additionalData(address, undefined).toString('utf8')).toBe(legacy);
+    expect(additionalData({ ...address, copy: 'version', life: 'other' }, undefined).toString('utf8')).toBe(legacy);
+  });
+
+  it.each([
+    ['the copy', { copy: 'version' as const }],
+    ['the life', { life: 'Q2xpZmVMaWZm' }],
+    ['the version', { version: 2 }],
+    ['the project', { projectId: 'prj_fedcba9876543210' }],
+    ['the environment', { environment: 'staging' }],
+    ['the name', { name: 'API_KEY_2' }],
+  ])('differs in %s', (_label, change) => {
+    const other = additionalData({ ...address, ...change }, VALUE_BINDING);
+
+    expect(other.equals(additionalData(address, VALUE_BINDING))).toBe(false);
+    expect(other.equals(additionalData(address, undefined))).toBe(false);
+  });
+
+  it('refuses a binding it does not know, naming the item', () => {
+    expectRefused(() => additionalData(address, 3), address, Buffer.alloc(32));
+    expect((thrown(() => additionalData(address, 3)) as Error).message).toMatch(/unknown binding 3$/);
+  });
+});
+
 describe('encryptValue and decryptValue', () => {
   const key = randomBytes(32);
 
-  it('round-trips a value, stored as format 1, a 12-byte IV, the ciphertext and a 16-byte tag', () => {
+  it('round-trips a value, stored as format 1, a 12-byte IV, the ciphertext and a 16-byte tag, with its binding', () => {
     const sealed = encryptValue(key, address, value);
 
-    expect(sealed[0]).toBe(0x01);
-    expect(sealed.byteLength).toBe(1 + IV_BYTES + Buffer.byteLength(value, 'utf8') + TAG_BYTES);
-    expect(Buffer.from(sealed).includes(Buffer.from(value, 'utf8'))).toBe(false);
+    expect(sealed.binding).toBe(VALUE_BINDING);
+    expect(sealed.ciphertext[0]).toBe(0x01);
+    expect(sealed.ciphertext.byteLength).toBe(1 + IV_BYTES + Buffer.byteLength(value, 'utf8') + TAG_BYTES);
+    expect(Buffer.from(sealed.ciphertext).includes(Buffer.from(value, 'utf8'))).toBe(false);
     expect(decryptValue(key, address, sealed)).toBe(value);
   });
 
@@ -59,8 +112,8 @@ describe('encryptValue and decryptValue', () => {
   });
 
   it('draws a fresh IV for every value, so one value encrypted twice differs', () => {
-    const first = Buffer.from(encryptValue(key, address, value));
-    const second = Buffer.from(encryptValue(key, address, value));
+    const first = Buffer.from(encryptValue(key, address, value).ciphertext);
+    const second = Buffer.from(encryptValue(key, address, value).ciphertext);
 
     expect(first.subarray(1, 1 + IV_BYTES).equals(second.subarray(1, 1 + IV_BYTES))).toBe(false);
     expect(first.equals(second)).toBe(false);
@@ -71,6 +124,8 @@ describe('encryptValue and decryptValue', () => {
     ['another environment', { environment: 'staging' }],
     ['another name', { name: 'API_KEY_2' }],
     ['another version', { version: 4 }],
+    ['another life of the secret', { life: 'Q2xpZmVMaWZm' }],
+    ['the version’s own item (the head’s copy read as a version)', { copy: 'version' as const }],
     // The JSON of the address keeps the parts apart: moving text between them is another address.
     ['the same text split differently', { environment: 'productionAPI', name: '_KEY' }],
   ])('refuses a value moved to %s', (_label, change) => {
@@ -80,30 +135,62 @@ describe('encryptValue and decryptValue', () => {
     expectRefused(() => decryptValue(key, moved, sealed), moved, key);
   });
 
+  it('refuses a version’s value served as the head at that version or a later one', () => {
+    const ofVersion = { ...address, copy: 'version' as const, version: 2 };
+    const sealed = encryptValue(key, ofVersion, value);
+
+    expectRefused(() => decryptValue(key, { ...address, version: 2 }, sealed), { ...address, version: 2 }, key);
+    expectRefused(() => decryptValue(key, address, sealed), address, key);
+  });
+
+  it('refuses a bound value whose binding was removed or changed, as a writer of the table could', () => {
+    const sealed = encryptValue(key, address, value);
+
+    expectRefused(() => decryptValue(key, address, { ciphertext: sealed.ciphertext }), address, key);
+    expectRefused(() => decryptValue(key, address, { ciphertext: sealed.ciphertext, binding: 1 }), address, key);
+  });
+
+  it('opens a value sealed before bindings (an item without one), under its legacy additional data only', () => {
+    const legacy = { ciphertext: sealBytes(key, additionalData(address, undefined), Buffer.from(value, 'utf8')) };
+
+    expect(decryptValue(key, address, legacy)).toBe(value);
+    expect(decryptValue(key, { ...address, copy: 'version', life: 'any' }, legacy)).toBe(value);
+    expect(thrown(() => decryptValue(key, { ...address, version: 4 }, legacy))).toBeInstanceOf(DecryptionError);
+    expect((thrown(() => decryptValue(key, { ...address, version: 4 }, legacy)) as Error).message).toContain(
+      'sealed before lives were bound',
+    );
+    expectRefused(() => decryptValue(key, address, { ...legacy, binding: VALUE_BINDING }), address, key);
+  });
+
   it.each([
     ['the IV', 1],
     ['the ciphertext', 1 + IV_BYTES],
     ['the tag', -1],
   ])('refuses a value with a byte of %s flipped', (_label, at) => {
-    const sealed = Buffer.from(encryptValue(key, address, value));
-    const index = at < 0 ? sealed.length + at : at;
-    sealed[index] = (sealed[index] ?? 0) ^ 0x01;
+    const sealed = encryptValue(key, address, value);
+    const bytes = Buffer.from(sealed.ciphertext);
+    const index = at < 0 ? bytes.length + at : at;
+    bytes[index] = (bytes[index] ?? 0) ^ 0x01;
 
-    expectRefused(() => decryptValue(key, address, sealed), address, key);
+    expectRefused(() => decryptValue(key, address, withBytes(sealed, bytes)), address, key);
   });
 
   it('refuses a value of another format byte', () => {
-    const sealed = Buffer.from(encryptValue(key, address, value));
-    sealed[0] = 0x02;
+    const sealed = encryptValue(key, address, value);
+    const bytes = Buffer.from(sealed.ciphertext);
+    bytes[0] = 0x02;
 
-    expectRefused(() => decryptValue(key, address, sealed), address, key);
-    expect((thrown(() => decryptValue(key, address, sealed)) as Error).message).toMatch(/not in sealed format 1/);
+    expectRefused(() => decryptValue(key, address, withBytes(sealed, bytes)), address, key);
+    expect((thrown(() => decryptValue(key, address, withBytes(sealed, bytes))) as Error).message).toMatch(
+      /not in sealed format 1/,
+    );
   });
 
   it('refuses a value too short to hold an IV and a tag', () => {
-    const sealed = Buffer.from(encryptValue(key, address, '')).subarray(0, 1 + IV_BYTES + TAG_BYTES - 1);
+    const sealed = encryptValue(key, address, '');
+    const bytes = Buffer.from(sealed.ciphertext).subarray(0, 1 + IV_BYTES + TAG_BYTES - 1);
 
-    expectRefused(() => decryptValue(key, address, sealed), address, key);
+    expectRefused(() => decryptValue(key, address, withBytes(sealed, bytes)), address, key);
   });
 
   it('refuses a value encrypted under another key', () => {
@@ -114,10 +201,10 @@ describe('encryptValue and decryptValue', () => {
 
   it('decrypts a value whose bytes are a view into a larger buffer, as a read may hand them over', () => {
     const sealed = encryptValue(key, address, value);
-    const larger = Buffer.concat([Buffer.from('prefix'), sealed, Buffer.from('suffix')]);
-    const view = new Uint8Array(larger.buffer, larger.byteOffset + 6, sealed.byteLength);
+    const larger = Buffer.concat([Buffer.from('prefix'), sealed.ciphertext, Buffer.from('suffix')]);
+    const view = new Uint8Array(larger.buffer, larger.byteOffset + 6, sealed.ciphertext.byteLength);
 
-    expect(decryptValue(key, address, view)).toBe(value);
+    expect(decryptValue(key, address, withBytes(sealed, view))).toBe(value);
   });
 });
 
