@@ -27,8 +27,6 @@ let javaDir: string;
 let javaMark: string;
 beforeAll(() => {
   javaDir = mkdtempSync(join(tmpdir(), 'fake-java-'));
-  // Found by a start run as another user too, so that none of them reaches the real Java.
-  chmodSync(javaDir, 0o755);
   javaMark = join(javaDir, 'java-was-run');
   const script = join(javaDir, 'java');
   writeFileSync(script, `#!/bin/sh\ntouch '${javaMark}'\nexit 1\n`);
@@ -117,15 +115,16 @@ describe('npm start refuses a bad configuration before starting anything', () =>
 /** One sentence naming `variable`: one line, no stack trace. */
 const oneSentenceNaming = (variable: string) => new RegExp(`^[^\n]*\\b${variable}\\b[^\n]*\\.$`);
 
-/** A folder only its owner may enter and write, and a user who is not its owner (root writes anywhere). */
-const NOBODY = 65_534;
-const asOtherUser = (): RunAs => (process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {});
+/**
+ * A user whom a folder's mode binds: the test's own, or root without its override (root writes
+ * anywhere), never another user, who could not even start tsx from a clone only root may enter.
+ */
+const asBoundUser = (): RunAs => (process.getuid?.() === 0 ? { withoutWriteOverride: true } : {});
 
 describe('npm start refuses a DATA_DIR, TABLE_NAME or DYNAMODB_ENDPOINT it cannot use', () => {
   let scratch: string;
   beforeAll(() => {
     scratch = mkdtempSync(join(tmpdir(), 'npm-start-config-'));
-    chmodSync(scratch, 0o755);
   });
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -167,7 +166,7 @@ describe('npm start refuses a DATA_DIR, TABLE_NAME or DYNAMODB_ENDPOINT it canno
       mkdirSync(locked, { mode: 0o555 });
       chmodSync(locked, 0o555);
       for (const dataDir of [locked, join(locked, 'data')]) {
-        const run = await startWithoutDatabase({ DATA_DIR: dataDir }, undefined, asOtherUser());
+        const run = await startWithoutDatabase({ DATA_DIR: dataDir }, undefined, asBoundUser());
         expectRefused(run, oneSentenceNaming('DATA_DIR'));
         expect(run.stderr).toMatch(/permission denied/);
       }

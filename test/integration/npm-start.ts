@@ -61,7 +61,8 @@ const collect = (child: ChildProcess) => {
 const stopChild = async (child: ChildProcess, exited: Promise<unknown>): Promise<void> => {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), STOP_MS);
-  await exited;
+  // A child that never started has nothing to stop; its failure is reported where it is awaited.
+  await exited.catch(() => undefined);
   clearTimeout(timer);
 };
 
@@ -75,19 +76,26 @@ export interface ScriptRun {
   stop(): Promise<void>;
 }
 
-/** Whom a script runs as: by default the test's own user. */
+/** With which privileges a script runs: by default the test's own. */
 export interface RunAs {
-  readonly uid?: number;
-  readonly gid?: number;
+  /**
+   * Run without CAP_DAC_OVERRIDE (through util-linux's `setpriv`), so that a folder's mode binds the
+   * script as it binds any user; only meaningful for root, which otherwise writes anywhere. The script
+   * stays the same user, so it still reads the clone wherever it lies (a folder only root may enter,
+   * where a drop to another user could not even start `tsx`).
+   */
+  readonly withoutWriteOverride?: boolean;
 }
 
 /** Starts a script of `bin/` (e.g. `bin/local.ts`, what `npm start` runs) with tsx under `env`. */
 export const spawnScript = (script: string, args: readonly string[], env: ChildEnv, runAs: RunAs = {}): ScriptRun => {
-  const child = spawn(TSX, [script, ...args], {
+  const [file, before] = runAs.withoutWriteOverride
+    ? ['setpriv', ['--bounding-set=-dac_override', '--', TSX]]
+    : [TSX, []];
+  const child = spawn(file, [...before, script, ...args], {
     cwd: ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...runAs,
   });
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   return { output: collect(child), exited, stop: () => stopChild(child, exited) };
@@ -107,9 +115,13 @@ export const runScript = async (
     timedOut = true;
     void run.stop();
   }, timeoutMs);
-  const code = await run.exited;
-  clearTimeout(timer);
-  return { ...run.output(), code, timedOut };
+  try {
+    const code = await run.exited;
+    return { ...run.output(), code, timedOut };
+  } finally {
+    // Also when it never started: a timer left behind would stop it later, in whatever test runs then.
+    clearTimeout(timer);
+  }
 };
 
 /**
@@ -142,9 +154,14 @@ export const startNpmService = async (env: ChildEnv = {}, startMs = DEFAULT_STAR
       resolveStart(match[1]);
     };
     let settled = false;
-    void run.exited.then((code) => {
-      if (!settled) fail(`exited with code ${code} before its start line`);
-    });
+    void run.exited.then(
+      (code) => {
+        if (!settled) fail(`exited with code ${code} before its start line`);
+      },
+      (error: unknown) => {
+        if (!settled) fail(`did not start: ${String(error)}`);
+      },
+    );
     const timer = setInterval(onData, 100);
     const deadline = setTimeout(() => {
       void run.stop();
