@@ -1,4 +1,5 @@
 /** Jest projects per test tier; `npm test` runs them all. */
+const os = require('node:os');
 const esmPackages = ['@middy', 'jose', 'zod', 'oauth2-mock-server', 'is-plain-obj'].join('|');
 
 const base = {
@@ -27,6 +28,10 @@ const base = {
 const timeout = (ms) => ({ globals: { TEST_TIMEOUT_MS: ms }, setupFilesAfterEnv: ['<rootDir>/test/test-timeout.ts'] });
 
 module.exports = {
+  // Jest's default is one worker fewer than the cores, i.e. one on a 2-core machine, where a worker that waits
+  // on DynamoDB Local, a spawned npm start or Chromium leaves a core idle. Every file uses its own ids (and
+  // the files that read a whole table their own table), so two files may run at once.
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
   projects: [
     { ...base, ...timeout(30_000), displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
