@@ -743,7 +743,7 @@ describe('user pool', () => {
 });
 
 describe('outputs', () => {
-  it('exports the API URL, table name, secrets key, session issuer, alarm topic, dashboards, audit bus, dead-letter queues, the Cognito ids and sign-in domain', () => {
+  it('exports the API URL, table name, secrets key, session issuer, alarm topic, dashboards, audit bus, dead-letter queues, the Cognito ids and sign-in domain, and the web ACL', () => {
     expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
       [
         'AlarmTopicArn',
@@ -762,6 +762,7 @@ describe('outputs', () => {
         'TableName',
         'UserPoolClientId',
         'UserPoolId',
+        'WebAclArn',
       ].sort(),
     );
   });
