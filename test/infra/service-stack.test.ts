@@ -788,7 +788,6 @@ describe('cdk-nag', () => {
     expect([...new Set(acknowledgements.map((acknowledgement) => acknowledgement.id))].sort()).toEqual(
       [
         'AwsSolutions-APIG2',
-        'AwsSolutions-APIG3',
         'AwsSolutions-APIG4',
         'AwsSolutions-CFR1',
         'AwsSolutions-CFR2',
