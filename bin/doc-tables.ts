@@ -73,8 +73,10 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   contentType:
     'a body without a JSON `Content-Type` (a route whose body is optional also takes no body and no content type)',
   notFound: 'a path or method the API does not serve (answered by API Gateway, before any route)',
-  tooManyRequests: 'the stage’s throttling, or with `waf=true` the per-address rate rule',
-  firewallBlocked: 'with `waf=true`: an address on AWS’s reputation lists, or a request AWS’s common rule set matches',
+  tooManyRequests:
+    'the credential sent more than its limit in the last minute (600 by default; with `Retry-After`), or the web ACL’s per-address rate rule, or the stage’s throttling',
+  firewallBlocked:
+    'the web ACL (on unless `waf=false`): an address on AWS’s reputation lists, or a request AWS’s common rule set matches',
   internal: 'a bug: the body says no more, the detail is in the function’s log',
   unavailable:
     'DynamoDB or the identity provider’s keys cannot be reached; retry after the `Retry-After` header’s seconds',

@@ -5,7 +5,7 @@ import { type DataDirLock, lockDataDir } from '../local/data-dir';
 import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local';
 import { EVENTS_FILE, type EventLog, printEvents, startEventLog } from '../local/event-log';
 import { LOOPBACK_HOSTS, type LocalListener, listenLocal, type TrustedIssuer } from '../local/service';
-import { readTableName, StartConfigError, unreachableEndpoint } from '../local/start-config';
+import { readRateLimitPerMinute, readTableName, StartConfigError, unreachableEndpoint } from '../local/start-config';
 
 const quoted = (value: string) => JSON.stringify(value);
 
@@ -79,6 +79,7 @@ const main = async (): Promise<void> => {
     hosts = readHosts(process.env.HOST);
     const trustedIssuer = readTrustedIssuer();
     const tableName = readTableName(process.env.TABLE_NAME);
+    const rateLimitPerMinute = readRateLimitPerMinute(process.env.RATE_LIMIT_PER_MINUTE);
     const external = readUrl('DYNAMODB_ENDPOINT');
     const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
     const functionLogs = process.env.LOG_LEVEL ? `the functions' JSON logs at ${process.env.LOG_LEVEL}` : undefined;
@@ -94,6 +95,7 @@ const main = async (): Promise<void> => {
       port,
       hosts,
       dashboardOrigin: process.env.DASHBOARD_ORIGIN || undefined,
+      rateLimitPerMinute,
       requestLog: (line) => console.log(line),
     });
     const exposed = hosts.filter((host) => !LOOPBACK_HOSTS.includes(host)).join(', ');

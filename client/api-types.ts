@@ -602,7 +602,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -617,10 +617,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -711,7 +712,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -726,10 +727,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -821,7 +823,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -836,10 +838,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -955,7 +958,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -1000,10 +1003,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1117,7 +1121,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -1147,10 +1151,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1237,7 +1242,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -1267,10 +1272,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1384,7 +1390,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -1459,10 +1465,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1550,7 +1557,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -1595,10 +1602,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1690,7 +1698,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -1720,10 +1728,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1812,7 +1821,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -1842,10 +1851,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1973,7 +1983,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -2048,10 +2058,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2172,7 +2183,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -2202,10 +2213,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2339,7 +2351,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -2414,10 +2426,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2507,7 +2520,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -2537,10 +2550,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2657,7 +2671,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -2732,10 +2746,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2832,7 +2847,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -2862,10 +2877,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2957,7 +2973,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -2987,10 +3003,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3107,7 +3124,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -3182,10 +3199,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3275,7 +3293,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -3320,10 +3338,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3416,7 +3435,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -3431,10 +3450,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3551,7 +3571,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -3611,10 +3631,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3708,7 +3729,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -3738,10 +3759,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3827,7 +3849,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -3857,10 +3879,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3957,7 +3980,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -3987,10 +4010,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4091,7 +4115,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -4106,10 +4130,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4241,7 +4266,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -4316,10 +4341,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4405,7 +4431,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -4435,10 +4461,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4570,7 +4597,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The credential may not call this route, or the web ACL (`waf=true`) blocked the request */
+            /** @description The credential may not call this route, or the web ACL blocked the request */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -4645,10 +4672,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Stage throttling */
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
             429: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -28,12 +28,12 @@ type NonEmpty<T> = readonly [T, ...T[]];
 const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'The body is not JSON, or breaks a rule of the request schema (with `details`)',
   401: 'No, malformed, unknown, revoked or unverifiable credential; or an expired one',
-  403: 'The credential may not call this route, or the web ACL (`waf=true`) blocked the request',
+  403: 'The credential may not call this route, or the web ACL blocked the request',
   404: 'The addressed resource does not exist for this caller',
   409: 'The request conflicts with the stored state',
   413: `Body over ${MAX_BODY_BYTES / 1024} KiB`,
   415: 'A body without `Content-Type: application/json`',
-  429: 'Stage throttling',
+  429: 'The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling',
   500: 'A bug; details only in the log',
   503: 'DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds',
 };
@@ -53,6 +53,16 @@ const errorResponse = (status: number, texts: NonEmpty<ErrorTextValue>): ZodOpen
     'Cache-Control': cacheControl(),
     ...(status === 503 && {
       'Retry-After': z.literal(RETRY_AFTER_SECONDS).check(z.describe('Seconds to wait before retrying')),
+    }),
+    ...(status === 429 && {
+      'Retry-After': z.optional(
+        z
+          .string()
+          .check(
+            z.regex(/^[1-9]\d*$/),
+            z.describe('Seconds to wait before retrying: sent by the per-credential limit, not by the other limits'),
+          ),
+      ),
     }),
   }),
 });

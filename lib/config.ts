@@ -1,4 +1,5 @@
 import { DEFAULT_AUDIT_RETENTION_DAYS, MIN_AUDIT_RETENTION_DAYS } from '@contract/audit';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '@contract/rate-limit';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { z } from 'zod';
@@ -137,10 +138,11 @@ const contextSchema = z.object({
    */
   dashboardOrigin: z.string({ error: ORIGIN_ERROR }).refine(isDashboardOrigin, { error: ORIGIN_ERROR }).optional(),
   /**
-   * Whether an AWS WAF web ACL (AWS managed common and IP-reputation rule groups, a per-IP rate rule)
-   * guards the API stage. WAF is billed per web ACL, rule and request. Default: `false`.
+   * Whether an AWS WAF web ACL (the per-credential limit, AWS managed common and IP-reputation rule
+   * groups, a per-IP rate rule) guards the API stage. WAF is billed per web ACL, rule and request
+   * (docs/operations.md). Without it no per-credential limit is deployed. Default: `true`.
    */
-  waf: booleanValue('must be true or false').default(false),
+  waf: booleanValue('must be true or false').default(true),
   /**
    * Requests one source IP may send in 5 minutes before the web ACL answers it 429; only used with
    * `waf=true`. AWS WAF accepts 10 to 2,000,000,000. Default: 1000.
@@ -151,6 +153,17 @@ const contextSchema = z.object({
     .min(WAF_RATE_LIMIT_MIN, { error: `must be at least ${WAF_RATE_LIMIT_MIN} (the lowest limit AWS WAF accepts)` })
     .max(WAF_RATE_LIMIT_MAX, { error: `must be at most ${WAF_RATE_LIMIT_MAX} (the highest limit AWS WAF accepts)` })
     .default(1000),
+  /**
+   * Requests one credential (one `Authorization` value: an API token, a session) may send per minute
+   * before the web ACL answers it 429 with `Retry-After`; only used with `waf=true`. AWS WAF accepts 10
+   * to 2,000,000,000. Default: 600.
+   */
+  rateLimitPerMinute: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(WAF_RATE_LIMIT_MIN, { error: `must be at least ${WAF_RATE_LIMIT_MIN} (the lowest limit AWS WAF accepts)` })
+    .max(WAF_RATE_LIMIT_MAX, { error: `must be at most ${WAF_RATE_LIMIT_MAX} (the highest limit AWS WAF accepts)` })
+    .default(DEFAULT_RATE_LIMIT_PER_MINUTE),
 });
 
 /** The context keys the app reads. */
@@ -192,6 +205,8 @@ export interface ServiceConfig {
   readonly waf: boolean;
   /** The web ACL's per-IP limit, requests per 5 minutes (used only when `waf` is true). */
   readonly wafRateLimit: number;
+  /** The web ACL's per-credential limit, requests per minute (used only when `waf` is true). */
+  readonly rateLimitPerMinute: number;
 }
 
 /** Thrown when a context value is wrong; the message names the key, so synth stops with one clear sentence. */
@@ -265,5 +280,6 @@ export const loadConfig = (scope: Construct): ServiceConfig => {
     dashboardOrigin: context.dashboardOrigin,
     waf: context.waf,
     wafRateLimit: context.wafRateLimit,
+    rateLimitPerMinute: context.rateLimitPerMinute,
   };
 };

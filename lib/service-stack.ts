@@ -37,7 +37,7 @@ export class ServiceStack extends Stack {
   readonly auditStream: AuditStream;
   /** Alarms, their topic and the dashboard. */
   readonly observability: Observability;
-  /** The WAF web ACL in front of the stage, with `waf=true`. */
+  /** The WAF web ACL in front of the stage (the per-credential limit among its rules); none with `waf=false`. */
   readonly webAcl: WebAcl | undefined;
   /** Offboarding on the user pool's disable and delete calls, with the stack's own Cognito pool. */
   readonly offboarding: Offboarding | undefined;
@@ -143,7 +143,14 @@ export class ServiceStack extends Stack {
       logRetention: config.logRetention,
     });
 
-    this.webAcl = config.waf ? new WebAcl(this, 'WebAcl', { stage, rateLimit: config.wafRateLimit }) : undefined;
+    this.webAcl = config.waf
+      ? new WebAcl(this, 'WebAcl', {
+          stage,
+          rateLimit: config.wafRateLimit,
+          rateLimitPerMinute: config.rateLimitPerMinute,
+          dashboardOrigin: this.dashboardOrigin,
+        })
+      : undefined;
 
     this.observability = new Observability(this, 'Observability', {
       stage,

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { corsHeaders, preflightHeaders } from '@contract/cors';
 import { DENIAL_TEXT_VARIABLE, type GatewayResponseType, gatewayResponse } from '@contract/gateway-responses';
 import { JSON_HEADERS } from '@contract/headers';
+import { RATE_LIMIT_PROBE_HEADER, RATE_LIMIT_PROBE_VALUE, RATE_LIMIT_RETRY_AFTER_SECONDS } from '@contract/rate-limit';
 import type { RouteContract } from '@contract/route';
 import { methodsByPath } from '@contract/route-table';
 import { routes } from '@contract/routes';
@@ -13,6 +14,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
+import type { CredentialRateLimiter } from './rate-limiter';
 
 /** API Gateway's payload limit for REST APIs. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -163,10 +165,18 @@ const lambdaContext = (functionName: string): Context =>
 export interface GatewayOptions {
   /** The dashboard origin allowed to call across origins (`dashboardOrigin`). */
   readonly dashboardOrigin?: string;
+  /** The per-credential limit, as the stack's web ACL applies it; default: none. */
+  readonly rateLimiter?: CredentialRateLimiter;
 }
 
+/** A header's value by its name in any case (Node keeps the client's case). */
+const headerValue = (headers: Record<string, string>, name: string): string | undefined =>
+  Object.entries(headers).find(([candidate]) => candidate.toLowerCase() === name.toLowerCase())?.[1];
+
 /**
- * One request through the gateway, as API Gateway's REST API does it: the dashboard's preflights
+ * One request through the gateway, as the web ACL and API Gateway's REST API do it: first the
+ * firewall's rate-limit probe and per-credential limit (keyed on the raw `Authorization` value, before
+ * any route or authorizer, as WAF sees the request first), then the dashboard's preflights
  * (when a dashboard origin is configured), route match (unknown path or method →
  * MISSING_AUTHENTICATION_TOKEN), identity sources (no Authorization → UNAUTHORIZED without calling
  * the authorizer), the REQUEST authorizer and its policy, then the route's proxy integration. The
@@ -183,6 +193,18 @@ export const handleRequest = async (
     const result = render(type, context, message);
     return dashboardOrigin ? { ...result, headers: { ...result.headers, ...corsHeaders(dashboardOrigin) } } : result;
   };
+  const tooManyRequests = (retryAfter: string): GatewayResult => {
+    const result = answer('THROTTLED');
+    return { ...result, headers: { ...result.headers, 'Retry-After': retryAfter } };
+  };
+  if (headerValue(request.headers, RATE_LIMIT_PROBE_HEADER) === RATE_LIMIT_PROBE_VALUE) {
+    return tooManyRequests(RATE_LIMIT_RETRY_AFTER_SECONDS);
+  }
+  const credential = headerValue(request.headers, 'authorization');
+  if (credential && options.rateLimiter) {
+    const decision = options.rateLimiter.take(credential);
+    if (!decision.allowed) return tooManyRequests(String(decision.retryAfterSeconds));
+  }
   if (request.body.length > MAX_PAYLOAD_BYTES) return answer('REQUEST_TOO_LARGE');
   if (dashboardOrigin && request.method === 'OPTIONS') {
     const methods = [...methodsByPath].find(([path]) => matchTemplate(path, request.path))?.[1];
@@ -198,7 +220,7 @@ export const handleRequest = async (
     ? Object.fromEntries([...new Set(request.query.keys())].map((key) => [key, request.query.getAll(key)]))
     : null;
   // Header names keep the client's case (curl sends `User-Agent`); API Gateway finds the agent in any.
-  const userAgent = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1];
+  const userAgent = headerValue(request.headers, 'user-agent');
   const identity = { sourceIp: request.sourceIp, userAgent: userAgent ?? null };
   const requestContext = {
     accountId: ACCOUNT,
@@ -213,8 +235,7 @@ export const handleRequest = async (
     requestTimeEpoch: Date.now(),
     identity,
   };
-  const authorization = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'authorization');
-  if (!authorization?.[1]) return answer('UNAUTHORIZED');
+  if (!credential) return answer('UNAUTHORIZED');
 
   let result: APIGatewayAuthorizerResult;
   try {

@@ -6,6 +6,7 @@ import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
 import { JSON_HEADERS } from '@contract/headers';
 import { RETRY_AFTER_SECONDS } from '@contract/limits';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '@contract/rate-limit';
 import { routeScopesJson } from '@contract/route-table';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import { type DashboardRoute, localDashboard } from './dashboard-site';
@@ -20,6 +21,7 @@ import {
   readRequest,
   writeResult,
 } from './gateway';
+import { createCredentialRateLimiter } from './rate-limiter';
 
 /** Where the local service listens. */
 export interface ListenOptions {
@@ -34,6 +36,8 @@ export interface ListenOptions {
   readonly dashboardOrigin?: string;
   /** Receives one line per answered request: method, path, status and milliseconds; default: none. */
   readonly requestLog?: (line: string) => void;
+  /** Requests one credential may send per minute, as the stack's `rateLimitPerMinute`; default: 600. */
+  readonly rateLimitPerMinute?: number;
 }
 
 /** An OpenID Connect issuer whose sessions the service trusts instead of the development identity provider's. */
@@ -235,6 +239,9 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
   const hosts = options.hosts ?? LOOPBACK_HOSTS;
   const { dashboardOrigin, requestLog } = options;
   const hostnames = idpHostnames(hosts);
+  const rateLimiter = createCredentialRateLimiter({
+    limit: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+  });
   let handlers: GatewayHandlers | undefined;
   let idp: DevIdp | undefined;
   let oidc: Promise<DevOidcHandler> | undefined;
@@ -261,7 +268,7 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
           : (apiDocumentRoute(request.method, request.path, dashboardOrigin) ??
             (idp && (await devIdpRoute(req, request.path, request.body, idp))) ??
             dashboard?.(request.method, request.path, origin) ??
-            (await handleRequest(request, handlers, { dashboardOrigin })));
+            (await handleRequest(request, handlers, { dashboardOrigin, rateLimiter })));
         writeResult(res, result);
       } catch {
         if (!res.headersSent) writeResult(res, jsonResult(500, { success: false, error: ErrorText.internal }));

@@ -1,3 +1,5 @@
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '@contract/rate-limit';
+
 /** A start setting that cannot work; its message is one sentence naming the variable. */
 export class StartConfigError extends Error {
   override readonly name = 'StartConfigError';
@@ -41,4 +43,13 @@ export const unreachableEndpoint = (error: unknown, endpoint: string): StartConf
   return new StartConfigError(
     `No DynamoDB answers at DYNAMODB_ENDPOINT ${endpoint} (${why}): start it, or unset DYNAMODB_ENDPOINT to let npm start run DynamoDB Local.`,
   );
+};
+
+/** Requests one credential may send per minute: `RATE_LIMIT_PER_MINUTE`, a whole number of at least 1 (default 600). */
+export const readRateLimitPerMinute = (value: string | undefined): number => {
+  if (value === undefined || value === '') return DEFAULT_RATE_LIMIT_PER_MINUTE;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new StartConfigError(`RATE_LIMIT_PER_MINUTE must be a whole number of at least 1, got ${quoted(value)}.`);
+  }
+  return Number(value);
 };

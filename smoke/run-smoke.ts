@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { CORS_REQUEST_HEADERS } from '@contract/cors';
 import { type GatewayResponseType, gatewayResponse } from '@contract/gateway-responses';
 import { TOKEN_LENGTH, TOKEN_PREFIX } from '@contract/identifiers';
+import { RATE_LIMIT_PROBE_HEADER, RATE_LIMIT_PROBE_VALUE, RATE_LIMITED_BODY } from '@contract/rate-limit';
 import { type RouteContract, SAMPLE_WORLD } from '@contract/route';
 import { methodsByPath } from '@contract/route-table';
 import { routes } from '@contract/routes';
@@ -176,6 +177,31 @@ interface Run {
 
 const bearer = (credential: string) => ({ Authorization: `Bearer ${credential}` });
 
+/**
+ * The per-credential limit's answer, asked for with the probe header so that no real limit is
+ * tripped: 429, the contract's body, and a `Retry-After` of whole seconds. It shows the answer's
+ * shape, not that the limit counts.
+ */
+const checkRateLimitAnswer = async (run: Run): Promise<void> => {
+  const path = samplePath(readRoute);
+  const name = `${readRoute.method} ${path} with ${RATE_LIMIT_PROBE_HEADER}: ${RATE_LIMIT_PROBE_VALUE} (the per-credential limit's answer)`;
+  const outcome = await run.send(readRoute.method, path, {
+    headers: { [RATE_LIMIT_PROBE_HEADER]: RATE_LIMIT_PROBE_VALUE },
+  });
+  const expected = { status: 429, body: JSON.parse(RATE_LIMITED_BODY) as unknown };
+  const shape = checkFixed(name, outcome, [expected], true);
+  if (!shape.passed || !('answer' in outcome)) {
+    run.record(shape);
+    return;
+  }
+  const retryAfter = outcome.answer.headers.get('retry-after');
+  run.record(
+    retryAfter !== null && /^[1-9]\d*$/.test(retryAfter)
+      ? passed(name, `429, Retry-After ${retryAfter}`)
+      : failed(name, `expected a Retry-After of whole seconds, at least 1, got ${retryAfter ?? 'none'}`),
+  );
+};
+
 /** The first route of each path, with every method its path serves: where a preflight is answered. */
 const preflightTargets = (): { contract: RouteContract; methods: readonly string[] }[] =>
   routes
@@ -298,6 +324,7 @@ export const runSmoke = async (options: SmokeOptions): Promise<CheckResult[]> =>
   await checkPreflights(run, options.origin ?? granted);
   const unknown = await run.send('GET', UNKNOWN_PATH);
   run.record(checkFixed(`GET ${UNKNOWN_PATH} (unknown path)`, unknown, NOT_FOUND, true));
+  await checkRateLimitAnswer(run);
   if (session === undefined) {
     print('skip token lifecycle: set SMOKE_SESSION=<ID token> to create, use and revoke a token');
   } else {

@@ -317,11 +317,11 @@ export class ServiceApi extends Construct {
   /** The AwsSolutions findings this API accepts, each with its reason. */
   private acknowledgeFindings(waf: boolean): void {
     if (!waf) {
-      // With `waf=true` the stack associates a web ACL with the stage (WebAcl) and the rule passes.
+      // By default the stack associates a web ACL with the stage (WebAcl) and the rule passes.
       Validations.of(this.api).acknowledge({
         id: 'AwsSolutions-APIG3',
         reason:
-          'WAF is opt-in (`-c waf=true`) because it is billed per web ACL, rule and request; without it the stage throttles every caller and the authorizer refuses bad credentials before any route runs.',
+          'The web ACL was turned off on purpose (`-c waf=false`), which also drops the per-credential limit; the stage still throttles every caller and the authorizer refuses bad credentials before any route runs.',
       });
     }
     Validations.of(this.api).acknowledge(

@@ -1,4 +1,12 @@
+import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
+import { NO_STORE_HEADERS } from '@contract/headers';
+import {
+  RATE_LIMIT_PROBE_HEADER,
+  RATE_LIMIT_PROBE_VALUE,
+  RATE_LIMIT_RETRY_AFTER_SECONDS,
+  RATE_LIMIT_WINDOW_SECONDS,
+} from '@contract/rate-limit';
 import { Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
@@ -11,6 +19,10 @@ export interface WebAclProps {
   readonly stage: Stage;
   /** Requests one source IP may send per 5 minutes; more are answered 429. */
   readonly rateLimit: number;
+  /** Requests one credential (one `Authorization` value) may send per minute; more are answered 429 with `Retry-After`. */
+  readonly rateLimitPerMinute: number;
+  /** The dashboard's origin: every block carries its CORS headers, as the gateway's own answers do, so the dashboard can read it. */
+  readonly dashboardOrigin: string;
 }
 
 /** The rate rule's evaluation window: the limit counts requests over the last 5 minutes. */
@@ -72,9 +84,22 @@ const anyLabel = (namespace: string, names: readonly string[]): CfnWebACL.Statem
 });
 
 /**
- * An AWS WAF web ACL (REGIONAL) in front of the API stage: AWS's IP-reputation list, a per-IP rate
- * limit, and AWS's common rule set, each with CloudWatch metrics and sampled requests. Requests no rule
- * blocks are allowed, and every block answers with the contract's JSON error body.
+ * An AWS WAF web ACL (REGIONAL) in front of the API stage: the rate-limit probe, AWS's IP-reputation
+ * list, a per-IP rate limit, the per-credential limit, and AWS's common rule set, each with CloudWatch
+ * metrics and sampled requests. Requests no rule blocks are allowed, and every block answers with the
+ * contract's JSON error body, `Cache-Control: no-store` and the dashboard's CORS headers.
+ *
+ * The per-credential limit counts each `Authorization` header value (text transformation NONE: one
+ * token or session is one key) over a 60-second window, so one caller over it is refused while every
+ * other caller keeps its own count. A request without the header is not counted by it (WAF leaves a
+ * request out of a custom-key rule when a key is missing); the per-IP limit counts those. WAF cannot
+ * compute when a slot frees, so its 429 says `Retry-After: 60`, a whole window. Custom response
+ * headers reach the client under the names given: WAF prefixes `x-amzn-waf-` only to the request
+ * headers it inserts (AWS::WAFv2::WebACL CustomHTTPHeader, CloudFormation reference).
+ *
+ * The probe rule answers a request carrying `X-Rate-Limit-Probe: 1` exactly as the per-credential
+ * limit does, so the smoke test checks that answer without tripping a real limit; it shows the answer's
+ * shape, not that the limit counts.
  *
  * A managed rule group's own block answers WAF's bare 403, and only a per-rule override could give it
  * a body. So each group runs in count mode, where it only labels requests, and a rule right after it
@@ -106,27 +131,50 @@ export class WebAcl extends Construct implements WebAclMetrics {
       overrideAction: { count: {} },
       visibilityConfig: visibility(`AWS-${name}`),
     });
+    const headers = (extra: Record<string, string> = {}): CfnWebACL.CustomHTTPHeaderProperty[] =>
+      Object.entries({ ...NO_STORE_HEADERS, ...corsHeaders(props.dashboardOrigin), ...extra }).map(([name, value]) => ({
+        name,
+        value,
+      }));
     const blockingRule = (
       name: string,
       priority: number,
       statement: CfnWebACL.StatementProperty,
       responseCode: number,
       customResponseBodyKey: string,
+      responseHeaders = headers(),
     ): CfnWebACL.RuleProperty => ({
       name,
       priority,
       statement,
-      action: { block: { customResponse: { responseCode, customResponseBodyKey } } },
+      action: { block: { customResponse: { responseCode, customResponseBodyKey, responseHeaders } } },
       visibilityConfig: visibility(name),
     });
+    const rateLimited = headers({ 'Retry-After': RATE_LIMIT_RETRY_AFTER_SECONDS });
 
     const rules: CfnWebACL.RuleProperty[] = [
+      // First, so that a probe is answered whatever else the request carries, and counted by no limit.
+      blockingRule(
+        'RateLimitProbe',
+        0,
+        {
+          byteMatchStatement: {
+            fieldToMatch: { singleHeader: { Name: RATE_LIMIT_PROBE_HEADER.toLowerCase() } },
+            positionalConstraint: 'EXACTLY',
+            searchString: RATE_LIMIT_PROBE_VALUE,
+            textTransformations: [{ priority: 0, type: 'NONE' }],
+          },
+        },
+        429,
+        TOO_MANY_REQUESTS_BODY,
+        rateLimited,
+      ),
       // Cheapest first: known-bad addresses and floods are dropped before the common rule set inspects bodies.
-      countingRuleGroup('AWSManagedRulesAmazonIpReputationList', 0),
-      blockingRule('BlockIpReputation', 1, anyLabel(IP_REPUTATION, IP_REPUTATION_BLOCKING), 403, FIREWALL_BLOCKED_BODY),
+      countingRuleGroup('AWSManagedRulesAmazonIpReputationList', 1),
+      blockingRule('BlockIpReputation', 2, anyLabel(IP_REPUTATION, IP_REPUTATION_BLOCKING), 403, FIREWALL_BLOCKED_BODY),
       blockingRule(
         'PerIpRateLimit',
-        2,
+        3,
         {
           rateBasedStatement: {
             limit: props.rateLimit,
@@ -137,10 +185,25 @@ export class WebAcl extends Construct implements WebAclMetrics {
         429,
         TOO_MANY_REQUESTS_BODY,
       ),
-      countingRuleGroup('AWSManagedRulesCommonRuleSet', 3),
+      blockingRule(
+        'PerCredentialRateLimit',
+        4,
+        {
+          rateBasedStatement: {
+            limit: props.rateLimitPerMinute,
+            evaluationWindowSec: RATE_LIMIT_WINDOW_SECONDS,
+            aggregateKeyType: 'CUSTOM_KEYS',
+            customKeys: [{ header: { name: 'authorization', textTransformations: [{ priority: 0, type: 'NONE' }] } }],
+          },
+        },
+        429,
+        TOO_MANY_REQUESTS_BODY,
+        rateLimited,
+      ),
+      countingRuleGroup('AWSManagedRulesCommonRuleSet', 5),
       blockingRule(
         'BlockCommonRuleSet',
-        4,
+        6,
         {
           orStatement: {
             statements: [
@@ -174,10 +237,23 @@ export class WebAcl extends Construct implements WebAclMetrics {
     });
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name: this.webAclMetricName,
-      description: 'Secrets Service API: IP reputation, per-IP rate limit, AWS common rule set',
+      description: 'Secrets Service API: per-credential and per-IP rate limits, IP reputation, AWS common rule set',
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       visibilityConfig: visibility(this.webAclMetricName),
+      // Sampled requests (and any logging) would otherwise keep every header as sent, a raw token or
+      // session among them; data protection at the web ACL's level covers every output, the
+      // per-credential rule's key in its rate-based details included.
+      dataProtectionConfig: {
+        dataProtections: [
+          {
+            field: { fieldType: 'SINGLE_HEADER', fieldKeys: ['authorization'] },
+            action: 'SUBSTITUTION',
+            excludeRateBasedDetails: false,
+            excludeRuleMatchDetails: false,
+          },
+        ],
+      },
       customResponseBodies: {
         [TOO_MANY_REQUESTS_BODY]: jsonBody(ErrorText.tooManyRequests),
         [FIREWALL_BLOCKED_BODY]: jsonBody(ErrorText.firewallBlocked),

@@ -20,8 +20,9 @@ describe('loadConfig', () => {
       apiGatewayCloudWatchRole: true,
       alarmEmail: undefined,
       dashboardOrigin: undefined,
-      waf: false,
+      waf: true,
       wafRateLimit: 1000,
+      rateLimitPerMinute: 600,
     });
   });
 
@@ -37,8 +38,9 @@ describe('loadConfig', () => {
         stageName: 'staging_2',
         alarmEmail: 'ops@example.com',
         dashboardOrigin: 'https://dashboard.example.com',
-        waf: 'true',
+        waf: 'false',
         wafRateLimit: '2000',
+        rateLimitPerMinute: '30',
       }),
     ).toMatchObject({
       throttlingRateLimit: 20,
@@ -50,8 +52,9 @@ describe('loadConfig', () => {
       stageName: 'staging_2',
       alarmEmail: 'ops@example.com',
       dashboardOrigin: 'https://dashboard.example.com',
-      waf: true,
+      waf: false,
       wafRateLimit: 2000,
+      rateLimitPerMinute: 30,
     });
     expect(configFrom({ dashboardOrigin: 'http://localhost:5173' }).dashboardOrigin).toBe('http://localhost:5173');
     expect(configFrom({ cognitoDomainPrefix: 'secrets-acme-2' }).sessionIssuer).toEqual({
@@ -132,6 +135,10 @@ describe('loadConfig', () => {
     ['wafRateLimit', { wafRateLimit: '1.5' }],
     ['wafRateLimit', { wafRateLimit: 9 }],
     ['wafRateLimit', { wafRateLimit: '3000000000' }],
+    ['rateLimitPerMinute', { rateLimitPerMinute: 'many' }],
+    ['rateLimitPerMinute', { rateLimitPerMinute: '2.5' }],
+    ['rateLimitPerMinute', { rateLimitPerMinute: 9 }],
+    ['rateLimitPerMinute', { rateLimitPerMinute: '3000000000' }],
   ])('rejects a wrong %s with a sentence naming the key', (key, context) => {
     expect(() => configFrom(context)).toThrow(ConfigError);
     expect(() => configFrom(context)).toThrow(new RegExp(`^Invalid CDK context "${key}": .+\\.`));
@@ -153,6 +160,7 @@ describe('loadConfig', () => {
     ['cognitoDomainPrefix', 'aws-secrets'],
     ['waf', 'on'],
     ['wafRateLimit', '0'],
+    ['rateLimitPerMinute', '0'],
     ['auditRetentionDays', '60'],
     ['auditRetentionDays', 'a year'],
   ])('stops synthesis of the app on a wrong %s', (key, value) => {
@@ -192,6 +200,7 @@ describe('with an external session issuer', () => {
         'SecretsKeyArn',
         'SessionIssuer',
         'TableName',
+        'WebAclArn',
       ].sort(),
     );
   });

@@ -7,7 +7,7 @@ import type { CfnResource } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 
 // Stack tests of the guard rails: stage access log and throttling, alarms and their topic, the
-// dashboard, and the optional WAF web ACL. Synthesized without bundling (the functions' code does not
+// dashboard, and the WAF web ACL (on by default, off with waf=false). Synthesized without bundling (the functions' code does not
 // matter here), once per context variant.
 
 type Json = Record<string, unknown>;
@@ -27,11 +27,12 @@ let plain: Synthesized;
 let guarded: Synthesized;
 
 beforeAll(() => {
-  plain = synthesize();
+  plain = synthesize({ context: { waf: 'false' } });
   guarded = synthesize({
     context: {
       waf: 'true',
       wafRateLimit: '500',
+      rateLimitPerMinute: '120',
       alarmEmail: ALARM_EMAIL,
       throttlingRateLimit: '20',
       throttlingBurstLimit: '40',
@@ -596,7 +597,7 @@ describe('dashboard', () => {
     ]);
     // The managed rule groups only count (see the WAF tests): the rules that block are the ones to graph.
     expect(graphs.get('Blocked by rule')).toEqual(
-      ['BlockIpReputation', 'PerIpRateLimit', 'BlockCommonRuleSet'].map(
+      ['RateLimitProbe', 'BlockIpReputation', 'PerIpRateLimit', 'PerCredentialRateLimit', 'BlockCommonRuleSet'].map(
         (rule) => `AWS/WAFV2/BlockedRequests Rule=${rule} WebACL=SecretsService-Api`,
       ),
     );
@@ -617,8 +618,8 @@ const wafRule = (synthesized: Synthesized, name: string): Json => {
 };
 
 /**
- * Whether a statement matches a request that carries exactly these labels and stays under the rate
- * limit: enough of WAF's semantics to evaluate the label rules, and loud about any other statement.
+ * Whether a statement matches a request that carries exactly these labels, stays under the rate
+ * limits and sends no probe header: enough of WAF's semantics to evaluate the label rules, and loud about any other statement.
  */
 const matchesLabels = (statement: Json, labels: readonly string[]): boolean => {
   const [[kind, body]] = Object.entries(statement) as [[string, Json]];
@@ -634,6 +635,7 @@ const matchesLabels = (statement: Json, labels: readonly string[]): boolean => {
     case 'NotStatement':
       return !matchesLabels(body.Statement as Json, labels);
     case 'RateBasedStatement':
+    case 'ByteMatchStatement': // the probe header, which these requests do not carry
       return false;
     default:
       throw new Error(`No label semantics for ${kind}`);
@@ -647,12 +649,27 @@ const blockingRulesFor = (synthesized: Synthesized, labels: readonly string[]): 
     .map((rule) => rule.Name);
 
 describe('WAF', () => {
-  it('is off by default: no web ACL, and the stage acknowledges AwsSolutions-APIG3 with a reason', () => {
+  it('is on by default, with the per-credential limit at 600 requests a minute', () => {
+    const byDefault = synthesize();
+    byDefault.template.resourceCountIs('AWS::WAFv2::WebACL', 1);
+    byDefault.template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+    expect((wafRule(byDefault, 'PerCredentialRateLimit').Statement as Json).RateBasedStatement).toMatchObject({
+      Limit: 600,
+      EvaluationWindowSec: 60,
+    });
+    expect((wafRule(byDefault, 'PerIpRateLimit').Statement as Json).RateBasedStatement).toMatchObject({
+      Limit: 1000,
+    });
+    expect(byDefault.acknowledgements.map((acknowledgement) => acknowledgement.id)).not.toContain('AwsSolutions-APIG3');
+    expect(byDefault.findings).toEqual([]);
+  });
+
+  it('is off with waf=false: no web ACL, and the stage acknowledges AwsSolutions-APIG3 with a reason', () => {
     plain.template.resourceCountIs('AWS::WAFv2::WebACL', 0);
     plain.template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
     expect(plain.template.findOutputs('WebAclArn')).toEqual({});
     expect(plain.acknowledgements).toContainEqual(
-      expect.objectContaining({ id: 'AwsSolutions-APIG3', reason: expect.stringContaining('waf=true') }),
+      expect.objectContaining({ id: 'AwsSolutions-APIG3', reason: expect.stringContaining('waf=false') }),
     );
   });
 
@@ -681,11 +698,13 @@ describe('WAF', () => {
   it('runs each managed rule group in count mode, followed by the rule that blocks what it labels', () => {
     const rules = wafRules(guarded);
     expect(rules.map((rule) => [rule.Priority, rule.Name])).toEqual([
-      [0, 'AWS-AWSManagedRulesAmazonIpReputationList'],
-      [1, 'BlockIpReputation'],
-      [2, 'PerIpRateLimit'],
-      [3, 'AWS-AWSManagedRulesCommonRuleSet'],
-      [4, 'BlockCommonRuleSet'],
+      [0, 'RateLimitProbe'],
+      [1, 'AWS-AWSManagedRulesAmazonIpReputationList'],
+      [2, 'BlockIpReputation'],
+      [3, 'PerIpRateLimit'],
+      [4, 'PerCredentialRateLimit'],
+      [5, 'AWS-AWSManagedRulesCommonRuleSet'],
+      [6, 'BlockCommonRuleSet'],
     ]);
     for (const rule of rules) {
       expect(rule.VisibilityConfig).toEqual({
@@ -711,7 +730,13 @@ describe('WAF', () => {
     const acl = onlyResource(guarded, 'AWS::WAFv2::WebACL');
     const bodies = acl.CustomResponseBodies as Record<string, { ContentType: string; Content: string }>;
     const blocking = wafRules(guarded).filter((rule) => (rule.Action as Json | undefined)?.Block);
-    expect(blocking.map((rule) => rule.Name)).toEqual(['BlockIpReputation', 'PerIpRateLimit', 'BlockCommonRuleSet']);
+    expect(blocking.map((rule) => rule.Name)).toEqual([
+      'RateLimitProbe',
+      'BlockIpReputation',
+      'PerIpRateLimit',
+      'PerCredentialRateLimit',
+      'BlockCommonRuleSet',
+    ]);
     const answers = blocking.map((rule) => {
       const response = ((rule.Action as { Block: Json }).Block as { CustomResponse?: Json }).CustomResponse;
       if (!response) throw new Error(`${String(rule.Name)} blocks with WAF's default response`);
@@ -727,10 +752,79 @@ describe('WAF', () => {
       return [rule.Name, response.ResponseCode, parsed.error];
     });
     expect(answers).toEqual([
+      ['RateLimitProbe', 429, ErrorText.tooManyRequests],
       ['BlockIpReputation', 403, ErrorText.firewallBlocked],
       ['PerIpRateLimit', 429, ErrorText.tooManyRequests],
+      ['PerCredentialRateLimit', 429, ErrorText.tooManyRequests],
       ['BlockCommonRuleSet', 403, ErrorText.firewallBlocked],
     ]);
+  });
+
+  it("gives every block the API's headers: no-store and the dashboard's CORS, Retry-After on the per-credential 429", () => {
+    const headersOf = (name: string) =>
+      Object.fromEntries(
+        (
+          ((wafRule(guarded, name).Action as { Block: Json }).Block as { CustomResponse: Json }).CustomResponse
+            .ResponseHeaders as { Name: string; Value: unknown }[]
+        ).map((header) => [header.Name, header.Value]),
+      );
+    for (const name of ['BlockIpReputation', 'PerIpRateLimit', 'BlockCommonRuleSet']) {
+      expect(headersOf(name)).toEqual({
+        'Cache-Control': 'no-store',
+        'Access-Control-Allow-Origin': expect.anything(),
+        'Access-Control-Expose-Headers': 'Retry-After',
+      });
+    }
+    // The dashboard's origin is the distribution's, known only at deploy time.
+    expect(JSON.stringify(headersOf('BlockIpReputation')['Access-Control-Allow-Origin'])).toContain(
+      logicalId(guarded, guarded.stack.dashboard.distribution),
+    );
+    for (const name of ['RateLimitProbe', 'PerCredentialRateLimit']) {
+      expect(headersOf(name)).toEqual({
+        'Cache-Control': 'no-store',
+        'Access-Control-Allow-Origin': headersOf('BlockIpReputation')['Access-Control-Allow-Origin'],
+        'Access-Control-Expose-Headers': 'Retry-After',
+        'Retry-After': '60',
+      });
+    }
+  });
+
+  it('limits each credential (the Authorization header, untransformed) to rateLimitPerMinute requests a minute', () => {
+    expect(wafRule(guarded, 'PerCredentialRateLimit').Statement).toEqual({
+      RateBasedStatement: {
+        Limit: 120,
+        EvaluationWindowSec: 60,
+        AggregateKeyType: 'CUSTOM_KEYS',
+        CustomKeys: [{ Header: { Name: 'authorization', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }],
+      },
+    });
+  });
+
+  it('keeps no credential in its sampled requests or logs: the Authorization header is redacted', () => {
+    expect(onlyResource(guarded, 'AWS::WAFv2::WebACL').DataProtectionConfig).toEqual({
+      DataProtections: [
+        {
+          Field: { FieldType: 'SINGLE_HEADER', FieldKeys: ['authorization'] },
+          Action: 'SUBSTITUTION',
+          ExcludeRateBasedDetails: false,
+          ExcludeRuleMatchDetails: false,
+        },
+      ],
+    });
+  });
+
+  it('answers X-Rate-Limit-Probe: 1 with the per-credential 429, before any rule counts the request', () => {
+    const probe = wafRule(guarded, 'RateLimitProbe');
+    expect(probe.Statement).toEqual({
+      ByteMatchStatement: {
+        FieldToMatch: { SingleHeader: { Name: 'x-rate-limit-probe' } },
+        PositionalConstraint: 'EXACTLY',
+        SearchString: '1',
+        TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+      },
+    });
+    expect(probe.Priority).toBe(0);
+    expect(probe.Action).toEqual(wafRule(guarded, 'PerCredentialRateLimit').Action);
   });
 
   it.each([
@@ -765,7 +859,13 @@ describe('WAF', () => {
       RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP', EvaluationWindowSec: 300 },
     });
     expect(rate.Action).toEqual({
-      Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'TooManyRequests' } },
+      Block: {
+        CustomResponse: {
+          ResponseCode: 429,
+          CustomResponseBodyKey: 'TooManyRequests',
+          ResponseHeaders: expect.any(Array),
+        },
+      },
     });
     expect((onlyResource(guarded, 'AWS::WAFv2::WebACL').CustomResponseBodies as Json).TooManyRequests).toEqual({
       ContentType: 'APPLICATION_JSON',

@@ -778,7 +778,7 @@ describe('user pool', () => {
 });
 
 describe('outputs', () => {
-  it('exports the API URL, table name, secrets key, session issuer, alarm topic, dashboards, audit bus, dead-letter queues, the Cognito ids and sign-in domain', () => {
+  it('exports the API URL, table name, secrets key, session issuer, alarm topic, dashboards, audit bus, dead-letter queues, the Cognito ids and sign-in domain, and the web ACL', () => {
     expect(Object.keys(synthesized.template.findOutputs('*')).sort()).toEqual(
       [
         'AlarmTopicArn',
@@ -797,6 +797,7 @@ describe('outputs', () => {
         'TableName',
         'UserPoolClientId',
         'UserPoolId',
+        'WebAclArn',
       ].sort(),
     );
   });
@@ -822,7 +823,6 @@ describe('cdk-nag', () => {
     expect([...new Set(acknowledgements.map((acknowledgement) => acknowledgement.id))].sort()).toEqual(
       [
         'AwsSolutions-APIG2',
-        'AwsSolutions-APIG3',
         'AwsSolutions-APIG4',
         'AwsSolutions-CFR1',
         'AwsSolutions-CFR2',

@@ -19,9 +19,20 @@ import { decodeJwt } from 'jose';
 import { type LocalService, startLocalService } from '../../local/service';
 import { assertDocumentedReply } from './api-contract';
 
+/**
+ * The per-credential limit of a test's service unless it asks for another: test files send many
+ * requests with one token or session, and only the rate-limit test means to meet the limit.
+ */
+const TEST_RATE_LIMIT_PER_MINUTE = 1_000_000;
+
 /** A started local service for one test file: DynamoDB Local of the global setup, gateway on a free port. */
 export const startService = async (
-  overrides: { dynamoEndpoint?: string; tableName?: string; dashboardOrigin?: string } = {},
+  overrides: {
+    dynamoEndpoint?: string;
+    tableName?: string;
+    dashboardOrigin?: string;
+    rateLimitPerMinute?: number;
+  } = {},
 ): Promise<LocalService> => {
   const dynamoEndpoint = overrides.dynamoEndpoint ?? process.env.TEST_DYNAMODB_ENDPOINT;
   const tableName = overrides.tableName ?? process.env.TEST_TABLE_NAME;
@@ -31,6 +42,7 @@ export const startService = async (
     tableName,
     port: 0,
     dashboardOrigin: overrides.dashboardOrigin,
+    rateLimitPerMinute: overrides.rateLimitPerMinute ?? TEST_RATE_LIMIT_PER_MINUTE,
   });
 };
 

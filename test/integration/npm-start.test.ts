@@ -69,6 +69,17 @@ describe('npm start refuses a bad configuration before starting anything', () =>
     TEST_MS,
   );
 
+  it.each(['0', '-5', '1.5', 'many', '99999999999999999999'])(
+    'exits at once with one sentence naming RATE_LIMIT_PER_MINUTE for RATE_LIMIT_PER_MINUTE=%s',
+    async (limit) => {
+      const run = await startWithoutDatabase({ RATE_LIMIT_PER_MINUTE: limit });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr.trim()).toBe(`RATE_LIMIT_PER_MINUTE must be a whole number of at least 1, got "${limit}".`);
+      expect(existsSync(javaMark)).toBe(false);
+    },
+    TEST_MS,
+  );
+
   it(
     'exits with one sentence naming HOST when it is neither an IP address nor localhost',
     async () => {

@@ -14,8 +14,11 @@ import { type ChildEnv, type NpmService, runScript, startNpmService } from './np
 
 const ORIGIN = 'https://dashboard.example.com';
 const TEST_MS = 180_000;
-/** The checks every run makes: each route without credentials, a forged token, each path's preflight, an unknown path. */
-const BASE_CHECKS = routes.length + 1 + methodsByPath.size + 1;
+/**
+ * The checks every run makes: each route without credentials, a forged token, each path's preflight,
+ * an unknown path, the per-credential limit's answer.
+ */
+const BASE_CHECKS = routes.length + 1 + methodsByPath.size + 1 + 1;
 /** The token's life with a session: create, use, revoke, refused. */
 const SESSION_CHECKS = 4;
 const UNAUTHORIZED_BODY = JSON.stringify({ success: false, error: ErrorText.unauthorized });
@@ -79,6 +82,9 @@ describe('npm run smoke against npm start', () => {
         expect(lines).toContain(`ok   OPTIONS ${samplePath(path)} preflight from ${ORIGIN} → 204`);
       }
       expect(lines).toContain('ok   GET /api/v1/smoke-no-such-route (unknown path) → 404');
+      expect(lines).toContain(
+        "ok   GET /api/v1/projects with X-Rate-Limit-Probe: 1 (the per-credential limit's answer) → 429, Retry-After 60",
+      );
       expect(lines.filter((line) => line.startsWith('skip '))).toEqual([
         'skip token lifecycle: set SMOKE_SESSION=<ID token> to create, use and revoke a token',
       ]);
@@ -132,6 +138,27 @@ describe('npm run smoke against npm start', () => {
         new RegExp(`^${methodsByPath.size} of ${BASE_CHECKS} checks failed on ${service.baseUrl}: OPTIONS /api/v1/`),
       );
       expect(run.code).toBe(1);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "fails the per-credential limit's check when its 429 carries no Retry-After",
+    async () => {
+      const tooMany = JSON.stringify({ success: false, error: ErrorText.tooManyRequests });
+      const server = await serve((_request, response) => {
+        response.writeHead(429, { 'Content-Type': 'application/json' }).end(tooMany);
+      });
+      try {
+        const run = await smoke([urlOf(server), '--origin', ORIGIN]);
+
+        expect(linesOf(run.stdout)).toContain(
+          "FAIL GET /api/v1/projects with X-Rate-Limit-Probe: 1 (the per-credential limit's answer): expected a Retry-After of whole seconds, at least 1, got none",
+        );
+        expect(run.code).toBe(1);
+      } finally {
+        await close(server);
+      }
     },
     TEST_MS,
   );
