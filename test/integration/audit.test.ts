@@ -224,14 +224,16 @@ describe('denials of a genuine token', () => {
 describe('reading the trails', () => {
   it('pages a 250-event trail exactly once, newest first', async () => {
     const ada = await signedIn('ada');
-    // A few creates at a time, each sent again after the second its Retry-After asks when it is a 503
-    // (on a machine so busy that DynamoDB did not answer in time), as a client would, a few times at
-    // most. The first may still have been stored, so a name may be in the trail twice: the paging must
-    // show whatever the trail holds, once.
-    const createProject = async (name: string, attempts = 5): Promise<void> => {
+    // A few creates at a time, each sent again when it is a 503 (on a machine so busy that DynamoDB did
+    // not answer in time, or the owner's items raced by the creates beside it past the service's own
+    // retries), as a client would: after the second its Retry-After asks and a random part of another,
+    // so that the racing creates do not all come back at the same instant, a few times at most. The
+    // first may still have been stored, so a name may be in the trail twice: the paging must show
+    // whatever the trail holds, once.
+    const createProject = async (name: string, attempts = 10): Promise<void> => {
       const reply = await call(service, 'POST', '/api/v1/projects', as(ada.token, { json: { name } }));
       if (reply.status === 503 && attempts > 1) {
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await new Promise((resolve) => setTimeout(resolve, 1000 + Math.random() * 1000));
         return createProject(name, attempts - 1);
       }
       expect(reply.status).toBe(201);

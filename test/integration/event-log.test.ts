@@ -137,7 +137,13 @@ describe('npm start’s event log', () => {
       expect(printed).toEqual([event, last]);
       const kept = await until(() => (hasEvent(keptEvents(), last) ? keptEvents() : undefined), keptEvents);
       expect(kept).toEqual([event, last]);
-      expect(service?.output().stderr).not.toMatch(/Event log/);
+      // DynamoDB Local on a busy machine may trim a shard under the reader (TrimmedDataAccessException):
+      // the log says so, reads the stream again and loses nothing (both events above, once each). A
+      // retry and its recovery are all it may say.
+      const said = (service?.output().stderr ?? '').split('\n').filter((line) => line.includes('Event log'));
+      const recovery =
+        /^Event log: (cannot read the stream of table \S+ \(.*\); retrying every \d+ ms|reading the stream of table \S+ again)\.$/;
+      expect(said.filter((line) => !recovery.test(line))).toEqual([]);
     },
     TEST_MS,
   );

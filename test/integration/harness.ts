@@ -145,6 +145,24 @@ export const uniqueEmail = (label = 'user'): string => `${label}-${randomUUID().
 /** A session for an e-mail from the development identity provider (its first request records the profile). */
 export const sessionFor = async (service: LocalService, email: string): Promise<string> => service.idp.issue(email);
 
+/**
+ * A request that arranges a test rather than being what it checks: a 503 (DynamoDB Local too slow on a
+ * busy machine) is sent again after its Retry-After and a random part of a second, as a client would,
+ * a few times at most. What a test checks it sends with {@link call}, whose 503 stays an answer.
+ */
+export const arrange = async (
+  service: Pick<LocalService, 'port'>,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+  attempts = 5,
+): Promise<Reply> => {
+  const reply = await call(service, method, path, options);
+  if (reply.status !== 503 || attempts <= 1) return reply;
+  await new Promise((resolve) => setTimeout(resolve, 1000 + Math.random() * 1000));
+  return arrange(service, method, path, options, attempts - 1);
+};
+
 /** Creates an API token through the API and returns its create response data. */
 export const createToken = async (
   service: LocalService,
@@ -152,7 +170,7 @@ export const createToken = async (
   body: Record<string, unknown> = { name: 'ci', scopes: ['admin'] },
   from?: string,
 ) => {
-  const reply = await call(service, 'POST', '/api/v1/tokens', { token: session, json: body, from });
+  const reply = await arrange(service, 'POST', '/api/v1/tokens', { token: session, json: body, from });
   if (reply.status !== 201) throw new Error(`token create failed: ${reply.status} ${reply.text}`);
   return reply.body.data as { id: string; rawToken: string; displayPrefix: string; expiresAt: string | null };
 };
@@ -165,7 +183,7 @@ export const listedToken = async (service: Pick<LocalService, 'port'>, owner: st
 
 /** Creates a project as the session's user and returns its id. */
 export const createProject = async (service: LocalService, session: string, name = 'Project'): Promise<string> => {
-  const reply = await call(service, 'POST', '/api/v1/projects', { token: session, json: { name } });
+  const reply = await arrange(service, 'POST', '/api/v1/projects', { token: session, json: { name } });
   if (reply.status !== 201) throw new Error(`project create failed: ${reply.status} ${reply.text}`);
   return reply.body.data.projectId as string;
 };

@@ -20,7 +20,9 @@ beforeAll(async () => {
   proxy = await startCountingProxy(process.env.TEST_DYNAMODB_ENDPOINT ?? '');
   service = await startService({ dynamoEndpoint: proxy.endpoint });
   report = await measureWork({ service, proxy });
-}, 60_000);
+  // Every route, with a token and a session, each in a world of its own: a few hundred requests, which a
+  // busy two-core machine serves in minutes.
+}, 300_000);
 afterAll(async () => {
   await service.close();
   await proxy.close();
