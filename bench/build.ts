@@ -62,11 +62,15 @@ const buildFloor = async (
   return sizeOf(file);
 };
 
-/** Bundles every function with the stack's esbuild settings, again without a source map, and its floor. */
-export const buildBundles = async (outDir: string): Promise<Bundle[]> => {
+/**
+ * Bundles every function named (all of them by default) with the stack's esbuild settings, again without
+ * a source map, and its floor.
+ */
+export const buildBundles = async (outDir: string, names?: ReadonlySet<string>): Promise<Bundle[]> => {
   mkdirSync(outDir, { recursive: true });
+  const entries = functionEntries().filter(([name]) => names === undefined || names.has(name));
   return Promise.all(
-    functionEntries().map(async ([name, entry]): Promise<Bundle> => {
+    entries.map(async ([name, entry]): Promise<Bundle> => {
       const source = path.join(PROJECT_ROOT, entry);
       const file = path.join(outDir, name, 'index.js');
       const unmappedFile = path.join(outDir, `${name}-unmapped`, 'index.js');

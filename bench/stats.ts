@@ -24,3 +24,40 @@ export const medianInterval = (values: readonly number[]): [number, number] => {
   const high = Math.min(n - 1, Math.ceil(n / 2 + half) - 1);
   return [sorted[low] ?? Number.NaN, sorted[high] ?? Number.NaN];
 };
+
+/**
+ * Where the median of a sample of ratios stands against its target: its 95 % interval lies wholly below
+ * it or wholly above it, `margin` or more away (clear: the verdict holds from run to run), or it is
+ * still open (more samples may clear it).
+ */
+export type Clearance = 'below' | 'above' | 'open';
+
+/**
+ * The stopping rule of every sampled ratio: clear when the median's interval lies `margin` or more to
+ * one side of the target. The margin is what a ratio moved between runs beyond its own interval
+ * (docs/performance.md, "The bench's time and its sampling rule"): an interval clear by that much keeps
+ * its verdict in the next run too.
+ */
+export const clearance = (ratios: readonly number[], target: number, margin: number): Clearance => {
+  if (!Number.isFinite(target)) return 'below';
+  const [low, high] = medianInterval(ratios);
+  if (high <= target - margin) return 'below';
+  if (low > target + margin) return 'above';
+  return 'open';
+};
+
+/**
+ * How to sample one ratio sequentially: `min` samples first, then `batch` more at a time while its
+ * interval is open, up to `max` (where it is reported as open, its verdict the median's as before).
+ */
+export interface Sequential {
+  readonly min: number;
+  readonly batch: number;
+  readonly max: number;
+  readonly target: number;
+  readonly margin: number;
+}
+
+/** Whether to take another batch, having `ratios` so far. */
+export const needsMore = (ratios: readonly number[], rule: Sequential): boolean =>
+  ratios.length < rule.min || (ratios.length < rule.max && clearance(ratios, rule.target, rule.margin) === 'open');

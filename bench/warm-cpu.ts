@@ -16,6 +16,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { BENCH_DATA_KEY, BUNDLE_ENV, benchAuthorizerEvent, cannedKms } from './fixtures';
 import type { FloorEvent } from './replay';
+import { WARM, WARM_REFERENCE_PAIRS, WARM_SETTLE } from './sampling';
+import { needsMore, pairedRatios, type Sequential } from './stats';
 
 Object.assign(process.env, BUNDLE_ENV);
 
@@ -26,15 +28,6 @@ type Json = Record<string, unknown>;
  * refuses a warm invocation that makes one, as its floor replays no KMS call).
  */
 export type Measured = { samples: number[]; floor: number[]; kmsCalls: number };
-
-/** Invocations of each side, timed, one of each in turn. */
-const PAIRS = 3000;
-/**
- * Invocations of each side before the first timed one. With none, create-token's first invocations
- * ran slower than the rest while V8 still compiled its longer path, and the median mixed both states
- * (docs/performance.md, "Warm CPU is measured warm").
- */
-const SETTLE = 2000;
 
 const main = async () => {
   // One function per process, as in its own container: no other function's calls make the shared
@@ -373,24 +366,37 @@ const main = async () => {
    * alternating), so that whatever the machine or the JIT does at a moment falls on both: the i-th
    * samples of the two sides pair up. Blocks of 200 of each, tried first, left a block's ratio at the
    * mercy of what else ran during it (intervals of ±0.15 on a busy machine); turns of 10 or 100 gave
-   * the same ratios as turns of one, within their intervals.
+   * the same ratios as turns of one, within their intervals. Pairs are taken a batch at a time until
+   * the ratio's interval is clear of its target (bench/sampling.ts); a figure for reference takes a
+   * fixed number.
    */
-  const measure = async (invoke: Invocation, bare: Invocation): Promise<Measured> => {
+  const measure = async (invoke: Invocation, bare: Invocation, rule: Sequential = WARM): Promise<Measured> => {
     const result: Measured = { samples: [], floor: [], kmsCalls: 0 };
-    for (let i = 0; i < SETTLE; i += 1) {
+    for (let i = 0; i < WARM_SETTLE; i += 1) {
       await bare.run(bare.event());
       await invoke.run(invoke.event());
     }
-    for (let pair = 0; pair < PAIRS; pair += 1) {
-      if (pair % 2 === 0) {
-        result.floor.push(await time(bare));
-        result.samples.push(await time(invoke));
-      } else {
-        result.samples.push(await time(invoke));
-        result.floor.push(await time(bare));
+    while (needsMore(pairedRatios(result.samples, result.floor), rule)) {
+      const pairs = result.samples.length === 0 ? rule.min : rule.batch;
+      for (let pair = 0; pair < pairs; pair += 1) {
+        if (pair % 2 === 0) {
+          result.floor.push(await time(bare));
+          result.samples.push(await time(invoke));
+        } else {
+          result.samples.push(await time(invoke));
+          result.floor.push(await time(bare));
+        }
       }
     }
     return result;
+  };
+  /** A figure for reference (no target): a fixed number of pairs. */
+  const reference: Sequential = {
+    min: WARM_REFERENCE_PAIRS,
+    batch: WARM_REFERENCE_PAIRS,
+    max: WARM_REFERENCE_PAIRS,
+    target: Number.POSITIVE_INFINITY,
+    margin: 0,
   };
 
   if (subject === 'authorizer') {
@@ -478,7 +484,7 @@ const main = async () => {
     results[route.handler] = measured;
     if (route.handler === 'create-token') {
       slotAnswer = answers.none;
-      references["create-token of a user's first token"] = await measure(invoke, await floor());
+      references["create-token of a user's first token"] = await measure(invoke, await floor(), reference);
       slotAnswer = answers.slots;
     }
   }
