@@ -46,6 +46,21 @@ export const startService = async (
   });
 };
 
+/**
+ * Every line the service writes to stdout or stderr from now on (its logger's JSON lines), kept in the
+ * returned list instead of printed; `jest.restoreAllMocks()` puts the streams back.
+ */
+export const captureOutput = (): string[] => {
+  const lines: string[] = [];
+  for (const stream of [process.stdout, process.stderr]) {
+    jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      return true;
+    });
+  }
+  return lines;
+};
+
 /** An HTTP answer with its body parsed. */
 export interface Reply {
   readonly status: number;

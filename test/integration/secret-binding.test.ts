@@ -6,7 +6,7 @@ import { keyWrapper } from '@lambdas/crypto/key-wrapper';
 import { projectKey, secretHeadKey, secretVersionKey } from '@lambdas/data/keys';
 import { setClock } from '@lambdas/domain/clock';
 import type { LocalService } from '../../local/service';
-import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { call, captureOutput, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
 
 /**
  * A ciphertext opens only as the copy it was sealed for: the head's copy of a version of one life of a
@@ -19,16 +19,11 @@ import { call, createProject, createToken, sessionFor, startService, uniqueEmail
 const endpoint = process.env.TEST_DYNAMODB_ENDPOINT ?? '';
 const tableName = process.env.TEST_TABLE_NAME ?? '';
 const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
-const lines: string[] = [];
+let lines: string[] = [];
 let service: LocalService;
 
 beforeAll(async () => {
-  for (const stream of [process.stdout, process.stderr]) {
-    jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      return true;
-    });
-  }
+  lines = captureOutput();
   service = await startService();
 });
 afterAll(async () => {

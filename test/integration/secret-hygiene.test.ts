@@ -8,24 +8,28 @@ import { openShare, sealShare } from '@client/index';
 import { secretHeadKey, tokenKey } from '@lambdas/data/keys';
 import { setClock } from '@lambdas/domain/clock';
 import type { LocalService } from '../../local/service';
-import { call, createProject, createToken, devSession, sessionFor, startService, uniqueEmail } from './harness';
+import {
+  call,
+  captureOutput,
+  createProject,
+  createToken,
+  devSession,
+  sessionFor,
+  startService,
+  uniqueEmail,
+} from './harness';
 import { type NpmService, startNpmService } from './npm-start';
 import { findSecrets, scanTable } from './secret-scan';
 
 const endpoint = process.env.TEST_DYNAMODB_ENDPOINT ?? '';
 const tableName = process.env.TEST_TABLE_NAME ?? '';
 const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
-const lines: string[] = [];
+let lines: string[] = [];
 const secrets: string[] = [];
 let service: LocalService;
 
 beforeAll(async () => {
-  for (const stream of [process.stdout, process.stderr]) {
-    jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      return true;
-    });
-  }
+  lines = captureOutput();
   service = await startService();
 });
 afterAll(async () => {
