@@ -3,10 +3,9 @@ import { ErrorText } from '@contract/errors';
 import { listIndexName, tableSchema } from '@contract/table-schema';
 import { BadRequestError } from '@lambdas/domain/errors';
 import type { TrailPage, TrailQuery } from '@lambdas/domain/records';
+import { type AuditTrails, auditEventItem } from './audit-item';
 import { type Attributes, type PutWrite, queryPage, writeItem } from './client';
-import { auditEventKeys, projectAuditPartition, userAuditPartition } from './keys';
-
-const DAY_SECONDS = 24 * 60 * 60;
+import { projectAuditPartition, userAuditPartition } from './keys';
 
 /** Days an event is kept before DynamoDB's TTL deletes it (the stack's `auditRetentionDays`). */
 const retentionDays = (() => {
@@ -16,29 +15,12 @@ const retentionDays = (() => {
   return Number(value);
 })();
 
-/** The trails an event belongs to: always a user's, and a project's for an event of a project. */
-export interface AuditTrails {
-  readonly userId: string;
-  readonly projectId: string | null;
-}
-
-/** The event's item: its keys in both trails, its expiry, and the event's own fields. */
-const eventItem = (event: AuditEvent, trails: AuditTrails) =>
-  Object.assign(
-    auditEventKeys(event, trails.userId, trails.projectId),
-    {
-      entity: 'AuditEvent',
-      [tableSchema.timeToLiveAttribute]: Math.floor(Date.parse(event.time) / 1000) + retentionDays * DAY_SECONDS,
-    },
-    event,
-  );
-
 /**
  * The write of one event, to go into the transaction of the change it records: no change without its
  * event, no event without its change. Its id is new, so the condition never fails but on a collision.
  */
 export const auditEventPut = (event: AuditEvent, trails: AuditTrails): PutWrite => ({
-  Put: { Item: eventItem(event, trails), ConditionExpression: 'attribute_not_exists(PK)' },
+  Put: { Item: auditEventItem(event, trails, retentionDays), ConditionExpression: 'attribute_not_exists(PK)' },
 });
 
 /** Writes an event that marks the end of steps that each wrote their own (the offboarding's). */

@@ -8,10 +8,12 @@ import {
   DynamoDBDocumentClient,
   PutCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { type AuditEvent, DEFAULT_AUDIT_RETENTION_DAYS } from '@contract/audit';
 import { SAMPLE_WORLD } from '@contract/route';
 import { routes } from '@contract/routes';
 import type { Scope } from '@contract/scopes';
 import { tableSchema } from '@contract/table-schema';
+import { type AuditTrails, auditEventItem } from '@lambdas/data/audit-item';
 import { expiryNoticeKeys, tokenKey, tokenListKeys, tokenSlotsKey } from '@lambdas/data/keys';
 import { firstNoticeDue } from '@lambdas/domain/expiry-notice';
 import { mintToken } from '@lambdas/domain/token-format';
@@ -222,6 +224,42 @@ export const samplePath = (template: string): string => {
   });
 };
 
+/** Puts `items` into the table 25 at a time, sending again what DynamoDB left unprocessed. */
+const batchPut = async (client: DynamoDBDocumentClient, tableName: string, items: readonly object[]) => {
+  for (let i = 0; i < items.length; i += 25) {
+    let pending: WriteRequests | undefined = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    while (pending && pending.length > 0) {
+      const reply: BatchWriteCommandOutput = await client.send(
+        new BatchWriteCommand({ RequestItems: { [tableName]: pending } }),
+      );
+      pending = reply.UnprocessedItems?.[tableName];
+    }
+  }
+};
+
+/**
+ * Writes audit events straight into DynamoDB Local, each as the service's own event writer builds its
+ * item (`auditEventItem`), in both its trails: a trail of hundreds of events costs a few batch writes
+ * instead of hundreds of transactions through the API.
+ */
+export const seedAuditEvents = async (
+  tableName: string,
+  events: readonly { readonly event: AuditEvent; readonly trails: AuditTrails }[],
+): Promise<void> => {
+  const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
+  if (!endpoint) throw new Error('seedAuditEvents needs the global setup');
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
+  try {
+    await batchPut(
+      client,
+      tableName,
+      events.map(({ event, trails }) => auditEventItem(event, trails, DEFAULT_AUDIT_RETENTION_DAYS)),
+    );
+  } finally {
+    client.destroy();
+  }
+};
+
 /** What `seedTokens` writes for each token. */
 export interface SeedOptions {
   readonly scopes?: readonly Scope[];
@@ -278,15 +316,7 @@ export const seedTokens = async (session: string, count: number, options: SeedOp
   });
   const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint }));
   try {
-    for (let i = 0; i < tokens.length; i += 25) {
-      let pending: WriteRequests | undefined = tokens.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-      while (pending && pending.length > 0) {
-        const reply: BatchWriteCommandOutput = await client.send(
-          new BatchWriteCommand({ RequestItems: { [tableName]: pending } }),
-        );
-        pending = reply.UnprocessedItems?.[tableName];
-      }
-    }
+    await batchPut(client, tableName, tokens);
     await client.send(
       new PutCommand({
         TableName: tableName,
