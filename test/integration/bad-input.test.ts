@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { createTable } from '../../local/create-table';
 import type { LocalService } from '../../local/service';
 import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
-import { scanTable } from './secret-scan';
+import { type TableScanner, tableScanner } from './secret-scan';
 
 /**
  * Property: whatever arrives (any JSON or non-JSON body, any content type, odd path parameters and
@@ -23,6 +23,7 @@ const ERROR_TEXTS = new Set<string>(Object.values(ErrorText));
 const STATUSES = new Set([200, 201, 400, 401, 403, 404, 409, 413, 415]);
 
 let service: LocalService;
+let table: TableScanner;
 const credentials: Record<string, string> = {};
 let projectId = '';
 let memberEmail = '';
@@ -30,9 +31,7 @@ let frozen = new Date();
 const counts = { runs: 0, rejected: 0 };
 
 const dumpTable = async (): Promise<string> =>
-  JSON.stringify(
-    (await scanTable(endpoint, tableName)).map((item) => JSON.stringify(item, Object.keys(item).sort())).sort(),
-  );
+  JSON.stringify((await table.scan()).map((item) => JSON.stringify(item, Object.keys(item).sort())).sort());
 
 /**
  * The table without what a refused API token leaves by design: its `token.denied` event and the mark
@@ -50,6 +49,7 @@ const withoutDenialRecords = (dump: string): string =>
 
 beforeAll(async () => {
   await createTable(endpoint, tableName);
+  table = tableScanner(endpoint, tableName);
   service = await startService({ tableName });
   const email = uniqueEmail('fuzz');
   credentials.session = await sessionFor(service, email);
@@ -71,6 +71,7 @@ beforeEach(() => setClock({ now: () => frozen }));
 afterEach(() => setClock());
 afterAll(async () => {
   await service.close();
+  table.close();
   console.info(`bad-input: ${counts.runs} requests, ${counts.rejected} rejected`);
 });
 
