@@ -352,7 +352,7 @@ describe('least privilege', () => {
     ];
     for (const fn of functions) {
       const logGroupArn = { 'Fn::GetAtt': [logicalId(fn.logGroup), 'Arn'] };
-      // The KMS statements (a route's keyUse on the secrets key) are checked in secrets-key.test.ts.
+      // The KMS statements (a route's keyUse on the secrets key) are checked in checks/secrets-key.ts.
       const secretsKeyArn = JSON.stringify({
         'Fn::GetAtt': [logicalId(synthesized.stack.dataStore.secretsKey), 'Arn'],
       });
@@ -375,7 +375,7 @@ describe('least privilege', () => {
   });
 
   it('never grants dynamodb:*, Scan or a wildcard action to a role of the service', () => {
-    // CDK's dashboard deployment has S3 wildcards of its own (dashboard.test.ts lists them).
+    // CDK's dashboard deployment has S3 wildcards of its own (checks/dashboard.ts lists them).
     const deploymentRole = JSON.stringify({ Ref: logicalId(dashboardDeploymentRole()) });
     const actions = Object.values(resourcesOf('AWS::IAM::Policy'))
       .map(propertiesOf)
@@ -806,7 +806,7 @@ describe('outputs', () => {
 describe('cdk-nag', () => {
   const NAG_PACKS = ['AwsSolutions', 'Serverless'];
 
-  it('checks the app with the AwsSolutions and Serverless packs (context.test.ts shows each one catches a finding)', () => {
+  it('checks the app with the AwsSolutions and Serverless packs (checks/context.ts shows each one catches a finding)', () => {
     expect(synthesized.nagPacks).toEqual(NAG_PACKS);
   });
 
@@ -855,7 +855,7 @@ describe('cdk-nag', () => {
 
   it('keeps the premise of the dead-letter acknowledgement: only API Gateway invokes those functions, synchronously', () => {
     // A DLQ or on-failure destination only matters for asynchronous invocations and event source mappings.
-    // The one mapping (secret-version-cleanup.test.ts) has its own on-failure destination.
+    // The one mapping (checks/secret-version-cleanup.ts) has its own on-failure destination.
     const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping')).map(propertiesOf);
     expect(mappings).toEqual([
       expect.objectContaining({

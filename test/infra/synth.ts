@@ -41,7 +41,7 @@ export interface Synthesized {
   readonly findings: readonly Finding[];
   /**
    * The cdk-nag packs added to the app (`addNagPacks`). The report lists only plugins with findings, so
-   * the canaries of context.test.ts are what show each pack really runs.
+   * the canaries of checks/context.ts are what show each pack really runs.
    */
   readonly nagPacks: readonly string[];
   /** Every acknowledged rule of the app, with the construct it was recorded on. */
@@ -89,10 +89,26 @@ const acknowledgementsUnder = (root: IConstruct): Acknowledgement[] =>
 
 /**
  * Builds the app the way bin/app.ts does (cdk.json's context, the cdk-nag packs of `addNagPacks` as
- * validation plugins) and synthesizes it once. Synthesis is told not to throw on findings so that
- * the tests can read the validation report and list every finding in their failure message.
+ * validation plugins) and synthesizes it, once per process for the same options. Synthesis is told not
+ * to throw on findings so that the tests can read the validation report and list every finding in
+ * their failure message.
  */
 export const synthesize = (options: SynthesizeOptions = {}): Synthesized => {
+  if (options.extend) return synthesizeOnce(options);
+  const key = JSON.stringify([options.bundle ?? false, options.context ?? {}]);
+  const kept = synthesized.get(key) ?? synthesizeOnce(options);
+  synthesized.set(key, kept);
+  return kept;
+};
+
+/**
+ * Each app synthesized so far in this process, by its options: the infra checks share one process
+ * (test/infra/app.test.ts) and most synthesize the same app; none changes what it reads. An app
+ * extended by a test is built afresh.
+ */
+const synthesized = new Map<string, Synthesized>();
+
+const synthesizeOnce = (options: SynthesizeOptions): Synthesized => {
   const app = new App({
     context: {
       ...cdkJsonContext,

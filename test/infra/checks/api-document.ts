@@ -22,7 +22,7 @@ const pathOf = (id: string): string => {
 };
 
 describe('GET /api/v1/openapi.json in the stack', () => {
-  // The dashboard's CORS preflights are public too (cors.test.ts); this is the one other.
+  // The dashboard's CORS preflights are public too (checks/cors.ts); this is the one other.
   const publicMethods = () =>
     Object.entries(resourcesOf('AWS::ApiGateway::Method')).filter(
       ([, method]) => method.Properties.AuthorizationType !== 'CUSTOM' && method.Properties.HttpMethod !== 'OPTIONS',
