@@ -2,8 +2,11 @@ import type { TokenProject } from './records';
 
 /*
  * Where a token limited to projects may go: only routes under `/api/v1/projects/{projectId}` of a
- * project it lists, and of those under an environment only the environments it lists (when it lists
- * any). Decided from the route's resource and path parameters, with no read beyond the token's own.
+ * project it lists. A project listed with environments is reached only beneath those environments
+ * (their secrets, versions and export): the project's own routes (members, environments, its trail)
+ * and an environment itself (its deletion, its settings) act on the project as a whole, which a token
+ * limited to some of it may not, or it could grant itself the rest. Decided from the route's resource
+ * and path parameters, with no read beyond the token's own.
  */
 
 const PROJECT_RESOURCE = '/api/v1/projects/{projectId}';
@@ -40,7 +43,8 @@ export const tokenReaches = (
   const projectId = decoded(pathParameters?.projectId);
   const listed = projects.find((entry) => entry.projectId === projectId);
   if (!listed) return false;
-  if (!within(resource, ENVIRONMENT_RESOURCE) || listed.environments === undefined) return true;
+  if (listed.environments === undefined) return true;
+  if (!resource.startsWith(`${ENVIRONMENT_RESOURCE}/`)) return false;
   const environment = decoded(pathParameters?.environment);
   return environment !== undefined && listed.environments.includes(environment);
 };

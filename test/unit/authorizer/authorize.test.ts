@@ -345,32 +345,35 @@ describe('authorize a token limited to projects', () => {
     expect(decision.outcome).toBe('allow');
   });
 
-  it('allows a listed environment and forbids another, beneath the environment too', async () => {
-    const listed = await judge({
-      resource: ENVIRONMENT_ROUTE,
-      pathParameters: { projectId: 'prj_B', environment: 'qa-1' },
-    });
-    expect(listed.outcome).toBe('allow');
-    const other = await judge({
-      resource: `${ENVIRONMENT_ROUTE}/secrets`,
-      pathParameters: { projectId: 'prj_B', environment: 'production' },
-    });
-    expect(other).toEqual(refused);
+  it('allows beneath a listed environment and forbids another', async () => {
+    for (const resource of [`${ENVIRONMENT_ROUTE}/secrets`, `${ENVIRONMENT_ROUTE}/secrets/{name}/versions`]) {
+      const listed = await judge({ resource, pathParameters: { projectId: 'prj_B', environment: 'qa-1' } });
+      expect([resource, listed.outcome]).toEqual([resource, 'allow']);
+      const other = await judge({ resource, pathParameters: { projectId: 'prj_B', environment: 'production' } });
+      expect([resource, other]).toEqual([resource, refused]);
+    }
   });
 
-  it('allows the project’s own routes outside its environments when it lists environments', async () => {
-    const decision = await judge({
-      resource: '/api/v1/projects/{projectId}/environments',
-      pathParameters: { projectId: 'prj_B' },
-    });
-    expect(decision.outcome).toBe('allow');
+  it('forbids the project’s own routes, and a listed environment itself, when it lists environments', async () => {
+    for (const resource of [
+      '/api/v1/projects/{projectId}',
+      '/api/v1/projects/{projectId}/environments',
+      '/api/v1/projects/{projectId}/members',
+      '/api/v1/projects/{projectId}/members/{email}',
+      '/api/v1/projects/{projectId}/audit-events',
+      ENVIRONMENT_ROUTE,
+      `${ENVIRONMENT_ROUTE}x/secrets`,
+    ]) {
+      const decision = await judge({ resource, pathParameters: { projectId: 'prj_B', environment: 'qa-1' } });
+      expect([resource, decision]).toEqual([resource, refused]);
+    }
   });
 
   it('compares the path parameters percent-decoded, and refuses one that does not decode', async () => {
     const encoded = await judge({ pathParameters: { projectId: 'prj%5FA' } });
     expect(encoded.outcome).toBe('allow');
     const broken = await judge({
-      resource: ENVIRONMENT_ROUTE,
+      resource: `${ENVIRONMENT_ROUTE}/secrets`,
       pathParameters: { projectId: 'prj_B', environment: 'qa%E0%A4%A' },
     });
     expect(broken).toEqual(refused);
