@@ -1,9 +1,10 @@
 import { type AuditEvent, type AuditEventType, auditEventTypes } from '@contract/audit';
 import type { RouteAnswer } from '@contract/route';
 import type { listAuditEventsRoute } from '@contract/routes/list-audit-events';
-import { useEffect, useState } from 'preact/hooks';
-import { type Api, bodyOf } from './api';
-import { loadProjects } from './projects';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { type Api, bodyOf, dataOf } from './api';
+import { actorWords, eventSentence, type Reading, tokenNamesIn } from './event-words';
+import { loadProjects, type ProjectEntry } from './projects';
 import { ErrorMessage, useAction, useLoad, When } from './ui';
 
 type Page = RouteAnswer<typeof listAuditEventsRoute>;
@@ -25,38 +26,46 @@ const queryOf = (filters: Filters, cursor: string | null) => ({
   ...(cursor && { cursor }),
 });
 
-const actorOf = (event: AuditEvent): string => {
-  if (event.actor.via === 'system') return 'the service';
-  const who = event.actor.email ?? event.actor.userId ?? 'unknown';
-  return event.actor.via === 'token' ? `${who} (token ${event.actor.tokenId})` : who;
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The names of the reader's projects and tokens, by id; empty until (or unless) they load. */
+const useKnownNames = (api: Api, projects: readonly ProjectEntry[] | undefined) => {
+  const tokens = useLoad(() => dataOf(api.api.GET('/api/v1/tokens')));
+  return useMemo(
+    () => ({
+      projects: new Map((projects ?? []).map((project) => [project.projectId, project.name])),
+      tokens: new Map((tokens.data ?? []).map((token) => [token.id, token.name])),
+    }),
+    [projects, tokens.data],
+  );
 };
-
-const targetOf = (event: AuditEvent): string =>
-  [
-    event.target.tokenId && `token ${event.target.tokenId}`,
-    event.target.email ?? (event.target.userId && `user ${event.target.userId}`),
-    event.target.projectId && `project ${event.target.projectId}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
-
-const detailsOf = (event: AuditEvent): string =>
-  Object.entries(event.details)
-    .filter(([, value]) => value !== null)
-    .map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(' ') : value}`)
-    .join('; ');
 
 /**
  * A trail, newest first, with the API's filters and a page at a time: the caller's own, or the
  * project's when `projectId` is given.
  */
-export const ActivityLog = ({ api, projectId }: { api: Api; projectId?: string }) => {
+export const ActivityLog = ({
+  api,
+  projectId,
+  projects,
+}: {
+  api: Api;
+  projectId?: string;
+  /** The reader's projects, to name them (undefined while they load). */
+  projects: readonly ProjectEntry[] | undefined;
+}) => {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [events, setEvents] = useState<readonly AuditEvent[]>();
   const [cursor, setCursor] = useState<string | null>(null);
   // The filters of the pages shown: a cursor continues their query only, whatever the form holds now.
   const [shown, setShown] = useState<Filters>(NO_FILTERS);
   const { busy, error, run } = useAction();
+  const known = useKnownNames(api, projects);
+  const reading: Reading = {
+    names: { projects: known.projects, tokens: tokenNamesIn(events ?? [], known.tokens) },
+    projectId,
+    time: (iso) => timeFormat.format(new Date(iso)),
+  };
 
   const load = (applied: Filters, after: string | null) =>
     run(async () => {
@@ -135,9 +144,8 @@ export const ActivityLog = ({ api, projectId }: { api: Api; projectId?: string }
               <th scope="col">Event</th>
               <th scope="col">When</th>
               <th scope="col">By</th>
-              <th scope="col">About</th>
+              <th scope="col">What happened</th>
               <th scope="col">From</th>
-              <th scope="col">Details</th>
             </tr>
           </thead>
           <tbody>
@@ -149,10 +157,9 @@ export const ActivityLog = ({ api, projectId }: { api: Api; projectId?: string }
                 <td data-label="When">
                   <When at={event.time} otherwise="" />
                 </td>
-                <td data-label="By">{actorOf(event)}</td>
-                <td data-label="About">{targetOf(event)}</td>
+                <td data-label="By">{actorWords(event, reading)}</td>
+                <td data-label="What happened">{eventSentence(event, reading)}</td>
                 <td data-label="From">{event.sourceIp ?? ''}</td>
-                <td data-label="Details">{detailsOf(event)}</td>
               </tr>
             ))}
           </tbody>
@@ -168,13 +175,16 @@ export const ActivityLog = ({ api, projectId }: { api: Api; projectId?: string }
 };
 
 /** The caller's own activity: what they did, and what happened to their tokens. */
-export const ActivityScreen = ({ api }: { api: Api }) => (
-  <>
-    <h1>Activity</h1>
-    <p class="lead">What you did, and what happened to your tokens, newest first.</p>
-    <ActivityLog api={api} />
-  </>
-);
+export const ActivityScreen = ({ api }: { api: Api }) => {
+  const projects = useLoad(() => loadProjects(api));
+  return (
+    <>
+      <h1>Activity</h1>
+      <p class="lead">What you did, and what happened to your tokens, newest first.</p>
+      <ActivityLog api={api} projects={projects.data?.data} />
+    </>
+  );
+};
 
 /** A project's activity, for its owner and admins. */
 export const ProjectActivityScreen = ({ api, projectId }: { api: Api; projectId: string }) => {
@@ -186,7 +196,7 @@ export const ProjectActivityScreen = ({ api, projectId }: { api: Api; projectId:
         <a href={`#/projects/${encodeURIComponent(projectId)}`}>← Members</a>
       </p>
       <h1>{project ? `Activity of ${project.name}` : 'Project activity'}</h1>
-      <ActivityLog api={api} projectId={projectId} />
+      <ActivityLog api={api} projectId={projectId} projects={projects.data?.data} />
     </>
   );
 };

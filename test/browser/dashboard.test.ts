@@ -327,11 +327,13 @@ test('adds a member who has signed in once, then removes them after a confirmati
 
 test('shows what happened, for the person and for a project, with filters', async () => {
   const eventTypes = () => page.getByRole('rowheader').allTextContents();
+  const sentences = () => page.locator('td[data-label="What happened"]').allTextContents();
   await page.getByRole('link', { name: 'Project activity' }).click();
   await page.getByRole('heading', { name: 'Activity of payments' }).waitFor();
   await page.getByRole('rowheader', { name: 'project.created' }).waitFor();
   await expect(eventTypes()).resolves.toEqual(['member.removed', 'member.added', 'project.created']);
-  await checkScreen('project-activity');
+  await expect(sentences()).resolves.toEqual([`Removed ${bob}`, `Added ${bob} as admin`, 'Created project “payments”']);
+  await checkScreen('project-activity-members');
 
   await nav('Activity').click();
   await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
@@ -347,6 +349,18 @@ test('shows what happened, for the person and for a project, with filters', asyn
     'token.created',
     'token.revoked',
     'token.created',
+  ]);
+  await expect(sentences()).resolves.toEqual([
+    `Removed ${bob} from “payments”`,
+    `Added ${bob} as admin to “payments”`,
+    'Created project “payments”',
+    expect.stringMatching(/^Rotated token “office”: it works until .+; its replacement expires .+$/),
+    expect.stringMatching(/^Rotated token “ci-runners”: it works until .+; its replacement expires .+$/),
+    expect.stringMatching(/^Rotated token “office”: it works until .+; its replacement expires .+$/),
+    expect.stringMatching(/^Created token “office” with admin; it expires .+$/),
+    expect.stringMatching(/^Created token “ci-runners” with read:secrets; it expires .+$/),
+    'Revoked token “deploy-bot”',
+    expect.stringMatching(/^Created token “deploy-bot” with read:secrets and admin; it expires .+$/),
   ]);
   await page.getByLabel('Type').selectOption('token.revoked');
   await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -707,6 +721,35 @@ test('Delete asks first; the secret leaves the list, and its history marks the d
   await historyOf('DATABASE_URL').getByRole('button', { name: 'Close' }).click();
   await historyOf('DATABASE_URL').waitFor({ state: 'detached' });
   await expectFocusOn('textContent', 'History');
+});
+
+test('the project’s activity says in words which secret changed, to which version, where, by whom and from where', async () => {
+  const projectId = /#\/projects\/([^/]+)\/secrets/.exec(page.url())?.[1] ?? '';
+  await page.goto(`${service.baseUrl}/#/projects/${projectId}/activity`);
+  await page.getByRole('heading', { name: 'Activity of payments' }).waitFor();
+  const row = (sentence: string) =>
+    page.getByRole('row').filter({ has: page.getByRole('cell', { name: sentence, exact: true }) });
+  await row('Restored DATABASE_URL (version 6) in development').waitFor();
+  await expect(
+    row('Restored DATABASE_URL (version 6) in development').getByRole('cell').allTextContents(),
+  ).resolves.toEqual([expect.any(String), ada, 'Restored DATABASE_URL (version 6) in development', '127.0.0.1']);
+  for (const sentence of [
+    'Deleted DATABASE_URL (version 5) in development',
+    'Updated DATABASE_URL (version 2) in development',
+    'Read GREETING (version 1) in development',
+    'Created API_URL (version 1) in development',
+    'Created DATABASE_URL (version 1) in development',
+    'Created environment preview',
+  ]) {
+    await expect(row(sentence).count()).resolves.toBe(1);
+  }
+  await expect(
+    row('Restored DATABASE_URL (version 6) in development').getByRole('rowheader').textContent(),
+  ).resolves.toBe('secret.restored');
+  const shown = await page.locator('main').textContent();
+  expect(shown).not.toContain('[object Object]');
+  expect(shown).not.toContain(projectId);
+  await checkScreen('project-activity');
 });
 
 test('a session the API rejects sends the person to sign in again, keeping what they typed', async () => {

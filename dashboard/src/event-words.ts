@@ -1,0 +1,181 @@
+import type { AuditEvent, DenialReason } from '@contract/audit';
+
+/**
+ * An audit event in words for the Activity screens: what happened (which secrets and versions, which
+ * environment, which token, which member), by whom, with names rather than ids wherever the reader may
+ * know them. Pure: the screens give the names they loaded and their own way of writing a time.
+ */
+
+/** Names the reader may see, by id; an id missing here is shown as it is. */
+export interface KnownNames {
+  /** The reader's projects' names, by project id. */
+  readonly projects: ReadonlyMap<string, string>;
+  /** Token names, by token id: the reader's own tokens, and those the events on screen name. */
+  readonly tokens: ReadonlyMap<string, string>;
+}
+
+/** How an event is read: the names known, the project whose trail it is (if any), and a time in the reader's words. */
+export interface Reading {
+  readonly names: KnownNames;
+  /** The trail's project: its events need not name it again. */
+  readonly projectId?: string;
+  readonly time: (iso: string) => string;
+}
+
+/** At most this many secrets are named in one sentence (an export's read names up to 1,000). */
+export const MAX_SECRETS_NAMED = 10;
+
+const quoted = (text: string): string => `“${text}”`;
+
+const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+
+/** `a, b and c` */
+const listed = (items: readonly string[]): string =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
+const tokenPhrase = (tokenId: string | null, reading: Reading, own: string | null = null): string => {
+  const name = own ?? (tokenId === null ? undefined : reading.names.tokens.get(tokenId));
+  if (name !== undefined) return `token ${quoted(name)}`;
+  return tokenId === null ? 'a token' : `token ${tokenId}`;
+};
+
+const projectPhrase = (projectId: string, reading: Reading): string => {
+  const name = reading.names.projects.get(projectId);
+  return name === undefined ? `project ${projectId}` : quoted(name);
+};
+
+/** ` of “payments”` when the event is of another project than the trail's, else nothing. */
+const ofProject = (event: AuditEvent, reading: Reading, preposition: string): string => {
+  const { projectId } = event.target;
+  return projectId === null || projectId === reading.projectId
+    ? ''
+    : ` ${preposition} ${projectPhrase(projectId, reading)}`;
+};
+
+const personPhrase = (event: AuditEvent): string =>
+  event.target.email ?? (event.target.userId === null ? 'someone' : `user ${event.target.userId}`);
+
+/** `in production` (of the project, when the trail is not the project's). */
+const inEnvironment = (event: AuditEvent, reading: Reading): string =>
+  event.details.environment === null
+    ? ofProject(event, reading, 'in')
+    : ` in ${event.details.environment}${ofProject(event, reading, 'of')}`;
+
+/**
+ * `Updated DATABASE_URL (version 3) in production`; several secrets (an import, an export's read) are
+ * counted, then listed after the environment, at most {@link MAX_SECRETS_NAMED} of them.
+ */
+const secretSentence = (verb: string, event: AuditEvent, reading: Reading): string => {
+  const secrets = event.details.secrets ?? [];
+  const where = inEnvironment(event, reading);
+  const named = secrets.slice(0, MAX_SECRETS_NAMED).map(({ name, version }) => `${name} (version ${version})`);
+  if (named.length === 1) return `${verb} ${named.join('')}${where}`;
+  const more = secrets.length - named.length;
+  const list = more > 0 ? [...named, `${more} more`] : named;
+  return `${verb} ${plural(secrets.length, 'secret', 'secrets')}${where}${list.length > 0 ? `: ${listed(list)}` : ''}`;
+};
+
+const expiryPhrase = (expiresAt: string | null, reading: Reading): string =>
+  expiresAt === null ? 'never expires' : `expires ${reading.time(expiresAt)}`;
+
+const denialWords: ReadonlyMap<DenialReason, string> = new Map<DenialReason, string>([
+  ['expired', 'it has expired'],
+  ['ip', 'it does not work from that address'],
+  ['scope', 'it lacks the scope the request needs'],
+  ['resource', 'it does not reach that project or environment'],
+]);
+
+const viewsLeftPhrase = (viewsLeft: number | null): string =>
+  viewsLeft === null ? '' : ` (${plural(viewsLeft, 'view', 'views')} left)`;
+
+/**
+ * What happened, as a sentence. Exhaustive over the event types: a new type has no sentence until it
+ * gets one here, and the type checker says so (its `never`).
+ */
+export const eventSentence = (event: AuditEvent, reading: Reading): string => {
+  const { details, target } = event;
+  switch (event.type) {
+    case 'token.created':
+      return `Created ${tokenPhrase(target.tokenId, reading, details.name)} with ${listed(details.scopes ?? [])}; it ${expiryPhrase(details.expiresAt, reading)}`;
+    case 'token.revoked':
+      return `Revoked ${tokenPhrase(target.tokenId, reading)}`;
+    case 'token.rotated':
+      return [
+        `Rotated ${tokenPhrase(target.tokenId, reading, details.name)}`,
+        details.stopsAt === null ? '' : `: it works until ${reading.time(details.stopsAt)}`,
+        `; its replacement ${expiryPhrase(details.expiresAt, reading)}`,
+      ].join('');
+    case 'token.expiring':
+      return [
+        `Notice: ${tokenPhrase(target.tokenId, reading, details.name)} expires`,
+        details.daysLeft === null ? '' : ` within ${plural(details.daysLeft, 'day', 'days')}`,
+        details.expiresAt === null ? '' : `, ${reading.time(details.expiresAt)}`,
+      ].join('');
+    case 'token.denied': {
+      const why = details.reason === null ? undefined : denialWords.get(details.reason);
+      return `Refused ${tokenPhrase(target.tokenId, reading)}${why === undefined ? '' : `: ${why}`}`;
+    }
+    case 'project.created':
+      return `Created project ${details.name === null ? (target.projectId ?? '') : quoted(details.name)}`;
+    case 'member.added':
+      return `Added ${personPhrase(event)}${details.role === null ? '' : ` as ${details.role}`}${ofProject(event, reading, 'to')}`;
+    case 'member.removed':
+      return `Removed ${personPhrase(event)}${ofProject(event, reading, 'from')}`;
+    case 'environment.created':
+      return `Created environment ${details.environment ?? ''}${ofProject(event, reading, 'in')}`;
+    case 'environment.deleted':
+      return `Deleted environment ${details.environment ?? ''}${ofProject(event, reading, 'of')}`;
+    case 'secret.created':
+      return secretSentence('Created', event, reading);
+    case 'secret.updated':
+      return secretSentence('Updated', event, reading);
+    case 'secret.deleted':
+      return secretSentence('Deleted', event, reading);
+    case 'secret.restored':
+      return secretSentence('Restored', event, reading);
+    case 'secret.read':
+      return secretSentence('Read', event, reading);
+    case 'share.created':
+      return [
+        `Created share ${target.shareId ?? ''}`,
+        details.maxViews === null ? '' : ` for ${plural(details.maxViews, 'view', 'views')}`,
+        details.expiresAt === null ? '' : `; it expires ${reading.time(details.expiresAt)}`,
+      ].join('');
+    case 'share.revealed':
+      return `Revealed share ${target.shareId ?? ''}${target.email === null ? '' : ` of ${target.email}`}${viewsLeftPhrase(details.viewsLeft)}`;
+    case 'share.deleted':
+      return `Withdrew share ${target.shareId ?? ''}`;
+    case 'user.offboarded':
+      return `Offboarded ${personPhrase(event)}: their tokens revoked and their memberships removed`;
+    default: {
+      // A type this dashboard does not know yet (a newer service): its name, rather than nothing.
+      const unknown: never = event.type;
+      return String(unknown);
+    }
+  }
+};
+
+/** Who acted: the service, or a person, with the token they used when they used one. */
+export const actorWords = (event: AuditEvent, reading: Reading): string => {
+  const { actor } = event;
+  if (actor.via === 'system') return 'the service';
+  const who = actor.email ?? (actor.userId === null ? 'someone' : `user ${actor.userId}`);
+  return actor.via === 'token' ? `${who} with ${tokenPhrase(actor.tokenId, reading)}` : who;
+};
+
+/**
+ * The token names `events` tell (a creation, a rotation, a notice names its token; a rotation's
+ * replacement has the same name) over those already known: a revoked token is in no list any more.
+ */
+export const tokenNamesIn = (
+  events: readonly AuditEvent[],
+  known: ReadonlyMap<string, string>,
+): ReadonlyMap<string, string> => {
+  const names = new Map(known);
+  for (const { target, details } of events) {
+    if (details.name === null) continue;
+    if (target.tokenId !== null && !names.has(target.tokenId)) names.set(target.tokenId, details.name);
+    if (details.replacedBy !== null && !names.has(details.replacedBy)) names.set(details.replacedBy, details.name);
+  }
+  return names;
+};
