@@ -1,5 +1,4 @@
 import { type components, sealShare, shareLink } from '@client/index';
-import type { ValidationDetail } from '@contract/errors';
 import {
   DEFAULT_SHARE_HOURS,
   DEFAULT_SHARE_VIEWS,
@@ -10,6 +9,7 @@ import {
 } from '@contract/limits';
 import { useState } from 'preact/hooks';
 import { type Api, dataOf } from './api';
+import { describedBy, fieldText } from './field-error';
 import { type RecipientLine, recipientLines, valueProblem } from './share-text';
 import { detailText, ErrorMessage, useAction, useDraft } from './ui';
 
@@ -32,13 +32,6 @@ const EMPTY_DRAFT: ShareDraft = {
   views: String(DEFAULT_SHARE_VIEWS),
   recipients: '',
 };
-
-/** The API's words about one field, one detail after another. */
-const fieldText = (details: readonly ValidationDetail[]): string | undefined =>
-  details.length > 0 ? details.map((detail) => detail.message).join(' ') : undefined;
-
-/** `aria-describedby` of a field: its hint, and its error while there is one. */
-const describedBy = (hint: string, error: string | false): string => (error ? `${hint} ${error}` : hint);
 
 /**
  * The form of a new share: the secret, sealed in this browser under a new key (`sealShare`), its

@@ -2,6 +2,7 @@ import { MAX_ALLOWED_IPS, MAX_TTL_DAYS } from '@contract/limits';
 import { type Scope, scopes } from '@contract/scopes';
 import { useState } from 'preact/hooks';
 import { type Api, dataOf } from './api';
+import { describedBy, fieldText } from './field-error';
 import type { ProjectEntry } from './projects';
 import type { NewToken } from './token-types';
 import { detailText, ErrorMessage, useAction, useDraft, useLoad } from './ui';
@@ -89,7 +90,10 @@ export const CreateTokenForm = ({
   const [draft, setDraft, clearDraft] = useDraft<TokenDraft>('token', EMPTY_DRAFT);
   // The address the API sees: the dashboard cannot know it without asking.
   const me = useLoad(() => dataOf(api.api.GET('/api/v1/me')));
-  const { busy, error, detailsAt, run } = useAction(['allowedIps', 'projects']);
+  const { busy, error, detailsAt, run } = useAction(['name', 'scopes', 'ttlDays', 'allowedIps', 'projects']);
+  const nameError = fieldText(detailsAt('name'));
+  const scopesError = fieldText(detailsAt('scopes'));
+  const daysError = fieldText(detailsAt('ttlDays'));
   // The projects as last sent, so that an error about `projects.<i>` can name its project.
   const [sentProjects, setSentProjects] = useState<readonly string[]>([]);
   const projectErrors = detailsAt('projects');
@@ -155,20 +159,26 @@ export const CreateTokenForm = ({
         required
         maxLength={100}
         value={draft.name}
+        aria-invalid={nameError !== undefined}
+        aria-describedby={describedBy(nameError !== undefined && 'token-name-error')}
         onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })}
       />
-      <fieldset>
+      <ErrorMessage id="token-name-error" error={nameError} />
+      <fieldset aria-describedby={describedBy(scopesError !== undefined && 'token-scopes-error')}>
         <legend>Scopes</legend>
         {scopes.map((scope) => (
           <label class="check" key={scope}>
             <input
               type="checkbox"
               checked={draft.scopes.includes(scope)}
+              aria-invalid={scopesError !== undefined}
+              aria-describedby={describedBy(scopesError !== undefined && 'token-scopes-error')}
               onChange={(event) => toggleScope(scope, event.currentTarget.checked)}
             />
             {scope}
           </label>
         ))}
+        <ErrorMessage id="token-scopes-error" error={scopesError} />
       </fieldset>
       <div class="expiry">
         <div>
@@ -181,8 +191,11 @@ export const CreateTokenForm = ({
             required={!draft.never}
             disabled={draft.never}
             value={draft.days}
+            aria-invalid={daysError !== undefined}
+            aria-describedby={describedBy(daysError !== undefined && 'token-days-error')}
             onInput={(event) => setDraft({ ...draft, days: event.currentTarget.value })}
           />
+          <ErrorMessage id="token-days-error" error={daysError} />
         </div>
         <label class="check">
           <input

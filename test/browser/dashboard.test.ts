@@ -132,10 +132,20 @@ test('revokes a token after a confirmation, and the token stops working', async 
   expect((await api('/api/v1/projects', { bearer: rawToken })).status).toBe(401);
 });
 
-test('an error is shown in words next to the form that caused it', async () => {
+test('a token without a scope is refused beside Scopes, in the API’s words', async () => {
   await page.getByLabel('Name').fill('no-scopes');
   await page.getByRole('button', { name: 'Create token' }).click();
-  await page.getByRole('alert').filter({ hasText: 'Validation failed' }).waitFor();
+  const scopesError = page.locator('#token-scopes-error');
+  await scopesError.waitFor();
+  await expect(scopesError.textContent()).resolves.toBe('Choose at least one scope');
+  await expect(page.getByRole('group', { name: 'Scopes' }).getAttribute('aria-describedby')).resolves.toBe(
+    'token-scopes-error',
+  );
+  for (const scope of ['read:secrets', 'write:secrets', 'admin']) {
+    await expect(page.getByLabel(scope).getAttribute('aria-invalid')).resolves.toBe('true');
+  }
+  await expect(page.locator('#create-token-error').textContent()).resolves.toBe('Validation failed');
+  await checkScreen('token-scopes-error');
 });
 
 test('creates a token that works from the addresses listed, and the list shows them', async () => {
