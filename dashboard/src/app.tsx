@@ -2,6 +2,7 @@ import { parseShareLink, SHARE_PATH_PREFIX } from '@client/index';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ActivityScreen, ProjectActivityScreen } from './activity';
 import { createApi } from './api';
+import { takeLinkKey } from './link-key';
 import { MembersScreen } from './members';
 import { ProjectsScreen } from './projects';
 import { SecretsScreen } from './secrets';
@@ -11,7 +12,8 @@ import { SharesScreen } from './shares';
 import { TokensScreen } from './tokens';
 
 /**
- * The screen the address names: a share's link page at `/s/<id>#<key>`; at `/`, the screen its hash
+ * The screen the address names: a share's link page at `/s/<id>#<key>` (the key taken out of the
+ * address as it is read: `takeLinkKey`); at `/`, the screen its hash
  * names: `#/tokens` (the default), `#/projects`, `#/projects/<id>`, `#/projects/<id>/activity`,
  * `#/projects/<id>/secrets`, `#/activity`, `#/share`.
  */
@@ -29,19 +31,19 @@ type Screen =
 /** Whether the page is a share's link page. */
 const isShareLink = (): boolean => location.pathname.startsWith(SHARE_PATH_PREFIX);
 
-/** The id and key of the link page's address (a malformed one names no share). */
-const shareLinkScreen = (): Screen => {
+/** The id of the link page's address (a malformed one names no share), and the key taken from it. */
+const shareLinkScreen = (key: string | undefined): Screen => {
   let parsed: ReturnType<typeof parseShareLink>;
   try {
     parsed = parseShareLink(location.href);
   } catch {
     // A path of broken percent-escapes names no share.
   }
-  return { name: 'share-link', id: parsed?.id, key: parsed?.key };
+  return { name: 'share-link', id: parsed?.id, key };
 };
 
-const screenOf = (hash: string): Screen => {
-  if (isShareLink()) return shareLinkScreen();
+const screenOf = (hash: string, linkKey: string | undefined): Screen => {
+  if (isShareLink()) return shareLinkScreen(linkKey);
   const [, first, second, third] = hash.replace(/^#/, '').split('/');
   if (first === 'activity') return { name: 'activity' };
   if (first === 'share') return { name: 'share' };
@@ -56,17 +58,33 @@ const screenOf = (hash: string): Screen => {
   return { name: 'tokens' };
 };
 
-const useScreen = (): Screen => {
+/** The screen the address names; a link page's key is the one taken at start, or from a link pasted over it. */
+const useScreen = (startKey: string | undefined): Screen => {
   const [hash, setHash] = useState(location.hash);
+  const [linkKey, setLinkKey] = useState(startKey);
   useEffect(() => {
-    const follow = () => setHash(location.hash);
+    const follow = () => {
+      // A link pasted over this one: its key leaves the address as it is read, too.
+      const taken = takeLinkKey();
+      if (taken !== undefined) setLinkKey(taken);
+      setHash(location.hash);
+    };
     addEventListener('hashchange', follow);
     return () => removeEventListener('hashchange', follow);
   }, []);
-  return screenOf(hash);
+  return screenOf(hash, linkKey);
 };
 
-const SignInScreen = ({ session, notice }: { session: Session; notice: string | undefined }) => {
+const SignInScreen = ({
+  session,
+  notice,
+  linkKey,
+}: {
+  session: Session;
+  notice: string | undefined;
+  /** The key of the link page signed in from, to come back to it whole. */
+  linkKey: string | undefined;
+}) => {
   const [busy, setBusy] = useState(false);
   return (
     <>
@@ -90,7 +108,7 @@ const SignInScreen = ({ session, notice }: { session: Session; notice: string | 
           disabled={busy}
           onClick={() => {
             setBusy(true);
-            session.signIn().catch(() => setBusy(false));
+            session.signIn(linkKey === undefined ? undefined : `#${linkKey}`).catch(() => setBusy(false));
           }}
         >
           Sign in
@@ -110,9 +128,9 @@ const NavLink = ({ href, current, children }: { href: string; current: boolean; 
  * The dashboard: the sign-in screen, or the signed-in person's tokens, projects, members, activity and
  * shares, or a share's link page.
  */
-export const App = ({ session }: { session: Session }) => {
+export const App = ({ session, linkKey }: { session: Session; linkKey: string | undefined }) => {
   const [state, setState] = useState<SessionState>(session.initial);
-  const screen = useScreen();
+  const screen = useScreen(linkKey);
   const { user } = state;
   const api = useMemo(
     () =>
@@ -126,7 +144,15 @@ export const App = ({ session }: { session: Session }) => {
       ),
     [session, user],
   );
-  if (!user) return <SignInScreen session={session} notice={state.notice} />;
+  if (!user) {
+    return (
+      <SignInScreen
+        session={session}
+        notice={state.notice}
+        linkKey={screen.name === 'share-link' ? screen.key : undefined}
+      />
+    );
+  }
   const email = typeof user.profile.email === 'string' ? user.profile.email : user.profile.sub;
   return (
     <>

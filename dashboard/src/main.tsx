@@ -1,11 +1,14 @@
 import { render } from 'preact';
 import { App } from './app';
+import { takeLinkKey } from './link-key';
 import { startSession } from './session';
 
 const root = document.getElementById('app') as HTMLElement;
 
 startSession().then(
-  (session) => render(<App session={session} />, root),
+  // A link page's key leaves the address before the first screen shows (after a sign-in's return, which
+  // brings the address back with it).
+  (session) => render(<App session={session} linkKey={takeLinkKey()} />, root),
   (error: unknown) =>
     render(
       <main>

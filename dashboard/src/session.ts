@@ -19,10 +19,11 @@ export interface Session {
   /** The state at start, after finishing a sign-in the issuer just redirected back from. */
   readonly initial: SessionState;
   /**
-   * Sends the browser to the issuer's sign-in page; it comes back to the screen it left, its fragment
-   * (a share link's key) kept in the tab, never sent to the issuer.
+   * Sends the browser to the issuer's sign-in page; it comes back to the screen it left, with its
+   * fragment, or `fragment` when the address no longer shows it (a share link's key, taken out of the
+   * address), kept in the tab, never sent to the issuer.
    */
-  signIn(): Promise<void>;
+  signIn(fragment?: string): Promise<void>;
   /** Forgets the session here, then ends it at the issuer when the issuer offers that. */
   signOut(): Promise<void>;
   /** Forgets an expired session so that the next screen asks to sign in again. */
@@ -72,8 +73,8 @@ export const startSession = async (): Promise<Session> => {
   return {
     config,
     initial: { user: expired ? undefined : stored, notice },
-    signIn: () => {
-      keepReturnPlace(sessionStorage, location);
+    signIn: (fragment) => {
+      keepReturnPlace(sessionStorage, { pathname: location.pathname, hash: fragment ?? location.hash });
       return manager.signinRedirect();
     },
     signOut: async () => {

@@ -1,7 +1,7 @@
 import { openShare } from '@client/index';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Api, ApiError, dataOf } from './api';
-import { keyProblem, SHARE_GONE, viewsLeftAfterReveal, viewsLeftText } from './share-text';
+import { keyProblem, SHARE_GONE, viewsLeftAfterReveal, viewsLeftText, withVisibleControls } from './share-text';
 import { ErrorMessage, errorText, useAction, When } from './ui';
 import { useCopy } from './use-copy';
 
@@ -30,8 +30,10 @@ interface Revealed {
 /**
  * A share's link page, `/s/<id>#<key>`: who shared it, its views left and expiry (a look that spends
  * nothing), then Reveal, which spends a view and decrypts here with the key from the fragment. The key
- * is read from the address bar only, and no request carries it. A link without a whole key is said so
- * before anything is spent.
+ * is read from the address bar only (and leaves it as it is read: `takeLinkKey`), and no request
+ * carries it. A link without a whole key is said so before anything is spent. The value shows wrapped
+ * at any character, as high as it needs up to a limit, then scrolls; its direction controls are shown
+ * written out, never obeyed.
  */
 export const ShareLinkPage = ({
   api,
@@ -48,6 +50,7 @@ export const ShareLinkPage = ({
   const field = useRef<HTMLTextAreaElement>(null);
   const { copy, status } = useCopy('shared-secret', revealed?.value ?? '', 'secret');
   const missingKey = keyProblem(linkKey);
+  const shown = revealed?.value === undefined ? undefined : withVisibleControls(revealed.value);
 
   useEffect(() => {
     if (id === undefined) return;
@@ -132,12 +135,15 @@ export const ShareLinkPage = ({
               <div class="copy-row">
                 <textarea
                   id="shared-secret"
+                  class="shared-value"
                   ref={field}
                   readOnly
                   rows={Math.min(8, revealed.value.split('\n').length + 1)}
                   spellcheck={false}
-                  value={revealed.value}
-                  aria-describedby="shared-secret-hint"
+                  value={shown}
+                  aria-describedby={
+                    shown === revealed.value ? 'shared-secret-hint' : 'shared-secret-controls shared-secret-hint'
+                  }
                 />
                 <button type="button" onClick={copy}>
                   Copy
@@ -146,6 +152,12 @@ export const ShareLinkPage = ({
               <p class="status" role="status">
                 {status}
               </p>
+              {shown !== revealed.value && (
+                <p id="shared-secret-controls" class="hint">
+                  It holds characters that change the direction of text, shown here as ⟨U+…⟩ so that nothing shows
+                  reversed; Copy copies them as they are.
+                </p>
+              )}
               <p id="shared-secret-hint" class="hint">
                 Copy it now: it is kept nowhere, and revealing it again spends another view.
               </p>

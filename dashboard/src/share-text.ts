@@ -45,3 +45,16 @@ export const viewsLeftAfterReveal = (viewsLeft: number): string =>
 
 /** Why a link reveals nothing, in the one 404 every refusal answers. */
 export const SHARE_GONE = 'This share does not exist, was already revealed, expired or is not for you.';
+
+/** Bidirectional formatting characters: each reorders what follows it (U+202E shows `fdp.exe` as `exe.pdf`). */
+const BIDI_CONTROLS = /\p{Bidi_Control}/gu;
+
+/**
+ * A revealed value as shown: each bidirectional formatting character written out as `⟨U+202E⟩`, so
+ * that none reverses or reorders what the reader sees; Copy copies the value as it is.
+ */
+export const withVisibleControls = (value: string): string =>
+  value.replace(
+    BIDI_CONTROLS,
+    (control) => `⟨U+${(control.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`,
+  );

@@ -38,6 +38,8 @@ let shareKey = '';
 let otherKey = '';
 /** The key of Ada's second link, the one she withdraws. */
 let secondKey = '';
+/** The key of the link to a value with a direction control and a long line. */
+let trickyKey = '';
 /** The keys of the links the dashboard and the `secrets` command made for each other. */
 const cliKeys: string[] = [];
 /** Every request of every person's pages, as sent: URL, headers and body. */
@@ -81,6 +83,14 @@ const viewsLeftForBob = async (id = shareId): Promise<number | 'gone'> => {
   });
   if (response.status === 404) return 'gone';
   return ((await response.json()) as { data: { viewsLeft: number } }).data.viewsLeft;
+};
+
+/** Every address in the tab's history, back and forward, as the browser keeps it. */
+const historyOf = async (session: BrowserSession): Promise<string[]> => {
+  const cdp = await session.context.newCDPSession(session.page);
+  const { entries } = await cdp.send('Page.getNavigationHistory');
+  await cdp.detach();
+  return entries.map((entry) => entry.url);
 };
 
 const shareRow = (page: Page, id: string) =>
@@ -189,9 +199,15 @@ test('Bob opens the link on a fresh load, signs in, and is back on it with its k
   const { page } = bob;
   await page.goto(link);
   await page.getByText('Someone shared a secret with you.').waitFor();
+  // The key left the address as the page read it, before the sign-in.
+  await expect(page.evaluate('location.hash')).resolves.toBe('');
   await signIn(page, bobEmail);
   await page.getByRole('heading', { name: 'A shared secret', level: 1 }).waitFor();
-  expect(page.url()).toBe(link);
+  expect(page.url()).toBe(`${service.baseUrl}/s/${shareId}`);
+  // No entry of the tab's history holds it: not the link as opened, not the return from the sign-in.
+  const visited = await historyOf(bob);
+  expect(visited).toContain(`${service.baseUrl}/s/${shareId}`);
+  expect(visited.filter((url) => url.includes(shareKey))).toEqual([]);
   await page.getByRole('heading', { name: `Shared by ${adaEmail}` }).waitFor();
   await page.getByText('3 views left.').waitFor();
   await expect(page.getByRole('button', { name: 'Reveal' }).count()).resolves.toBe(1);
@@ -213,6 +229,53 @@ test('Reveal decrypts the value in the page, with Copy, and says how many views 
   await page.getByRole('status').filter({ hasText: 'Copied to the clipboard.' }).waitFor();
   await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(VALUE);
   await checkScreen(page, 'share-revealed');
+  await expect(page.evaluate('location.hash')).resolves.toBe('');
+});
+
+test('going back and forward does not bring the key back into the address', async () => {
+  const { page } = bob;
+  await page.goto(`${service.baseUrl}/#/share`);
+  await page.getByRole('heading', { name: 'Share a secret', level: 1 }).waitFor();
+  await page.goto(link);
+  await page.getByRole('heading', { name: `Shared by ${adaEmail}` }).waitFor();
+  await expect(page.evaluate('location.hash')).resolves.toBe('');
+  await page.goBack();
+  await page.getByRole('heading', { name: 'Share a secret', level: 1 }).waitFor();
+  await page.goForward();
+  await page.getByRole('heading', { name: `Shared by ${adaEmail}` }).waitFor();
+  expect(page.url()).toBe(`${service.baseUrl}/s/${shareId}`);
+  expect((await historyOf(bob)).filter((url) => url.includes(shareKey))).toEqual([]);
+  // Nothing was spent on the way.
+  await expect(viewsLeftForBob()).resolves.toBe(2);
+});
+
+test('a revealed value shows its direction controls written out, wraps at any character and scrolls when long', async () => {
+  const tricky = `report\u202Efdp.exe\n${'x9Z_'.repeat(1_000)}`;
+  await ada.page.getByLabel('Secret to share').fill(tricky);
+  await ada.page.getByLabel('Recipients').fill(bobEmail);
+  await ada.page.getByRole('button', { name: 'Create link' }).click();
+  const trickyLink = await ada.page.getByLabel('Link').inputValue();
+  await ada.page.getByRole('button', { name: 'Done' }).click();
+  trickyKey = trickyLink.split('#')[1] ?? '';
+
+  const { page } = bob;
+  await page.goto(trickyLink);
+  await page.getByRole('button', { name: 'Reveal' }).click();
+  const field = page.getByLabel('Shared secret');
+  await expect(field.inputValue()).resolves.toBe(`report⟨U+202E⟩fdp.exe\n${'x9Z_'.repeat(1_000)}`);
+  await page.getByText('shown here as ⟨U+…⟩ so that nothing shows reversed; Copy copies them as they are.').waitFor();
+  await page.getByRole('button', { name: 'Copy' }).click();
+  await page.getByRole('status').filter({ hasText: 'Copied to the clipboard.' }).waitFor();
+  await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(tricky);
+  // Wrapped, never wider than its box; as high as a dozen lines, then it scrolls.
+  const box = (await page.evaluate(`(() => {
+    const field = document.getElementById('shared-secret');
+    const lineHeight = parseFloat(getComputedStyle(field).fontSize);
+    return { wide: field.scrollWidth > field.clientWidth, lines: field.clientHeight / lineHeight, scrolls: field.scrollHeight > field.clientHeight };
+  })()`)) as { wide: boolean; lines: number; scrolls: boolean };
+  expect(box).toEqual({ wide: false, lines: expect.any(Number), scrolls: true });
+  expect(box.lines).toBeGreaterThan(10);
+  await checkScreen(page, 'share-revealed-long');
 });
 
 test('a link without its key says so and offers no Reveal: no view is spent', async () => {
@@ -334,7 +397,7 @@ test('the secrets command reveals a link the dashboard made, and the dashboard o
 });
 
 test('no request of any page carried a key, and no page logged an error', () => {
-  const keys = [shareKey, otherKey, secondKey, ...cliKeys];
+  const keys = [shareKey, otherKey, secondKey, trickyKey, ...cliKeys];
   for (const key of keys) expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
   // Opening the link was a request of its own, for the page, and the key was not in it.
   expect(sent.some(({ who, text }) => who === 'bob' && text.startsWith(`${service.baseUrl}/s/${shareId}\n`))).toBe(

@@ -6,6 +6,7 @@ import {
   valueProblem,
   viewsLeftAfterReveal,
   viewsLeftText,
+  withVisibleControls,
 } from '../../../dashboard/src/share-text';
 
 describe('recipientLines', () => {
@@ -62,5 +63,18 @@ describe('views left in words', () => {
 
   it('says after a reveal that none left means this was the last', () => {
     expect(viewsLeftAfterReveal(0)).toBe('This was the last view.');
+  });
+});
+
+describe('withVisibleControls', () => {
+  it('writes out each bidirectional control, so that none reverses what follows it', () => {
+    expect(withVisibleControls('invoice\u202Efdp.exe')).toBe('invoice⟨U+202E⟩fdp.exe');
+    expect(withVisibleControls('\u2066a\u2069 \u200Fb\u061C')).toBe('⟨U+2066⟩a⟨U+2069⟩ ⟨U+200F⟩b⟨U+061C⟩');
+  });
+
+  it('leaves any other value as it is, joiners and right-to-left letters included', () => {
+    for (const value of ['postgres://app:s3cr3t@db/app\nPGSSLMODE=verify-full é', 'שלום', '👩‍💻', '']) {
+      expect(withVisibleControls(value)).toBe(value);
+    }
   });
 });
