@@ -96,7 +96,7 @@ const SignInScreen = ({
         <p>
           {isShareLink()
             ? 'Someone shared a secret with you. Sign in to see who, and to reveal it.'
-            : 'Create and revoke API tokens, and manage who can reach your projects.'}
+            : 'Keep secrets per project and environment, share one through a link that expires, and give scripts API tokens to read them.'}
         </p>
         {notice && (
           <p class="error" role="alert">

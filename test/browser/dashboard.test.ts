@@ -61,6 +61,12 @@ test('npm start prints the dashboard URL first', () => {
 
 test('a person signs in through the development provider with an e-mail only', async () => {
   await page.goto(`${service.baseUrl}/`);
+  // What the service is, before anything else: secrets, shares and tokens.
+  await page
+    .getByText(
+      'Keep secrets per project and environment, share one through a link that expires, and give scripts API tokens to read them.',
+    )
+    .waitFor();
   await checkScreen('sign-in');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByLabel('E-mail').waitFor();
