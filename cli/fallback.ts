@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
 import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { CommandError } from './errors';
+import { CommandError, fileProblem } from './errors';
 
 /**
  * The encrypted snapshot `secrets run --fallback` keeps: AES-256-GCM under a key derived from
@@ -61,8 +61,9 @@ export const readSnapshot = (
   let snapshot: SnapshotFile;
   try {
     snapshot = JSON.parse(readFileSync(file, 'utf8')) as SnapshotFile;
-  } catch {
-    throw new CommandError(`no fallback snapshot can be read at ${file}`);
+  } catch (error) {
+    const why = error instanceof SyntaxError ? 'it is not JSON' : fileProblem(error);
+    throw new CommandError(`no fallback snapshot can be read at ${file} (${why})`);
   }
   if (snapshot.format !== FORMAT) throw new CommandError(`${file} is not a fallback snapshot`);
   let values: Record<string, string>;

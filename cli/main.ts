@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { normalizeEmail } from '@contract/email';
 import { ErrorText } from '@contract/errors';
+import { SECRET_NAME_PATTERN, SECRET_NAME_RULE } from '@contract/identifiers';
 import {
   DEFAULT_SHARE_HOURS,
   DEFAULT_SHARE_VIEWS,
@@ -21,13 +22,15 @@ import {
 } from './client';
 import { parseDuration } from './duration';
 import { parseEnvFile } from './env-file';
-import { CommandError, UsageError } from './errors';
+import { CommandError, ExplainedError, fileProblem, UsageError } from './errors';
 import { readSnapshot, writeSnapshot } from './fallback';
 import { EXPORT_FORMATS, type ExportFormat, formatExport } from './formats';
 import { version } from './package.json';
 import { runChild } from './run-child';
 import { shareValue } from './share-value';
+import { nearestName } from './suggest';
 import {
+  checkTarget,
   resolveCredentials,
   resolveDashboardUrl,
   resolveProject,
@@ -85,12 +88,19 @@ const connectAccount = (options: { readonly timeout: string }): SecretsClient =>
   return createClient({ apiUrl, token, timeoutMs: parseDuration(options.timeout, '--timeout') });
 };
 
+/** A command's client, the environment it works on, and where the API is (for a message). */
+interface Connection {
+  readonly client: SecretsClient;
+  readonly target: Target;
+  readonly apiUrl: string;
+}
+
 /** The client and target of a command, from its options and the environment. */
-const connect = (options: CommonOptions): { client: SecretsClient; target: Target } => {
+const connect = (options: CommonOptions): Connection => {
   const { apiUrl, token } = resolveCredentials(process.env);
   const target = resolveTarget(options, process.env, process.cwd());
   const client = createClient({ apiUrl, token, timeoutMs: parseDuration(options.timeout, '--timeout') });
-  return { client, target };
+  return { client, target, apiUrl };
 };
 
 const out = (text: string) => process.stdout.write(text);
@@ -122,6 +132,56 @@ const who = (person: { email: string | null; userId: string }) => person.email ?
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
+/** A secret's name as the API's rule allows it, checked before anything is sent, in the API's words. */
+const secretName = (name: string): string => {
+  if (!SECRET_NAME_PATTERN.test(name))
+    throw new UsageError(`${JSON.stringify(name)} is not a secret name: ${SECRET_NAME_RULE}`);
+  return name;
+};
+
+/** What the caller may list that a mistyped name was likely meant to be; nothing when the list cannot be read. */
+const didYouMean = async (name: string, list: () => Promise<readonly string[]>): Promise<string | undefined> => {
+  const near = nearestName(name, await list().catch(() => []));
+  return near === undefined ? undefined : `Did you mean ${near}?`;
+};
+
+/**
+ * Runs `work`; when the API answers that the environment or the named secret is not there, the error
+ * says which near name the caller may have meant, from the names they may list.
+ */
+const withNearNames = async <T>(
+  client: SecretsClient,
+  target: Target,
+  secret: string | undefined,
+  work: () => Promise<T>,
+): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof SecretsApiError) || error.status !== 404) throw error;
+    const hint =
+      error.error === ErrorText.environmentNotFound
+        ? await didYouMean(target.environment, async () =>
+            (await client.environments(target.projectId)).map((entry) => entry.name),
+          )
+        : error.error === ErrorText.secretNotFound && secret !== undefined
+          ? await didYouMean(secret, async () =>
+              (await client.list(target.projectId, target.environment)).map((entry) => entry.name),
+            )
+          : undefined;
+    throw hint ? new ExplainedError(error.error, hint) : error;
+  }
+};
+
+/** Which version is current, after a write at `--expect-version` was refused: from the secret's history. */
+const currentVersion = async (client: SecretsClient, target: Target, name: string, expected: number) => {
+  const [newest] = await client.history(target.projectId, target.environment, name).catch(() => []);
+  if (newest === undefined) return undefined;
+  return newest.deleted
+    ? `${name} is deleted (its last version is ${newest.version}): --expect-version 0 writes it again.`
+    : `${name} is at version ${newest.version}, not ${expected}.`;
+};
+
 /** The recipients of `--recipient`, as the service keeps e-mail addresses; a malformed one is a usage error. */
 const shareRecipients = (given: readonly string[]): string[] | undefined => {
   if (given.length === 0) return undefined;
@@ -147,6 +207,10 @@ dashboard does, and the service stores only the ciphertext: the key is in the li
 which reaches no server. Prints the link alone on standard output; the rest goes to standard error.
 Without --recipient, anyone signed in who has the link can reveal it. Needs a token with write:secrets.`;
 
+const SETUP_HELP = `
+Checks first, with SECRETS_API_URL and SECRETS_TOKEN (read:secrets), that the project has that
+environment; writes nothing when it does not.`;
+
 const REVEAL_HELP = `
 Spends one of the share's views and prints its value to standard output exactly, without a line break
 added; who shared it and the views left go to standard error. A link without its key (the part after #)
@@ -155,12 +219,13 @@ read:secrets.`;
 
 /** Reads the environment's secrets for `run`, from the API or, when it cannot be reached, the snapshot. */
 const readForRun = async (
-  client: SecretsClient,
-  target: Target,
+  { client, target, apiUrl }: Connection,
   fallback: { file: string; passphrase: string; maxAgeMs: number } | undefined,
 ): Promise<Record<string, string>> => {
   try {
-    const values = await client.export(target.projectId, target.environment);
+    const values = await withNearNames(client, target, undefined, () =>
+      client.export(target.projectId, target.environment),
+    );
     if (fallback) {
       try {
         writeSnapshot(fallback.file, values, fallback.passphrase);
@@ -173,9 +238,17 @@ const readForRun = async (
     const unreachable =
       error instanceof SecretsNetworkError || (error instanceof SecretsApiError && error.status >= 500);
     if (!fallback || !unreachable) throw error;
-    const snapshot = readSnapshot(fallback.file, fallback.passphrase, fallback.maxAgeMs);
     const reason =
       error instanceof SecretsApiError ? `the API answered ${error.status} ${error.error}` : (error as Error).message;
+    let snapshot: ReturnType<typeof readSnapshot>;
+    try {
+      snapshot = readSnapshot(fallback.file, fallback.passphrase, fallback.maxAgeMs);
+    } catch (problem) {
+      // Both halves matter: the API could not be reached (where, and why), and the snapshot could not stand in.
+      const failed =
+        error instanceof SecretsApiError ? `The API at ${apiUrl} answered ${error.status} ${error.error}` : reason;
+      throw new CommandError(`${failed}, and ${(problem as Error).message}`);
+    }
     note(`secrets: ${reason}; running with the fallback snapshot of ${snapshot.createdAt}\n`);
     return snapshot.values;
   }
@@ -210,7 +283,7 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
       argv: string[],
       options: CommonOptions & { preserveEnv?: boolean; fallback?: string; fallbackMaxAge: string },
     ) => {
-      const { client, target } = connect(options);
+      const connection = connect(options);
       let fallback: { file: string; passphrase: string; maxAgeMs: number } | undefined;
       if (options.fallback !== undefined) {
         const passphrase = process.env.SECRETS_FALLBACK_PASSPHRASE;
@@ -221,7 +294,7 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
           maxAgeMs: parseDuration(options.fallbackMaxAge, '--fallback-max-age'),
         };
       }
-      const values = await readForRun(client, target, fallback);
+      const values = await readForRun(connection, fallback);
       const inherited = { ...process.env };
       for (const name of OWN_VARIABLES) delete inherited[name];
       const env = options.preserveEnv ? { ...values, ...inherited } : { ...inherited, ...values };
@@ -238,7 +311,10 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
       .addOption(new Option('--format <format>', 'output format').choices(EXPORT_FORMATS).default('dotenv')),
   ).action(async (options: CommonOptions & { format: ExportFormat }) => {
     const { client, target } = connect(options);
-    out(formatExport(await client.export(target.projectId, target.environment), options.format));
+    const values = await withNearNames(client, target, undefined, () =>
+      client.export(target.projectId, target.environment),
+    );
+    out(formatExport(values, options.format));
   });
 
   withTarget(
@@ -248,14 +324,20 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
       .argument('<name>')
       .option('--version <n>', 'an earlier version', wholeNumber(1)),
   ).action(async (name: string, options: CommonOptions & { version?: number }) => {
+    secretName(name);
     const { client, target } = connect(options);
-    out((await client.get(target.projectId, target.environment, name, options.version)).value);
+    const secret = await withNearNames(client, target, name, () =>
+      client.get(target.projectId, target.environment, name, options.version),
+    );
+    out(secret.value);
   });
 
   withTarget(program.command('list').description('list the secrets: names, versions, who and when; no values')).action(
     async (options: CommonOptions) => {
       const { client, target } = connect(options);
-      const secrets = await client.list(target.projectId, target.environment);
+      const secrets = await withNearNames(client, target, undefined, () =>
+        client.list(target.projectId, target.environment),
+      );
       out(
         table([
           ['NAME', 'VERSION', 'UPDATED', 'BY'],
@@ -273,10 +355,18 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
       .argument('[value]', 'the value; prefer standard input, which stays out of shell history')
       .option('--expect-version <n>', 'write only if this is the current version (0: only if none)', wholeNumber(0)),
   ).action(async (name: string, value: string | undefined, options: CommonOptions & { expectVersion?: number }) => {
+    secretName(name);
     const { client, target } = connect(options);
     const text = value === undefined || value === '-' ? await readStandardInput() : value;
-    const { secret, created } = await client.set(target.projectId, target.environment, name, text, {
-      expectedVersion: options.expectVersion,
+    const expected = options.expectVersion;
+    const { secret, created } = await withNearNames(client, target, undefined, () =>
+      client.set(target.projectId, target.environment, name, text, { expectedVersion: expected }),
+    ).catch(async (error: unknown) => {
+      if (!(error instanceof SecretsApiError) || error.error !== ErrorText.secretConflict || expected === undefined) {
+        throw error;
+      }
+      const current = await currentVersion(client, target, name, expected);
+      throw current ? new ExplainedError(error.error, current) : error;
     });
     out(`${secret.name}: version ${secret.version}${created ? ' (created)' : ''}\n`);
   });
@@ -284,8 +374,9 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
   withTarget(
     program.command('delete').description('delete a secret (restorable for 30 days)').argument('<name>'),
   ).action(async (name: string, options: CommonOptions) => {
+    secretName(name);
     const { client, target } = connect(options);
-    await client.delete(target.projectId, target.environment, name);
+    await withNearNames(client, target, name, () => client.delete(target.projectId, target.environment, name));
     out(`${name}: deleted\n`);
   });
 
@@ -301,8 +392,8 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
-    } catch {
-      throw new CommandError(`cannot read ${file}`);
+    } catch (error) {
+      throw new CommandError(`cannot read ${file}: ${fileProblem(error)}`);
     }
     const entries = parseEnvFile(text, file);
     const count = Object.keys(entries).length;
@@ -312,15 +403,20 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
         `${file} holds ${count} secrets; one change writes at most ${MAX_PATCH_CHANGES}: nothing was imported`,
       );
     }
-    const changed = await client.change(target.projectId, target.environment, { set: entries });
+    const changed = await withNearNames(client, target, undefined, () =>
+      client.change(target.projectId, target.environment, { set: entries }),
+    );
     out(changed.map((change) => `${change.name}: version ${change.version}\n`).join(''));
   });
 
   withTarget(
     program.command('history').description('list a secret’s versions, newest first').argument('<name>'),
   ).action(async (name: string, options: CommonOptions) => {
+    secretName(name);
     const { client, target } = connect(options);
-    const versions = await client.history(target.projectId, target.environment, name);
+    const versions = await withNearNames(client, target, name, () =>
+      client.history(target.projectId, target.environment, name),
+    );
     out(
       table([
         ['VERSION', 'UPDATED', 'BY', ''],
@@ -341,8 +437,11 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
       .argument('<name>')
       .requiredOption('--version <n>', 'the version to restore', wholeNumber(1)),
   ).action(async (name: string, options: CommonOptions & { version: number }) => {
+    secretName(name);
     const { client, target } = connect(options);
-    const secret = await client.restore(target.projectId, target.environment, name, options.version);
+    const secret = await withNearNames(client, target, name, () =>
+      client.restore(target.projectId, target.environment, name, options.version),
+    );
     out(`${secret.name}: version ${options.version} restored as version ${secret.version}\n`);
   });
 
@@ -425,9 +524,20 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
     .description('write .secrets.json here: the project and environment of this folder (never a token)')
     .requiredOption('-p, --project <id>', 'project id')
     .requiredOption('-e, --env <name>', 'environment')
-    .action((options: { project: string; env: string }) => {
-      const file = writeSetup(process.cwd(), { projectId: options.project, environment: options.env });
-      out(`wrote ${file}\n`);
+    .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s')
+    .addHelpText('after', SETUP_HELP)
+    .action(async (options: { project: string; env: string; timeout: string }) => {
+      const target = checkTarget({ projectId: options.project, environment: options.env });
+      const client = connectAccount(options);
+      const names = (await client.environments(target.projectId)).map((entry) => entry.name);
+      if (!names.includes(target.environment)) {
+        const near = nearestName(target.environment, names);
+        throw new ExplainedError(
+          `${ErrorText.environmentNotFound}: ${target.projectId} has no ${JSON.stringify(target.environment)}; nothing was written`,
+          near ? `Did you mean ${near}?` : `Its environments: ${names.join(', ')}.`,
+        );
+      }
+      out(`wrote ${writeSetup(process.cwd(), target)}\n`);
     });
 
   return program;
@@ -465,6 +575,10 @@ export const main = async (argv: readonly string[]): Promise<number> => {
     }
     if (error instanceof SecretsNetworkError) {
       say(`error: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof ExplainedError) {
+      say(`error: ${error.message}\n${error.explanation}\n`);
       return 1;
     }
     say(`error: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -69,11 +69,17 @@ export const resolveTarget = (flags: TargetFlags, env: NodeJS.ProcessEnv, cwd: s
   return { projectId, environment: checkEnvironment(environment) };
 };
 
+/** A target whose project id and environment name have their forms; either without is a usage error. */
+export const checkTarget = (target: Target): Target => ({
+  projectId: checkProject(target.projectId),
+  environment: checkEnvironment(target.environment),
+});
+
 /** Writes `.secrets.json` in `cwd`; answers its path. */
 export const writeSetup = (cwd: string, target: Target): string => {
   const file = join(cwd, SETUP_FILE);
-  const content = { project: checkProject(target.projectId), environment: checkEnvironment(target.environment) };
-  writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`);
+  const { projectId, environment } = checkTarget(target);
+  writeFileSync(file, `${JSON.stringify({ project: projectId, environment }, null, 2)}\n`);
   return file;
 };
 

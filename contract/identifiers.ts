@@ -36,6 +36,10 @@ export const ENVIRONMENT_NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/
 /** A secret's name: safe as an environment variable's, and as a key of a JavaScript object (not `__proto__`). */
 export const SECRET_NAME_PATTERN = /^(?!__proto__$)[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
+/** `SECRET_NAME_PATTERN` in words, as the API and the `secrets` command say it (lower-case: it follows a colon). */
+export const SECRET_NAME_RULE =
+  'use 1 to 128 characters of A-Z, a-z, 0-9 and _, not starting with a digit (an environment variable name), other than __proto__';
+
 /** A project id. */
 export const PROJECT_ID_PATTERN = new RegExp(`^${PROJECT_ID_PREFIX}[0-9A-Za-z]{${PROJECT_ID_RANDOM_LENGTH}}$`);
 

@@ -7,6 +7,7 @@ import {
   ENVIRONMENT_NAME_PATTERN,
   PROJECT_ID_PATTERN,
   SECRET_NAME_PATTERN,
+  SECRET_NAME_RULE,
   TOKEN_ID_PATTERN,
   TOKEN_LENGTH,
   TOKEN_PATTERN,
@@ -166,9 +167,6 @@ export const environment = () => {
   environmentSchema ??= buildEnvironment();
   return environmentSchema;
 };
-
-const SECRET_NAME_RULE =
-  'use 1 to 128 characters of A-Z, a-z, 0-9 and _, not starting with a digit (an environment variable name), other than __proto__';
 
 /** A secret's name (`SECRET_NAME_PATTERN`). */
 export const secretName = () =>

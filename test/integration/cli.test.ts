@@ -6,6 +6,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ErrorText } from '@contract/errors';
+import { SECRET_NAME_RULE } from '@contract/identifiers';
 import { parse as parseDotenv } from 'dotenv';
 import { parse as parseYaml } from 'yaml';
 import { writeSnapshot } from '../../cli/fallback';
@@ -264,7 +265,9 @@ describe('secrets run --fallback', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('error: the fallback snapshot cannot be opened with SECRETS_FALLBACK_PASSPHRASE');
+    expect(result.stderr).toContain(
+      'cannot be reached (ECONNREFUSED), and the fallback snapshot cannot be opened with SECRETS_FALLBACK_PASSPHRASE',
+    );
   });
 
   it('refuses a snapshot older than --fallback-max-age (24h by default)', async () => {
@@ -292,6 +295,16 @@ describe('secrets run --fallback', () => {
     });
     expect(exitOf(result)).toEqual({ code: 1, stderr: `error: ${ErrorText.unauthorized}\n` });
     expect(result.stdout).toBe('');
+  });
+
+  it('says both that the API was unreachable, where, and why no snapshot could stand in', async () => {
+    const { env, relay, snapshot } = await behindRelay();
+    await relay.stop();
+    const result = await secrets(['run', '--fallback', snapshot, ...nodeChild('')], env);
+    expect(exitOf(result)).toEqual({
+      code: 1,
+      stderr: `error: The service at ${relay.url}/ cannot be reached (ECONNREFUSED), and no fallback snapshot can be read at ${snapshot} (no such file)\n`,
+    });
   });
 
   it('is a usage error without SECRETS_FALLBACK_PASSPHRASE', async () => {
@@ -366,9 +379,59 @@ describe('secrets set, get, list, history, restore, delete, environments', () =>
     const { env, put } = await project();
     await put('CAS', value('one'));
     const conflict = await secrets(['set', 'CAS', '--expect-version', '0'], env, { input: value('two') });
-    expect(exitOf(conflict)).toEqual({ code: 1, stderr: `error: ${ErrorText.secretConflict}\n` });
+    expect(exitOf(conflict)).toEqual({
+      code: 1,
+      stderr: `error: ${ErrorText.secretConflict}\nCAS is at version 1, not 0.\n`,
+    });
     const ok = await secrets(['set', 'CAS', '--expect-version', '1'], env, { input: value('three') });
     expect(ok.stdout).toBe('CAS: version 2\n');
+    await secrets(['delete', 'CAS'], env);
+    const deleted = await secrets(['set', 'CAS', '--expect-version', '2'], env, { input: value('four') });
+    expect(exitOf(deleted)).toEqual({
+      code: 1,
+      stderr: `error: ${ErrorText.secretConflict}\nCAS is deleted (its last version is 3): --expect-version 0 writes it again.\n`,
+    });
+  });
+
+  it('refuses a name that is no secret’s before calling the API, in the same words for get and set', async () => {
+    const { env } = await project();
+    const recorder = await startRecorder(service.port);
+    try {
+      const viaRecorder = { ...env, SECRETS_API_URL: recorder.url };
+      const rule = `error: "bad-name" is not a secret name: ${SECRET_NAME_RULE}\n`;
+      for (const args of [
+        ['get', 'bad-name'],
+        ['set', 'bad-name', 'x'],
+        ['history', 'bad-name'],
+        ['delete', 'bad-name'],
+      ]) {
+        expect([args[0], exitOf(await secrets(args, viaRecorder))]).toEqual([args[0], { code: 2, stderr: rule }]);
+      }
+      expect(recorder.requests).toEqual([]);
+    } finally {
+      await recorder.stop();
+    }
+  });
+
+  it('says which near name was meant when a secret or an environment is not found, from the names the caller may list', async () => {
+    const { env, put } = await project();
+    await put('API_KEY', value('key'));
+    expect(exitOf(await secrets(['get', 'api_key'], env))).toEqual({
+      code: 1,
+      stderr: `error: ${ErrorText.secretNotFound}\nDid you mean API_KEY?\n`,
+    });
+    expect(exitOf(await secrets(['get', 'APY_KEY'], env))).toEqual({
+      code: 1,
+      stderr: `error: ${ErrorText.secretNotFound}\nDid you mean API_KEY?\n`,
+    });
+    expect(exitOf(await secrets(['get', 'NOTHING_LIKE_IT'], env))).toEqual({
+      code: 1,
+      stderr: `error: ${ErrorText.secretNotFound}\n`,
+    });
+    expect(exitOf(await secrets(['list', '--env', 'stagign'], env))).toEqual({
+      code: 1,
+      stderr: `error: ${ErrorText.environmentNotFound}\nDid you mean staging?\n`,
+    });
   });
 
   it('lists names, versions and writers; shows history; restores; deletes; lists environments', async () => {
@@ -412,6 +475,23 @@ describe('secrets set, get, list, history, restore, delete, environments', () =>
     const staging = await secrets(['list', '--env', 'staging'], noTarget, { cwd: join(folder, 'deep', 'er') });
     expect(staging.stdout).toBe('NAME  VERSION  UPDATED  BY\n');
   });
+
+  it('setup refuses an environment the project does not have, suggests a near one, and writes nothing', async () => {
+    const { env, projectId } = await project();
+    const folder = join(work, `setup-${randomUUID()}`);
+    mkdirSync(folder);
+    const typo = await secrets(['setup', '--project', projectId, '--env', 'stagign'], env, { cwd: folder });
+    expect(exitOf(typo)).toEqual({
+      code: 1,
+      stderr: `error: ${ErrorText.environmentNotFound}: ${projectId} has no "stagign"; nothing was written\nDid you mean staging?\n`,
+    });
+    const unknown = await secrets(['setup', '--project', projectId, '--env', 'qa'], env, { cwd: folder });
+    expect(exitOf(unknown)).toEqual({
+      code: 1,
+      stderr: `error: ${ErrorText.environmentNotFound}: ${projectId} has no "qa"; nothing was written\nIts environments: development, production, staging.\n`,
+    });
+    expect(() => statSync(join(folder, '.secrets.json'))).toThrow();
+  });
 });
 
 describe('secrets import', () => {
@@ -441,6 +521,37 @@ describe('secrets import', () => {
       token: session,
     });
     expect(exported.body.data).toEqual({ ONE: before });
+  });
+
+  it.each([
+    ['a name that is no secret’s', 'ONE=1\nbad-name=1\n', `:2 sets "bad-name", not a secret name: ${SECRET_NAME_RULE}`],
+    ['a name set twice', 'ONE=1\nTWO=2\n\nONE=3\n', ':4 sets ONE again (first on line 1)'],
+    ['a line with no name', 'ONE=1\n=2\n', ':2 has no name before ='],
+  ])('refuses %s, naming its line, and imports nothing', async (_case, content, problem) => {
+    const { env, projectId, session } = await project();
+    const file = join(work, `refused-${randomUUID()}.env`);
+    writeFileSync(file, content);
+    expect(exitOf(await secrets(['import', file], env))).toEqual({
+      code: 1,
+      stderr: `error: ${file}${problem}: nothing was imported\n`,
+    });
+    const exported = await call(service, 'GET', secretsPath(projectId).replace(/secrets$/, 'export'), {
+      token: session,
+    });
+    expect(exported.body.data).toEqual({});
+  });
+
+  it('says why a file cannot be read', async () => {
+    const { env } = await project();
+    const missing = join(work, `nope-${randomUUID()}.env`);
+    expect(exitOf(await secrets(['import', missing], env))).toEqual({
+      code: 1,
+      stderr: `error: cannot read ${missing}: no such file\n`,
+    });
+    expect(exitOf(await secrets(['import', work], env))).toEqual({
+      code: 1,
+      stderr: `error: cannot read ${work}: it is a folder\n`,
+    });
   });
 });
 

@@ -50,7 +50,8 @@ describe('parseEnvFile', () => {
 
   it.each([
     ['a line that is no assignment', 'A=1\nnot an assignment\n', '.env:2 is not NAME=value'],
-    ['a name that is no variable name', 'A=1\n1B=2\n', '.env:2 is not NAME=value'],
+    ['a name that is no variable name', 'A=1\n1B=2\n', '.env:2 sets "1B", not a secret name: use 1 to 128'],
+    ['a name set twice', 'A=1\nB=2\nA=3\n', '.env:3 sets A again (first on line 1)'],
     ['a quote left open', 'A="open\nB=2\n', 'a quoted value is not closed'],
   ])('refuses the whole file for %s', (_label, text, message) => {
     expect(() => parseEnvFile(text, '.env')).toThrow(message);
