@@ -1,3 +1,5 @@
+// First: it must run before any module below creates an AWS SDK client.
+import '../local/sdk-warning';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createTable } from '../local/create-table';

@@ -335,6 +335,19 @@ describe('a running npm start', () => {
   );
 
   it(
+    'answers npm run session with what is no e-mail address in one line, exit code 2',
+    async () => {
+      const run = await runScript('bin/session.ts', ['alice'], { BASE_URL: service.baseUrl, PORT: undefined });
+      expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: '"alice" is not an e-mail address: give one, e.g. npm run session -- you@example.com\n',
+      });
+    },
+    TEST_MS,
+  );
+
+  it(
     'serves the development identity provider to a loopback Host',
     async () => {
       for (const host of [
@@ -461,6 +474,16 @@ describe('the console of npm start', () => {
     'shows one short line per request and none of the functions’ JSON logs by default',
     async () => {
       expect(jsonLines(await consoleOf({}))).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'prints the dashboard’s URL first, with no AWS SDK warning about the Node version above or after it',
+    async () => {
+      const { stdout, stderr } = await consoleOf({ AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: undefined });
+      expect(stdout.split('\n')[0]).toMatch(/^Dashboard: http:\/\/\S+\/ \(sign in with any e-mail\)$/);
+      expect(stderr).not.toMatch(/NodeVersionSupportWarning|AWS SDK for JavaScript/);
     },
     TEST_MS,
   );
