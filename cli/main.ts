@@ -50,7 +50,7 @@ Environment:
   SECRETS_PROJECT, SECRETS_ENV the project and environment when no flag names them
   SECRETS_FALLBACK_PASSPHRASE  the passphrase of run --fallback's encrypted snapshot
   SECRETS_DASHBOARD_URL        the dashboard a share's link opens (the stack's DashboardUrl);
-                               default: SECRETS_API_URL, where npm start serves it
+                               default: where the API says its dashboard is
 
 Without flags or variables, the project and environment come from the nearest .secrets.json
 (written by \`secrets setup\`) in this folder or above it.
@@ -87,6 +87,13 @@ const connectAccount = (options: { readonly timeout: string }): SecretsClient =>
   const { apiUrl, token } = resolveCredentials(process.env);
   return createClient({ apiUrl, token, timeoutMs: parseDuration(options.timeout, '--timeout') });
 };
+
+/**
+ * The dashboard a share's link opens: `SECRETS_DASHBOARD_URL`, else where the API's document says its
+ * dashboard is, else (a service whose document does not say) the API's own base URL.
+ */
+const dashboardFor = async (client: SecretsClient, named: string | undefined): Promise<string> =>
+  (named ?? (await client.dashboardUrl()) ?? resolveCredentials(process.env).apiUrl).replace(/\/+$/, '');
 
 /** A command's client, the environment it works on, and where the API is (for a message). */
 interface Connection {
@@ -484,9 +491,11 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
     .addHelpText('after', SHARE_HELP)
     .action(async (options: { views?: number; expiresInHours?: number; recipient?: string[]; timeout: string }) => {
       const client = connectAccount(options);
-      const dashboardUrl = resolveDashboardUrl(process.env);
+      const named = resolveDashboardUrl(process.env);
       const recipients = shareRecipients(options.recipient ?? []);
       const value = shareValue(await readStandardInputBytes());
+      // Asked once the value is known to be one, before the share exists: a link is printed for every share made.
+      const dashboardUrl = await dashboardFor(client, named);
       const { share, key } = await client.share(value, {
         ...(options.views !== undefined && { maxViews: options.views }),
         ...(options.expiresInHours !== undefined && { expiresInHours: options.expiresInHours }),

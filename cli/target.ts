@@ -101,18 +101,12 @@ export const resolveCredentials = (env: NodeJS.ProcessEnv): { apiUrl: string; to
 };
 
 /**
- * The dashboard a share's link opens: `SECRETS_DASHBOARD_URL` (the stack's `DashboardUrl`), else the
- * API's base URL, which is right for `npm start` (it serves the dashboard at `/` of the API's origin).
+ * The dashboard a share's link opens when `SECRETS_DASHBOARD_URL` names one (the stack's
+ * `DashboardUrl`); `undefined` leaves it to the API, whose document says where its dashboard is.
  */
-export const resolveDashboardUrl = (env: NodeJS.ProcessEnv): string => {
+export const resolveDashboardUrl = (env: NodeJS.ProcessEnv): string | undefined => {
   const named = env.SECRETS_DASHBOARD_URL || undefined;
-  const url = named ?? env.SECRETS_API_URL;
-  if (!url)
-    throw new UsageError('SECRETS_DASHBOARD_URL is not set: give the dashboard’s URL (the stack’s DashboardUrl)');
-  try {
-    new URL(url);
-  } catch {
-    throw new UsageError(`${named ? 'SECRETS_DASHBOARD_URL' : 'SECRETS_API_URL'} is not a URL`);
-  }
-  return named ? url.replace(/\/+$/, '') : baseUrl(url);
+  if (named === undefined) return undefined;
+  if (!URL.canParse(named)) throw new UsageError('SECRETS_DASHBOARD_URL is not a URL');
+  return named.replace(/\/+$/, '');
 };

@@ -4741,6 +4741,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         openapi: "3.1.0";
+                        /** @description Where the web dashboard is (an absolute URL ending in `/`): the base of the links a client makes to it, such as a share’s `<dashboard>/s/shr_…#key` */
+                        "x-dashboard-url": string;
                     } & {
                         [key: string]: unknown;
                     };

@@ -92,6 +92,11 @@ export interface SecretsClient {
    * share throws one after the view is spent. Any refusal is the API's 404 `Share not found`.
    */
   reveal(id: string, key: string): Promise<RevealedShare>;
+  /**
+   * Where the service's web dashboard is, as its API document says (`x-dashboard-url`): the base of a
+   * share's link (`shareLink`). `undefined` from a service whose document does not say.
+   */
+  dashboardUrl(): Promise<string | undefined>;
   /** Every route of the API, typed from its OpenAPI document; errors are thrown as by the methods above. */
   readonly api: ApiClient;
 }
@@ -307,6 +312,10 @@ export const createClient = ({
     share: async (value, options = {}) => {
       const { ciphertext, key } = await sealShare(value);
       return { share: data(await api.POST('/api/v1/shares', { body: { ...options, ciphertext } })), key };
+    },
+    dashboardUrl: async () => {
+      const named = body(await api.GET('/api/v1/openapi.json'))['x-dashboard-url'];
+      return typeof named === 'string' && URL.canParse(named, apiUrl) ? new URL(named, apiUrl).href : undefined;
     },
     reveal: async (id, key) => {
       // A link cut short must not cost a view: the key's form is checked before the reveal spends one.

@@ -3,6 +3,14 @@
  * `npm start` and from the stack's CloudFront distribution: one build serves every deployment.
  */
 
+/**
+ * The top-level field of the API document as served (`GET /api/v1/openapi.json`) that says where the
+ * dashboard is: its absolute URL, ending in `/`. A client builds the dashboard's links on it (a share's
+ * `<dashboard>/s/shr_…#key`), and the smoke test preflights from its origin. An OpenAPI extension field,
+ * so no route is added for it.
+ */
+export const DASHBOARD_URL_FIELD = 'x-dashboard-url';
+
 /** Where the dashboard reads its settings, next to its static files. */
 export const DASHBOARD_CONFIG_PATH = '/config.json';
 

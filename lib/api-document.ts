@@ -1,4 +1,5 @@
 import { bodyIsOptional } from '@contract/body';
+import { DASHBOARD_URL_FIELD } from '@contract/dashboard';
 import { NO_STORE_HEADERS } from '@contract/headers';
 import { TOKEN_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
 import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '@contract/limits';
@@ -120,7 +121,18 @@ const paths = (): ZodOpenApiPathsObject => {
       responses: {
         200: {
           description: 'The OpenAPI document',
-          content: jsonContent(z.looseObject({ openapi: z.literal('3.1.0') })),
+          content: jsonContent(
+            z.looseObject({
+              openapi: z.literal('3.1.0'),
+              [DASHBOARD_URL_FIELD]: z
+                .string()
+                .check(
+                  z.describe(
+                    'Where the web dashboard is (an absolute URL ending in `/`): the base of the links a client makes to it, such as a share’s `<dashboard>/s/shr_…#key`',
+                  ),
+                ),
+            }),
+          ),
           headers: z.object({ 'Cache-Control': cacheControl() }),
         },
       },
@@ -204,13 +216,16 @@ export const apiDocument = (): oas31.OpenAPIObject => {
 };
 
 /**
- * The document as served, by the local runtime and by the stack's mock integration alike. API
- * Gateway's integration response templates are Velocity (VTL), where `$` and `#` start references
- * and directives; in JSON both can only occur inside strings, so they are written as the JSON
- * escapes `\u0024` and `\u0023`: the template holds neither, and the client parses the same document.
+ * The document as served, by the local runtime and by the stack's mock integration alike, with where
+ * the dashboard is (`DASHBOARD_URL_FIELD`) as its last field. API Gateway's integration response
+ * templates are Velocity (VTL), where `$` and `#` start references and directives; in JSON both can
+ * only occur inside strings, so they are written as the JSON escapes `\u0024` and `\u0023`: the
+ * template holds neither, and the client parses the same document. The dashboard's URL is added after
+ * that escaping, as given: the stack's is a deploy-time value (the distribution's domain) that a CDK
+ * token stands for here, and an origin holds neither character.
  */
-export const apiDocumentBody = (): string => {
+export const apiDocumentBody = (dashboardUrl: string): string => {
   cachedBody ??= JSON.stringify(apiDocument()).replace(/\$/g, '\\u0024').replace(/#/g, '\\u0023');
-  return cachedBody;
+  return `${cachedBody.slice(0, -1)},${JSON.stringify(DASHBOARD_URL_FIELD)}:${JSON.stringify(dashboardUrl)}}`;
 };
 let cachedBody: string | undefined;

@@ -101,13 +101,22 @@ const jsonResult = (statusCode: number, body: unknown): GatewayResult => ({
   body: JSON.stringify(body),
 });
 
-/** `GET /api/v1/openapi.json`, unauthenticated: the same bytes the stack's mock integration answers with. */
-const apiDocumentRoute = (method: string, path: string, dashboardOrigin?: string): GatewayResult | undefined =>
+/**
+ * `GET /api/v1/openapi.json`, unauthenticated: the same bytes the stack's mock integration answers
+ * with, naming the dashboard at `DASHBOARD_ORIGIN` when it is served elsewhere, else at `origin`, the
+ * origin this service serves it on for the request.
+ */
+const apiDocumentRoute = (
+  method: string,
+  path: string,
+  dashboardOrigin: string | undefined,
+  origin: string,
+): GatewayResult | undefined =>
   method === 'GET' && path === API_DOCUMENT_PATH
     ? {
         statusCode: 200,
         headers: { ...JSON_HEADERS, ...(dashboardOrigin && corsHeaders(dashboardOrigin)) },
-        body: apiDocumentBody(),
+        body: apiDocumentBody(`${dashboardOrigin ?? origin}/`),
       }
     : undefined;
 
@@ -265,7 +274,7 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
         const origin = loopbackName ? `http://${req.headers.host}` : baseUrl;
         const result = !handlers
           ? unavailable
-          : (apiDocumentRoute(request.method, request.path, dashboardOrigin) ??
+          : (apiDocumentRoute(request.method, request.path, dashboardOrigin, origin) ??
             (idp && (await devIdpRoute(req, request.path, request.body, idp))) ??
             dashboard?.(request.method, request.path, origin) ??
             (await handleRequest(request, handlers, { dashboardOrigin, rateLimiter })));

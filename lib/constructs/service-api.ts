@@ -249,13 +249,14 @@ export class ServiceApi extends Construct {
    * response template is the document (written without `$` and `#`, which VTL would interpret).
    */
   private addApiDocument(dashboardOrigin: string): Method {
+    // The dashboard is served at the root of its origin (the distribution's, or `dashboardOrigin`).
     return this.addStaticMethod(
       API_DOCUMENT_PATH,
       'GET',
       {
         statusCode: 200,
         headers: { ...JSON_HEADERS, ...corsHeaders(dashboardOrigin) },
-        body: apiDocumentBody(),
+        body: apiDocumentBody(`${dashboardOrigin}/`),
       },
       'The API document is public by design (like any published API reference): a static body from a mock integration, with no data, no Lambda and no table behind it; every other method uses the REQUEST authorizer.',
     );

@@ -3,13 +3,17 @@ import type { LocalService } from '../../local/service';
 import { call, startService } from './harness';
 
 let service: LocalService;
+let elsewhere: LocalService;
 
 beforeAll(async () => {
-  service = await startService();
+  [service, elsewhere] = await Promise.all([
+    startService(),
+    startService({ dashboardOrigin: 'https://dashboard.example.com' }),
+  ]);
 });
 
 afterAll(async () => {
-  await service.close();
+  await Promise.all([service.close(), elsewhere.close()]);
 });
 
 describe('GET /api/v1/openapi.json', () => {
@@ -17,8 +21,17 @@ describe('GET /api/v1/openapi.json', () => {
     const reply = await call(service, 'GET', API_DOCUMENT_PATH);
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toBe('application/json');
-    expect(reply.text).toBe(apiDocumentBody());
-    expect(reply.body).toEqual(apiDocument());
+    expect(reply.text).toBe(apiDocumentBody(`${service.baseUrl}/`));
+    expect(reply.body).toEqual({ ...apiDocument(), 'x-dashboard-url': `${service.baseUrl}/` });
+  });
+
+  it('says where the dashboard is: on its own origin, as npm start serves it, or at DASHBOARD_ORIGIN', async () => {
+    const onLocalhost = await call(service, 'GET', API_DOCUMENT_PATH, {
+      headers: [['Host', `localhost:${service.port}`]],
+    });
+    expect(onLocalhost.body['x-dashboard-url']).toBe(`http://localhost:${service.port}/`);
+    const served = await call(elsewhere, 'GET', API_DOCUMENT_PATH);
+    expect(served.body['x-dashboard-url']).toBe('https://dashboard.example.com/');
   });
 
   it('ignores a credential, and any other method is the gateway 404', async () => {

@@ -614,6 +614,19 @@ describe('secrets share and secrets reveal', () => {
     expect((await secrets(['reveal', shared.link], sharer.env)).stdout).toBe(secret);
   });
 
+  it('makes a link to the dashboard the API’s document names when SECRETS_DASHBOARD_URL is not set', async () => {
+    const sharer = await person('sharer');
+    const elsewhere = await startService({ dashboardOrigin: 'https://dashboard.example.com' });
+    try {
+      const secret = value('named');
+      const shared = await share({ ...sharer.env, SECRETS_API_URL: elsewhere.baseUrl }, secret);
+      expect(shared.link).toMatch(/^https:\/\/dashboard\.example\.com\/s\/shr_[0-9A-Za-z]{22}#[A-Za-z0-9_-]{43}$/);
+      expect((await secrets(['reveal', shared.link], sharer.env)).stdout).toBe(secret);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('reveals a share of --views 2 twice, saying the views left, then answers Share not found', async () => {
     const sharer = await person('sharer');
     const secret = value('twice');

@@ -44,11 +44,19 @@ describe('GET /api/v1/openapi.json in the stack', () => {
     const [, method] = publicMethods()[0] as [string, Json];
     const [response] = method.Properties.Integration.IntegrationResponses;
     expect(response.StatusCode).toBe('200');
-    const template = response.ResponseTemplates['application/json'];
-    expect(template).toBe(apiDocumentBody());
+    // The document, with the distribution's URL as where the dashboard is, resolved by CloudFormation.
+    const [separator, parts] = response.ResponseTemplates['application/json']['Fn::Join'];
+    expect(separator).toBe('');
+    const [before, domain, after] = parts as [string, Json, string];
+    expect(domain['Fn::GetAtt'][1]).toBe('DomainName');
+    const template = `${before}d111111abcdef8.cloudfront.net${after}`;
+    expect(template).toBe(apiDocumentBody('https://d111111abcdef8.cloudfront.net/'));
     // VTL would interpret `$` and `#`; the document writes them as JSON escapes.
     expect(template).not.toMatch(/[$#]/);
-    expect(JSON.parse(template)).toEqual(apiDocument());
+    expect(JSON.parse(template)).toEqual({
+      ...apiDocument(),
+      'x-dashboard-url': 'https://d111111abcdef8.cloudfront.net/',
+    });
     expect(method.Properties.MethodResponses).toEqual([
       {
         StatusCode: '200',

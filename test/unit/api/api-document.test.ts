@@ -194,9 +194,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('is served as JSON without `$` or `#`, which API Gateway templates (VTL) would interpret', () => {
-    const body = apiDocumentBody();
+    const body = apiDocumentBody('https://dashboard.example.com/');
     expect(body).not.toMatch(/[$#]/);
-    expect(JSON.parse(body)).toEqual(document);
+    expect(JSON.parse(body)).toEqual({ ...document, 'x-dashboard-url': 'https://dashboard.example.com/' });
     // API Gateway's limit for a mapping template is 300 KB.
     expect(Buffer.byteLength(body)).toBeLessThan(300 * 1024);
   });
