@@ -12,7 +12,8 @@ const USAGE = [
   'Usage: npm run smoke -- <ApiUrl> [--origin <dashboard URL>]',
   "  <ApiUrl>          the stack's ApiUrl output, or the URL `npm start` prints",
   "  --origin          the dashboard to preflight from (the stack's DashboardUrl output); also SMOKE_ORIGIN;",
-  '                    default: the origin the API names in its answers',
+  "                    default: the dashboard the API's document names (x-dashboard-url), else the origin",
+  '                    its answers grant; none is checked when the dashboard is on the API’s own origin',
   '  SMOKE_SESSION     a dashboard session (ID token): also create, use and revoke a one-day token',
   `  SMOKE_TIMEOUT_MS  how long one request may take (default ${DEFAULT_TIMEOUT_MS})`,
 ].join('\n');

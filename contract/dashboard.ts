@@ -3,6 +3,9 @@
  * `npm start` and from the stack's CloudFront distribution: one build serves every deployment.
  */
 
+/** Where the stack and `npm start` serve the API document, without authentication. */
+export const API_DOCUMENT_PATH = '/api/v1/openapi.json';
+
 /**
  * The top-level field of the API document as served (`GET /api/v1/openapi.json`) that says where the
  * dashboard is: its absolute URL, ending in `/`. A client builds the dashboard's links on it (a share's

@@ -1,5 +1,5 @@
 import { bodyIsOptional } from '@contract/body';
-import { DASHBOARD_URL_FIELD } from '@contract/dashboard';
+import { API_DOCUMENT_PATH, DASHBOARD_URL_FIELD } from '@contract/dashboard';
 import { NO_STORE_HEADERS } from '@contract/headers';
 import { TOKEN_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
 import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '@contract/limits';
@@ -18,8 +18,7 @@ import {
 } from 'zod-openapi';
 import { version } from '../package.json';
 
-/** Where the local runtime and the stack serve the document, without authentication. */
-export const API_DOCUMENT_PATH = '/api/v1/openapi.json';
+export { API_DOCUMENT_PATH };
 
 /** The group of the one operation that is no route contract's: this document. */
 const DOCUMENT_TAG = 'document';

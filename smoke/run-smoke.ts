@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { CORS_REQUEST_HEADERS } from '@contract/cors';
+import { API_DOCUMENT_PATH, DASHBOARD_URL_FIELD } from '@contract/dashboard';
 import { type GatewayResponseType, gatewayResponse } from '@contract/gateway-responses';
 import { TOKEN_LENGTH, TOKEN_PREFIX } from '@contract/identifiers';
 import { RATE_LIMIT_PROBE_HEADER, RATE_LIMIT_PROBE_VALUE, RATE_LIMITED_BODY } from '@contract/rate-limit';
@@ -19,7 +20,10 @@ import { describeOutcome, type Outcome, type ProbeRequest, probe } from './probe
 export interface SmokeOptions {
   /** The API's base URL (the stack's `ApiUrl` output), without a trailing slash. */
   readonly apiUrl: string;
-  /** The dashboard's origin to preflight from; `undefined`: the one the API names on its answers. */
+  /**
+   * The dashboard's origin to preflight from; `undefined`: the one the API's document names, else the
+   * one its answers grant.
+   */
   readonly origin: string | undefined;
   /** A dashboard session (an ID token) for the token's life; `undefined` skips those checks. */
   readonly session: string | undefined;
@@ -173,6 +177,8 @@ interface Run {
   readonly record: (result: CheckResult) => void;
   /** A credential no printed line may show from now on. */
   readonly keepSecret: (secret: string) => void;
+  /** Prints a line that is no check's result (a skipped group). */
+  readonly say: (line: string) => void;
 }
 
 const bearer = (credential: string) => ({ Authorization: `Bearer ${credential}` });
@@ -223,8 +229,29 @@ const checkWithoutCredentials = async (run: Run): Promise<string | undefined> =>
   return granted;
 };
 
-/** Every route path answers the dashboard's preflight. */
-const checkPreflights = async (run: Run, origin: string | undefined): Promise<void> => {
+/** The origin of the dashboard the API's document names (`DASHBOARD_URL_FIELD`), when it names one. */
+const documentedDashboardOrigin = async (run: Run): Promise<string | undefined> => {
+  const outcome = await run.send('GET', API_DOCUMENT_PATH);
+  const document = 'answer' in outcome && outcome.answer.status === 200 ? outcome.answer.json : undefined;
+  const named =
+    typeof document === 'object' && document !== null
+      ? (document as Record<string, unknown>)[DASHBOARD_URL_FIELD]
+      : undefined;
+  return typeof named === 'string' && URL.canParse(named) ? new URL(named).origin : undefined;
+};
+
+/**
+ * Every route path answers the dashboard's preflight. A dashboard on the API's own origin (`npm start`
+ * without `DASHBOARD_ORIGIN`) makes no cross-origin request, so there is no preflight to check: the
+ * run says so and skips them.
+ */
+const checkPreflights = async (run: Run, origin: string | undefined, apiOrigin: string): Promise<void> => {
+  if (origin === apiOrigin) {
+    run.say(
+      `skip CORS preflights: the dashboard is on the API's own origin (${origin}), so a browser sends none; pass --origin <DashboardUrl> to check one`,
+    );
+    return;
+  }
   if (origin === undefined) {
     run.record(
       failed(
@@ -318,10 +345,12 @@ export const runSmoke = async (options: SmokeOptions): Promise<CheckResult[]> =>
     keepSecret: (secret) => {
       secrets.push(secret);
     },
+    say: print,
   };
 
   const granted = await checkWithoutCredentials(run);
-  await checkPreflights(run, options.origin ?? granted);
+  const origin = options.origin ?? (await documentedDashboardOrigin(run)) ?? granted;
+  await checkPreflights(run, origin, new URL(apiUrl).origin);
   const unknown = await run.send('GET', UNKNOWN_PATH);
   run.record(checkFixed(`GET ${UNKNOWN_PATH} (unknown path)`, unknown, NOT_FOUND, true));
   await checkRateLimitAnswer(run);

@@ -229,6 +229,35 @@ describe('npm run smoke against npm start', () => {
   );
 });
 
+describe('npm run smoke against a plain npm start, the dashboard on the API’s own origin', () => {
+  let service: NpmService;
+
+  beforeAll(async () => {
+    service = await startNpmService({ DASHBOARD_ORIGIN: undefined });
+  }, TEST_MS);
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it(
+    'passes every check, and says it skips the CORS preflights a same-origin dashboard never sends',
+    async () => {
+      const run = await smoke([service.baseUrl]);
+
+      expect(run.stderr).toBe('');
+      const lines = linesOf(run.stdout);
+      expect(lines.filter((line) => line.startsWith('FAIL'))).toEqual([]);
+      expect(lines.filter((line) => line.startsWith('skip '))).toEqual([
+        `skip CORS preflights: the dashboard is on the API's own origin (${service.baseUrl}), so a browser sends none; pass --origin <DashboardUrl> to check one`,
+        'skip token lifecycle: set SMOKE_SESSION=<ID token> to create, use and revoke a token',
+      ]);
+      expect(lines.at(-1)).toBe(`All ${BASE_CHECKS - methodsByPath.size} checks passed on ${service.baseUrl}`);
+      expect(run.code).toBe(0);
+    },
+    TEST_MS,
+  );
+});
+
 describe('npm run smoke against a server that answers wrongly', () => {
   it(
     'fails every check, naming each, against a server that answers 200 everywhere',
