@@ -538,8 +538,17 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
     .action(async (options: { project: string; env: string; timeout: string }) => {
       const target = checkTarget({ projectId: options.project, environment: options.env });
       const client = connectAccount(options);
-      const names = (await client.environments(target.projectId)).map((entry) => entry.name);
-      if (!names.includes(target.environment)) {
+      const names = await client.environments(target.projectId).then(
+        (environments) => environments.map((entry) => entry.name),
+        (error: unknown) => {
+          // A token limited to environments may not list the project's, but may reach its own.
+          if (error instanceof SecretsApiError && error.error === ErrorText.tokenResource) return undefined;
+          throw error;
+        },
+      );
+      if (names === undefined) {
+        await withNearNames(client, target, undefined, () => client.list(target.projectId, target.environment));
+      } else if (!names.includes(target.environment)) {
         const near = nearestName(target.environment, names);
         throw new ExplainedError(
           `${ErrorText.environmentNotFound}: ${target.projectId} has no ${JSON.stringify(target.environment)}; nothing was written`,

@@ -492,6 +492,28 @@ describe('secrets set, get, list, history, restore, delete, environments', () =>
     });
     expect(() => statSync(join(folder, '.secrets.json'))).toThrow();
   });
+
+  it('setup with a token limited to environments checks its own environment, and refuses another', async () => {
+    const { env, projectId, session } = await project();
+    const limited = await createToken(service, session, {
+      name: 'dev only',
+      scopes: ['read:secrets'],
+      projects: [{ projectId, environments: ['development'] }],
+    });
+    tokens.push(limited.rawToken);
+    const asLimited = { ...env, SECRETS_TOKEN: limited.rawToken };
+    const folder = join(work, `setup-${randomUUID()}`);
+    mkdirSync(folder);
+    const other = await secrets(['setup', '--project', projectId, '--env', 'staging'], asLimited, { cwd: folder });
+    expect(exitOf(other)).toEqual({ code: 1, stderr: `error: ${ErrorText.tokenResource}\n` });
+    expect(() => statSync(join(folder, '.secrets.json'))).toThrow();
+    const own = await secrets(['setup', '--project', projectId, '--env', 'development'], asLimited, { cwd: folder });
+    expect(own.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(folder, '.secrets.json'), 'utf8'))).toEqual({
+      project: projectId,
+      environment: 'development',
+    });
+  });
 });
 
 describe('secrets import', () => {
