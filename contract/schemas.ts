@@ -17,6 +17,7 @@ import { timestamp } from './instant';
 import { MAX_NAME_LENGTH, MAX_PATCH_CHANGES, MAX_SECRET_VALUE_BYTES } from './limits';
 import { projectRoles } from './roles';
 import { scopes } from './scopes';
+import { firstHiddenCharacter } from './visible-text';
 
 /**
  * The pieces the route contracts (./routes.ts) build their zod/mini schemas from. Every schema is
@@ -117,27 +118,22 @@ export const tokenProjects = () => {
   return z.nullable(z.array(tokenProjectSchema)).check(z.describe("The projects it reaches; null: all of its owner's"));
 };
 
-/**
- * What a name may not hold: control characters (C0, DEL, C1), line and paragraph separators, the
- * bidirectional marks, embeddings, overrides and isolates (U+202E shows `fdp.exe` as `exe.pdf`), and
- * half a surrogate pair, which is no character at all. Each would make a list or a terminal show
- * something else than what is stored. Joiners stay: scripts such as Persian and emoji need them.
- */
-const NAME_PATTERN = /^[^\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]*$/u;
-
-/** The name of a token or a project, trimmed, shown as it is stored. */
+/** The name of a token or a project: trimmed, then shown as it is stored (./visible-text.ts). */
 export const name = () =>
-  z
-    .string({ error: typeError('Give a name', 'A name is text') })
-    .check(
-      z.trim(),
-      z.minLength(1, 'Give a name: it is empty or only spaces'),
-      z.maxLength(MAX_NAME_LENGTH, `A name has at most ${MAX_NAME_LENGTH} characters`),
-      z.regex(
-        NAME_PATTERN,
-        'Must not contain control characters, line or paragraph separators, bidirectional formatting characters or unpaired surrogates',
-      ),
-    );
+  z.string({ error: typeError('Give a name', 'A name is text') }).check(
+    z.trim(),
+    z.minLength(1, 'Give a name: it is empty or only spaces'),
+    z.maxLength(MAX_NAME_LENGTH, `A name has at most ${MAX_NAME_LENGTH} characters`),
+    z.refine((text) => firstHiddenCharacter(text) === undefined, {
+      error: (issue) => {
+        const found = firstHiddenCharacter(String(issue.input));
+        return `Must not contain invisible, formatting or control characters, line or paragraph separators or unpaired surrogates, which make a name look like another${found ? `: ${found.codePoint} at character ${found.position}` : ''}`;
+      },
+    }),
+    z.describe(
+      `1 to ${MAX_NAME_LENGTH} characters, trimmed; no invisible, formatting or control characters (a joiner or variation selector only where an emoji or a script uses it)`,
+    ),
+  );
 
 /** An environment's name (`ENVIRONMENT_NAME_PATTERN`). */
 export const environmentName = () =>

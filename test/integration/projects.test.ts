@@ -51,7 +51,7 @@ describe('POST /api/v1/projects', () => {
     }
   });
 
-  it('refuses a name with control or bidirectional formatting characters, and keeps any script', async () => {
+  it('refuses a name with control, bidirectional or invisible characters, and keeps any script', async () => {
     const owner = await signedInUser();
     for (const name of DECEPTIVE_NAMES) {
       const reply = await call(service, 'POST', '/api/v1/projects', { token: owner.session, json: { name } });

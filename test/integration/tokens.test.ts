@@ -184,7 +184,7 @@ describe('POST /api/v1/tokens', () => {
     });
   });
 
-  it('refuses a name with control or bidirectional formatting characters, and keeps any script', async () => {
+  it('refuses a name with control, bidirectional or invisible characters, and keeps any script', async () => {
     const session = await sessionFor(service, uniqueEmail());
     for (const name of DECEPTIVE_NAMES) {
       const reply = await call(service, 'POST', '/api/v1/tokens', {

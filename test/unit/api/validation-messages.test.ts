@@ -78,6 +78,16 @@ describe('validation details', () => {
     [{ scopes: ['admin'] }, 'name', 'Give a name'],
     [{ name: '   ', scopes: ['admin'] }, 'name', 'Give a name: it is empty or only spaces'],
     [{ name: 'x'.repeat(101), scopes: ['admin'] }, 'name', `A name has at most ${MAX_NAME_LENGTH} characters`],
+    [
+      { name: ' ci\u200bdeploy ', scopes: ['admin'] },
+      'name',
+      'Must not contain invisible, formatting or control characters, line or paragraph separators or unpaired surrogates, which make a name look like another: U+200B at character 3',
+    ],
+    [
+      { name: '🚀 tag\u{e0041}', scopes: ['admin'] },
+      'name',
+      'Must not contain invisible, formatting or control characters, line or paragraph separators or unpaired surrogates, which make a name look like another: U+E0041 at character 6',
+    ],
     [{ name: 'ci', scopes: ['admin'], ttlDays: 0 }, 'ttlDays', 'A token lives at least 1 day'],
     [
       { name: 'ci', scopes: ['admin'], ttlDays: 1.5 },
