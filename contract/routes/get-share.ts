@@ -18,7 +18,12 @@ export const getShareRoute = route({
   paramErrors: SHARE_PARAM_ERRORS,
   // Least work (look at a share): the share, whose expiry and recipients decide whether the caller may
   // see it; strongly consistent, so that a link opened the moment it was made finds its share.
-  dataAccess: [{ operation: 'GetItem', entity: 'Share', consistent: true }],
+  dataAccess: [
+    { operation: 'GetItem', entity: 'Share', consistent: true },
+    // A share addressed to recipients: the claims on their addresses, strongly consistent (only the
+    // newest holder of one may see it).
+    { operation: 'BatchGetItem', entities: ['EmailClaim'], consistent: true, beyondFloor: true },
+  ],
   schemas: () => ({
     params: shareParams(),
     response: dataBody(

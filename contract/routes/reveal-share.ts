@@ -38,6 +38,19 @@ export const revealShareRoute = route({
       ],
       beyondFloor: true,
     },
+    // A share addressed to recipients: the claims on their addresses, strongly consistent (the newest
+    // holder of an address may reveal, not whoever's token or older session carries it), and the
+    // spend holds only while the claim the caller holds still names them.
+    { operation: 'BatchGetItem', entities: ['EmailClaim'], consistent: true, beyondFloor: true },
+    {
+      operation: 'TransactWriteItems',
+      actions: [
+        { action: 'Update', entity: 'Share' },
+        { action: 'Put', entity: 'AuditEvent' },
+        { action: 'ConditionCheck', entity: 'EmailClaim' },
+      ],
+      beyondFloor: true,
+    },
   ],
   schemas: () => ({
     params: shareParams(),

@@ -5,6 +5,7 @@ import {
   listSharesByUser,
   spendView,
 } from '@lambdas/data/share-repository';
+import { getEmailClaims } from '@lambdas/data/user-repository';
 import { randomIds } from '@lambdas/domain/ids';
 import { shareUseCases } from '@lambdas/use-cases/shares';
 
@@ -17,5 +18,6 @@ export const shares = shareUseCases({
     spendView,
     delete: deleteShare,
   },
+  claims: { getEmailClaims },
   ids: randomIds,
 });

@@ -8,6 +8,7 @@ import { auditEventPut } from './audit-repository';
 import { batchGetItems, getItem, queryAll, type TableWrite, transactWrite } from './client';
 import { shareKey, shareListKeys, shareListPartition, shareSlotsKey } from './keys';
 import { firstSlotMap, freeSlot, type StoredSlotMap, slotMapUpdate } from './slot-map';
+import { claimStillNames } from './user-repository';
 
 /*
  * Shares: each one's item (its ciphertext and limits, in its creator's list), and each person's share
@@ -107,10 +108,16 @@ const updateSlots = async (share: ShareRecord, stored: StoredSlotMap, now: Date)
 
 /**
  * Spends one view of `share` as read, with its event in its creator's trail: the views lowered, or at
- * the last one the share removed, only if its views are still the ones read. False when they are not
- * (another reveal spent one, or the creator withdrew it): the caller reads it again.
+ * the last one the share removed, only if its views are still the ones read and, for a share addressed
+ * to recipients, the claim on the address the caller was found to hold still names them. False when
+ * either changed (another reveal spent one, the creator withdrew it, the address moved): the caller
+ * reads it again.
  */
-export const spendView = async (share: ShareRecord, event: AuditEvent): Promise<boolean> => {
+export const spendView = async (
+  share: ShareRecord,
+  event: AuditEvent,
+  heldAddress: { readonly email: string; readonly userId: string } | undefined,
+): Promise<boolean> => {
   const unchanged = {
     ConditionExpression: 'viewsLeft = :seen',
     ExpressionAttributeValues: { ':seen': share.viewsLeft },
@@ -126,7 +133,9 @@ export const spendView = async (share: ShareRecord, event: AuditEvent): Promise<
             ExpressionAttributeValues: { ...unchanged.ExpressionAttributeValues, ':left': share.viewsLeft - 1 },
           },
         };
-  const outcome = await transactWrite([spend, auditEventPut(event, { userId: share.userId, projectId: null })], [0]);
+  const writes: TableWrite[] = [spend, auditEventPut(event, { userId: share.userId, projectId: null })];
+  if (heldAddress) writes.push(claimStillNames(heldAddress.email, heldAddress.userId));
+  const outcome = await transactWrite(writes, heldAddress ? [0, 2] : [0]);
   return outcome.ok;
 };
 

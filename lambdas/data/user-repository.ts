@@ -24,6 +24,13 @@ export const getUserProfiles = (userIds: readonly string[]): Promise<UserProfile
 export const getEmailClaim = (email: string): Promise<EmailClaim | undefined> =>
   getItem<EmailClaim>(emailClaimKey(email), true);
 
+/**
+ * The claims on these addresses that exist, offboarded or not, strongly consistent in one
+ * BatchGetItem: who holds each address now decides who may reveal a share addressed to it.
+ */
+export const getEmailClaims = (emails: readonly string[]): Promise<EmailClaim[]> =>
+  batchGetItems<EmailClaim>(emails.map(emailClaimKey), true);
+
 /** Rounds of a BatchGetItem whose keys DynamoDB left unprocessed (throttling) before a 503. */
 const SESSION_READ_ROUNDS = 3;
 

@@ -6,7 +6,7 @@ import { toIso } from '@lambdas/domain/clock';
 import { NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import type { Ids } from '@lambdas/domain/ids';
 import type { Principal } from '@lambdas/domain/principal';
-import type { ShareRecord, ShareSummary } from '@lambdas/domain/records';
+import type { EmailClaim, ShareRecord, ShareSummary } from '@lambdas/domain/records';
 
 /** What the share use cases read and write (the share repository). */
 export interface ShareStore {
@@ -16,15 +16,31 @@ export interface ShareStore {
   listByUser(userId: string): Promise<ShareSummary[]>;
   /** Stores a share with its event, unless its creator would hold more than the limit of live shares (409). */
   create(share: ShareRecord, now: Date, event: AuditEvent): Promise<void>;
-  /** Spends one view of the share as read, with its event; false when its views changed since. */
-  spendView(share: ShareRecord, event: AuditEvent): Promise<boolean>;
+  /**
+   * Spends one view of the share as read, with its event; false when its views changed since, or when
+   * `heldAddress` is given and its claim no longer names that user.
+   */
+  spendView(share: ShareRecord, event: AuditEvent, heldAddress: HeldAddress | undefined): Promise<boolean>;
   /** Withdraws one of the person's live shares with its event; false when there is none of that id. */
   delete(userId: string, shareId: string, now: Date, event: AuditEvent): Promise<boolean>;
+}
+
+/** Who holds addresses now (the user repository). */
+export interface AddressClaims {
+  /** The claims on these addresses that exist, strongly consistent, offboarded or not. */
+  getEmailClaims(emails: readonly string[]): Promise<EmailClaim[]>;
+}
+
+/** A recipient address and the caller who holds it now: a reveal holds only while the claim still says so. */
+export interface HeldAddress {
+  readonly email: string;
+  readonly userId: string;
 }
 
 /** The ports of the share use cases. */
 export interface SharePorts {
   readonly shares: ShareStore;
+  readonly claims: AddressClaims;
   readonly ids: Pick<Ids, 'newShareId'>;
 }
 
@@ -54,22 +70,25 @@ const shown = (share: ShareSummary) => ({
   recipients: share.recipients ?? null,
 });
 
-/**
- * Whether the caller may see the share at `now`: not expired (DynamoDB's TTL removes it only some
- * time later), and, when it names recipients, for the caller's e-mail.
- */
-const visibleTo = (share: ShareRecord, principal: Principal, now: Date): boolean =>
-  share.expiresAt > toIso(now) &&
-  (share.recipients === undefined ||
-    (principal.email !== undefined && share.recipients.includes(principal.email.toLowerCase())));
-
 /** The share use cases, wired to their ports. */
-export const shareUseCases = ({ shares, ids }: SharePorts) => {
-  /** The share if the caller may see it; every other case is the one 404, so none tells that it exists. */
+export const shareUseCases = ({ shares, claims, ids }: SharePorts) => {
+  /**
+   * The share and, when it names recipients, the one of them the caller holds now, if the caller may
+   * see it at `now`: not expired (DynamoDB's TTL removes it only some time later), and, when it names
+   * recipients, for the user whose newest session claimed one of those addresses, not offboarded.
+   * The claim decides, never the e-mail a token or an older session carries: an address that moved to
+   * another person moves its shares with it (docs/api.md, Shares). Every other case is the one 404,
+   * so none tells that it exists.
+   */
   const visibleShare = async (shareId: string, principal: Principal, now: Date) => {
     const share = await shares.get(shareId);
-    if (!share || !visibleTo(share, principal, now)) throw new NotFoundError(ErrorText.shareNotFound);
-    return share;
+    if (!share || share.expiresAt <= toIso(now)) throw new NotFoundError(ErrorText.shareNotFound);
+    if (share.recipients === undefined) return { share, heldAddress: undefined };
+    const held = (await claims.getEmailClaims(share.recipients)).find(
+      (claim) => claim.userId === principal.userId && claim.offboardedAt === undefined,
+    );
+    if (!held) throw new NotFoundError(ErrorText.shareNotFound);
+    return { share, heldAddress: { email: held.email, userId: held.userId } };
   };
 
   return {
@@ -100,7 +119,7 @@ export const shareUseCases = ({ shares, ids }: SharePorts) => {
 
     /** Who shared it, its views left and expiry, for a caller it may reveal to; spends nothing. */
     async lookAtShare(principal: Principal, shareId: string, now: Date) {
-      const share = await visibleShare(shareId, principal, now);
+      const { share } = await visibleShare(shareId, principal, now);
       return { viewsLeft: share.viewsLeft, expiresAt: share.expiresAt, createdBy: { email: share.creatorEmail } };
     },
 
@@ -111,7 +130,7 @@ export const shareUseCases = ({ shares, ids }: SharePorts) => {
      */
     async revealShare(principal: Principal, shareId: string, origin: RequestOrigin, now: Date) {
       for (let attempt = 1; attempt <= MAX_REVEAL_ATTEMPTS; attempt += 1) {
-        const share = await visibleShare(shareId, principal, now);
+        const { share, heldAddress } = await visibleShare(shareId, principal, now);
         const viewsLeft = share.viewsLeft - 1;
         const event = auditEvent(
           'share.revealed',
@@ -120,7 +139,7 @@ export const shareUseCases = ({ shares, ids }: SharePorts) => {
           { shareId, userId: share.userId, email: share.creatorEmail },
           { viewsLeft },
         );
-        if (await shares.spendView(share, event)) {
+        if (await shares.spendView(share, event, heldAddress)) {
           return {
             ciphertext: share.ciphertext,
             viewsLeft,

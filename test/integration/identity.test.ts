@@ -1,4 +1,5 @@
 import { ErrorText } from '@contract/errors';
+import { SAMPLE_SHARE } from '@contract/route';
 import { call } from './harness';
 import { type MockIdp, startMockIdp } from './mock-idp';
 import { type NpmService, startNpmService } from './npm-start';
@@ -102,6 +103,54 @@ describe('access follows the user id, not the e-mail', () => {
     expect(removeOld.body).toEqual({ success: false, error: ErrorText.memberNotFound });
     const removeNew = await api('DELETE', `${members(projectId)}/${encodeURIComponent(renamed.email)}`, ownerSession);
     expect(removeNew.body).toEqual({ success: true, message: 'Member removed successfully' });
+  });
+});
+
+describe('a share addressed to an e-mail follows the newest claim on the address', () => {
+  const share = async (creator: string, recipients: string[]) => {
+    const created = await api('POST', '/api/v1/shares', creator, {
+      ciphertext: SAMPLE_SHARE.ciphertext,
+      maxViews: 5,
+      recipients,
+    });
+    expect(created.status).toBe(201);
+    return created.body.data.id as string;
+  };
+  const look = (token: string, id: string) => api('GET', `/api/v1/shares/${id}`, token);
+  const reveal = (token: string, id: string) => api('POST', `/api/v1/shares/${id}/reveal`, token);
+  const notFound = { success: false, error: ErrorText.shareNotFound };
+
+  it('is refused to the previous holder’s older session and token once the address moves, and revealed to the new one', async () => {
+    const a = newUser('a');
+    // A's session is a minute old by the time the address moves to B.
+    const aSession = await session({ ...a, iat: Math.floor(Date.now() / 1000) - 60 } as typeof a);
+    expect((await api('GET', '/api/v1/projects', aSession)).status).toBe(200);
+    const aToken = (await api('POST', '/api/v1/tokens', aSession, { name: 'ci', scopes: ['read:secrets'] })).body.data
+      .rawToken as string;
+    const creator = await signIn(newUser('creator'));
+    const id = await share(creator, [a.email]);
+    expect((await look(aSession, id)).status).toBe(200);
+
+    const b = { sub: newUser('b').sub, email: a.email };
+    const bSession = await signIn(b);
+    for (const token of [aSession, aToken]) {
+      expect((await look(token, id)).body).toEqual(notFound);
+      expect((await reveal(token, id)).body).toEqual(notFound);
+    }
+    const revealed = await reveal(bSession, id);
+    expect([revealed.status, revealed.body.data?.viewsLeft]).toEqual([200, 4]);
+  });
+
+  it('is revealed to a renamed holder’s token, which still carries the address it was created under', async () => {
+    const a = newUser('a');
+    const aSession = await signIn(a);
+    const aToken = (await api('POST', '/api/v1/tokens', aSession, { name: 'ci', scopes: ['read:secrets'] })).body.data
+      .rawToken as string;
+    const renamed = { sub: a.sub, email: newUser('a-renamed').email };
+    await signIn(renamed);
+    const id = await share(await signIn(newUser('creator')), [renamed.email]);
+    const revealed = await reveal(aToken, id);
+    expect([revealed.status, revealed.body.data?.viewsLeft]).toEqual([200, 4]);
   });
 });
 

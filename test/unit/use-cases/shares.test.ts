@@ -1,7 +1,7 @@
 import { ErrorText } from '@contract/errors';
 import { NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
-import type { ShareRecord } from '@lambdas/domain/records';
-import { type ShareStore, shareUseCases } from '@lambdas/use-cases/shares';
+import type { EmailClaim, ShareRecord } from '@lambdas/domain/records';
+import { type AddressClaims, type ShareStore, shareUseCases } from '@lambdas/use-cases/shares';
 import { now, origin, sequentialIds, session } from './fakes';
 
 const share = (fields: Partial<ShareRecord> = {}): ShareRecord => ({
@@ -46,7 +46,13 @@ const racingStore = (stored: ShareRecord, losses: number) => {
   return { store, reads };
 };
 
-const useCases = (store: ShareStore) => shareUseCases({ shares: store, ids: sequentialIds() });
+/** Who holds which address now: each claim names the user whose newest session carried it. */
+const holders = (claims: EmailClaim[] = []): AddressClaims => ({
+  getEmailClaims: async (emails) => claims.filter((claim) => emails.includes(claim.email)),
+});
+
+const useCases = (store: ShareStore, claims = holders()) =>
+  shareUseCases({ shares: store, claims, ids: sequentialIds() });
 
 describe('revealing a share', () => {
   it('reads again after losing a race, and answers the views left after its own', async () => {
@@ -96,9 +102,34 @@ describe('revealing a share', () => {
     expect(spent).toEqual([]);
   });
 
-  it('reveals to a recipient whatever the case of the session’s e-mail', async () => {
+  it('reveals to the user who holds a recipient address now, whatever e-mail their credential carries', async () => {
+    const { store } = racingStore(share({ recipients: ['ada@example.com', 'ops@example.com'] }), 0);
+    const spent: unknown[] = [];
+    const claims = holders([{ email: 'ops@example.com', userId: session.userId }]);
+    const recording: ShareStore = {
+      ...store,
+      spendView: async (read, event, held) => {
+        spent.push(held);
+        return store.spendView(read, event, held);
+      },
+    };
+    const stale = { ...session, email: 'someone-else@example.com' };
+    expect((await useCases(recording, claims).revealShare(stale, 'shr_1', origin, now)).viewsLeft).toBe(2);
+    expect(spent).toEqual([{ email: 'ops@example.com', userId: session.userId }]);
+  });
+
+  it.each([
+    ['has moved to another user', [{ email: 'ada@example.com', userId: 'u-9' }]],
+    ['was claimed by no one', []],
+    ['belongs to an offboarded holder', [{ email: 'ada@example.com', userId: 'u-1', offboardedAt: now.toISOString() }]],
+  ])('refuses the e-mail of the caller’s credential when the address %s', async (_case, claims: EmailClaim[]) => {
     const { store } = racingStore(share({ recipients: ['ada@example.com'] }), 0);
-    const shouting = { ...session, email: 'ADA@Example.com' };
-    expect((await useCases(store).revealShare(shouting, 'shr_1', origin, now)).viewsLeft).toBe(2);
+    const caller = { ...session, userId: 'u-1', email: 'ada@example.com' };
+    await expect(useCases(store, holders(claims)).revealShare(caller, 'shr_1', origin, now)).rejects.toEqual(
+      new NotFoundError(ErrorText.shareNotFound),
+    );
+    await expect(useCases(store, holders(claims)).lookAtShare(caller, 'shr_1', now)).rejects.toEqual(
+      new NotFoundError(ErrorText.shareNotFound),
+    );
   });
 });
