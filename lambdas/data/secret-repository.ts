@@ -92,7 +92,7 @@ export const listSecretHeads = (
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :head)',
     ExpressionAttributeValues: { ':pk': secretsPartition(projectId, environment), ':head': SECRET_HEAD_PREFIX },
     ...(!withValues && {
-      ProjectionExpression: '#name, version, updatedAt, updatedBy, deletedAt',
+      ProjectionExpression: '#name, version, updatedAt, updatedBy, deletedAt, environmentLife',
       ExpressionAttributeNames: { '#name': 'name' },
     }),
     ConsistentRead: true,
@@ -117,10 +117,22 @@ export const listSecretVersions = (
     ConsistentRead: true,
   });
 
-/** The environment's counts moved by the deltas, kept under their limits, the environment still there. */
+/**
+ * The environment's counts moved by the deltas, kept under their limits, the environment still there in
+ * the life the heads were judged in (not deleted and made again since).
+ */
 const environmentUpdate = (change: SecretWrites): TableWrite => {
   const conditions = ['attribute_exists(PK)'];
-  const values: Record<string, number> = { ':count': change.countDelta, ':bytes': change.bytesDelta, ':zero': 0 };
+  const values: Record<string, number | string> = {
+    ':count': change.countDelta,
+    ':bytes': change.bytesDelta,
+    ':zero': 0,
+  };
+  if (change.environmentLife === undefined) conditions.push('attribute_not_exists(life)');
+  else {
+    conditions.push('life = :life');
+    values[':life'] = change.environmentLife;
+  }
   if (change.countDelta > 0) {
     conditions.push('secretCount <= :countRoom');
     values[':countRoom'] = MAX_SECRETS - change.countDelta;
@@ -202,7 +214,10 @@ export const writeSecrets = async (change: SecretWrites): Promise<SecretWriteOut
   if (outcome.ok) return 'written';
   if (outcome.conditionFailed.includes(0)) return 'notMember';
   if (outcome.conditionFailed.includes(1)) {
-    return (await getEnvironment(change.projectId, change.environment)) ? 'limit' : 'noEnvironment';
+    const environment = await getEnvironment(change.projectId, change.environment);
+    if (!environment) return 'noEnvironment';
+    // Made again since the heads were read: judge them again in its new life.
+    return environment.life === change.environmentLife ? 'limit' : 'changed';
   }
   return 'changed';
 };

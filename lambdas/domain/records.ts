@@ -59,6 +59,12 @@ export interface EnvironmentRecord {
   readonly createdAt: string;
   readonly secretCount: number;
   readonly exportBytes?: number;
+  /**
+   * This environment's life, new each time an environment of its name is made: a secret head written
+   * in another life (before the environment was deleted and made again) is none of its secrets. None on
+   * an environment made before environments had lives, whose heads have none either.
+   */
+  readonly life?: string;
 }
 
 /** Who wrote a version: a person (a token writes as its owner). */
@@ -77,6 +83,8 @@ export interface SecretHeadRecord {
   readonly environment: string;
   readonly name: string;
   readonly life: string;
+  /** The life of the environment it was written in (`EnvironmentRecord.life`); none before lives. */
+  readonly environmentLife?: string;
   readonly version: number;
   readonly updatedAt: string;
   readonly updatedBy: SecretAuthor;
@@ -201,6 +209,8 @@ export interface SecretWrites {
   /** The acting member, checked again in the transaction. */
   readonly userId: string;
   readonly writes: readonly SecretWrite[];
+  /** The environment's life as read: the write holds only while it is still that life. */
+  readonly environmentLife: string | undefined;
   /** The change of the environment's live secrets and of their export bytes. */
   readonly countDelta: number;
   readonly bytesDelta: number;

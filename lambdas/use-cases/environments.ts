@@ -3,6 +3,7 @@ import { ErrorText } from '@contract/errors';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
+import { newLife } from '@lambdas/domain/ids';
 import type { Principal } from '@lambdas/domain/principal';
 import type { EnvironmentRecord, MemberRecord } from '@lambdas/domain/records';
 import { canManageEnvironments } from '@lambdas/domain/roles';
@@ -52,7 +53,7 @@ export const environmentUseCases = ({ environments }: { readonly environments: E
     now: Date,
   ) => {
     await requireManager(caller, projectId);
-    const environment: EnvironmentRecord = { projectId, name, createdAt: toIso(now), secretCount: 0 };
+    const environment: EnvironmentRecord = { projectId, name, createdAt: toIso(now), secretCount: 0, life: newLife() };
     const event = auditEvent('environment.created', origin, now, { projectId }, { environment: name });
     await environments.createEnvironment(caller.userId, environment, event);
     return shown(environment);

@@ -4,7 +4,7 @@ import { DEFAULT_ENVIRONMENTS } from '@contract/limits';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { ConflictError, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
-import type { Ids } from '@lambdas/domain/ids';
+import { type Ids, newLife } from '@lambdas/domain/ids';
 import type { Principal } from '@lambdas/domain/principal';
 import type { EmailClaim, EnvironmentRecord, MemberRecord, ProjectRecord, UserProfile } from '@lambdas/domain/records';
 import { canManageMembers, compareMembers } from '@lambdas/domain/roles';
@@ -64,6 +64,7 @@ export const projectUseCases = ({ projects, users, ids }: ProjectPorts) => {
       name,
       createdAt: project.createdAt,
       secretCount: 0,
+      life: newLife(),
     }));
     await projects.createProjectWithOwner(project, caller.userId, environments, event);
     return project;

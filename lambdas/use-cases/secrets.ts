@@ -5,8 +5,10 @@ import type { DataKey, DataKeys, SealedValue, ValueAddress, ValueCopy } from '@l
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
+import { newLife } from '@lambdas/domain/ids';
 import type { Principal } from '@lambdas/domain/principal';
 import type {
+  EnvironmentRecord,
   SecretAuthor,
   SecretContext,
   SecretHeadRecord,
@@ -15,7 +17,6 @@ import type {
   SecretWriteOutcome,
   SecretWrites,
 } from '@lambdas/domain/records';
-import { randomBase62 } from '@lambdas/domain/token-format';
 
 /** What the secret use cases read and write: the repository, over DynamoDB (their tests run through HTTP). */
 export interface SecretStore {
@@ -64,8 +65,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const DELETED_MS = DELETED_SECRET_DAYS * DAY_MS;
 /** Attempts of a write whose reads another writer changed first (without `expectedVersion`, the later one wins). */
 const WRITE_ATTEMPTS = 8;
-/** Random characters of a secret's life, the id its versions are kept under (keys.ts). */
-const LIFE_LENGTH = 12;
 
 /** A secret as lists and writes answer it. */
 const shown = (head: Pick<SecretHeadRecord, 'name' | 'version' | 'updatedAt' | 'updatedBy'>) => ({
@@ -81,13 +80,43 @@ export const exportBytesOf = (name: string, value: string): number =>
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-/** A head whose delete is past its 30 days counts as no head at all: its name starts a new life. */
-const alive = (head: SecretHeadRecord | undefined, now: Date): SecretHeadRecord | undefined =>
-  head?.deletedAt !== undefined && now.getTime() - Date.parse(head.deletedAt) >= DELETED_MS ? undefined : head;
+/**
+ * Whether a head was written in this life of its environment, not in an earlier one (an environment of
+ * that name deleted, then made again). A head written before heads named their environment's life
+ * belongs to it when the environment has no life either, or was made before the head was written: a
+ * secret left by a deleted environment was deleted before the environment was, and so before any
+ * environment of its name was made again.
+ */
+const inThisLife = (head: SecretHeadRecord, environment: EnvironmentRecord): boolean =>
+  head.environmentLife !== undefined
+    ? head.environmentLife === environment.life
+    : environment.life === undefined || head.updatedAt >= environment.createdAt;
 
-/** A head of a secret that is not deleted. */
-const live = (head: SecretHeadRecord | undefined, now: Date): head is SecretHeadRecord =>
-  head !== undefined && head.deletedAt === undefined && alive(head, now) !== undefined;
+/**
+ * A head counts as no head at all, and its name starts a new life, when its delete is past its 30 days
+ * or it was written in an earlier life of the environment: a new environment holds none of the secrets
+ * the old one left behind.
+ */
+const alive = (
+  head: SecretHeadRecord | undefined,
+  environment: EnvironmentRecord,
+  now: Date,
+): SecretHeadRecord | undefined =>
+  head === undefined ||
+  !inThisLife(head, environment) ||
+  (head.deletedAt !== undefined && now.getTime() - Date.parse(head.deletedAt) >= DELETED_MS)
+    ? undefined
+    : head;
+
+/** A head of a secret of this environment that is not deleted. */
+const live = (
+  head: SecretHeadRecord | undefined,
+  environment: EnvironmentRecord,
+  now: Date,
+): head is SecretHeadRecord => head?.deletedAt === undefined && alive(head, environment, now) !== undefined;
+
+/** What a secret request read, once the environment was found. */
+type FoundContext = SecretContext & { readonly environment: EnvironmentRecord };
 
 /** One change a write asks for: a value to set (`restoredFrom`: the version it restores), or a delete. */
 interface Change {
@@ -128,11 +157,12 @@ export const secretUseCases = ({
     at: InEnvironment,
     names: readonly string[],
     withProject: boolean,
-  ): Promise<SecretContext> => {
+  ): Promise<FoundContext> => {
     const context = await secrets.readSecretContext(at.projectId, at.caller.userId, at.environment, names, withProject);
     if (!context.member) throw new NotFoundError(ErrorText.projectNotFound);
-    if (!context.environment) throw new NotFoundError(ErrorText.environmentNotFound);
-    return context;
+    const { environment } = context;
+    if (!environment) throw new NotFoundError(ErrorText.environmentNotFound);
+    return Object.assign(context, { environment });
   };
 
   /** A value's address: bound to its ciphertext, so that it opens nowhere else (no other copy, life or version). */
@@ -185,12 +215,12 @@ export const secretUseCases = ({
 
   /** The live secrets of an environment, by name, without values. */
   const listSecrets = async (at: InEnvironment) => {
-    const [, heads] = await Promise.all([
+    const [{ environment }, heads] = await Promise.all([
       requireContext(at, [], false),
       secrets.listSecretHeads(at.projectId, at.environment, false),
     ]);
     return heads
-      .filter((head) => live(head, at.now))
+      .filter((head) => live(head, environment, at.now))
       .map(shown)
       .sort(byName);
   };
@@ -199,7 +229,7 @@ export const secretUseCases = ({
   const getSecret = async (at: InEnvironment, name: string, version: number | undefined) => {
     const context = await requireContext(at, [name], true);
     const head = context.heads.get(name);
-    if (!live(head, at.now)) throw new NotFoundError(ErrorText.secretNotFound);
+    if (!live(head, context.environment, at.now)) throw new NotFoundError(ErrorText.secretNotFound);
     let read: Pick<SecretVersionRecord, 'version' | 'updatedAt' | 'updatedBy' | 'ciphertext' | 'binding'> = head;
     let copy: ValueCopy = 'head';
     if (version !== undefined && version !== head.version) {
@@ -222,7 +252,7 @@ export const secretUseCases = ({
       requireContext(at, [], true),
       secrets.listSecretHeads(at.projectId, at.environment, true),
     ]);
-    const listed = heads.filter((head) => live(head, at.now)).sort(byName);
+    const listed = heads.filter((head) => live(head, context.environment, at.now)).sort(byName);
     if (listed.length === 0) return {};
     const key = await storedKey(at, context);
     const values = listed.map((head) => [
@@ -240,7 +270,7 @@ export const secretUseCases = ({
   /** A secret's versions, newest first, also while it is deleted (for 30 days). */
   const listVersions = async (at: InEnvironment, name: string) => {
     const context = await requireContext(at, [name], false);
-    const head = alive(context.heads.get(name), at.now);
+    const head = alive(context.heads.get(name), context.environment, at.now);
     if (!head) throw new NotFoundError(ErrorText.secretNotFound);
     const versions = await secrets.listSecretVersions(at.projectId, at.environment, name, head.life);
     return versions.map(({ version, updatedAt, updatedBy, deleted }) => ({ version, updatedAt, updatedBy, deleted }));
@@ -251,15 +281,15 @@ export const secretUseCases = ({
    * how it moves the environment's counts; a refusal (409 at another version than expected, 404 for
    * nothing to delete or restore) is thrown.
    */
-  const plan = async (at: InEnvironment, context: SecretContext, key: DataKey | undefined, change: Change) => {
+  const plan = async (at: InEnvironment, context: FoundContext, key: DataKey | undefined, change: Change) => {
     const stored = context.heads.get(change.name);
-    const head = alive(stored, at.now);
-    const wasLive = live(head, at.now);
+    const head = alive(stored, context.environment, at.now);
+    const wasLive = live(head, context.environment, at.now);
     if (change.expectedVersion !== undefined && change.expectedVersion !== (wasLive ? head.version : 0)) {
       throw new ConflictError(ErrorText.secretConflict);
     }
     const version = (head?.version ?? 0) + 1;
-    const life = head?.life ?? randomBase62(LIFE_LENGTH);
+    const life = head?.life ?? newLife();
     const updatedAt = toIso(at.now);
     const updatedBy: SecretAuthor = { userId: at.caller.userId, email: at.caller.email ?? null };
     let value = change.value;
@@ -277,7 +307,11 @@ export const secretUseCases = ({
     }
     if (value === undefined && !wasLive) throw new NotFoundError(ErrorText.secretNotFound);
 
-    const fields = { projectId: at.projectId, environment: at.environment, name: change.name, life, version };
+    const fields: Pick<
+      SecretHeadRecord,
+      'projectId' | 'environment' | 'name' | 'life' | 'environmentLife' | 'version'
+    > = { projectId: at.projectId, environment: at.environment, name: change.name, life, version };
+    if (context.environment.life !== undefined) Object.assign(fields, { environmentLife: context.environment.life });
     const oldBytes = wasLive ? head.exportBytes : 0;
     const deleted = value === undefined;
     // The value is sealed twice, as the head's copy and as the version's own, each bound to its copy:
@@ -342,6 +376,7 @@ export const secretUseCases = ({
         environment: at.environment,
         userId: at.caller.userId,
         writes: planned.map((change) => change.write),
+        environmentLife: context.environment.life,
         countDelta: planned.reduce((sum, change) => sum + change.countDelta, 0),
         bytesDelta: planned.reduce((sum, change) => sum + change.bytesDelta, 0),
         ...(key?.created && { newDataKey: key.wrapped }),

@@ -157,6 +157,35 @@ describe('environments of a project', () => {
     }
   });
 
+  it('starts an environment made again under a deleted one’s name empty: its deleted secrets do not come back', async () => {
+    const { admin, projectId } = await projectWithTeam();
+    const secret = (name: string) => `${environment(projectId, 'staging')}/secrets/${name}`;
+    const as = { token: admin.session };
+    for (const value of ['first', 'second']) {
+      expect((await call(service, 'PUT', secret('OLD_KEY'), { ...as, json: { value } })).status).toBeLessThan(300);
+    }
+    expect((await call(service, 'DELETE', secret('OLD_KEY'), as)).status).toBe(200);
+    expect((await call(service, 'DELETE', environment(projectId, 'staging'), as)).status).toBe(200);
+    const made = await call(service, 'POST', environments(projectId), { ...as, json: { name: 'staging' } });
+    expect([made.status, made.body.data?.secretCount]).toEqual([201, 0]);
+
+    const listed = await call(service, 'GET', `${environment(projectId, 'staging')}/secrets`, as);
+    expect([listed.status, listed.body.data]).toEqual([200, []]);
+    const notFound = { success: false, error: ErrorText.secretNotFound };
+    expect((await call(service, 'GET', `${secret('OLD_KEY')}/versions`, as)).body).toEqual(notFound);
+    expect((await call(service, 'GET', `${secret('OLD_KEY')}?version=2`, as)).body).toEqual(notFound);
+    expect((await call(service, 'POST', `${secret('OLD_KEY')}/restore`, { ...as, json: { version: 2 } })).body).toEqual(
+      notFound,
+    );
+    expect((await call(service, 'GET', `${environment(projectId, 'staging')}/export`, as)).body.data).toEqual({});
+
+    // The name is free: written again, it starts at version 1 with no history of the deleted one.
+    const written = await call(service, 'PUT', secret('OLD_KEY'), { ...as, json: { value: 'new' } });
+    expect([written.status, written.body.data?.version]).toEqual([201, 1]);
+    const versions = await call(service, 'GET', `${secret('OLD_KEY')}/versions`, as);
+    expect(versions.body.data.map((entry: { version: number }) => entry.version)).toEqual([1]);
+  });
+
   it('answers 404 Project not found to a non-member and for an unknown project, on every environment route', async () => {
     const { projectId } = await projectWithTeam();
     const stranger = await signedIn('stranger');
