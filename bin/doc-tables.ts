@@ -47,7 +47,8 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   wrongIp:
     'an API token used from an address it does not work from (its `allowedIps`, or else the address that created it)',
   scope: 'the API token lacks the route’s scope',
-  tokenResource: 'an API token limited to `projects`, outside them or their listed environments',
+  tokenResource:
+    'an API token limited to `projects`, outside them, or limited to environments and outside or above them',
   sessionRequired: 'an API token on a route for dashboard sessions only',
   projectRole: 'the caller is a plain member of the project; the route needs its `owner` or an `admin`',
   projectNotFound: 'no such project, or the caller is not one of its members',

@@ -161,7 +161,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the live secrets of an environment, without their values
+         * List an environment’s live secrets (`?deleted=true`: those deleted within 30 days), without values
          * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
          */
         get: operations["listSecrets"];
@@ -898,6 +898,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description 1 to 100 characters, trimmed; no invisible, formatting or control characters (a joiner or variation selector only where an emoji or a script uses it) */
                     name: string;
                 };
             };
@@ -1780,7 +1781,9 @@ export interface operations {
     };
     listSecrets: {
         parameters: {
-            query?: never;
+            query?: {
+                deleted?: string;
+            };
             header?: never;
             path: {
                 /** @description Id of a project */
@@ -1792,7 +1795,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The live secrets, by name, each at its current version */
+            /** @description The live secrets, by name, each at its current version; with `deleted=true`, the secrets deleted within 30 days (which a restore brings back), each at its delete */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -1803,6 +1806,26 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["Secret"][];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Validation failed";
+                        /** @description With "Validation failed" only */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4190,6 +4213,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description 1 to 100 characters, trimmed; no invisible, formatting or control characters (a joiner or variation selector only where an emoji or a script uses it) */
                     name: string;
                     scopes: ("read:secrets" | "write:secrets" | "admin")[];
                     /** @description Days until expiry; `null`: never; omitted: 30 */

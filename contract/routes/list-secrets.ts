@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { route, SAMPLE_SECRET } from '../route';
-import { dataBody, secretMeta } from '../schemas';
+import { dataBody, exactly, secretMeta } from '../schemas';
 import { environmentParams } from '../secret-routes';
 
 // The contract of list secrets (one module per route: a function bundles only its own).
@@ -12,8 +12,12 @@ export const listSecretsRoute = route({
   handler: 'list-secrets',
   tag: 'secrets',
   tokenScope: 'read:secrets',
-  summary: 'List the live secrets of an environment, without their values',
-  success: { status: 200, description: 'The live secrets, by name, each at its current version' },
+  summary: 'List an environment’s live secrets (`?deleted=true`: those deleted within 30 days), without values',
+  success: {
+    status: 200,
+    description:
+      'The live secrets, by name, each at its current version; with `deleted=true`, the secrets deleted within 30 days (which a restore brings back), each at its delete',
+  },
   errors: { notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound] },
   paramErrors: { projectId: ErrorText.projectNotFound, environment: ErrorText.environmentNotFound },
   // Least work (list secrets): the caller's membership and the environment, strongly consistent in one
@@ -25,6 +29,19 @@ export const listSecretsRoute = route({
   ],
   schemas: () => ({
     params: environmentParams(),
+    query: exactly(
+      {
+        deleted: z.optional(
+          z
+            .string()
+            .check(
+              z.regex(/^(true|false)$/, 'Use true or false'),
+              z.describe('true: the secrets deleted within 30 days instead of the live ones'),
+            ),
+        ),
+      },
+      'query parameter',
+    ),
     response: dataBody(z.array(secretMeta())),
   }),
   sample: (world) => ({ params: { projectId: world.projectId, environment: SAMPLE_SECRET.environment } }),

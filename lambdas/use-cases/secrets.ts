@@ -213,16 +213,20 @@ export const secretUseCases = ({
     await secrets.recordSecretRead(event, at.caller.userId, at.projectId);
   };
 
-  /** The live secrets of an environment, by name, without values. */
-  const listSecrets = async (at: InEnvironment) => {
+  /**
+   * The live secrets of an environment, by name, without values; or, `deleted`, those deleted within
+   * 30 days (what a restore can bring back), each as its delete left it.
+   */
+  const listSecrets = async (at: InEnvironment, deleted = false) => {
     const [{ environment }, heads] = await Promise.all([
       requireContext(at, [], false),
       secrets.listSecretHeads(at.projectId, at.environment, false),
     ]);
-    return heads
-      .filter((head) => live(head, environment, at.now))
-      .map(shown)
-      .sort(byName);
+    const listed = (head: SecretHeadRecord) =>
+      deleted
+        ? head.deletedAt !== undefined && alive(head, environment, at.now) !== undefined
+        : live(head, environment, at.now);
+    return heads.filter(listed).map(shown).sort(byName);
   };
 
   /** One live secret with its value, current or of an earlier `version`: a recorded read. */

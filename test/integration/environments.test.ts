@@ -171,6 +171,8 @@ describe('environments of a project', () => {
 
     const listed = await call(service, 'GET', `${environment(projectId, 'staging')}/secrets`, as);
     expect([listed.status, listed.body.data]).toEqual([200, []]);
+    const deleted = await call(service, 'GET', `${environment(projectId, 'staging')}/secrets?deleted=true`, as);
+    expect([deleted.status, deleted.body.data]).toEqual([200, []]);
     const notFound = { success: false, error: ErrorText.secretNotFound };
     expect((await call(service, 'GET', `${secret('OLD_KEY')}/versions`, as)).body).toEqual(notFound);
     expect((await call(service, 'GET', `${secret('OLD_KEY')}?version=2`, as)).body).toEqual(notFound);

@@ -1,5 +1,6 @@
 import { ErrorText } from '@contract/errors';
 import { MAX_EXPORT_BYTES, MAX_PATCH_CHANGES, MAX_SECRET_VALUE_BYTES, MAX_SECRETS } from '@contract/limits';
+import { setClock } from '@lambdas/domain/clock';
 import type { LocalService } from '../../local/service';
 import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
 
@@ -12,6 +13,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await service.close();
 });
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const base = (projectId: string, environment = 'development') =>
   `/api/v1/projects/${projectId}/environments/${environment}`;
@@ -252,6 +255,25 @@ describe('secrets of an environment', () => {
       { version: 2, updatedAt: expect.any(String), updatedBy: expect.any(Object), deleted: false },
       { version: 1, updatedAt: expect.any(String), updatedBy: expect.any(Object), deleted: false },
     ]);
+    const deletedList = await call(service, 'GET', `${secrets(projectId)}?deleted=true`, { token: owner.session });
+    expect([deletedList.status, deletedList.body.data]).toEqual([
+      200,
+      [
+        {
+          name: 'TOKEN',
+          version: 3,
+          updatedAt: history.body.data[0].updatedAt,
+          updatedBy: expect.objectContaining({ email: member.email }),
+        },
+      ],
+    ]);
+    const live = await call(service, 'GET', `${secrets(projectId)}?deleted=false`, { token: owner.session });
+    expect(live.body.data).toEqual([]);
+    const oddQuery = await call(service, 'GET', `${secrets(projectId)}?deleted=yes`, { token: owner.session });
+    expect([oddQuery.status, oddQuery.body.details]).toEqual([
+      400,
+      [{ path: 'deleted', message: 'Use true or false' }],
+    ]);
     const ofDelete = await call(service, 'POST', `${path}/restore`, { token: owner.session, json: { version: 3 } });
     expect([ofDelete.status, ofDelete.body.error]).toEqual([404, ErrorText.secretVersionNotFound]);
     const restored = await call(service, 'POST', `${path}/restore`, { token: owner.session, json: { version: 1 } });
@@ -261,10 +283,34 @@ describe('secrets of an environment', () => {
       value: 'first',
       version: 4,
     });
+    const afterRestore = await call(service, 'GET', `${secrets(projectId)}?deleted=true`, { token: owner.session });
+    expect(afterRestore.body.data).toEqual([]);
     await call(service, 'DELETE', path, { token: owner.session });
     const rewritten = await put(owner.session, path, { value: 'third' });
     expect(rewritten.status).toBe(201);
     expect(rewritten.body.data.version).toBe(6);
+  });
+
+  it('lists a deleted secret among the deleted for 30 days, then no more', async () => {
+    const { owner, projectId } = await projectWithMember();
+    const path = secret(projectId, 'GONE');
+    await put(owner.session, path, { value: 'v' });
+    expect((await call(service, 'DELETE', path, { token: owner.session })).status).toBe(200);
+    // A token that outlives the 30 days, since a session would have expired by then.
+    const reader = await createToken(service, owner.session, { name: 'reader', scopes: ['read:secrets'], ttlDays: 90 });
+    const deletedNames = async () =>
+      (await call(service, 'GET', `${secrets(projectId)}?deleted=true`, { token: reader.rawToken })).body.data.map(
+        (entry: { name: string }) => entry.name,
+      );
+    const start = Date.now();
+    try {
+      setClock({ now: () => new Date(start + 29 * DAY_MS) });
+      expect(await deletedNames()).toEqual(['GONE']);
+      setClock({ now: () => new Date(start + 31 * DAY_MS) });
+      expect(await deletedNames()).toEqual([]);
+    } finally {
+      setClock();
+    }
   });
 
   it('exports every live secret as {NAME: value}, and records one read of the names and versions', async () => {
