@@ -1,12 +1,17 @@
 import type { RouteAnswer } from '@contract/route';
 import type { listProjectsRoute } from '@contract/routes/list-projects';
 import { type Api, bodyOf } from './api';
+import { List } from './list';
 import { ErrorMessage, useAction, useDraft, useLoad, When } from './ui';
 
 /** A project as the list shows it, with the caller's role. */
 export type ProjectEntry = RouteAnswer<typeof listProjectsRoute>['data'][number];
 
-/** The caller's projects, as the members screen needs them too. */
+/** The address of a project's home, at one of its tabs (its Secrets without one). */
+export const projectHref = (projectId: string, tab?: string): string =>
+  `#/projects/${encodeURIComponent(projectId)}${tab ? `/${tab}` : ''}`;
+
+/** The caller's projects, as the project's home needs them too. */
 export const loadProjects = (api: Api) => bodyOf(api.api.GET('/api/v1/projects'));
 
 const CreateProjectForm = ({ api, onCreated }: { api: Api; onCreated: () => void }) => {
@@ -24,18 +29,20 @@ const CreateProjectForm = ({ api, onCreated }: { api: Api; onCreated: () => void
     <form class="panel" onSubmit={submit} aria-labelledby="create-project-title">
       <h2 id="create-project-title">Create a project</h2>
       <label for="project-name">Name</label>
-      <input
-        id="project-name"
-        required
-        maxLength={100}
-        value={name}
-        aria-describedby="create-project-error"
-        onInput={(event) => setName(event.currentTarget.value)}
-      />
+      <div class="inline-form">
+        <input
+          id="project-name"
+          required
+          maxLength={100}
+          value={name}
+          aria-describedby="create-project-error"
+          onInput={(event) => setName(event.currentTarget.value)}
+        />
+        <button type="submit" disabled={busy}>
+          Create project
+        </button>
+      </div>
       <ErrorMessage id="create-project-error" error={error} />
-      <button type="submit" disabled={busy}>
-        Create project
-      </button>
     </form>
   );
 };
@@ -43,43 +50,26 @@ const CreateProjectForm = ({ api, onCreated }: { api: Api; onCreated: () => void
 /** Projects: the caller's, with their role in each, and a new one. */
 export const ProjectsScreen = ({ api }: { api: Api }) => {
   const projects = useLoad(() => loadProjects(api));
-  const list = projects.data?.data;
   return (
     <>
       <h1>Projects</h1>
       <CreateProjectForm api={api} onCreated={projects.reload} />
-      <section aria-labelledby="projects-title">
-        <h2 id="projects-title">Your projects</h2>
-        <ErrorMessage id="projects-error" error={projects.error} />
-        {list === undefined ? (
-          !projects.error && <p>Loading…</p>
-        ) : list.length === 0 ? (
-          <p>No projects yet.</p>
-        ) : (
-          <table class="stack">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Your role</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((project) => (
-                <tr key={project.projectId}>
-                  <th scope="row" data-label="Name">
-                    <a href={`#/projects/${encodeURIComponent(project.projectId)}`}>{project.name}</a>
-                  </th>
-                  <td data-label="Your role">{project.role}</td>
-                  <td data-label="Created">
-                    <When at={project.createdAt} otherwise="" />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <List
+        id="projects"
+        title="Your projects"
+        rows={projects.data?.data}
+        error={projects.error}
+        empty="No projects yet."
+        rowKey={(project) => project.projectId}
+        columns={[
+          {
+            label: 'Name',
+            cell: (project) => <a href={projectHref(project.projectId)}>{project.name}</a>,
+          },
+          { label: 'Your role', cell: (project) => project.role },
+          { label: 'Created', cell: (project) => <When at={project.createdAt} otherwise="" /> },
+        ]}
+      />
     </>
   );
 };

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { type Api, dataOf } from './api';
 import { type CreatedShareEntry, CreateShareForm } from './create-share-form';
 import { CreatedShare } from './created-share';
+import { List } from './list';
 import { ErrorMessage, useAction, useLoad, When } from './ui';
 
 /**
@@ -24,7 +25,6 @@ export const SharesScreen = ({ api }: { api: Api }) => {
     // The row's button is gone with the row (or refused): the list takes the focus.
     listHeading.current?.focus();
   };
-  const list = shares.data;
   return (
     <>
       <h1>Share a secret</h1>
@@ -44,67 +44,36 @@ export const SharesScreen = ({ api }: { api: Api }) => {
           }}
         />
       )}
-      <section aria-labelledby="shares-title">
-        <h2 id="shares-title" ref={listHeading} tabIndex={-1}>
-          Your live shares
-        </h2>
-        <ErrorMessage id="shares-error" error={shares.error} />
+      <List
+        id="shares"
+        title="Your live shares"
+        headingRef={listHeading}
+        rows={shares.data}
+        error={shares.error}
+        empty="No live shares."
+        rowKey={(share) => share.id}
+        columns={[
+          { label: 'Share', cell: (share) => <code>{share.id}</code> },
+          { label: 'Created', cell: (share) => <When at={share.createdAt} otherwise="" /> },
+          { label: 'Expires', cell: (share) => <When at={share.expiresAt} otherwise="" /> },
+          { label: 'Views left', cell: (share) => `${share.viewsLeft} of ${share.maxViews}` },
+          {
+            label: 'Recipients',
+            className: 'addresses',
+            cell: (share) => (share.recipients === null ? 'Anyone who signs in' : share.recipients.join(', ')),
+          },
+        ]}
+        actions={(share) => (
+          <button type="button" class="danger" disabled={withdrawal.busy} onClick={() => void withdraw(share.id)}>
+            Withdraw
+          </button>
+        )}
+      >
         <ErrorMessage id="withdraw-error" error={withdrawal.error} />
         <p class="status" role="status">
           {withdrawn}
         </p>
-        {list === undefined ? (
-          !shares.error && <p>Loading…</p>
-        ) : list.length === 0 ? (
-          <p>No live shares.</p>
-        ) : (
-          <table class="stack">
-            <thead>
-              <tr>
-                <th scope="col">Share</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Views left</th>
-                <th scope="col">Recipients</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((share) => (
-                <tr key={share.id}>
-                  <th scope="row" data-label="Share">
-                    <code>{share.id}</code>
-                  </th>
-                  <td data-label="Created">
-                    <When at={share.createdAt} otherwise="" />
-                  </td>
-                  <td data-label="Expires">
-                    <When at={share.expiresAt} otherwise="" />
-                  </td>
-                  <td data-label="Views left">
-                    {share.viewsLeft} of {share.maxViews}
-                  </td>
-                  <td data-label="Recipients" class="addresses">
-                    {share.recipients === null ? 'Anyone who signs in' : share.recipients.join(', ')}
-                  </td>
-                  <td class="row-actions">
-                    <button
-                      type="button"
-                      class="danger"
-                      disabled={withdrawal.busy}
-                      onClick={() => void withdraw(share.id)}
-                    >
-                      Withdraw
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      </List>
     </>
   );
 };

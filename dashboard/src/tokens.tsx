@@ -3,10 +3,11 @@ import { useState } from 'preact/hooks';
 import { type Api, bodyOf } from './api';
 import { CreateTokenForm } from './create-token-form';
 import { CreatedToken } from './created-token';
+import { List } from './list';
 import { loadProjects } from './projects';
 import { RotateToken } from './rotate-token';
 import { isPast, type Shown, type TokenEntry } from './token-types';
-import { Confirm, ErrorMessage, useLoad, When } from './ui';
+import { Confirm, useLoad, When } from './ui';
 
 const isExpired = (token: TokenEntry): boolean => token.expiresAt !== null && isPast(token.expiresAt);
 
@@ -67,88 +68,79 @@ export const TokensScreen = ({ api }: { api: Api }) => {
           }}
         />
       )}
-      <section aria-labelledby="tokens-title">
-        <h2 id="tokens-title">Your tokens</h2>
-        <ErrorMessage id="tokens-error" error={tokens.error} />
-        {list === undefined ? (
-          !tokens.error && <p>Loading…</p>
-        ) : list.length === 0 ? (
-          <p>No tokens yet.</p>
-        ) : (
-          <table class="stack">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Works from</th>
-                <th scope="col">Projects</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((token) => (
-                <tr key={token.id} class={hasStopped(token) ? 'expired' : undefined}>
-                  <th scope="row" data-label="Name">
-                    {token.name}
-                    {token.replacedBy === null ? (
-                      <>
-                        {isExpired(token) && <span class="badge">Expired</span>}
-                        {expiresSoon(token) && <span class="badge">Expires soon</span>}
-                      </>
-                    ) : (
-                      <>
-                        <span class="badge">Replaced</span>
-                        <span class="note">Replaced by {replacement(token.replacedBy)}</span>
-                      </>
-                    )}
-                  </th>
-                  <td data-label="Prefix">
-                    <code>{token.displayPrefix}…</code>
-                  </td>
-                  <td data-label="Scopes">{token.scopes.join(', ')}</td>
-                  <td data-label="Created">
-                    <When at={token.createdAt} otherwise="" />
-                  </td>
-                  <td data-label="Expires">
-                    {token.stopsAt === null ? (
-                      <When at={token.expiresAt} otherwise="never" />
-                    ) : (
-                      <>
-                        {isPast(token.stopsAt) ? 'Stopped ' : 'Stops working '}
-                        <When at={token.stopsAt} otherwise="" />
-                      </>
-                    )}
-                  </td>
-                  <td data-label="Last used">
-                    <When at={token.lastUsedAt} otherwise="never" />
-                    {token.lastUsedIp && <span class="from"> from {token.lastUsedIp}</span>}
-                  </td>
-                  <td data-label="Works from" class="addresses">
-                    {token.allowedIps === null ? 'Creating address' : token.allowedIps.join(', ')}
-                  </td>
-                  <td data-label="Projects">{reach(token)}</td>
-                  <td class="row-actions stacked">
-                    {token.replacedBy === null && (
-                      <button type="button" class="secondary" onClick={() => setRotating(token)}>
-                        Rotate
-                      </button>
-                    )}
-                    <button type="button" class="danger" onClick={() => setRevoking(token)}>
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <List
+        id="tokens"
+        title="Your tokens"
+        rows={list}
+        error={tokens.error}
+        empty="No tokens yet."
+        rowKey={(token) => token.id}
+        rowClass={(token) => (hasStopped(token) ? 'expired' : undefined)}
+        columns={[
+          {
+            label: 'Name',
+            cell: (token) => (
+              <>
+                {token.name}
+                {token.replacedBy === null ? (
+                  <>
+                    {isExpired(token) && <span class="badge">Expired</span>}
+                    {expiresSoon(token) && <span class="badge">Expires soon</span>}
+                  </>
+                ) : (
+                  <>
+                    <span class="badge">Replaced</span>
+                    <span class="note">Replaced by {replacement(token.replacedBy)}</span>
+                  </>
+                )}
+              </>
+            ),
+          },
+          { label: 'Prefix', cell: (token) => <code>{token.displayPrefix}…</code> },
+          { label: 'Scopes', cell: (token) => token.scopes.join(', ') },
+          { label: 'Created', cell: (token) => <When at={token.createdAt} otherwise="" /> },
+          {
+            label: 'Expires',
+            cell: (token) =>
+              token.stopsAt === null ? (
+                <When at={token.expiresAt} otherwise="never" />
+              ) : (
+                <>
+                  {isPast(token.stopsAt) ? 'Stopped ' : 'Stops working '}
+                  <When at={token.stopsAt} otherwise="" />
+                </>
+              ),
+          },
+          {
+            label: 'Last used',
+            cell: (token) => (
+              <>
+                <When at={token.lastUsedAt} otherwise="never" />
+                {token.lastUsedIp && <span class="from"> from {token.lastUsedIp}</span>}
+              </>
+            ),
+          },
+          {
+            label: 'Works from',
+            className: 'addresses',
+            cell: (token) => (token.allowedIps === null ? 'Creating address' : token.allowedIps.join(', ')),
+          },
+          { label: 'Projects', cell: reach },
+        ]}
+        actionsClass="row-actions stacked"
+        actions={(token) => (
+          <>
+            {token.replacedBy === null && (
+              <button type="button" class="secondary" onClick={() => setRotating(token)}>
+                Rotate
+              </button>
+            )}
+            <button type="button" class="danger" onClick={() => setRevoking(token)}>
+              Revoke
+            </button>
+          </>
         )}
-      </section>
+      />
       {rotating && (
         <RotateToken
           api={api}
