@@ -185,18 +185,3 @@ export const ActivityScreen = ({ api }: { api: Api }) => {
     </>
   );
 };
-
-/** A project's activity, for its owner and admins. */
-export const ProjectActivityScreen = ({ api, projectId }: { api: Api; projectId: string }) => {
-  const projects = useLoad(() => loadProjects(api));
-  const project = projects.data?.data.find((entry) => entry.projectId === projectId);
-  return (
-    <>
-      <p>
-        <a href={`#/projects/${encodeURIComponent(projectId)}`}>← Members</a>
-      </p>
-      <h1>{project ? `Activity of ${project.name}` : 'Project activity'}</h1>
-      <ActivityLog api={api} projectId={projectId} projects={projects.data?.data} />
-    </>
-  );
-};

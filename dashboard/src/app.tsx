@@ -1,11 +1,10 @@
 import { parseShareLink, SHARE_PATH_PREFIX } from '@client/index';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ActivityScreen, ProjectActivityScreen } from './activity';
+import { ActivityScreen } from './activity';
 import { createApi } from './api';
 import { takeLinkKey } from './link-key';
-import { MembersScreen } from './members';
+import { ProjectScreen, type ProjectTab, projectTabOf } from './project';
 import { ProjectsScreen } from './projects';
-import { SecretsScreen } from './secrets';
 import type { Session, SessionState } from './session';
 import { ShareLinkPage } from './share-link-page';
 import { SharesScreen } from './shares';
@@ -13,16 +12,14 @@ import { TokensScreen } from './tokens';
 
 /**
  * The screen the address names: a share's link page at `/s/<id>#<key>` (the key taken out of the
- * address as it is read: `takeLinkKey`); at `/`, the screen its hash
- * names: `#/tokens` (the default), `#/projects`, `#/projects/<id>`, `#/projects/<id>/activity`,
- * `#/projects/<id>/secrets`, `#/activity`, `#/share`.
+ * address as it is read: `takeLinkKey`); at `/`, the screen its hash names: `#/tokens` (the default),
+ * `#/projects`, a project's home at `#/projects/<id>` (its Secrets) and its other tabs at
+ * `#/projects/<id>/<tab>` (`secrets`, `members`, `activity`, `settings`), `#/activity`, `#/share`.
  */
 type Screen =
   | { name: 'tokens' }
   | { name: 'projects' }
-  | { name: 'members'; projectId: string }
-  | { name: 'project-activity'; projectId: string }
-  | { name: 'secrets'; projectId: string }
+  | { name: 'project'; projectId: string; tab: ProjectTab }
   | { name: 'activity' }
   | { name: 'share' }
   /** `id` is undefined when the path names no share. */
@@ -47,13 +44,9 @@ const screenOf = (hash: string, linkKey: string | undefined): Screen => {
   const [, first, second, third] = hash.replace(/^#/, '').split('/');
   if (first === 'activity') return { name: 'activity' };
   if (first === 'share') return { name: 'share' };
-  if (first === 'projects' && second && third === 'activity') {
-    return { name: 'project-activity', projectId: decodeURIComponent(second) };
+  if (first === 'projects' && second) {
+    return { name: 'project', projectId: decodeURIComponent(second), tab: projectTabOf(third) };
   }
-  if (first === 'projects' && second && third === 'secrets') {
-    return { name: 'secrets', projectId: decodeURIComponent(second) };
-  }
-  if (first === 'projects' && second) return { name: 'members', projectId: decodeURIComponent(second) };
   if (first === 'projects') return { name: 'projects' };
   return { name: 'tokens' };
 };
@@ -163,10 +156,7 @@ export const App = ({ session, linkKey }: { session: Session; linkKey: string | 
           <NavLink href="/#/tokens" current={screen.name === 'tokens'}>
             Tokens
           </NavLink>
-          <NavLink
-            href="/#/projects"
-            current={['projects', 'members', 'project-activity', 'secrets'].includes(screen.name)}
-          >
+          <NavLink href="/#/projects" current={screen.name === 'projects' || screen.name === 'project'}>
             Projects
           </NavLink>
           <NavLink href="/#/activity" current={screen.name === 'activity'}>
@@ -184,10 +174,8 @@ export const App = ({ session, linkKey }: { session: Session; linkKey: string | 
       <main>
         {screen.name === 'tokens' && <TokensScreen api={api} />}
         {screen.name === 'projects' && <ProjectsScreen api={api} />}
-        {screen.name === 'members' && <MembersScreen key={screen.projectId} api={api} projectId={screen.projectId} />}
-        {screen.name === 'secrets' && <SecretsScreen key={screen.projectId} api={api} projectId={screen.projectId} />}
-        {screen.name === 'project-activity' && (
-          <ProjectActivityScreen key={screen.projectId} api={api} projectId={screen.projectId} />
+        {screen.name === 'project' && (
+          <ProjectScreen key={screen.projectId} api={api} projectId={screen.projectId} tab={screen.tab} />
         )}
         {screen.name === 'activity' && <ActivityScreen api={api} />}
         {screen.name === 'share' && <SharesScreen api={api} />}

@@ -1,11 +1,15 @@
 import type { SecretInfo } from '@client/index';
 import { DELETED_SECRET_DAYS } from '@contract/limits';
+import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useState } from 'preact/hooks';
-import type { Api } from './api';
+import { type Api, bodyOf } from './api';
+import { type DeletedSecret, deletedSecrets, keepDelete, keptDeletes, restorableSince } from './deleted-secrets';
 import { ImportSecretsForm } from './import-secrets-form';
+import { List } from './list';
+import { RevealedValue } from './revealed-value';
 import { AddSecretForm, EditSecretForm } from './secret-forms';
 import { SecretHistory } from './secret-history';
-import { Confirm, ErrorMessage, errorText, useLoad, When } from './ui';
+import { Confirm, ErrorMessage, errorText, useAction, useLoad, When } from './ui';
 
 type SecretEntry = SecretInfo;
 
@@ -15,48 +19,95 @@ interface Revealed {
   readonly value: string;
 }
 
-/** The panel open beside the list: a secret's edit form or its history. */
-type Panel =
+/** The dialog open over the list: a form, or a secret's history. */
+type Dialog =
+  | { readonly kind: 'add' }
+  | { readonly kind: 'import' }
   | { readonly kind: 'edit'; readonly secret: SecretEntry }
   | { readonly kind: 'history'; readonly name: string };
 
+/** Which secrets the list shows: the live ones, or those deleted within `DELETED_SECRET_DAYS`. */
+type View = 'live' | 'deleted';
+
 /** Ids of a row's controls, to give the focus back to them (secret names are safe in ids). */
-const controlId = (action: 'edit' | 'history' | 'reveal', name: string) => `${action}-${name}`;
+const controlId = (action: 'edit' | 'history' | 'reveal' | 'deleted-history', name: string) => `${action}-${name}`;
+
+/** Most pages of the trail read for the deleted view: a month of deletes, in pages of the API's size. */
+const MOST_TRAIL_PAGES = 10;
+
+/** The trail's `secret.deleted` events of one environment since the oldest restorable one. */
+const trailDeletes = async (api: Api, projectId: string, environment: string): Promise<DeletedSecret[]> => {
+  const found: DeletedSecret[] = [];
+  const since = restorableSince(Date.now());
+  let cursor: string | undefined;
+  for (let page = 0; page < MOST_TRAIL_PAGES; page++) {
+    const answer = await bodyOf(
+      api.api.GET('/api/v1/projects/{projectId}/audit-events', {
+        params: { path: { projectId }, query: { type: 'secret.deleted', since, ...(cursor && { cursor }) } },
+      }),
+    );
+    for (const event of answer.data) {
+      if (event.details.environment !== environment) continue;
+      for (const secret of event.details.secrets ?? []) {
+        found.push({ name: secret.name, deletedAt: event.time, deletedBy: event.actor.email ?? null });
+      }
+    }
+    if (!answer.nextCursor) break;
+    cursor = answer.nextCursor;
+  }
+  return found;
+};
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
- * One environment's secrets: the list without values, a value shown only after its Reveal (a read
- * the API records), Edit at the version shown, History with Restore, Delete after a question, and the
- * forms to add one and to import a .env. What each change did is said in a status line.
+ * One environment's secrets as a table: filtered by name, sorted by a column, without values; a value
+ * shown only after its Reveal (a read the API records), with Copy; Edit at the version shown, History
+ * with Restore, Delete after a question; Add secret and Import in dialogs. The Deleted view lists the
+ * secrets deleted within `DELETED_SECRET_DAYS`, with History and Restore: from the project's trail for
+ * its owners and admins (`manages`), and for anyone those deleted in this tab. What each change did is
+ * said in a status line.
  */
 export const EnvironmentSecrets = ({
   api,
   projectId,
   environment,
+  manages,
   onChanged,
 }: {
   api: Api;
   projectId: string;
   environment: string;
+  manages: boolean;
   /** The environment's secrets changed: its count is to be read again. */
   onChanged: () => void;
 }) => {
+  const draftKey = `secret:${projectId}:${environment}`;
   const secrets = useLoad(() => api.list(projectId, environment));
-  const [revealed, setRevealed] = useState<Readonly<Record<string, Revealed>>>({});
+  const [view, setView] = useState<View>('live');
+  const [filter, setFilter] = useState('');
+  const [revealed, setRevealed] = useState<ReadonlyMap<string, Revealed>>(new Map());
   const [revealing, setRevealing] = useState<string>();
-  const [revealErrors, setRevealErrors] = useState<Readonly<Record<string, string>>>({});
-  const [panel, setPanel] = useState<Panel>();
+  const [revealErrors, setRevealErrors] = useState<ReadonlyMap<string, string>>(new Map());
+  // A name kept as a draft (a sign-in forced on the person while adding) opens Add secret again.
+  const [dialog, setDialog] = useState<Dialog | undefined>(() =>
+    sessionStorage.getItem(`draft:${draftKey}`) === null ? undefined : { kind: 'add' },
+  );
   const [deleting, setDeleting] = useState<SecretEntry>();
   const [status, setStatus] = useState('');
-  // Bumped by every change made here, so that an open history reads its versions again.
+  // Bumped by every change made here, so that an open history and the deleted view read again.
   const [revision, setRevision] = useState(0);
+  const restoring = useAction();
   // The control to move the focus to once the page shows the change (the one that had it may be gone).
   const [focusId, setFocusId] = useState<string>();
-  // As soon as the change is in the page, before the next key press can land elsewhere.
+  // As soon as the control is in the page (a new secret's row comes with the list read again), before
+  // the next key press can land elsewhere.
   useLayoutEffect(() => {
-    if (focusId === undefined) return;
-    document.getElementById(focusId)?.focus();
+    const control = focusId === undefined ? null : document.getElementById(focusId);
+    if (!control) return;
+    control.focus();
     setFocusId(undefined);
-  }, [focusId]);
+  }, [focusId, secrets.data]);
 
   const changed = (message: string) => {
     setStatus(message);
@@ -64,124 +115,204 @@ export const EnvironmentSecrets = ({
     secrets.reload();
     onChanged();
   };
-  const hide = (name: string) =>
-    setRevealed((previous) => Object.fromEntries(Object.entries(previous).filter(([key]) => key !== name)));
+  const without = <T,>(map: ReadonlyMap<string, T>, name: string): ReadonlyMap<string, T> =>
+    new Map([...map].filter(([key]) => key !== name));
+  const hide = (name: string) => setRevealed((previous) => without(previous, name));
   const reveal = async (secret: SecretEntry) => {
     // Not disabled while under way: a disabled button would drop the focus it has.
     if (revealing !== undefined) return;
     setRevealing(secret.name);
-    setRevealErrors((previous) => ({ ...previous, [secret.name]: '' }));
+    setRevealErrors((previous) => without(previous, secret.name));
     try {
       const read = await api.get(projectId, environment, secret.name);
-      setRevealed((previous) => ({
-        ...previous,
-        [secret.name]: { version: read.version, value: read.value },
-      }));
+      setRevealed((previous) => new Map(previous).set(secret.name, { version: read.version, value: read.value }));
       setStatus(`Showing the value of ${secret.name}, version ${read.version}. The read is recorded.`);
       // Changed since the list was read: the list catches up, so the row and its value agree.
       if (read.version !== secret.version) secrets.reload();
     } catch (failure) {
-      setRevealErrors((previous) => ({ ...previous, [secret.name]: errorText(failure) }));
+      setRevealErrors((previous) => new Map(previous).set(secret.name, errorText(failure)));
     } finally {
       setRevealing(undefined);
     }
   };
+  const restoreDeleted = (name: string) =>
+    !restoring.busy &&
+    void restoring.run(async () => {
+      const versions = await api.history(projectId, environment, name);
+      const last = versions.find((version) => !version.deleted);
+      if (!last) throw new Error(`${name} has no version to restore.`);
+      const restored = await api.restore(projectId, environment, name, last.version);
+      changed(`Restored ${name} (version ${last.version}) as version ${restored.version}.`);
+      setFocusId('deleted-title');
+    });
 
+  const matches = (name: string) => name.toLowerCase().includes(filter.trim().toLowerCase());
   const list = secrets.data;
-  const editing = panel?.kind === 'edit' ? panel.secret : undefined;
-  const historyOf = panel?.kind === 'history' ? panel.name : undefined;
+  const live = new Map(list?.map((secret) => [secret.name, secret.version]));
+  const none = filter.trim()
+    ? `No secret of ${environment} has “${filter.trim()}” in its name.`
+    : view === 'live'
+      ? `No secrets in ${environment} yet: add one, or import a .env file.`
+      : `No secret deleted from ${environment} in the last ${DELETED_SECRET_DAYS} days.`;
+  const toolbar = (
+    <div class="toolbar">
+      <div>
+        <label for="secret-filter">Filter by name</label>
+        <input
+          id="secret-filter"
+          type="search"
+          autocomplete="off"
+          spellcheck={false}
+          value={filter}
+          onInput={(event) => setFilter(event.currentTarget.value)}
+        />
+      </div>
+      <fieldset class="segmented">
+        <legend class="visually-hidden">Show</legend>
+        {(['live', 'deleted'] as const).map((choice) => (
+          <label key={choice}>
+            <input
+              type="radio"
+              name="secret-view"
+              value={choice}
+              checked={view === choice}
+              onChange={() => setView(choice)}
+            />
+            {choice === 'live' ? 'Live' : 'Deleted'}
+          </label>
+        ))}
+      </fieldset>
+      <div class="toolbar-actions">
+        <button type="button" onClick={() => setDialog({ kind: 'add' })}>
+          Add secret
+        </button>
+        <button type="button" class="secondary" onClick={() => setDialog({ kind: 'import' })}>
+          Import .env
+        </button>
+      </div>
+    </div>
+  );
+  const statusLine = (
+    <p class="status" role="status">
+      {status}
+    </p>
+  );
+  const editing = dialog?.kind === 'edit' ? dialog.secret : undefined;
+  const historyOf = dialog?.kind === 'history' ? dialog.name : undefined;
   return (
     <>
-      <section aria-labelledby="secrets-title">
-        <h2 id="secrets-title" tabIndex={-1}>
-          Secrets in {environment}
-        </h2>
-        <p class="hint">Values stay hidden until you reveal one; each Reveal is recorded in the project’s activity.</p>
-        <p class="status" role="status">
-          {status}
-        </p>
-        <ErrorMessage id="secrets-error" error={secrets.error} />
-        {list === undefined ? (
-          !secrets.error && <p>Loading…</p>
-        ) : list.length === 0 ? (
-          <p>Add one below, or import a .env file.</p>
-        ) : (
-          <table class="stack secrets">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Value</th>
-                <th scope="col">Version</th>
-                <th scope="col">Last changed</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((secret) => {
-                const shown = revealed[secret.name];
-                const value = shown?.version === secret.version ? shown.value : undefined;
-                const revealError = revealErrors[secret.name];
+      {view === 'live' ? (
+        <List
+          id="secrets"
+          title={`Secrets in ${environment}`}
+          rows={list?.filter((secret) => matches(secret.name))}
+          error={secrets.error}
+          empty={none}
+          rowKey={(secret) => secret.name}
+          tableClass="secrets"
+          initialSort={{ column: 'Name', descending: false }}
+          columns={[
+            { label: 'Name', cell: (secret) => secret.name, compare: byName },
+            {
+              label: 'Value',
+              className: 'value',
+              cell: (secret) => {
+                const shown = revealed.get(secret.name);
                 return (
-                  <tr key={secret.name}>
-                    <th scope="row" data-label="Name">
-                      {secret.name}
-                    </th>
-                    <td data-label="Value" class="value">
-                      {value === undefined ? <span class="concealed">Hidden</span> : <code>{value}</code>}
-                      <ErrorMessage id={`reveal-error-${secret.name}`} error={revealError || undefined} />
-                    </td>
-                    <td data-label="Version">{secret.version}</td>
-                    <td data-label="Last changed">
-                      <span class="who-changed">{secret.updatedBy.email ?? secret.updatedBy.userId}</span>
-                      <span class="note">
-                        <When at={secret.updatedAt} otherwise="" />
-                      </span>
-                    </td>
-                    <td class="row-actions">
-                      <div class="row-buttons">
-                        <button
-                          type="button"
-                          class="secondary"
-                          id={controlId('reveal', secret.name)}
-                          aria-busy={revealing === secret.name}
-                          onClick={() => (value === undefined ? void reveal(secret) : hide(secret.name))}
-                        >
-                          {value === undefined ? 'Reveal' : 'Hide'}
-                        </button>
-                        <button
-                          type="button"
-                          class="secondary"
-                          id={controlId('edit', secret.name)}
-                          aria-expanded={editing?.name === secret.name}
-                          aria-controls={editing?.name === secret.name ? 'edit-secret-form' : undefined}
-                          onClick={() => setPanel({ kind: 'edit', secret })}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          class="secondary"
-                          id={controlId('history', secret.name)}
-                          aria-expanded={historyOf === secret.name}
-                          aria-controls={historyOf === secret.name ? 'secret-history' : undefined}
-                          onClick={() => setPanel({ kind: 'history', name: secret.name })}
-                        >
-                          History
-                        </button>
-                        <button type="button" class="danger" onClick={() => setDeleting(secret)}>
-                          Delete
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
+                  <>
+                    {shown?.version === secret.version ? (
+                      <RevealedValue id={`value-${secret.name}`} value={shown.value} />
+                    ) : (
+                      <span class="concealed">Hidden</span>
+                    )}
+                    <ErrorMessage id={`reveal-error-${secret.name}`} error={revealErrors.get(secret.name)} />
+                  </>
                 );
-              })}
-            </tbody>
-          </table>
-        )}
-      </section>
+              },
+            },
+            { label: 'Version', cell: (secret) => secret.version, compare: (a, b) => a.version - b.version },
+            {
+              label: 'Last changed',
+              cell: (secret) => (
+                <>
+                  <span class="who-changed">{secret.updatedBy.email ?? secret.updatedBy.userId}</span>
+                  <span class="note">
+                    <When at={secret.updatedAt} otherwise="" />
+                  </span>
+                </>
+              ),
+              compare: (a, b) => a.updatedAt.localeCompare(b.updatedAt),
+            },
+          ]}
+          actions={(secret) => {
+            const shown = revealed.get(secret.name)?.version === secret.version;
+            return (
+              <div class="row-buttons">
+                <button
+                  type="button"
+                  class="secondary"
+                  id={controlId('reveal', secret.name)}
+                  aria-busy={revealing === secret.name}
+                  onClick={() => (shown ? hide(secret.name) : void reveal(secret))}
+                >
+                  {shown ? 'Hide' : 'Reveal'}
+                </button>
+                <button
+                  type="button"
+                  class="secondary"
+                  id={controlId('edit', secret.name)}
+                  aria-haspopup="dialog"
+                  onClick={() => setDialog({ kind: 'edit', secret })}
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  class="secondary"
+                  id={controlId('history', secret.name)}
+                  aria-haspopup="dialog"
+                  onClick={() => setDialog({ kind: 'history', name: secret.name })}
+                >
+                  History
+                </button>
+                <button type="button" class="danger" onClick={() => setDeleting(secret)}>
+                  Delete
+                </button>
+              </div>
+            );
+          }}
+        >
+          <p class="hint">
+            Values stay hidden until you reveal one; each Reveal is recorded in the project’s activity.
+          </p>
+          {toolbar}
+          {statusLine}
+        </List>
+      ) : (
+        <DeletedList
+          key={revision}
+          load={async () => {
+            const fromTrail = manages ? await trailDeletes(api, projectId, environment) : [];
+            const inTrail = new Set(fromTrail.map((entry) => entry.name));
+            // This tab's deletes the trail does not show (yet, or to this person): the trail's say who.
+            const kept = keptDeletes(sessionStorage, projectId, environment).filter(
+              (entry) => !inTrail.has(entry.name),
+            );
+            const names = new Set((await api.list(projectId, environment)).map((secret) => secret.name));
+            return deletedSecrets([...fromTrail, ...kept], names, Date.now());
+          }}
+          environment={environment}
+          manages={manages}
+          matches={matches}
+          none={none}
+          onHistory={(name) => setDialog({ kind: 'history', name })}
+          onRestore={restoreDeleted}
+        >
+          {toolbar}
+          {statusLine}
+          <ErrorMessage id="restore-error" error={restoring.error} />
+        </DeletedList>
+      )}
       {historyOf !== undefined && (
         <SecretHistory
           key={historyOf}
@@ -194,13 +325,14 @@ export const EnvironmentSecrets = ({
             changed(`Restored version ${from} of ${restored.name} as version ${restored.version}.`);
           }}
           onClose={() => {
-            setPanel(undefined);
-            const row = list?.some((secret) => secret.name === historyOf);
-            setFocusId(row ? controlId('history', historyOf) : 'secrets-title');
+            setDialog(undefined);
+            // Its row's History, or the list's heading when the row is gone (restored, or deleted).
+            const id = controlId(view === 'live' ? 'history' : 'deleted-history', historyOf);
+            setFocusId(document.getElementById(id) ? id : `${view === 'live' ? 'secrets' : 'deleted'}-title`);
           }}
         />
       )}
-      {editing ? (
+      {editing && (
         <EditSecretForm
           key={editing.name}
           api={api}
@@ -209,31 +341,48 @@ export const EnvironmentSecrets = ({
           name={editing.name}
           version={editing.version}
           onConflict={() => secrets.reload()}
-          onCancel={() => {
-            setPanel(undefined);
+          onClose={() => {
+            setDialog(undefined);
             setFocusId(controlId('edit', editing.name));
           }}
           onSaved={(saved) => {
-            setPanel(undefined);
+            setDialog(undefined);
             changed(`Saved ${saved.name} as version ${saved.version}.`);
             setFocusId(controlId('edit', saved.name));
           }}
         />
-      ) : (
+      )}
+      {dialog?.kind === 'add' && (
         <AddSecretForm
           api={api}
           projectId={projectId}
           environment={environment}
-          draftKey={`secret:${projectId}:${environment}`}
-          onSaved={(saved) => changed(`Saved ${saved.name} as version ${saved.version}.`)}
+          draftKey={draftKey}
+          onClose={() => setDialog(undefined)}
+          onSaved={(saved) => {
+            setDialog(undefined);
+            setView('live');
+            changed(`Saved ${saved.name} as version ${saved.version}.`);
+            setFocusId(controlId('reveal', saved.name));
+          }}
         />
       )}
-      <ImportSecretsForm
-        api={api}
-        projectId={projectId}
-        environment={environment}
-        onImported={(count) => changed(`Imported ${count} ${count === 1 ? 'secret' : 'secrets'} into ${environment}.`)}
-      />
+      {dialog?.kind === 'import' && (
+        <ImportSecretsForm
+          api={api}
+          projectId={projectId}
+          environment={environment}
+          live={live}
+          onConflict={() => secrets.reload()}
+          onClose={() => setDialog(undefined)}
+          onImported={(count) => {
+            setDialog(undefined);
+            setView('live');
+            changed(`Imported ${count} ${count === 1 ? 'secret' : 'secrets'} into ${environment}.`);
+            setFocusId('secrets-title');
+          }}
+        />
+      )}
       {deleting && (
         <Confirm
           title={`Delete “${deleting.name}”?`}
@@ -241,18 +390,88 @@ export const EnvironmentSecrets = ({
           onClose={() => setDeleting(undefined)}
           onConfirm={async () => {
             await api.delete(projectId, environment, deleting.name);
+            keepDelete(sessionStorage, projectId, environment, {
+              name: deleting.name,
+              deletedAt: new Date().toISOString(),
+              deletedBy: null,
+            });
             hide(deleting.name);
-            if (editing?.name === deleting.name) setPanel(undefined);
-            changed(`Deleted ${deleting.name}.`);
+            changed(`Deleted ${deleting.name}. The Deleted view lists it, with History and Restore.`);
             setFocusId('secrets-title');
           }}
         >
           <p>
-            It leaves the list and exports at once. Its history keeps its versions for {DELETED_SECRET_DAYS} days, and
-            Restore there brings it back.
+            It leaves the list and exports at once. For {DELETED_SECRET_DAYS} days the Deleted view lists it, and its
+            Restore brings it back.
           </p>
         </Confirm>
       )}
     </>
+  );
+};
+
+/** The secrets deleted within `DELETED_SECRET_DAYS`, each with History and Restore. */
+const DeletedList = ({
+  load,
+  environment,
+  manages,
+  matches,
+  none,
+  onHistory,
+  onRestore,
+  children,
+}: {
+  load: () => Promise<DeletedSecret[]>;
+  environment: string;
+  manages: boolean;
+  matches: (name: string) => boolean;
+  none: string;
+  onHistory: (name: string) => void;
+  onRestore: (name: string) => void;
+  children: ComponentChildren;
+}) => {
+  const deleted = useLoad(load);
+  return (
+    <List
+      id="deleted"
+      title={`Deleted from ${environment}`}
+      rows={deleted.data?.filter((entry) => matches(entry.name))}
+      error={deleted.error}
+      empty={none}
+      rowKey={(entry) => entry.name}
+      initialSort={{ column: 'Deleted', descending: true }}
+      columns={[
+        { label: 'Name', cell: (entry) => entry.name, compare: byName },
+        {
+          label: 'Deleted',
+          cell: (entry) => <When at={entry.deletedAt} otherwise="" />,
+          compare: (a, b) => a.deletedAt.localeCompare(b.deletedAt),
+        },
+        { label: 'By', className: 'who-changed', cell: (entry) => entry.deletedBy ?? '' },
+      ]}
+      actions={(entry) => (
+        <div class="row-buttons">
+          <button
+            type="button"
+            class="secondary"
+            id={controlId('deleted-history', entry.name)}
+            aria-haspopup="dialog"
+            onClick={() => onHistory(entry.name)}
+          >
+            History
+          </button>
+          <button type="button" class="secondary" onClick={() => onRestore(entry.name)}>
+            Restore
+          </button>
+        </div>
+      )}
+    >
+      <p class="hint">
+        {manages
+          ? `Deleted in the last ${DELETED_SECRET_DAYS} days, from the project’s activity. Restore brings back the value it had before the delete.`
+          : `Deleted in this browser tab in the last ${DELETED_SECRET_DAYS} days: the project’s activity, which lists every delete, is for its owners and admins. Restore brings back the value it had before the delete.`}
+      </p>
+      {children}
+    </List>
   );
 };

@@ -1,15 +1,12 @@
-import { type GrantableRole, grantableRoles, type ProjectRole } from '@contract/roles';
+import { type GrantableRole, grantableRoles } from '@contract/roles';
 import type { RouteAnswer } from '@contract/route';
 import type { listMembersRoute } from '@contract/routes/list-members';
 import { useState } from 'preact/hooks';
 import { type Api, bodyOf } from './api';
-import { loadProjects } from './projects';
+import { List } from './list';
 import { Confirm, ErrorMessage, useAction, useDraft, useLoad } from './ui';
 
 type Member = RouteAnswer<typeof listMembersRoute>['data'][number];
-
-/** Roles that may add and remove members (docs/api.md); others are not offered the controls. */
-const MANAGING_ROLES: readonly ProjectRole[] = ['owner', 'admin'];
 
 interface MemberDraft {
   readonly email: string;
@@ -67,72 +64,36 @@ const AddMemberForm = ({ api, projectId, onAdded }: { api: Api; projectId: strin
   );
 };
 
-/** Members of one project, owner first; adding and removing for owners and admins. */
-export const MembersScreen = ({ api, projectId }: { api: Api; projectId: string }) => {
+/** Members of one project, owner first; adding and removing for owners and admins (`manages`). */
+export const MembersPanel = ({ api, projectId, manages }: { api: Api; projectId: string; manages: boolean }) => {
   const members = useLoad(() =>
     bodyOf(api.api.GET('/api/v1/projects/{projectId}/members', { params: { path: { projectId } } })),
   );
-  const projects = useLoad(() => loadProjects(api));
   const [removing, setRemoving] = useState<Member>();
-  const project = projects.data?.data.find((entry) => entry.projectId === projectId);
-  const manages = project !== undefined && MANAGING_ROLES.includes(project.role);
-  const list = members.data?.data;
   return (
     <>
-      <p>
-        <a href="#/projects">← Projects</a>
-      </p>
-      <h1>{project ? `Members of ${project.name}` : 'Members'}</h1>
-      <p>
-        <a href={`#/projects/${encodeURIComponent(projectId)}/secrets`}>Secrets</a>
-        {manages && (
-          <>
-            {' · '}
-            <a href={`#/projects/${encodeURIComponent(projectId)}/activity`}>Project activity</a>
-          </>
-        )}
-      </p>
       {manages && <AddMemberForm api={api} projectId={projectId} onAdded={members.reload} />}
-      <section aria-labelledby="members-title">
-        <h2 id="members-title">Members</h2>
-        <ErrorMessage id="members-error" error={members.error} />
-        {list === undefined ? (
-          !members.error && <p>Loading…</p>
-        ) : (
-          <table class="stack">
-            <thead>
-              <tr>
-                <th scope="col">E-mail</th>
-                <th scope="col">Role</th>
-                {manages && (
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((member) => (
-                <tr key={member.userId}>
-                  <th scope="row" data-label="E-mail">
-                    {member.email}
-                  </th>
-                  <td data-label="Role">{member.role}</td>
-                  {manages && (
-                    <td class="row-actions">
-                      {member.role !== 'owner' && (
-                        <button type="button" class="danger" onClick={() => setRemoving(member)}>
-                          Remove
-                        </button>
-                      )}
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <List
+        id="members"
+        title="Members"
+        rows={members.data?.data}
+        error={members.error}
+        rowKey={(member) => member.userId}
+        columns={[
+          { label: 'E-mail', cell: (member) => member.email },
+          { label: 'Role', cell: (member) => member.role },
+        ]}
+        actions={
+          manages
+            ? (member) =>
+                member.role !== 'owner' && (
+                  <button type="button" class="danger" onClick={() => setRemoving(member)}>
+                    Remove
+                  </button>
+                )
+            : undefined
+        }
+      />
       {removing && (
         <Confirm
           title={`Remove ${removing.email}?`}

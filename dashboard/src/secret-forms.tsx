@@ -1,24 +1,33 @@
-import type { SecretInfo } from '@client/index';
+import type { SecretInfo, SecretVersion } from '@client/index';
 import { ErrorText, type ValidationDetail } from '@contract/errors';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { type Api, ApiError } from './api';
-import { ErrorMessage, useAction, useDraft } from './ui';
+import { ErrorMessage, Modal, useAction, useDraft, When } from './ui';
 
 /** A secret as a write answers it: its new version, never its value. */
 export type WrittenSecret = SecretInfo;
 
-/** The API's words about one field, one detail after another. */
-const fieldText = (details: readonly ValidationDetail[]): string | undefined =>
-  details.length > 0 ? details.map((detail) => detail.message).join(' ') : undefined;
+const utf8 = new TextEncoder();
+
+/**
+ * The API's words about one field, one detail after another; about a value, with the value's own size
+ * beside the limit the API states, so the person knows how much to cut.
+ */
+const fieldText = (details: readonly ValidationDetail[], value?: string): string | undefined => {
+  if (details.length === 0) return undefined;
+  const words = details.map((detail) => detail.message).join(' ');
+  return value === undefined ? words : `${words}: this one has ${utf8.encode(value).length} bytes.`;
+};
 
 /** `aria-describedby` of a field: its hint, and its error while there is one. */
 const describedBy = (...ids: (string | false | undefined)[]): string | undefined =>
   ids.filter((id): id is string => typeof id === 'string').join(' ') || undefined;
 
 /**
- * Adds a secret: a PUT that may only create (`expectedVersion: 0`), so that a name already in use is
- * refused rather than overwritten. The name is kept as a draft across a forced sign-in; the value is
- * not: values stay out of the tab's storage.
+ * Adds a secret, in a dialog: a PUT that may only create (`expectedVersion: 0`), so that a name already
+ * in use is refused rather than overwritten. The name is kept as a draft across a forced sign-in; the
+ * value is not (values stay out of the tab's storage), and the form says so when it comes back with a
+ * kept name. Cancel forgets the draft.
  */
 export const AddSecretForm = ({
   api,
@@ -26,78 +35,100 @@ export const AddSecretForm = ({
   environment,
   draftKey,
   onSaved,
+  onClose,
 }: {
   api: Api;
   projectId: string;
   environment: string;
   draftKey: string;
   onSaved: (secret: WrittenSecret) => void;
+  onClose: () => void;
 }) => {
   const [name, setName, clearName] = useDraft(draftKey, '');
+  // A name kept from before a sign-in (or a reload): its value was not kept.
+  const [restored] = useState(name !== '');
   const [value, setValue] = useState('');
-  const { busy, error, failure, detailsAt, run } = useAction(['name', 'value']);
-  const nameInput = useRef<HTMLInputElement>(null);
+  const { busy, formError, failure, detailsAt, run } = useAction(['name', 'value']);
+  const dialog = useRef<HTMLDialogElement>(null);
   // A taken name is the name's problem: it is said beside the name, not under the form.
   const taken = failure?.status === 409 && failure.error === ErrorText.secretConflict;
   const nameError = taken ? failure.error : fieldText(detailsAt('name'));
-  const valueError = fieldText(detailsAt('value'));
+  const valueError = fieldText(detailsAt('value'), value);
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
       const saved = await api.set(projectId, environment, name, value, { expectedVersion: 0 });
       clearName();
-      setValue('');
-      nameInput.current?.focus();
       onSaved(saved.secret);
     });
   };
+  const cancel = () => {
+    clearName();
+    dialog.current?.close();
+  };
   return (
-    <form class="panel" onSubmit={submit} aria-labelledby="add-secret-title">
-      <h2 id="add-secret-title">Add secret</h2>
-      <label for="secret-name">Name</label>
-      <p id="secret-name-hint" class="hint">
-        As an environment variable’s: letters, digits and _, such as DATABASE_URL.
-      </p>
-      <input
-        id="secret-name"
-        ref={nameInput}
-        required
-        maxLength={128}
-        autocomplete="off"
-        autocapitalize="off"
-        spellcheck={false}
-        value={name}
-        aria-invalid={nameError !== undefined}
-        aria-describedby={describedBy('secret-name-hint', nameError !== undefined && 'secret-name-error')}
-        onInput={(event) => setName(event.currentTarget.value)}
-      />
-      <ErrorMessage id="secret-name-error" error={nameError} />
-      {taken && <p class="hint">A secret of this name exists here: change it with its Edit.</p>}
-      <label for="secret-value">Value</label>
-      <textarea
-        id="secret-value"
-        rows={2}
-        autocomplete="off"
-        autocapitalize="off"
-        spellcheck={false}
-        value={value}
-        aria-invalid={valueError !== undefined}
-        aria-describedby={describedBy(valueError !== undefined && 'secret-value-error')}
-        onInput={(event) => setValue(event.currentTarget.value)}
-      />
-      <ErrorMessage id="secret-value-error" error={valueError} />
-      <ErrorMessage id="add-secret-error" error={taken ? undefined : error} />
-      <button type="submit" disabled={busy}>
-        Save
-      </button>
-    </form>
+    <Modal labelledBy="add-secret-title" wide onClose={onClose} dialogRef={dialog}>
+      <form onSubmit={submit} aria-labelledby="add-secret-title">
+        <h2 id="add-secret-title">Add secret</h2>
+        <p class="hint">To {environment}.</p>
+        <label for="secret-name">Name</label>
+        <p id="secret-name-hint" class="hint">
+          As an environment variable’s: letters, digits and _, such as DATABASE_URL.
+        </p>
+        <input
+          id="secret-name"
+          required
+          maxLength={128}
+          autocomplete="off"
+          autocapitalize="off"
+          spellcheck={false}
+          value={name}
+          aria-invalid={nameError !== undefined}
+          aria-describedby={describedBy('secret-name-hint', nameError !== undefined && 'secret-name-error')}
+          onInput={(event) => setName(event.currentTarget.value)}
+        />
+        <ErrorMessage id="secret-name-error" error={nameError} />
+        {taken && <p class="hint">A secret of this name exists here: change it with its Edit.</p>}
+        <label for="secret-value">Value</label>
+        {restored && value === '' && (
+          <p id="secret-value-kept" class="warning">
+            The value was not kept: values never go into this browser’s storage. Type it again.
+          </p>
+        )}
+        <textarea
+          id="secret-value"
+          rows={3}
+          autocomplete="off"
+          autocapitalize="off"
+          spellcheck={false}
+          value={value}
+          aria-invalid={valueError !== undefined}
+          aria-describedby={describedBy(
+            restored && value === '' && 'secret-value-kept',
+            valueError !== undefined && 'secret-value-error',
+          )}
+          onInput={(event) => setValue(event.currentTarget.value)}
+        />
+        <ErrorMessage id="secret-value-error" error={valueError} />
+        <ErrorMessage id="add-secret-error" error={taken ? undefined : formError} />
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            Save
+          </button>
+          <button type="button" class="secondary" onClick={cancel}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Modal>
   );
 };
 
 /**
- * Writes a new value for a secret, only over the version the list showed (`expectedVersion`): if it
- * changed since, the API's 409 is said beside the field and nothing is written. The field starts
- * empty: editing never reads the value.
+ * Writes a new value for a secret, in a dialog, only over the version the list showed
+ * (`expectedVersion`). If it changed since, the API's 409 is said beside the field, nothing is
+ * written, and the form says which version is current now and offers to write over that one. The
+ * field starts empty, and says why: editing never reads the value.
  */
 export const EditSecretForm = ({
   api,
@@ -107,66 +138,96 @@ export const EditSecretForm = ({
   version,
   onSaved,
   onConflict,
-  onCancel,
+  onClose,
 }: {
   api: Api;
   projectId: string;
   environment: string;
   name: string;
-  /** The version the list shows: the only one this write may replace. */
+  /** The version the list shows: the only one this write may replace, until a conflict says another. */
   version: number;
   onSaved: (secret: WrittenSecret) => void;
   /** The secret changed elsewhere: the list should show its current version. */
   onConflict: () => void;
-  onCancel: () => void;
+  onClose: () => void;
 }) => {
   const [value, setValue] = useState('');
+  const [expected, setExpected] = useState(version);
+  // The version current when the last write was refused, to offer writing over it.
+  const [current, setCurrent] = useState<SecretVersion>();
   const { busy, error, run } = useAction();
   const field = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => field.current?.focus(), []);
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const write = async (over: number) => {
     const written = await run(async () => {
       try {
-        const saved = await api.set(projectId, environment, name, value, { expectedVersion: version });
+        const saved = await api.set(projectId, environment, name, value, { expectedVersion: over });
         onSaved(saved.secret);
       } catch (failure) {
-        if (failure instanceof ApiError && failure.message === ErrorText.secretConflict) onConflict();
+        if (failure instanceof ApiError && failure.message === ErrorText.secretConflict) {
+          onConflict();
+          const [newest] = await api.history(projectId, environment, name);
+          setCurrent(newest);
+        }
         throw failure;
       }
     });
     // The Save button was disabled under way: the field, which the error describes, takes the focus.
     if (!written) field.current?.focus();
   };
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void write(expected);
+  };
+  const overwrite = () => {
+    if (!current) return;
+    setExpected(current.version);
+    setCurrent(undefined);
+    void write(current.version);
+  };
   return (
-    <form id="edit-secret-form" class="panel" onSubmit={submit} aria-labelledby="edit-secret-title">
-      <h2 id="edit-secret-title">Edit “{name}”</h2>
-      <p id="edit-secret-hint" class="hint">
-        The new value replaces version {version} as version {version + 1}. If the secret changed since it was listed,
-        nothing is written.
-      </p>
-      <label for="edit-secret-value">Value</label>
-      <textarea
-        id="edit-secret-value"
-        ref={field}
-        rows={2}
-        autocomplete="off"
-        autocapitalize="off"
-        spellcheck={false}
-        value={value}
-        aria-invalid={error !== undefined}
-        aria-describedby={describedBy('edit-secret-hint', error !== undefined && 'edit-secret-error')}
-        onInput={(event) => setValue(event.currentTarget.value)}
-      />
-      <ErrorMessage id="edit-secret-error" error={error} />
-      <div class="actions">
-        <button type="submit" disabled={busy}>
-          Save
-        </button>
-        <button type="button" class="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    <Modal labelledBy="edit-secret-title" wide onClose={onClose} dialogRef={dialog}>
+      <form id="edit-secret-form" onSubmit={submit} aria-labelledby="edit-secret-title">
+        <h2 id="edit-secret-title">Edit “{name}”</h2>
+        <p id="edit-secret-hint" class="hint">
+          The current value is not shown here (editing never reads it): type the new value. It replaces version{' '}
+          {expected} as version {expected + 1}; if the secret changed since, nothing is written.
+        </p>
+        <label for="edit-secret-value">Value</label>
+        <textarea
+          id="edit-secret-value"
+          ref={field}
+          rows={3}
+          autocomplete="off"
+          autocapitalize="off"
+          spellcheck={false}
+          value={value}
+          aria-invalid={error !== undefined}
+          aria-describedby={describedBy('edit-secret-hint', error !== undefined && 'edit-secret-error')}
+          onInput={(event) => setValue(event.currentTarget.value)}
+        />
+        <ErrorMessage id="edit-secret-error" error={error} />
+        {current && !current.deleted && (
+          <p class="hint">
+            Version {current.version} is current now, written by {current.updatedBy.email ?? current.updatedBy.userId}{' '}
+            <When at={current.updatedAt} otherwise="" />. Reveal it to compare, or write yours over it.
+          </p>
+        )}
+        {current?.deleted && <p class="hint">It was deleted meanwhile: its History brings it back.</p>}
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            Save
+          </button>
+          {current && !current.deleted && (
+            <button type="button" class="secondary" disabled={busy} onClick={overwrite}>
+              Save over version {current.version}
+            </button>
+          )}
+          <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Modal>
   );
 };

@@ -1,15 +1,16 @@
 import type { SecretVersion } from '@client/index';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from './api';
+import { List } from './list';
 import type { WrittenSecret } from './secret-forms';
-import { ErrorMessage, errorText, useAction, When } from './ui';
+import { ErrorMessage, errorText, Modal, useAction, When } from './ui';
 
 type Version = SecretVersion;
 
 /**
- * A secret's versions, newest first, with who wrote each and when; a delete is marked. Restore writes
- * an earlier version's value again as the newest version (a deleted secret comes back with it). The
- * heading takes the focus as the panel opens: the control that opened it is elsewhere on the page.
+ * A secret's versions in a dialog, newest first, with who wrote each and when; a delete is marked.
+ * Restore writes an earlier version's value again as the newest version (a deleted secret comes back
+ * with it); the current version has none, since it would write the same value again.
  */
 export const SecretHistory = ({
   api,
@@ -30,9 +31,8 @@ export const SecretHistory = ({
   onClose: () => void;
 }) => {
   const [versions, setVersions] = useState<{ list?: readonly Version[]; error?: string }>({});
-  const heading = useRef<HTMLHeadingElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
   const { busy, error, run } = useAction();
-  useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
     let current = true;
     api.history(projectId, environment, name).then(
@@ -49,60 +49,44 @@ export const SecretHistory = ({
     void run(async () => {
       onRestored(await api.restore(projectId, environment, name, version), version);
     });
-  const list = versions.list;
+  const newest = versions.list?.[0];
+  const isCurrent = (entry: Version) => entry === newest && !entry.deleted;
   return (
-    <section id="secret-history" class="panel" aria-labelledby="history-title">
-      <h2 id="history-title" ref={heading} tabIndex={-1}>
-        History of “{name}”
-      </h2>
-      <p class="hint">Newest first. Restore writes that version’s value again, as the newest version.</p>
-      <ErrorMessage id="history-load-error" error={versions.error} />
-      {list === undefined ? (
-        !versions.error && <p>Loading…</p>
-      ) : (
-        <table class="stack">
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Changed by</th>
-              <th scope="col">Changed</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((entry, index) => (
-              <tr key={entry.version} class={entry.deleted ? 'expired' : undefined}>
-                <th scope="row" data-label="Version">
-                  {entry.version}
-                </th>
-                <td data-label="Changed by" class="who-changed">
-                  {entry.updatedBy.email ?? entry.updatedBy.userId}
-                </td>
-                <td data-label="Changed">
-                  <When at={entry.updatedAt} otherwise="" />
-                </td>
-                <td data-label={entry.deleted || index === 0 ? 'State' : undefined}>
-                  {entry.deleted ? 'Deleted' : index === 0 ? 'Current' : ''}
-                </td>
-                <td class="row-actions">
-                  {!entry.deleted && (
-                    <button type="button" class="secondary" onClick={() => restore(entry.version)}>
-                      Restore
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+    <Modal labelledBy="history-title" wide onClose={onClose} dialogRef={dialog}>
+      <List
+        id="history"
+        title={`History of “${name}”`}
+        rows={versions.list}
+        error={versions.error}
+        rowKey={(entry) => String(entry.version)}
+        rowClass={(entry) => (entry.deleted ? 'expired' : undefined)}
+        columns={[
+          { label: 'Version', cell: (entry) => entry.version },
+          {
+            label: 'Changed by',
+            className: 'who-changed',
+            cell: (entry) => entry.updatedBy.email ?? entry.updatedBy.userId,
+          },
+          { label: 'Changed', cell: (entry) => <When at={entry.updatedAt} otherwise="" /> },
+          { label: 'State', cell: (entry) => (entry.deleted ? 'Deleted' : isCurrent(entry) ? 'Current' : '') },
+        ]}
+        actions={(entry) =>
+          !entry.deleted &&
+          !isCurrent(entry) && (
+            <button type="button" class="secondary" onClick={() => restore(entry.version)}>
+              Restore
+            </button>
+          )
+        }
+      >
+        <p class="hint">Newest first. Restore writes that version’s value again, as the newest version.</p>
+      </List>
       <ErrorMessage id="history-error" error={error} />
-      <button type="button" class="secondary" onClick={onClose}>
-        Close
-      </button>
-    </section>
+      <div class="actions">
+        <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
+          Close
+        </button>
+      </div>
+    </Modal>
   );
 };

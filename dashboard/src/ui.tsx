@@ -1,5 +1,5 @@
 import type { ValidationDetail } from '@contract/errors';
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, SecretsNetworkError } from './api';
 
@@ -68,6 +68,11 @@ export const useAction = (
 ): {
   busy: boolean;
   error: string | undefined;
+  /**
+   * The error for the form's own line: as `error`, but nothing when the API's words are all shown
+   * beside their fields already (a bad name is not also "Validation failed" under another field).
+   */
+  formError: string | undefined;
   /** The failed answer's status and the API's own error text, to tell one failure from another. */
   failure: { status: number; error: string } | undefined;
   detailsAt: (field: string) => readonly ValidationDetail[];
@@ -93,13 +98,50 @@ export const useAction = (
       ? (failure.error.details ?? []).filter((detail) => isWithin(detail.path, field))
       : [];
   const answered = failure?.error instanceof ApiError ? failure.error : undefined;
+  const error = failure && errorText(failure.error, fieldsApart);
+  const placed =
+    answered?.details !== undefined &&
+    answered.details.length > 0 &&
+    answered.details.every((detail) => fieldsApart.some((field) => isWithin(detail.path, field)));
   return {
     busy,
-    error: failure && errorText(failure.error, fieldsApart),
+    error,
+    formError: placed ? undefined : error,
     failure: answered && { status: answered.status, error: answered.message },
     detailsAt,
     run,
   };
+};
+
+/**
+ * A modal dialog, open while it is in the page, labelled by the heading `labelledBy` names among its
+ * children; closing it (Escape, or a control that calls `close` on it) calls `onClose`. The browser
+ * moves the focus into it as it opens and keeps it there.
+ */
+export const Modal = ({
+  labelledBy,
+  wide = false,
+  onClose,
+  dialogRef,
+  children,
+}: {
+  labelledBy: string;
+  /** For a table or a long form, rather than a question. */
+  wide?: boolean;
+  onClose: () => void;
+  dialogRef?: RefObject<HTMLDialogElement | null>;
+  children: ComponentChildren;
+}) => {
+  const own = useRef<HTMLDialogElement>(null);
+  const dialog = dialogRef ?? own;
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+  return (
+    <dialog ref={dialog} class={wide ? 'wide' : undefined} aria-labelledby={labelledBy} onClose={onClose}>
+      {children}
+    </dialog>
+  );
 };
 
 /** A modal question with the action's own name on its confirm button, and Cancel. */
@@ -118,14 +160,11 @@ export const Confirm = ({
 }) => {
   const dialog = useRef<HTMLDialogElement>(null);
   const { busy, error, run } = useAction();
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
   const confirm = async () => {
     if (await run(onConfirm)) onClose();
   };
   return (
-    <dialog ref={dialog} aria-labelledby="confirm-title" onClose={onClose}>
+    <Modal labelledBy="confirm-title" onClose={onClose} dialogRef={dialog}>
       <h2 id="confirm-title">{title}</h2>
       <div>{children}</div>
       <ErrorMessage id="confirm-error" error={error} />
@@ -137,7 +176,7 @@ export const Confirm = ({
           Cancel
         </button>
       </div>
-    </dialog>
+    </Modal>
   );
 };
 

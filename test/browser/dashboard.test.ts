@@ -312,9 +312,63 @@ test('creates a project and lists it with the role owner', async () => {
   await checkScreen('projects');
 });
 
-test('adding an unknown e-mail shows the API error in words', async () => {
+/** A tab of the project's home, by its name. */
+const tab = (name: string) => page.getByRole('tablist', { name: 'Project' }).getByRole('tab', { name });
+
+/** Opens a tab of the shown project's home, and waits until its panel is there. */
+const openTab = async (name: string) => {
+  await tab(name).click();
+  await page.getByRole('tabpanel', { name }).waitFor();
+};
+
+test('a project opens at its home, on its Secrets tab, with its name as the heading', async () => {
   await page.getByRole('link', { name: 'payments' }).click();
-  await page.getByRole('heading', { name: 'Members of payments' }).waitFor();
+  await page.getByRole('heading', { name: 'payments', level: 1 }).waitFor();
+  await page.getByRole('tabpanel', { name: 'Secrets' }).waitFor();
+  await expect(page.getByRole('tablist', { name: 'Project' }).getByRole('tab').allTextContents()).resolves.toEqual([
+    'Secrets',
+    'Members',
+    'Activity',
+    'Settings',
+  ]);
+  await expect(tab('Secrets').getAttribute('aria-selected')).resolves.toBe('true');
+  expect(new URL(page.url()).hash).toMatch(/^#\/projects\/prj_[^/]+$/);
+});
+
+test('the project’s tabs answer the arrow keys, and each has its own address', async () => {
+  await tab('Secrets').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.getByRole('tabpanel', { name: 'Members' }).waitFor();
+  await expectFocusOn('textContent', 'Members');
+  expect(new URL(page.url()).hash).toMatch(/^#\/projects\/prj_[^/]+\/members$/);
+  await page.keyboard.press('End');
+  await page.getByRole('tabpanel', { name: 'Settings' }).waitFor();
+  await page.keyboard.press('ArrowRight');
+  await page.getByRole('tabpanel', { name: 'Secrets' }).waitFor();
+  await page.keyboard.press('ArrowLeft');
+  await page.getByRole('tabpanel', { name: 'Settings' }).waitFor();
+  // The address alone opens the tab, as a bookmark or a reload would.
+  await page.reload();
+  await page.getByRole('tabpanel', { name: 'Settings' }).waitFor();
+  await expect(tab('Settings').getAttribute('aria-selected')).resolves.toBe('true');
+  await expect(tab('Settings').getAttribute('tabindex')).resolves.toBe('0');
+  await expect(tab('Secrets').getAttribute('tabindex')).resolves.toBe('-1');
+});
+
+test('Settings shows the project’s name and its id with Copy, as `secrets setup` asks for it', async () => {
+  const panel = page.getByRole('tabpanel', { name: 'Settings' });
+  await panel.getByText('payments', { exact: true }).waitFor();
+  const id = panel.getByLabel('Project id');
+  const projectId = await id.inputValue();
+  expect(new URL(page.url()).hash).toBe(`#/projects/${projectId}/settings`);
+  await panel.getByRole('button', { name: 'Copy' }).click();
+  await status('Copied to the clipboard.').waitFor();
+  await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(projectId);
+  await checkScreen('project-settings');
+});
+
+test('adding an unknown e-mail shows the API error in words', async () => {
+  await openTab('Members');
   await page.getByLabel('E-mail').fill(`nobody-${randomUUID().slice(0, 8)}@example.com`);
   await page.getByRole('button', { name: 'Add member' }).click();
   await page.getByRole('alert').filter({ hasText: 'User not found' }).waitFor();
@@ -344,10 +398,10 @@ test('adds a member who has signed in once, then removes them after a confirmati
 test('shows what happened, for the person and for a project, with filters', async () => {
   const eventTypes = () => page.getByRole('rowheader').allTextContents();
   const sentences = () => page.locator('td[data-label="What happened"]').allTextContents();
-  await page.getByRole('link', { name: 'Project activity' }).click();
-  await page.getByRole('heading', { name: 'Activity of payments' }).waitFor();
+  await openTab('Activity');
   await page.getByRole('rowheader', { name: 'project.created' }).waitFor();
   await expect(eventTypes()).resolves.toEqual(['member.removed', 'member.added', 'project.created']);
+  // In words, the project by its name, not its id.
   await expect(sentences()).resolves.toEqual([`Removed ${bob}`, `Added ${bob} as admin`, 'Created project “payments”']);
   await checkScreen('project-activity-members');
 
@@ -386,7 +440,7 @@ test('shows what happened, for the person and for a project, with filters', asyn
 
   await nav('Projects').click();
   await page.getByRole('link', { name: 'payments' }).click();
-  await page.getByRole('heading', { name: 'Members of payments' }).waitFor();
+  await openTab('Members');
 });
 
 test('a plain member sees the members but is offered no control to change them', async () => {
@@ -402,8 +456,15 @@ test('a plain member sees the members but is offered no control to change them',
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('heading', { name: 'API tokens' }).waitFor();
   await page.goto(projectUrl);
-  await page.getByRole('heading', { name: 'Members of payments' }).waitFor();
+  await page.getByRole('tabpanel', { name: 'Members' }).waitFor();
   await bobRow.waitFor();
+  // The trail is for owners and admins: no Activity tab, once the role is known.
+  await tab('Activity').waitFor({ state: 'detached' });
+  await expect(page.getByRole('tablist', { name: 'Project' }).getByRole('tab').allTextContents()).resolves.toEqual([
+    'Secrets',
+    'Members',
+    'Settings',
+  ]);
   await expect(page.getByRole('button', { name: 'Add member' }).count()).resolves.toBe(0);
   await expect(page.getByRole('button', { name: 'Remove' }).count()).resolves.toBe(0);
   await expect(page.getByLabel('E-mail').count()).resolves.toBe(0);
@@ -457,41 +518,6 @@ test('a project entry the API refuses is named by its project next to the choice
   await page.getByLabel('admin').uncheck();
 });
 
-test("a project's Secrets screen offers its environments, and its owner adds one", async () => {
-  await nav('Projects').click();
-  await page.getByRole('link', { name: 'payments' }).click();
-  await page.getByRole('heading', { name: 'Members of payments' }).waitFor();
-  await page.getByRole('link', { name: 'Secrets' }).click();
-  await page.getByRole('heading', { name: 'Secrets of payments' }).waitFor();
-  // The first environment is chosen once the list has loaded.
-  await page.getByText('No secrets in development yet.').waitFor();
-  const environment = page.getByLabel('Environment', { exact: true });
-  await expect(environment.count()).resolves.toBe(1);
-  await expect(environment.locator('option').allTextContents()).resolves.toEqual([
-    'development',
-    'production',
-    'staging',
-  ]);
-  await environment.selectOption('staging');
-  await page.getByText('No secrets in staging yet.').waitFor();
-
-  await page.getByLabel('Environment name').fill('Preview');
-  await page.getByRole('button', { name: 'Add environment' }).click();
-  await page
-    .getByRole('alert')
-    .filter({ hasText: 'Use 1 to 32 characters of a-z, 0-9 and -, starting and ending with a letter or a digit' })
-    .waitFor();
-  await page.getByLabel('Environment name').fill('staging');
-  await page.getByRole('button', { name: 'Add environment' }).click();
-  await page.getByRole('alert').filter({ hasText: 'Environment already exists' }).waitFor();
-  await page.getByLabel('Environment name').fill('preview');
-  await page.getByRole('button', { name: 'Add environment' }).click();
-  await page.getByText('No secrets in preview yet.').waitFor();
-  await expect(environment.inputValue()).resolves.toBe('preview');
-  await expect(page.getByLabel('Environment name').inputValue()).resolves.toBe('');
-  await checkScreen('secrets');
-});
-
 /**
  * The focused element's `property`, once it is `expected`: focus moves in an effect after a render, so
  * an immediate look could see the element before it, on a busy machine.
@@ -516,7 +542,7 @@ const sessionOf = async (email: string): Promise<string> => {
 };
 
 /** The API path of the shown project, from the page's address. */
-const projectPath = () => `/api/v1/projects/${/#\/projects\/([^/]+)\/secrets/.exec(page.url())?.[1]}`;
+const projectPath = () => `/api/v1/projects/${/#\/projects\/([^/]+)/.exec(page.url())?.[1]}`;
 
 /** Values that are plainly examples: they must not be in the page until their Reveal. */
 const DATABASE_URL = 'postgres://demo:not-a-real-password@db.example.test/app';
@@ -525,11 +551,74 @@ const SECOND_URL = 'postgres://demo:second-example@db.example.test/app';
 
 const status = (text: string) => page.getByRole('status').filter({ hasText: text });
 
-test('adds a secret: a refused name and a taken one are said beside the field, and the list shows no value', async () => {
-  await page.getByLabel('Environment', { exact: true }).selectOption('development');
-  await page.getByText('No secrets in development yet.').waitFor();
+/** An environment of the segmented control, by its name (its count follows the name). */
+const environmentChoice = (name: string) => page.getByRole('radio', { name: new RegExp(`^${name}, `) });
+
+test('Settings lists the environments with their counts, and the owner adds one and deletes one', async () => {
+  await nav('Projects').click();
+  await page.getByRole('link', { name: 'payments' }).click();
+  await openTab('Settings');
+  const environments = page.getByRole('region', { name: 'Environments' });
+  await environments.getByRole('rowheader', { name: 'staging' }).waitFor();
+  await expect(environments.getByRole('rowheader').allTextContents()).resolves.toEqual([
+    'development',
+    'production',
+    'staging',
+  ]);
+  const name = page.getByLabel('Environment name');
+  await name.fill('Preview');
+  await page.getByRole('button', { name: 'Add environment' }).click();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: 'Use 1 to 32 characters of a-z, 0-9 and -, starting and ending with a letter or a digit' })
+    .waitFor();
+  await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
+  await name.fill('staging');
+  await page.getByRole('button', { name: 'Add environment' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Environment already exists' }).waitFor();
+  await name.fill('preview');
+  await page.getByRole('button', { name: 'Add environment' }).click();
+  await environments.getByRole('rowheader', { name: 'preview' }).waitFor();
+  await expect(name.inputValue()).resolves.toBe('');
+  // The button stands apart from its field.
+  const field = await name.boundingBox();
+  const button = await page.getByRole('button', { name: 'Add environment' }).boundingBox();
+  expect(button && field && button.x - (field.x + field.width)).toBeGreaterThanOrEqual(8);
+
+  await environments
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: 'production' }) })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await page
+    .getByRole('dialog', { name: 'Delete the environment “production”?' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await environments.getByRole('rowheader', { name: 'production' }).waitFor({ state: 'detached' });
+});
+
+test('the Secrets tab offers the environments with their counts, the new one chosen', async () => {
+  await openTab('Secrets');
+  await environmentChoice('preview').waitFor();
+  await page.getByRole('radio', { name: /^production, / }).waitFor({ state: 'detached' });
+  const choices = page.getByRole('group', { name: 'Environment' }).getByRole('radio');
+  await expect(choices.evaluateAll((radios) => radios.map((radio) => radio.getAttribute('value')))).resolves.toEqual([
+    'development',
+    'preview',
+    'staging',
+  ]);
+  await expect(environmentChoice('preview').isChecked()).resolves.toBe(true);
+  await page.getByText('No secrets in preview yet: add one, or import a .env file.').waitFor();
+  await environmentChoice('development').check();
+  await page.getByText('No secrets in development yet: add one, or import a .env file.').waitFor();
+  await checkScreen('secrets-empty');
+});
+
+test('adds a secret in a dialog: a refused name and a taken one are said beside the field, and the list shows no value', async () => {
+  await page.getByRole('button', { name: 'Add secret' }).click();
   const form = page.getByRole('form', { name: 'Add secret' });
   const name = form.getByLabel('Name', { exact: true });
+  await expectFocusOn('id', 'secret-name');
   await name.fill('HAS-DASH');
   await form.getByLabel('Value', { exact: true }).fill('x');
   await form.getByRole('button', { name: 'Save' }).click();
@@ -540,6 +629,8 @@ test('adds a secret: a refused name and a taken one are said beside the field, a
   );
   await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
   await expect(name.getAttribute('aria-describedby')).resolves.toContain('secret-name-error');
+  // The name's error is the only one: nothing under Value, no "Validation failed" at the bottom.
+  await expect(form.getByRole('alert').allTextContents()).resolves.toEqual([await nameError.textContent()]);
   await checkScreen('secret-add-error');
 
   await name.fill('DATABASE_URL');
@@ -547,8 +638,9 @@ test('adds a secret: a refused name and a taken one are said beside the field, a
   await form.getByRole('button', { name: 'Save' }).click();
   const row = secretRow('DATABASE_URL');
   await row.waitFor();
+  await form.waitFor({ state: 'detached' });
   await status('Saved DATABASE_URL as version 1.').waitFor();
-  await page.getByText('1 secret in development.').waitFor();
+  await page.getByRole('radio', { name: 'development, 1 secret' }).waitFor();
   await expect(row.getByRole('cell').allTextContents()).resolves.toEqual([
     'Hidden',
     '1',
@@ -556,22 +648,63 @@ test('adds a secret: a refused name and a taken one are said beside the field, a
     'RevealEditHistoryDelete',
   ]);
   await expect(row.getByRole('cell').nth(2).locator('time').count()).resolves.toBe(1);
-  await expect(name.inputValue()).resolves.toBe('');
-  await expect(form.getByLabel('Value', { exact: true }).inputValue()).resolves.toBe('');
-  // The form is ready for the next one.
-  await expectFocusOn('id', await name.getAttribute('id'));
+  await expectFocusOn('id', 'reveal-DATABASE_URL');
   expect(await page.content()).not.toContain(DATABASE_URL);
 
+  await page.getByRole('button', { name: 'Add secret' }).click();
   await name.fill('DATABASE_URL');
   await form.getByLabel('Value', { exact: true }).fill('another value');
   await form.getByRole('button', { name: 'Save' }).click();
   await form.getByRole('alert').filter({ hasText: 'Secret version conflict' }).waitFor();
   await expect(row.getByRole('cell').nth(1).textContent()).resolves.toBe('1');
-  await name.fill('');
-  await form.getByLabel('Value', { exact: true }).fill('');
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await form.waitFor({ state: 'detached' });
+});
+
+test('a value over the limit is refused beside the field with its size and the limit, in the API’s words', async () => {
+  await page.getByRole('button', { name: 'Add secret' }).click();
+  const form = page.getByRole('form', { name: 'Add secret' });
+  await form.getByLabel('Name', { exact: true }).fill('BIG_VALUE');
+  await form.getByLabel('Value', { exact: true }).fill('x'.repeat(70 * 1024));
+  await form.getByRole('button', { name: 'Save' }).click();
+  const valueError = page.locator('#secret-value-error');
+  await valueError.waitFor();
+  await expect(valueError.textContent()).resolves.toBe(
+    'A value has at most 65536 bytes in UTF-8: this one has 71680 bytes.',
+  );
+  await expect(form.getByRole('alert').count()).resolves.toBe(1);
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await form.waitFor({ state: 'detached' });
+});
+
+test('names that are also names of a plain object’s properties are secrets like any other', async () => {
+  const names = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__'];
+  const reply = await api(`${projectPath()}/environments/development/secrets`, {
+    method: 'PATCH',
+    bearer: await sessionOf(ada),
+    body: JSON.stringify({ set: Object.fromEntries(names.map((name) => [name, `value of ${name}`])) }),
+  });
+  expect(reply.status).toBe(200);
+  await page.reload();
+  for (const name of names) await secretRow(name).waitFor();
+  // No alert box, empty or not, beside any of them.
+  await expect(page.getByRole('alert').count()).resolves.toBe(0);
+  await secretRow('toString').getByRole('button', { name: 'Reveal' }).click();
+  await secretRow('toString').getByText('value of toString').waitFor();
+  await secretRow('toString').getByRole('button', { name: 'Hide' }).click();
+  await expect(page.getByRole('alert').count()).resolves.toBe(0);
+  const removed = await api(`${projectPath()}/environments/development/secrets`, {
+    method: 'PATCH',
+    bearer: await sessionOf(ada),
+    body: JSON.stringify({ delete: names }),
+  });
+  expect(removed.status).toBe(200);
+  await page.reload();
+  await secretRow('constructor').waitFor({ state: 'detached' });
 });
 
 test('Import checks each pasted .env line and sends nothing while one is wrong or there are too many', async () => {
+  await page.getByRole('button', { name: 'Import .env' }).click();
   const paste = page.getByLabel('Paste .env');
   await paste.fill(
     [
@@ -584,7 +717,7 @@ test('Import checks each pasted .env line and sends nothing while one is wrong o
       'OPEN="never closed',
     ].join('\n'),
   );
-  await page.getByRole('button', { name: 'Import' }).click();
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
   const lineErrors = page.locator('#import-lines-error');
   await lineErrors.waitFor();
   await expect(lineErrors.getByRole('listitem').allTextContents()).resolves.toEqual([
@@ -597,7 +730,7 @@ test('Import checks each pasted .env line and sends nothing while one is wrong o
   await expect(secretRow('API_URL').count()).resolves.toBe(0);
 
   await paste.fill(Array.from({ length: 26 }, (_unused, index) => `VAR_${index}=${index}`).join('\n'));
-  await page.getByRole('button', { name: 'Import' }).click();
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
   await page
     .getByRole('alert')
     .filter({ hasText: '26 secrets: one import sets at most 25, all or none. Nothing was sent.' })
@@ -605,7 +738,7 @@ test('Import checks each pasted .env line and sends nothing while one is wrong o
   await expect(secretRow('VAR_0').count()).resolves.toBe(0);
 });
 
-test('Import sets every secret of a pasted .env in one change', async () => {
+test('Import says which secrets it would overwrite, and writes over those versions only', async () => {
   const paste = page.getByLabel('Paste .env');
   await paste.fill(
     [
@@ -613,18 +746,61 @@ test('Import sets every secret of a pasted .env in one change', async () => {
       'export API_URL=https://api.example.com',
       "LOG_LEVEL='debug' # for now",
       'GREETING="Hello\\nWorld"',
+      `DATABASE_URL=${DATABASE_URL}`,
     ].join('\n'),
   );
-  await page.getByRole('button', { name: 'Import' }).click();
-  await status('Imported 3 secrets into development.').waitFor();
+  const preview = page.locator('#import-preview');
+  await expect(preview.textContent()).resolves.toBe('Overwrites 1 secret: DATABASE_URL (version 1).Adds 3 secrets.');
+  await checkScreen('secrets-import-preview');
+  // Meanwhile another tab writes DATABASE_URL: the import, made over version 1, writes nothing.
+  const behind = await api(`${projectPath()}/environments/development/secrets/DATABASE_URL`, {
+    method: 'PUT',
+    bearer: await sessionOf(ada),
+    body: JSON.stringify({ value: DATABASE_URL }),
+  });
+  expect(behind.status).toBe(200);
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.locator('#import-error').filter({ hasText: 'Secret version conflict' }).waitFor();
+  await expect(secretRow('API_URL').count()).resolves.toBe(0);
+  // The list is read again: the form now names the version written meanwhile.
+  await preview.filter({ hasText: 'DATABASE_URL (version 2)' }).waitFor();
+  await expect(preview.textContent()).resolves.toBe('Overwrites 1 secret: DATABASE_URL (version 2).Adds 3 secrets.');
+
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await status('Imported 4 secrets into development.').waitFor();
   for (const name of ['API_URL', 'GREETING', 'LOG_LEVEL']) await secretRow(name).waitFor();
-  await page.getByText('4 secrets in development.').waitFor();
-  await expect(paste.inputValue()).resolves.toBe('');
-  await expect(page.locator('#import-lines-error').count()).resolves.toBe(0);
+  await secretRow('DATABASE_URL').getByRole('cell', { name: '3', exact: true }).waitFor();
+  await page.getByRole('radio', { name: 'development, 4 secrets' }).waitFor();
+  await expect(page.getByRole('dialog').count()).resolves.toBe(0);
   expect(await page.content()).not.toContain('https://api.example.com');
 });
 
-test('Reveal reads one value, a recorded read, and Hide takes it out of the page again', async () => {
+test('the table filters by name and sorts by a column', async () => {
+  const names = () =>
+    page.getByRole('region', { name: 'Secrets in development' }).getByRole('rowheader').allTextContents();
+  /** Sorts by a column, once the table says it is sorted so. */
+  const sortBy = async (column: string, order: 'ascending' | 'descending') => {
+    await page.getByRole('button', { name: column, exact: true }).click();
+    await page.locator(`th[aria-sort="${order}"]`).filter({ hasText: column }).waitFor();
+  };
+  await secretRow('LOG_LEVEL').waitFor();
+  await expect(names()).resolves.toEqual(['API_URL', 'DATABASE_URL', 'GREETING', 'LOG_LEVEL']);
+  await page.getByLabel('Filter by name').fill('url');
+  await secretRow('GREETING').waitFor({ state: 'detached' });
+  await expect(names()).resolves.toEqual(['API_URL', 'DATABASE_URL']);
+  await page.getByLabel('Filter by name').fill('nothing-like-it');
+  await page.getByText('No secret of development has “nothing-like-it” in its name.').waitFor();
+  await page.getByLabel('Filter by name').fill('');
+  await secretRow('GREETING').waitFor();
+  await sortBy('Name', 'descending');
+  await expect(names()).resolves.toEqual(['LOG_LEVEL', 'GREETING', 'DATABASE_URL', 'API_URL']);
+  await sortBy('Version', 'ascending');
+  await expect(names().then((list) => list.at(-1))).resolves.toBe('DATABASE_URL');
+  await sortBy('Name', 'ascending');
+  await expect(names()).resolves.toEqual(['API_URL', 'DATABASE_URL', 'GREETING', 'LOG_LEVEL']);
+});
+
+test('Reveal reads one value, a recorded read, with Copy, and Hide takes it out of the page again', async () => {
   await page.reload();
   const row = secretRow('DATABASE_URL');
   await row.waitFor();
@@ -634,6 +810,16 @@ test('Reveal reads one value, a recorded read, and Hide takes it out of the page
   // The button that had the focus stays, now named for what it does next.
   await expectFocusOn('textContent', 'Hide');
   await expect(page.content()).resolves.not.toContain('https://api.example.com');
+  await row.getByRole('button', { name: 'Copy' }).click();
+  await row.getByRole('status').filter({ hasText: 'Copied to the clipboard.' }).waitFor();
+  await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(DATABASE_URL);
+  // Monospace, a word broken only where it must be.
+  await expect(
+    page.evaluate(`(() => {
+      const style = getComputedStyle(document.getElementById('value-DATABASE_URL'));
+      return [style.fontFamily.includes('monospace'), style.overflowWrap, style.whiteSpace, style.unicodeBidi];
+    })()`),
+  ).resolves.toEqual([true, 'break-word', 'pre-wrap', 'plaintext']);
   const greeting = secretRow('GREETING');
   await greeting.getByRole('button', { name: 'Reveal' }).click();
   await expect(greeting.locator('code').textContent()).resolves.toBe('Hello\nWorld');
@@ -645,13 +831,38 @@ test('Reveal reads one value, a recorded read, and Hide takes it out of the page
   expect(reads.flatMap((event) => event.details.secrets?.map((secret) => secret.name) ?? []).sort()).toEqual([
     'DATABASE_URL',
     'GREETING',
+    'toString',
   ]);
   await row.getByRole('button', { name: 'Hide' }).click();
   await row.getByText('Hidden').waitFor();
   expect(await page.content()).not.toContain(DATABASE_URL);
 });
 
-test('Edit writes at the version shown: a change made elsewhere meanwhile is a conflict, said beside the field', async () => {
+test('a revealed value with a right-to-left override shows the override by its code point, not reversed', async () => {
+  const reply = await api(`${projectPath()}/environments/development/secrets/SPOOFED`, {
+    method: 'PUT',
+    bearer: await sessionOf(ada),
+    body: JSON.stringify({ value: 'invoice\u202Etxt.exe\u200B' }),
+  });
+  expect(reply.status).toBe(201);
+  await page.reload();
+  const row = secretRow('SPOOFED');
+  await row.getByRole('button', { name: 'Reveal' }).click();
+  const code = row.locator('code');
+  await code.waitFor();
+  await expect(code.textContent()).resolves.toBe('invoiceU+202Etxt.exeU+200B');
+  await row.getByRole('button', { name: 'Copy' }).click();
+  await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe('invoice\u202Etxt.exe\u200B');
+  await row.getByRole('button', { name: 'Hide' }).click();
+  await api(`${projectPath()}/environments/development/secrets/SPOOFED`, {
+    method: 'DELETE',
+    bearer: await sessionOf(ada),
+  });
+  await page.reload();
+  await secretRow('DATABASE_URL').waitFor();
+});
+
+test('Edit says why it starts empty; after a conflict it says the version now current and offers to write over it', async () => {
   const row = secretRow('DATABASE_URL');
   const behind = await api(`${projectPath()}/environments/development/secrets/DATABASE_URL`, {
     method: 'PUT',
@@ -659,7 +870,7 @@ test('Edit writes at the version shown: a change made elsewhere meanwhile is a c
     body: JSON.stringify({ value: CHANGED_ELSEWHERE }),
   });
   expect(behind.status).toBe(200);
-  await expect(row.getByRole('cell').nth(1).textContent()).resolves.toBe('1');
+  await expect(row.getByRole('cell').nth(1).textContent()).resolves.toBe('3');
 
   await row.getByRole('button', { name: 'Edit' }).click();
   const form = page.getByRole('form', { name: 'Edit “DATABASE_URL”' });
@@ -667,53 +878,58 @@ test('Edit writes at the version shown: a change made elsewhere meanwhile is a c
   await value.waitFor();
   await expectFocusOn('id', await value.getAttribute('id'));
   await expect(value.inputValue()).resolves.toBe('');
+  await form.getByText('The current value is not shown here (editing never reads it): type the new value.').waitFor();
   await value.fill(SECOND_URL);
-  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByRole('button', { name: 'Save', exact: true }).click();
   await form.getByRole('alert').filter({ hasText: 'Secret version conflict' }).waitFor();
   await expect(value.getAttribute('aria-invalid')).resolves.toBe('true');
+  const over = form.getByRole('button', { name: 'Save over version 4' });
+  await over.waitFor();
+  await form.getByText(`Version 4 is current now, written by ${ada}`).waitFor();
   await checkScreen('secret-edit-conflict');
-  // The list shows the version written elsewhere; editing from there saves.
-  await row.getByRole('cell', { name: '2', exact: true }).waitFor();
-  await form.getByRole('button', { name: 'Cancel' }).click();
-  await expectFocusOn('textContent', 'Edit');
-  await row.getByRole('button', { name: 'Edit' }).click();
-  await value.fill(SECOND_URL);
-  await form.getByRole('button', { name: 'Save' }).click();
-  await status('Saved DATABASE_URL as version 3.').waitFor();
-  await row.getByRole('cell', { name: '3', exact: true }).waitFor();
+  // The list shows the version written elsewhere meanwhile.
+  await row.getByRole('cell', { name: '4', exact: true }).waitFor();
+  await over.click();
+  await status('Saved DATABASE_URL as version 5.').waitFor();
+  await row.getByRole('cell', { name: '5', exact: true }).waitFor();
   await form.waitFor({ state: 'detached' });
-  await expectFocusOn('textContent', 'Edit');
+  await expectFocusOn('id', 'edit-DATABASE_URL');
   expect(await page.content()).not.toContain(SECOND_URL);
 });
 
-/** The history panel of a secret, and its rows by version. */
+/** The history dialog of a secret, and its rows by version. */
 const historyOf = (name: string) => page.getByRole('region', { name: `History of “${name}”` });
 const versionRow = (name: string, version: number) =>
   historyOf(name)
     .getByRole('row')
     .filter({ has: page.getByRole('rowheader', { name: String(version), exact: true }) });
 
-test('History lists the versions with who and when, and Restore writes an earlier one again as the newest', async () => {
+test('History lists the versions with who and when, with Restore on each but the current one', async () => {
   const row = secretRow('DATABASE_URL');
   await row.getByRole('button', { name: 'History' }).click();
   const history = historyOf('DATABASE_URL');
   await history.getByRole('rowheader').first().waitFor();
-  await expect(history.getByRole('rowheader').allTextContents()).resolves.toEqual(['3', '2', '1']);
+  await expect(history.getByRole('rowheader').allTextContents()).resolves.toEqual(['5', '4', '3', '2', '1']);
   await expect(versionRow('DATABASE_URL', 1).getByRole('cell').nth(0).textContent()).resolves.toBe(ada);
   await expect(versionRow('DATABASE_URL', 1).locator('time').count()).resolves.toBe(1);
-  await expect(history.getByRole('button', { name: 'Restore' }).count()).resolves.toBe(3);
+  await expect(versionRow('DATABASE_URL', 5).getByRole('cell').nth(2).textContent()).resolves.toBe('Current');
+  await expect(versionRow('DATABASE_URL', 5).getByRole('button', { name: 'Restore' }).count()).resolves.toBe(0);
+  await expect(history.getByRole('button', { name: 'Restore' }).count()).resolves.toBe(4);
   await checkScreen('secret-history');
 
   await versionRow('DATABASE_URL', 1).getByRole('button', { name: 'Restore' }).click();
-  await status('Restored version 1 of DATABASE_URL as version 4.').waitFor();
-  await versionRow('DATABASE_URL', 4).waitFor();
-  await row.getByRole('cell', { name: '4', exact: true }).waitFor();
+  await status('Restored version 1 of DATABASE_URL as version 6.').waitFor();
+  await versionRow('DATABASE_URL', 6).waitFor();
+  await row.getByRole('cell', { name: '6', exact: true }).waitFor();
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await history.waitFor({ state: 'detached' });
+  await expectFocusOn('id', 'history-DATABASE_URL');
   await row.getByRole('button', { name: 'Reveal' }).click();
   await row.getByText(DATABASE_URL).waitFor();
   await row.getByRole('button', { name: 'Hide' }).click();
 });
 
-test('Delete asks first; the secret leaves the list, and its history marks the delete and brings it back', async () => {
+test('Delete asks first; the secret leaves the list for the Deleted view, whose History and Restore bring it back', async () => {
   await secretRow('DATABASE_URL').getByRole('button', { name: 'Delete' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete “DATABASE_URL”?' });
   await dialog.waitFor();
@@ -726,23 +942,34 @@ test('Delete asks first; the secret leaves the list, and its history marks the d
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await secretRow('DATABASE_URL').waitFor({ state: 'detached' });
   await status('Deleted DATABASE_URL.').waitFor();
-  await page.getByText('3 secrets in development.').waitFor();
-  const deleted = versionRow('DATABASE_URL', 5);
-  await deleted.waitFor();
-  await expect(deleted.getByRole('cell').nth(2).textContent()).resolves.toBe('Deleted');
-  await expect(deleted.getByRole('button', { name: 'Restore' }).count()).resolves.toBe(0);
+  await page.getByRole('radio', { name: 'development, 3 secrets' }).waitFor();
 
-  await versionRow('DATABASE_URL', 4).getByRole('button', { name: 'Restore' }).click();
-  await secretRow('DATABASE_URL').getByRole('cell', { name: '6', exact: true }).waitFor();
-  await historyOf('DATABASE_URL').getByRole('button', { name: 'Close' }).click();
-  await historyOf('DATABASE_URL').waitFor({ state: 'detached' });
-  await expectFocusOn('textContent', 'History');
+  // After a reload too: the project's trail lists it, not only this page's memory.
+  await page.reload();
+  await page.getByRole('radio', { name: 'Deleted' }).check();
+  const deleted = page.getByRole('region', { name: 'Deleted from development' });
+  const row = deleted
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: 'DATABASE_URL', exact: true }) });
+  await row.waitFor();
+  await expect(row.getByRole('cell').nth(1).textContent()).resolves.toBe(ada);
+  await checkScreen('secrets-deleted');
+  await row.getByRole('button', { name: 'History' }).click();
+  await versionRow('DATABASE_URL', 7).getByRole('cell', { name: 'Deleted' }).waitFor();
+  await expect(versionRow('DATABASE_URL', 7).getByRole('button', { name: 'Restore' }).count()).resolves.toBe(0);
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await expectFocusOn('id', 'deleted-history-DATABASE_URL');
+
+  await row.getByRole('button', { name: 'Restore' }).click();
+  await status('Restored DATABASE_URL (version 6) as version 8.').waitFor();
+  await row.waitFor({ state: 'detached' });
+  await page.getByRole('radio', { name: 'Live' }).check();
+  await secretRow('DATABASE_URL').getByRole('cell', { name: '8', exact: true }).waitFor();
 });
 
 test('the project’s activity says in words which secret changed, to which version, where, by whom and from where', async () => {
-  const projectId = /#\/projects\/([^/]+)\/secrets/.exec(page.url())?.[1] ?? '';
-  await page.goto(`${service.baseUrl}/#/projects/${projectId}/activity`);
-  await page.getByRole('heading', { name: 'Activity of payments' }).waitFor();
+  const projectId = /#\/projects\/([^/]+)/.exec(page.url())?.[1] ?? '';
+  await openTab('Activity');
   const row = (sentence: string) =>
     page.getByRole('row').filter({ has: page.getByRole('cell', { name: sentence, exact: true }) });
   await row('Restored DATABASE_URL (version 6) in development').waitFor();
@@ -768,11 +995,12 @@ test('the project’s activity says in words which secret changed, to which vers
   await checkScreen('project-activity');
 });
 
-test('a session the API rejects sends the person to sign in again, keeping what they typed', async () => {
-  await nav('Projects').click();
-  // The token screen has a Name field too: type only once the projects' form is there.
-  await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
-  await page.getByLabel('Name').fill('half-typed');
+test('a session the API rejects sends the person to sign in again, keeping what they typed, and says the value was not kept', async () => {
+  await page.getByRole('button', { name: 'Add secret' }).click();
+  const form = page.getByRole('form', { name: 'Add secret' });
+  await form.getByLabel('Name', { exact: true }).fill('HALF_TYPED');
+  await form.getByLabel('Value', { exact: true }).fill('typed but never saved');
+  const secretsUrl = page.url();
   // The stored session's ID token no longer verifies, as after it expired (browser code as text: the
   // tests are compiled without the DOM's types).
   await page.evaluate(`
@@ -784,6 +1012,26 @@ test('a session the API rejects sends the person to sign in again, keeping what 
   await page.reload();
   await page.getByRole('alert').filter({ hasText: 'Your session expired. Sign in again.' }).waitFor();
   // The provider's own session is still alive, so it signs the person in without asking again.
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await form.waitFor();
+  expect(page.url()).toBe(secretsUrl);
+  await expect(form.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('HALF_TYPED');
+  await expect(form.getByLabel('Value', { exact: true }).inputValue()).resolves.toBe('');
+  await form.getByText('The value was not kept: values never go into this browser’s storage. Type it again.').waitFor();
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await form.waitFor({ state: 'detached' });
+
+  await nav('Projects').click();
+  // The token screen has a Name field too: type only once the projects' form is there.
+  await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+  await page.getByLabel('Name').fill('half-typed');
+  await page.evaluate(`
+    for (const key of Object.keys(sessionStorage).filter((name) => name.startsWith('oidc.user:'))) {
+      const user = JSON.parse(sessionStorage.getItem(key));
+      sessionStorage.setItem(key, JSON.stringify({ ...user, id_token: user.id_token + 'x' }));
+    }
+  `);
+  await page.reload();
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
   await expect(page.getByLabel('Name').inputValue()).resolves.toBe('half-typed');

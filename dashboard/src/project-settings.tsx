@@ -1,0 +1,138 @@
+import type { Environment } from '@client/index';
+import { useState } from 'preact/hooks';
+import { type Api, dataOf } from './api';
+import { CopyField } from './copy-field';
+import { List } from './list';
+import { Confirm, useAction, useDraft, When } from './ui';
+
+const AddEnvironmentForm = ({
+  api,
+  projectId,
+  onAdded,
+}: {
+  api: Api;
+  projectId: string;
+  onAdded: (name: string) => void;
+}) => {
+  const [name, setName, clearName] = useDraft(`environment:${projectId}`, '');
+  const { busy, error, run } = useAction();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      const created = await dataOf(
+        api.api.POST('/api/v1/projects/{projectId}/environments', { params: { path: { projectId } }, body: { name } }),
+      );
+      clearName();
+      onAdded(created.name);
+    });
+  };
+  return (
+    <form class="panel" onSubmit={submit} aria-labelledby="add-environment-title">
+      <h3 id="add-environment-title">Add an environment</h3>
+      <label for="environment-name">Environment name</label>
+      <p id="environment-name-hint" class="hint">
+        Lower-case letters, digits and dashes, such as preview or eu-west-1.
+      </p>
+      <div class="inline-form">
+        <input
+          id="environment-name"
+          required
+          maxLength={32}
+          autocomplete="off"
+          value={name}
+          aria-invalid={error !== undefined}
+          aria-describedby={`environment-name-hint${error === undefined ? '' : ' add-environment-error'}`}
+          onInput={(event) => setName(event.currentTarget.value)}
+        />
+        <button type="submit" disabled={busy}>
+          Add environment
+        </button>
+      </div>
+      {error && (
+        <p id="add-environment-error" class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+};
+
+/**
+ * A project's Settings tab: its name, its id with Copy (what `secrets setup` asks for), and its
+ * environments with their counts; owners and admins add environments and delete an empty one.
+ */
+export const SettingsPanel = ({
+  api,
+  projectId,
+  name,
+  environments,
+  error,
+  manages,
+  onAdded,
+  onDeleted,
+}: {
+  api: Api;
+  projectId: string;
+  name: string | undefined;
+  environments: readonly Environment[] | undefined;
+  error: string | undefined;
+  manages: boolean;
+  onAdded: (name: string) => void;
+  onDeleted: () => void;
+}) => {
+  const [deleting, setDeleting] = useState<Environment>();
+  return (
+    <>
+      <section class="panel" aria-labelledby="project-details-title">
+        <h2 id="project-details-title">Project</h2>
+        <dl class="details">
+          <dt>Name</dt>
+          <dd>{name ?? '…'}</dd>
+        </dl>
+        <CopyField id="project-id" label="Project id" text={projectId} what="project id" />
+        <p class="hint">
+          <code>secrets setup</code> asks for it, to point a folder at this project.
+        </p>
+      </section>
+      <List
+        id="environments"
+        title="Environments"
+        rows={environments}
+        error={error}
+        empty="This project has no environment yet."
+        rowKey={(environment) => environment.name}
+        columns={[
+          { label: 'Environment', cell: (environment) => environment.name },
+          { label: 'Secrets', cell: (environment) => environment.secretCount },
+          { label: 'Created', cell: (environment) => <When at={environment.createdAt} otherwise="" /> },
+        ]}
+        actions={
+          manages
+            ? (environment) => (
+                <button type="button" class="danger" onClick={() => setDeleting(environment)}>
+                  Delete
+                </button>
+              )
+            : undefined
+        }
+      >
+        {manages && <AddEnvironmentForm api={api} projectId={projectId} onAdded={onAdded} />}
+      </List>
+      {deleting && (
+        <Confirm
+          title={`Delete the environment “${deleting.name}”?`}
+          action="Delete"
+          onClose={() => setDeleting(undefined)}
+          onConfirm={async () => {
+            await api.api.DELETE('/api/v1/projects/{projectId}/environments/{environment}', {
+              params: { path: { projectId, environment: deleting.name } },
+            });
+            onDeleted();
+          }}
+        >
+          <p>Only an environment without live secrets can be deleted.</p>
+        </Confirm>
+      )}
+    </>
+  );
+};

@@ -1,0 +1,95 @@
+import type { ProjectRole } from '@contract/roles';
+import { useState } from 'preact/hooks';
+import { ActivityLog } from './activity';
+import type { Api } from './api';
+import { MembersPanel } from './members';
+import { SettingsPanel } from './project-settings';
+import { loadProjects, projectHref } from './projects';
+import { SecretsPanel } from './secrets';
+import { type Tab, Tabs } from './tabs';
+import { useLoad } from './ui';
+
+/**
+ * The tabs of a project's home, in order, the first its default: each one's id is its address
+ * (`#/projects/<id>/<tab>`). `managers`: shown to owners and admins only (the API refuses the others).
+ * A new screen of a project is one more entry here and its panel in `ProjectScreen`.
+ */
+const PROJECT_TABS = [
+  { id: 'secrets', label: 'Secrets', managers: false },
+  { id: 'members', label: 'Members', managers: false },
+  { id: 'activity', label: 'Activity', managers: true },
+  { id: 'settings', label: 'Settings', managers: false },
+] as const;
+
+/** A tab of a project's home. */
+export type ProjectTab = (typeof PROJECT_TABS)[number]['id'];
+
+/** The tab an address's part names; the default (Secrets) for none or an unknown one. */
+export const projectTabOf = (part: string | undefined): ProjectTab =>
+  PROJECT_TABS.find((tab) => tab.id === part)?.id ?? 'secrets';
+
+/** Roles that manage a project: its members, environments and trail (docs/api.md). */
+const MANAGING_ROLES: readonly ProjectRole[] = ['owner', 'admin'];
+
+/**
+ * A project's home: its name, and its tabs (Secrets, Members, Activity for its owner and admins,
+ * Settings), each at its own address.
+ */
+export const ProjectScreen = ({ api, projectId, tab }: { api: Api; projectId: string; tab: ProjectTab }) => {
+  const projects = useLoad(() => loadProjects(api));
+  const environments = useLoad(() => api.environments(projectId));
+  // Kept while the person moves between tabs: Secrets comes back at the environment they chose.
+  const [chosen, setChosen] = useState<string>();
+  const project = projects.data?.data.find((entry) => entry.projectId === projectId);
+  const manages = project !== undefined && MANAGING_ROLES.includes(project.role);
+  // Until the role is known every tab is offered, so that a manager's tab does not flash away.
+  const tabs: Tab[] = PROJECT_TABS.filter((entry) => !entry.managers || manages || project === undefined).map(
+    (entry) => ({
+      id: entry.id,
+      label: entry.label,
+      href: projectHref(projectId, entry.id === 'secrets' ? undefined : entry.id),
+    }),
+  );
+  const shown = tabs.some((entry) => entry.id === tab) ? tab : 'secrets';
+  return (
+    <>
+      <p>
+        <a href="#/projects">← Projects</a>
+      </p>
+      <h1>{project?.name ?? 'Project'}</h1>
+      {project && <p class="lead">Your role: {project.role}</p>}
+      <Tabs label="Project" id="project" tabs={tabs} current={shown}>
+        {shown === 'secrets' && (
+          <SecretsPanel
+            api={api}
+            projectId={projectId}
+            environments={environments.data}
+            error={environments.error}
+            chosen={chosen}
+            manages={manages}
+            settingsHref={projectHref(projectId, 'settings')}
+            onChoose={setChosen}
+            onChanged={environments.reload}
+          />
+        )}
+        {shown === 'members' && <MembersPanel api={api} projectId={projectId} manages={manages} />}
+        {shown === 'activity' && <ActivityLog api={api} projectId={projectId} projects={projects.data?.data} />}
+        {shown === 'settings' && (
+          <SettingsPanel
+            api={api}
+            projectId={projectId}
+            name={project?.name}
+            environments={environments.data}
+            error={environments.error}
+            manages={manages}
+            onAdded={(name) => {
+              setChosen(name);
+              environments.reload();
+            }}
+            onDeleted={environments.reload}
+          />
+        )}
+      </Tabs>
+    </>
+  );
+};
