@@ -1,0 +1,180 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { arrange, devSession } from '../integration/harness';
+import { type NpmService, startNpmService } from '../integration/npm-start';
+import { accessibilityViolations, type BrowserSession, openBrowser, SCREENSHOT_DIR } from './browser';
+
+/**
+ * The README's pictures of a project's home (docs/dashboard-*.png), taken from fixed data at a fixed
+ * size, so that they change only when the dashboard does. With `UPDATE_SCREENSHOTS=1` the test writes
+ * them; otherwise it fails when a committed picture is no longer what the dashboard shows, and says how
+ * to refresh it. What differs from run to run (times, the project's id) is replaced by fixed text
+ * before each picture; the pictures are compared in Chromium itself (a canvas), so no image library is
+ * needed.
+ */
+
+const UPDATE = process.env.UPDATE_SCREENSHOTS === '1';
+const DOCS = resolve(__dirname, '../../docs');
+const VIEWPORT = { width: 1280, height: 800 } as const;
+/** A pixel differs when its red, green and blue differ by more than this in all (anti-aliasing does not). */
+const PIXEL_TOLERANCE = 48;
+/** The share of a picture's pixels that may differ: a caret or a font's hinting, never a changed screen. */
+const MOST_DIFFERING = 0.005;
+const EMAIL = 'ada@example.com';
+/** What the pictures show for every time and for the project's id. */
+const SHOWN_TIME = 'Nov 23, 2026, 12:00 PM';
+const SHOWN_PROJECT_ID = 'prj_3f9c2a7e41b84d6c';
+
+let service: NpmService;
+let browser: BrowserSession;
+let page: Page;
+let projectId = '';
+
+/** Arranges the fixed data through the API, a 503 sent again as a client would (the harness's `arrange`). */
+const arrangeOk = async (method: string, path: string, token: string, json: unknown) => {
+  const reply = await arrange(service, method, path, { token, json });
+  if (reply.status >= 300) throw new Error(`${method} ${path} answered ${reply.status} ${reply.text}`);
+  return reply.body as { data: { projectId: string } };
+};
+
+/**
+ * The share of pixels by which two PNG pictures differ, or 1 when their sizes differ; worked out by
+ * Chromium on a blank page of its own (browser code as text: the tests are compiled without the DOM's
+ * types).
+ */
+const differingShare = async (fresh: Buffer, committed: Buffer): Promise<number> => {
+  const checker = await browser.context.newPage();
+  try {
+    return (await checker.evaluate(`(async () => {
+      const load = async (base64) => {
+        const image = new Image();
+        image.src = 'data:image/png;base64,' + base64;
+        await image.decode();
+        return image;
+      };
+      const pixels = (image) => {
+        const canvas = document.createElement('canvas');
+        canvas.width = image.width;
+        canvas.height = image.height;
+        const context = canvas.getContext('2d');
+        context.drawImage(image, 0, 0);
+        return context.getImageData(0, 0, image.width, image.height).data;
+      };
+      const [a, b] = await Promise.all([load(${JSON.stringify(fresh.toString('base64'))}), load(${JSON.stringify(committed.toString('base64'))})]);
+      if (a.width !== b.width || a.height !== b.height) return 1;
+      const first = pixels(a);
+      const second = pixels(b);
+      let differing = 0;
+      for (let index = 0; index < first.length; index += 4) {
+        const distance =
+          Math.abs(first[index] - second[index]) +
+          Math.abs(first[index + 1] - second[index + 1]) +
+          Math.abs(first[index + 2] - second[index + 2]);
+        if (distance > ${PIXEL_TOLERANCE}) differing += 1;
+      }
+      return differing / (first.length / 4);
+    })()`)) as number;
+  } finally {
+    await checker.close();
+  }
+};
+
+/**
+ * Takes the picture `docs/<name>.png` of what the page shows, after the same fixed text for what
+ * changes between runs, with no focus ring or hover; writes it with `UPDATE_SCREENSHOTS=1`, else
+ * checks the committed one is still what the page shows.
+ */
+const docsScreenshot = async (name: string) => {
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.mouse.move(0, 0);
+  await page.evaluate(`(() => {
+    document.activeElement?.blur();
+    for (const time of document.querySelectorAll('time')) time.textContent = ${JSON.stringify(SHOWN_TIME)};
+    const id = document.getElementById('project-id');
+    if (id) id.value = ${JSON.stringify(SHOWN_PROJECT_ID)};
+  })()`);
+  const fresh = await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
+  const committed = join(DOCS, `${name}.png`);
+  if (UPDATE) {
+    writeFileSync(committed, fresh);
+    return;
+  }
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const taken = join(SCREENSHOT_DIR, `docs-${name}.png`);
+  writeFileSync(taken, fresh);
+  const refresh =
+    `Look at ${taken}; if it is right, run UPDATE_SCREENSHOTS=1 npx jest --selectProjects browser ` +
+    `--testPathPatterns browser/screenshots and commit docs/${name}.png.`;
+  if (!existsSync(committed)) throw new Error(`docs/${name}.png is missing. ${refresh}`);
+  const share = await differingShare(fresh, readFileSync(committed));
+  if (share > MOST_DIFFERING) {
+    throw new Error(
+      `docs/${name}.png is not what the dashboard shows now (${share === 1 ? 'another size' : `${(share * 100).toFixed(1)} % of its pixels differ`}). ${refresh}`,
+    );
+  }
+};
+
+beforeAll(async () => {
+  service = await startNpmService();
+  browser = await openBrowser();
+  page = browser.page;
+  await page.setViewportSize(VIEWPORT);
+  await page.goto(`${service.baseUrl}/`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('E-mail').fill(EMAIL);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+
+  const bearer = await devSession(service, EMAIL);
+  projectId = (await arrangeOk('POST', '/api/v1/projects', bearer, { name: 'payments' })).data.projectId;
+  const secrets = `/api/v1/projects/${projectId}/environments/development/secrets`;
+  await arrangeOk('PATCH', secrets, bearer, {
+    set: {
+      DATABASE_URL: 'postgres://demo:not-a-real-password@db.example.test/app',
+      API_URL: 'https://api.example.test',
+      LOG_LEVEL: 'debug',
+      OLD_API_KEY: 'demo-key-0000',
+      STRIPE_KEY: 'sk_test_not_a_real_key',
+    },
+  });
+  await arrangeOk('PATCH', secrets, bearer, { delete: ['OLD_API_KEY'] });
+  await arrangeOk('PATCH', `/api/v1/projects/${projectId}/environments/staging/secrets`, bearer, {
+    set: { DATABASE_URL: 'postgres://demo:staging@db.example.test/app' },
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+test('docs/dashboard-secrets.png: a project’s home on its Secrets tab, one value revealed', async () => {
+  await page.goto(`${service.baseUrl}/#/projects/${projectId}`);
+  const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'DATABASE_URL' }) });
+  await row.getByRole('button', { name: 'Reveal' }).click();
+  await row.getByText('postgres://demo:not-a-real-password@db.example.test/app').waitFor();
+  await docsScreenshot('dashboard-secrets');
+});
+
+test('docs/dashboard-secrets-deleted.png: the secrets deleted in the last 30 days, with History and Restore', async () => {
+  await page.getByRole('radio', { name: 'Deleted' }).check();
+  await page.getByRole('rowheader', { name: 'OLD_API_KEY' }).waitFor();
+  await docsScreenshot('dashboard-secrets-deleted');
+});
+
+test('docs/dashboard-project-settings.png: the project’s name, its id with Copy, and its environments', async () => {
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('rowheader', { name: 'staging' }).waitFor();
+  await docsScreenshot('dashboard-project-settings');
+});
+
+test('docs/dashboard-members.png: the project’s members, owner first', async () => {
+  await page.getByRole('tab', { name: 'Members' }).click();
+  await page.getByRole('rowheader', { name: EMAIL }).waitFor();
+  await docsScreenshot('dashboard-members');
+});
+
+test('the page logged no error', () => {
+  expect(browser.errors).toEqual([]);
+});
