@@ -3,7 +3,6 @@ import { DELETED_SECRET_DAYS } from '@contract/limits';
 import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { type Api, bodyOf } from './api';
-import { type DeletedSecret, deletedSecrets, keepDelete, keptDeletes, restorableSince } from './deleted-secrets';
 import { ImportSecretsForm } from './import-secrets-form';
 import { List } from './list';
 import { RevealedValue } from './revealed-value';
@@ -32,31 +31,27 @@ type View = 'live' | 'deleted';
 /** Ids of a row's controls, to give the focus back to them (secret names are safe in ids). */
 const controlId = (action: 'edit' | 'history' | 'reveal' | 'deleted-history', name: string) => `${action}-${name}`;
 
-/** Most pages of the trail read for the deleted view: a month of deletes, in pages of the API's size. */
-const MOST_TRAIL_PAGES = 10;
+/** A secret deleted within `DELETED_SECRET_DAYS`: its history stays readable and Restore brings it back. */
+interface DeletedSecret {
+  readonly name: string;
+  readonly deletedAt: string;
+  /** Who deleted it. */
+  readonly deletedBy: string;
+}
 
-/** The trail's `secret.deleted` events of one environment since the oldest restorable one. */
-const trailDeletes = async (api: Api, projectId: string, environment: string): Promise<DeletedSecret[]> => {
-  const found: DeletedSecret[] = [];
-  const since = restorableSince(Date.now());
-  let cursor: string | undefined;
-  for (let page = 0; page < MOST_TRAIL_PAGES; page++) {
-    const answer = await bodyOf(
-      api.api.GET('/api/v1/projects/{projectId}/audit-events', {
-        params: { path: { projectId }, query: { type: 'secret.deleted', since, ...(cursor && { cursor }) } },
+/** The environment's secrets deleted within `DELETED_SECRET_DAYS`, each as its delete left it. */
+const loadDeleted = async (api: Api, projectId: string, environment: string): Promise<DeletedSecret[]> =>
+  (
+    await bodyOf(
+      api.api.GET('/api/v1/projects/{projectId}/environments/{environment}/secrets', {
+        params: { path: { projectId, environment }, query: { deleted: 'true' } },
       }),
-    );
-    for (const event of answer.data) {
-      if (event.details.environment !== environment) continue;
-      for (const secret of event.details.secrets ?? []) {
-        found.push({ name: secret.name, deletedAt: event.time, deletedBy: event.actor.email ?? null });
-      }
-    }
-    if (!answer.nextCursor) break;
-    cursor = answer.nextCursor;
-  }
-  return found;
-};
+    )
+  ).data.map((secret) => ({
+    name: secret.name,
+    deletedAt: secret.updatedAt,
+    deletedBy: secret.updatedBy.email ?? secret.updatedBy.userId,
+  }));
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -64,21 +59,18 @@ const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? 
  * One environment's secrets as a table: filtered by name, sorted by a column, without values; a value
  * shown only after its Reveal (a read the API records), with Copy; Edit at the version shown, History
  * with Restore, Delete after a question; Add secret and Import in dialogs. The Deleted view lists the
- * secrets deleted within `DELETED_SECRET_DAYS`, with History and Restore: from the project's trail for
- * its owners and admins (`manages`), and for anyone those deleted in this tab. What each change did is
- * said in a status line.
+ * secrets deleted within `DELETED_SECRET_DAYS`, with History and Restore. What each change did is said
+ * in a status line.
  */
 export const EnvironmentSecrets = ({
   api,
   projectId,
   environment,
-  manages,
   onChanged,
 }: {
   api: Api;
   projectId: string;
   environment: string;
-  manages: boolean;
   /** The environment's secrets changed: its count is to be read again. */
   onChanged: () => void;
 }) => {
@@ -291,18 +283,8 @@ export const EnvironmentSecrets = ({
       ) : (
         <DeletedList
           key={revision}
-          load={async () => {
-            const fromTrail = manages ? await trailDeletes(api, projectId, environment) : [];
-            const inTrail = new Set(fromTrail.map((entry) => entry.name));
-            // This tab's deletes the trail does not show (yet, or to this person): the trail's say who.
-            const kept = keptDeletes(sessionStorage, projectId, environment).filter(
-              (entry) => !inTrail.has(entry.name),
-            );
-            const names = new Set((await api.list(projectId, environment)).map((secret) => secret.name));
-            return deletedSecrets([...fromTrail, ...kept], names, Date.now());
-          }}
+          load={() => loadDeleted(api, projectId, environment)}
           environment={environment}
-          manages={manages}
           matches={matches}
           none={none}
           onHistory={(name) => setDialog({ kind: 'history', name })}
@@ -390,11 +372,6 @@ export const EnvironmentSecrets = ({
           onClose={() => setDeleting(undefined)}
           onConfirm={async () => {
             await api.delete(projectId, environment, deleting.name);
-            keepDelete(sessionStorage, projectId, environment, {
-              name: deleting.name,
-              deletedAt: new Date().toISOString(),
-              deletedBy: null,
-            });
             hide(deleting.name);
             changed(`Deleted ${deleting.name}. The Deleted view lists it, with History and Restore.`);
             setFocusId('secrets-title');
@@ -414,7 +391,6 @@ export const EnvironmentSecrets = ({
 const DeletedList = ({
   load,
   environment,
-  manages,
   matches,
   none,
   onHistory,
@@ -423,7 +399,6 @@ const DeletedList = ({
 }: {
   load: () => Promise<DeletedSecret[]>;
   environment: string;
-  manages: boolean;
   matches: (name: string) => boolean;
   none: string;
   onHistory: (name: string) => void;
@@ -447,7 +422,7 @@ const DeletedList = ({
           cell: (entry) => <When at={entry.deletedAt} otherwise="" />,
           compare: (a, b) => a.deletedAt.localeCompare(b.deletedAt),
         },
-        { label: 'By', className: 'who-changed', cell: (entry) => entry.deletedBy ?? '' },
+        { label: 'By', className: 'who-changed', cell: (entry) => entry.deletedBy },
       ]}
       actions={(entry) => (
         <div class="row-buttons">
@@ -467,9 +442,7 @@ const DeletedList = ({
       )}
     >
       <p class="hint">
-        {manages
-          ? `Deleted in the last ${DELETED_SECRET_DAYS} days, from the project’s activity. Restore brings back the value it had before the delete.`
-          : `Deleted in this browser tab in the last ${DELETED_SECRET_DAYS} days: the project’s activity, which lists every delete, is for its owners and admins. Restore brings back the value it had before the delete.`}
+        Deleted in the last {DELETED_SECRET_DAYS} days. Restore brings back the value it had before the delete.
       </p>
       {children}
     </List>

@@ -67,7 +67,6 @@ export const SecretsPanel = ({
           api={api}
           projectId={projectId}
           environment={current.name}
-          manages={manages}
           onChanged={onChanged}
         />
       )}
