@@ -972,12 +972,12 @@ test('the project’s activity says in words which secret changed, to which vers
   await openTab('Activity');
   const row = (sentence: string) =>
     page.getByRole('row').filter({ has: page.getByRole('cell', { name: sentence, exact: true }) });
-  await row('Restored DATABASE_URL (version 6) in development').waitFor();
+  await row('Restored DATABASE_URL (version 8) in development').waitFor();
   await expect(
-    row('Restored DATABASE_URL (version 6) in development').getByRole('cell').allTextContents(),
-  ).resolves.toEqual([expect.any(String), ada, 'Restored DATABASE_URL (version 6) in development', '127.0.0.1']);
+    row('Restored DATABASE_URL (version 8) in development').getByRole('cell').allTextContents(),
+  ).resolves.toEqual([expect.any(String), ada, 'Restored DATABASE_URL (version 8) in development', '127.0.0.1']);
   for (const sentence of [
-    'Deleted DATABASE_URL (version 5) in development',
+    'Deleted DATABASE_URL (version 7) in development',
     'Updated DATABASE_URL (version 2) in development',
     'Read GREETING (version 1) in development',
     'Created API_URL (version 1) in development',
@@ -987,7 +987,7 @@ test('the project’s activity says in words which secret changed, to which vers
     await expect(row(sentence).count()).resolves.toBe(1);
   }
   await expect(
-    row('Restored DATABASE_URL (version 6) in development').getByRole('rowheader').textContent(),
+    row('Restored DATABASE_URL (version 8) in development').getByRole('rowheader').textContent(),
   ).resolves.toBe('secret.restored');
   const shown = await page.locator('main').textContent();
   expect(shown).not.toContain('[object Object]');
@@ -996,6 +996,7 @@ test('the project’s activity says in words which secret changed, to which vers
 });
 
 test('a session the API rejects sends the person to sign in again, keeping what they typed, and says the value was not kept', async () => {
+  await openTab('Secrets');
   await page.getByRole('button', { name: 'Add secret' }).click();
   const form = page.getByRole('form', { name: 'Add secret' });
   await form.getByLabel('Name', { exact: true }).fill('HALF_TYPED');
