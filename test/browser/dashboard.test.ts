@@ -995,6 +995,18 @@ test('the project’s activity says in words which secret changed, to which vers
   await checkScreen('project-activity');
 });
 
+/**
+ * Makes the stored session's ID token fail to verify, as after it expired (browser code as text: the
+ * tests are compiled without the DOM's types).
+ */
+const spoilStoredSession = () =>
+  page.evaluate(`
+    for (const key of Object.keys(sessionStorage).filter((name) => name.startsWith('oidc.user:'))) {
+      const user = JSON.parse(sessionStorage.getItem(key));
+      sessionStorage.setItem(key, JSON.stringify({ ...user, id_token: user.id_token + 'x' }));
+    }
+  `);
+
 test('a session the API rejects sends the person to sign in again, keeping what they typed, and says the value was not kept', async () => {
   await openTab('Secrets');
   await page.getByRole('button', { name: 'Add secret' }).click();
@@ -1002,14 +1014,7 @@ test('a session the API rejects sends the person to sign in again, keeping what 
   await form.getByLabel('Name', { exact: true }).fill('HALF_TYPED');
   await form.getByLabel('Value', { exact: true }).fill('typed but never saved');
   const secretsUrl = page.url();
-  // The stored session's ID token no longer verifies, as after it expired (browser code as text: the
-  // tests are compiled without the DOM's types).
-  await page.evaluate(`
-    for (const key of Object.keys(sessionStorage).filter((name) => name.startsWith('oidc.user:'))) {
-      const user = JSON.parse(sessionStorage.getItem(key));
-      sessionStorage.setItem(key, JSON.stringify({ ...user, id_token: user.id_token + 'x' }));
-    }
-  `);
+  await spoilStoredSession();
   await page.reload();
   await page.getByRole('alert').filter({ hasText: 'Your session expired. Sign in again.' }).waitFor();
   // The provider's own session is still alive, so it signs the person in without asking again.
@@ -1026,12 +1031,7 @@ test('a session the API rejects sends the person to sign in again, keeping what 
   // The token screen has a Name field too: type only once the projects' form is there.
   await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
   await page.getByLabel('Name').fill('half-typed');
-  await page.evaluate(`
-    for (const key of Object.keys(sessionStorage).filter((name) => name.startsWith('oidc.user:'))) {
-      const user = JSON.parse(sessionStorage.getItem(key));
-      sessionStorage.setItem(key, JSON.stringify({ ...user, id_token: user.id_token + 'x' }));
-    }
-  `);
+  await spoilStoredSession();
   await page.reload();
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
