@@ -12,9 +12,9 @@ module.exports = {
   rootDir: __dirname,
   testMatch: [
     '<rootDir>/test/unit/authorizer/*.test.ts',
-    '<rootDir>/test/unit/domain/ip.test.ts',
-    '<rootDir>/test/unit/domain/rules.test.ts',
-    '<rootDir>/test/unit/domain/token-format.test.ts',
-    '<rootDir>/test/unit/use-cases/admit-session.test.ts',
+    '<rootDir>/test/unit/crypto/*.test.ts',
+    '<rootDir>/test/unit/domain/*.test.ts',
+    '<rootDir>/test/unit/http/errors.test.ts',
+    '<rootDir>/test/unit/use-cases/*.test.ts',
   ],
 };
