@@ -280,6 +280,19 @@ describe('dataKeys', () => {
     expect(wrapper.unwrapped).toEqual(['prj_a', 'prj_a']);
   });
 
+  it('unwraps again when the clock has gone back before the key was unwrapped, so no key outlives five minutes', async () => {
+    const wrapper = countingWrapper();
+    const clock = manualClock();
+    const keys = dataKeys(wrapper, { clock });
+    const { wrapped } = await wrapper.generate('prj_a');
+
+    await keys.dataKeyFor('prj_a', wrapped);
+    clock.advance(-1);
+    await keys.dataKeyFor('prj_a', wrapped);
+
+    expect(wrapper.unwrapped).toEqual(['prj_a', 'prj_a']);
+  });
+
   it('serves a key it made itself from memory too', async () => {
     const wrapper = countingWrapper();
     const keys = dataKeys(wrapper);
