@@ -379,6 +379,18 @@ describe('authorize a token limited to projects', () => {
     expect(broken).toEqual(refused);
   });
 
+  it('refuses a route beneath an environment without its environment parameter, even for an environment named undefined', async () => {
+    const token = storedToken(minted, {
+      scopes: ['admin'],
+      projects: [{ projectId: 'prj_B', environments: ['undefined'] }],
+    });
+    const decision = await judge(
+      { resource: `${ENVIRONMENT_ROUTE}/secrets`, pathParameters: { projectId: 'prj_B' } },
+      token,
+    );
+    expect(decision).toEqual(refused);
+  });
+
   it('checks the scope first: a limited token outside its projects without the scope gets the scope error', async () => {
     const reader = { ...limited, scopes: ['read:secrets' as const] };
     const decision = await judge({ tokenScope: 'admin', pathParameters: { projectId: 'prj_C' } }, reader);
