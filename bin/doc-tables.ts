@@ -51,6 +51,8 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
     'an API token limited to `projects`, outside them, or limited to environments and outside or above them',
   sessionRequired: 'an API token on a route for dashboard sessions only',
   projectRole: 'the caller is a plain member of the project; the route needs its `owner` or an `admin`',
+  environmentAccess:
+    'the caller’s access to the environment is below what the route needs: `read` for lists, values, versions and export, `write` for every change (the refusal is recorded)',
   projectNotFound: 'no such project, or the caller is not one of its members',
   tokenNotFound: 'no such token among the caller’s',
   userNotFound: 'no user holds the address (a user must have signed in once to be added)',
@@ -63,6 +65,9 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   environmentExists: 'the project has an environment of that name',
   environmentLimit: 'the project holds 20 environments',
   environmentNotEmpty: 'the environment holds a live secret: delete its secrets first',
+  environmentProtected:
+    'the environment is protected: a change goes through a change request, which `details` names',
+  accessFixed: 'the member is the project’s owner or an admin, whose access is `write` everywhere',
   secretNotFound: 'no such secret in the environment, or it was deleted (for a history or a restore: over 30 days ago)',
   secretVersionNotFound: 'the secret has no such version, or that version is its delete',
   secretConflict: 'an `expectedVersion` (or one of `expectedVersions`) is not the secret’s current version',
@@ -176,23 +181,16 @@ const tokenNeeds = (contract: RouteContract): string =>
 const successStatus = (contract: RouteContract): string =>
   `${contract.success.created === undefined ? '' : '201 or '}${contract.success.status}`;
 
-/** The README's API table: one row per route, in the order of `routes`, what it does and who may call it. */
+/**
+ * The README's API table: one row per route, in the order of `routes`, who may call it and its success
+ * status; what each does is docs/api.md's (the README stays a short page as routes are added).
+ */
 export const renderApiTable = (): string => {
   const rows = routes.map(
     (contract) =>
-      `| ${[
-        contract.method,
-        `\`${shortPath(contract)}\``,
-        cell(contract.summary),
-        tokenNeeds(contract),
-        successStatus(contract),
-      ].join(' | ')} |`,
+      `| ${[contract.method, `\`${shortPath(contract)}\``, tokenNeeds(contract), successStatus(contract)].join(' | ')} |`,
   );
-  return [
-    '| method | path | what it does | API token needs | success |',
-    '| --- | --- | --- | --- | --- |',
-    ...rows,
-  ].join('\n');
+  return ['| method | path | API token needs | success |', '| --- | --- | --- | --- |', ...rows].join('\n');
 };
 
 /** docs/api.md's route table: one row per route, in the order of `routes`, its request and its answers. */
