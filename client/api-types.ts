@@ -130,7 +130,11 @@ export interface paths {
         delete: operations["deleteEnvironment"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an environment’s settings: protection, approvals, members’ default access (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        patch: operations["updateEnvironment"];
         trace?: never;
     };
     "/api/v1/projects/{projectId}/environments/{environment}/export": {
@@ -284,6 +288,26 @@ export interface paths {
          * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
          */
         delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/members/{email}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a member’s access to environments: none, read or write (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        put: operations["setMemberAccess"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -452,7 +476,7 @@ export interface components {
             /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
             time: string;
             /** @enum {string} */
-            type: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "environment.created" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "share.created" | "share.revealed" | "share.deleted" | "user.offboarded";
+            type: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "share.created" | "share.revealed" | "share.deleted" | "user.offboarded";
             actor: {
                 userId: string | null;
                 email: string | null;
@@ -486,6 +510,13 @@ export interface components {
                 daysLeft: number | null;
                 maxViews: number | null;
                 viewsLeft: number | null;
+                access: {
+                    [key: string]: "none" | "read" | "write";
+                } | null;
+                needed: ("none" | "read" | "write") | null;
+                protected: boolean | null;
+                approvals: number | null;
+                defaultAccess: ("none" | "read" | "write") | null;
             };
         };
         /** @description An environment of a project */
@@ -494,6 +525,12 @@ export interface components {
             /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
             createdAt: string;
             secretCount: number;
+            /** @enum {string} */
+            access: "none" | "read" | "write";
+            protected: boolean;
+            approvals: number;
+            /** @enum {string} */
+            defaultAccess: "none" | "read" | "write";
         };
         /** @description A secret: its current version, without its value */
         Secret: {
@@ -542,7 +579,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 cursor?: string;
-                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "environment.created" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "share.created" | "share.revealed" | "share.deleted" | "user.offboarded";
+                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "share.created" | "share.revealed" | "share.deleted" | "user.offboarded";
                 since?: string;
                 until?: string;
             };
@@ -579,7 +616,7 @@ export interface operations {
                         success: false;
                         /** @constant */
                         error: "Validation failed";
-                        /** @description With "Validation failed" only */
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;
                             message: string;
@@ -936,7 +973,7 @@ export interface operations {
                         success: false;
                         /** @enum {string} */
                         error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed" only */
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;
                             message: string;
@@ -1059,7 +1096,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 cursor?: string;
-                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "environment.created" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "share.created" | "share.revealed" | "share.deleted" | "user.offboarded";
+                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "share.created" | "share.revealed" | "share.deleted" | "user.offboarded";
                 since?: string;
                 until?: string;
             };
@@ -1099,7 +1136,7 @@ export interface operations {
                         success: false;
                         /** @constant */
                         error: "Validation failed";
-                        /** @description With "Validation failed" only */
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;
                             message: string;
@@ -1368,7 +1405,7 @@ export interface operations {
                         success: false;
                         /** @enum {string} */
                         error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed" only */
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;
                             message: string;
@@ -1653,6 +1690,190 @@ export interface operations {
             };
         };
     };
+    updateEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description An environment: 1 to 32 of a-z, 0-9 and -, starting and ending with a letter or a digit */
+                environment: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whether its secrets change only through change requests */
+                    protected?: boolean;
+                    /** @description The approvals a change request needs there, 1 to 3 */
+                    approvals?: number;
+                    /** @enum {string} */
+                    defaultAccess?: "none" | "read" | "write";
+                };
+            };
+        };
+        responses: {
+            /** @description The environment with its settings */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Environment"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Environment not found";
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
     exportSecrets: {
         parameters: {
             query?: never;
@@ -1710,7 +1931,7 @@ export interface operations {
                         /** @constant */
                         success: false;
                         /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
                     };
                 };
             };
@@ -1821,7 +2042,7 @@ export interface operations {
                         success: false;
                         /** @constant */
                         error: "Validation failed";
-                        /** @description With "Validation failed" only */
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;
                             message: string;
@@ -1855,7 +2076,7 @@ export interface operations {
                         /** @constant */
                         success: false;
                         /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
                     };
                 };
             };
@@ -1983,7 +2204,7 @@ export interface operations {
                         success: false;
                         /** @enum {string} */
                         error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed" only */
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;
                             message: string;
@@ -2017,7 +2238,7 @@ export interface operations {
                         /** @constant */
                         success: false;
                         /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
                     };
                 };
             };
@@ -2047,7 +2268,12 @@ export interface operations {
                         /** @constant */
                         success: false;
                         /** @enum {string} */
-                        error: "Secret version conflict" | "Secret limit reached";
+                        error: "Environment is protected" | "Secret version conflict" | "Secret limit reached";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2183,7 +2409,7 @@ export interface operations {
                         success: false;
                         /** @constant */
                         error: "Validation failed";
-                        /** @description With "Validation failed" only */
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;
                             message: string;
@@ -2217,7 +2443,7 @@ export interface operations {
                         /** @constant */
                         success: false;
                         /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
                     };
                 };
             };
@@ -2351,7 +2577,7 @@ export interface operations {
                         success: false;
                         /** @enum {string} */
                         error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed" only */
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;
                             message: string;
@@ -2385,7 +2611,7 @@ export interface operations {
                         /** @constant */
                         success: false;
                         /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
                     };
                 };
             };
@@ -2415,7 +2641,12 @@ export interface operations {
                         /** @constant */
                         success: false;
                         /** @enum {string} */
-                        error: "Secret version conflict" | "Secret limit reached";
+                        error: "Environment is protected" | "Secret version conflict" | "Secret limit reached";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2554,7 +2785,7 @@ export interface operations {
                         /** @constant */
                         success: false;
                         /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
                     };
                 };
             };
@@ -2570,6 +2801,26 @@ export interface operations {
                         success: false;
                         /** @enum {string} */
                         error: "Project not found" | "Environment not found" | "Secret not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Environment is protected";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2671,7 +2922,7 @@ export interface operations {
                         success: false;
                         /** @enum {string} */
                         error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed" only */
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;
                             message: string;
@@ -2705,7 +2956,7 @@ export interface operations {
                         /** @constant */
                         success: false;
                         /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
                     };
                 };
             };
@@ -2735,7 +2986,12 @@ export interface operations {
                         /** @constant */
                         success: false;
                         /** @enum {string} */
-                        error: "Secret version conflict" | "Secret limit reached";
+                        error: "Environment is protected" | "Secret version conflict" | "Secret limit reached";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2881,7 +3137,7 @@ export interface operations {
                         /** @constant */
                         success: false;
                         /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
                     };
                 };
             };
@@ -2977,6 +3233,10 @@ export interface operations {
                             email: string;
                             /** @enum {string} */
                             role: "owner" | "admin" | "member";
+                            /** @description Access levels by environment name */
+                            access: {
+                                [key: string]: "none" | "read" | "write";
+                            };
                         }[];
                     };
                 };
@@ -3124,7 +3384,7 @@ export interface operations {
                         success: false;
                         /** @enum {string} */
                         error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed" only */
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;
                             message: string;
@@ -3411,6 +3671,212 @@ export interface operations {
             };
         };
     };
+    setMemberAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description An e-mail address: printable ASCII, one @, at most 254 characters */
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Access levels by environment name */
+                    access: {
+                        [key: string]: "none" | "read" | "write";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The member with their access to every environment */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            userId: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            /** @description Access levels by environment name */
+                            access: {
+                                [key: string]: "none" | "read" | "write";
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Member not found" | "Environment not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Owners and admins write every environment";
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
     listShares: {
         parameters: {
             query?: never;
@@ -3571,7 +4037,7 @@ export interface operations {
                         success: false;
                         /** @enum {string} */
                         error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed" only */
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;
                             message: string;
@@ -4267,7 +4733,7 @@ export interface operations {
                         success: false;
                         /** @enum {string} */
                         error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed" only */
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;
                             message: string;
@@ -4598,7 +5064,7 @@ export interface operations {
                         success: false;
                         /** @enum {string} */
                         error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed" only */
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;
                             message: string;

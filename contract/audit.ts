@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { timestamp } from './instant';
+import { accessLevels } from './roles';
 
 /**
  * The audit trail's vocabulary: what an event is, as the API answers it, as the table stores it and
@@ -17,7 +18,10 @@ export const auditEventTypes = [
   'project.created',
   'member.added',
   'member.removed',
+  'member.access_changed',
+  'access.denied',
   'environment.created',
+  'environment.updated',
   'environment.deleted',
   'secret.created',
   'secret.updated',
@@ -47,12 +51,12 @@ export const MAX_USER_AGENT_LENGTH = 256;
 
 /**
  * The most an event's item takes, in bytes, when it names at most one secret: a 256-character user
- * agent, two e-mails of up to 254 characters, a 128-character secret name, its ids, keys and attribute
- * names. A trail's page reads at most this per such event. The read of an export names every secret
+ * agent, two e-mails of up to 254 characters, a 128-character secret name or the access levels of 20
+ * environments of up to 32 characters, its ids, keys and attribute names. A trail's page reads at most this per such event. The read of an export names every secret
  * read (up to 1,000: about 150 KB at the longest names), so a page holding those reads more, and
  * DynamoDB ends a page at 1 MB.
  */
-export const MAX_AUDIT_EVENT_BYTES = 1_792;
+export const MAX_AUDIT_EVENT_BYTES = 2_560;
 
 /** Days an event is kept by default before DynamoDB's TTL deletes it (`auditRetentionDays`). */
 export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
@@ -124,6 +128,16 @@ const buildAuditEventSchema = () =>
         maxViews: z.nullable(z.int()),
         /** `share.created`, `share.revealed`: how many reveals the share has left. */
         viewsLeft: z.nullable(z.int()),
+        /** `member.access_changed`: the levels set, by environment. */
+        access: z.nullable(z.record(z.string(), z.enum(accessLevels))),
+        /** `access.denied`: the level the refused request needed in `environment`. */
+        needed: z.nullable(z.enum(accessLevels)),
+        /** `environment.updated`: whether the environment is protected now. */
+        protected: z.nullable(z.boolean()),
+        /** `environment.updated`: the approvals a change request needs there now. */
+        approvals: z.nullable(z.int()),
+        /** `environment.updated`: a plain member's access there unless set for them. */
+        defaultAccess: z.nullable(z.enum(accessLevels)),
       }),
     })
     .check(z.meta({ id: 'AuditEvent' }), z.describe('One recorded change or denial; never a credential'));

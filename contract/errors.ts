@@ -7,6 +7,7 @@ export const ErrorText = {
   tokenResource: 'Forbidden: Token is not allowed for this resource',
   sessionRequired: 'Forbidden: Token creation requires a dashboard session',
   projectRole: 'Forbidden: Insufficient project role',
+  environmentAccess: 'Forbidden: Insufficient environment access',
   projectNotFound: 'Project not found',
   tokenNotFound: 'Token not found',
   userNotFound: 'User not found',
@@ -19,6 +20,8 @@ export const ErrorText = {
   environmentExists: 'Environment already exists',
   environmentLimit: 'Environment limit reached',
   environmentNotEmpty: 'Environment is not empty',
+  environmentProtected: 'Environment is protected',
+  accessFixed: 'Owners and admins write every environment',
   secretNotFound: 'Secret not found',
   secretVersionNotFound: 'Secret version not found',
   secretConflict: 'Secret version conflict',
@@ -35,6 +38,9 @@ export const ErrorText = {
   internal: 'Internal server error',
   unavailable: 'Service temporarily unavailable',
 } as const;
+
+/** The errors whose answer carries `details`: each failed field, or the way round a protected environment. */
+export const ERRORS_WITH_DETAILS: ReadonlySet<string> = new Set([ErrorText.validation, ErrorText.environmentProtected]);
 
 /** One failed field of a request. */
 export interface ValidationDetail {

@@ -23,6 +23,9 @@ export const MAX_GRACE_HOURS = 168;
 export const EXPIRY_NOTICE_DAYS = [7, 1] as const;
 /** Most environments a project holds. */
 export const MAX_ENVIRONMENTS = 20;
+
+/** The most approvals a protected environment may ask of a change request. */
+export const MAX_APPROVALS = 3;
 /** The environments a new project starts with. */
 export const DEFAULT_ENVIRONMENTS = ['development', 'staging', 'production'] as const;
 /** Most live secrets an environment holds. */

@@ -9,3 +9,15 @@ export const grantableRoles = ['member', 'admin'] as const satisfies readonly Pr
 
 /** A role that may be granted through the add-member route. */
 export type GrantableRole = (typeof grantableRoles)[number];
+
+/**
+ * What a member may do in one environment: nothing, read its secrets, or read and write them. Owners
+ * and admins hold `write` in every environment, always.
+ */
+export const accessLevels = ['none', 'read', 'write'] as const;
+
+/** One environment access level. */
+export type AccessLevel = (typeof accessLevels)[number];
+
+/** What a route under an environment needs of its caller there. */
+export type NeededAccess = Exclude<AccessLevel, 'none'>;

@@ -15,7 +15,7 @@ import {
 } from './identifiers';
 import { timestamp } from './instant';
 import { MAX_NAME_LENGTH, MAX_PATCH_CHANGES, MAX_SECRET_VALUE_BYTES } from './limits';
-import { projectRoles } from './roles';
+import { accessLevels, projectRoles } from './roles';
 import { scopes } from './scopes';
 import { firstHiddenCharacter } from './visible-text';
 
@@ -80,6 +80,23 @@ export const scope = () => z.enum(scopes);
 
 /** A project role as lists show it. */
 export const role = () => z.enum(projectRoles);
+
+/** An environment access level (`none`, `read`, `write`). */
+export const accessLevel = () => z.enum(accessLevels);
+
+/** A member of a project, as the member list and an access change answer them. */
+export const member = () =>
+  z.object({
+    userId: z.string(),
+    email: z.string(),
+    role: role(),
+    /** Their access to each environment of the project (owner and admins: `write` everywhere). */
+    access: accessByEnvironment(),
+  });
+
+/** Access levels by environment name. */
+export const accessByEnvironment = () =>
+  z.record(environmentName(), accessLevel()).check(z.describe('Access levels by environment name'));
 
 /** The first characters of a raw token. */
 export const displayPrefix = () =>
@@ -154,6 +171,14 @@ const buildEnvironment = () =>
       createdAt: timestamp(),
       /** Its live secrets. */
       secretCount: z.int(),
+      /** The caller's access to it. */
+      access: accessLevel(),
+      /** Whether its secrets change only through change requests. */
+      protected: z.boolean(),
+      /** The approvals a change request needs there (1 to 3). */
+      approvals: z.int(),
+      /** The access a plain member has there unless an owner or admin set theirs. */
+      defaultAccess: accessLevel(),
     })
     .check(z.meta({ id: 'Environment' }), z.describe('An environment of a project'));
 let environmentSchema: ReturnType<typeof buildEnvironment> | undefined;
@@ -326,14 +351,23 @@ export const successBody = () => z.object({ success: z.literal(true) });
 /** The contract's error texts. */
 export type ErrorTextValue = (typeof ErrorText)[keyof typeof ErrorText];
 
-/** `{success: false, error}` with exactly the texts this status can carry (+ `details` on a validation error). */
+/**
+ * `{success: false, error}` with exactly the texts this status can carry (+ `details` on the errors
+ * that carry them, `ERRORS_WITH_DETAILS`).
+ */
 export const errorBody = (texts: readonly [ErrorTextValue, ...ErrorTextValue[]], withDetails: boolean) =>
   z.object({
     success: z.literal(false),
     error: texts.length === 1 ? z.literal(texts[0]) : z.enum(texts),
     ...(withDetails && {
       details: z.optional(
-        z.array(z.object({ path: z.string(), message: z.string() })).check(z.describe('With "Validation failed" only')),
+        z
+          .array(z.object({ path: z.string(), message: z.string() }))
+          .check(
+            z.describe(
+              'With "Validation failed": each failed field; with "Environment is protected": the change-request route',
+            ),
+          ),
       ),
     }),
   });

@@ -36,3 +36,9 @@ export const secretWrite: DataCall = {
     { action: 'Put', entity: 'ProjectAuditEvent' },
   ],
 };
+
+/**
+ * A refusal for the caller's access to the environment, recorded in the trails (`access.denied`): what
+ * a route under an environment writes when it answers 403 `Insufficient environment access`.
+ */
+export const accessDenial: DataCall = { operation: 'PutItem', entity: 'ProjectAuditEvent', beyondFloor: true };

@@ -1,5 +1,6 @@
 import { bodyIsOptional } from '@contract/body';
 import { API_DOCUMENT_PATH, DASHBOARD_URL_FIELD } from '@contract/dashboard';
+import { ERRORS_WITH_DETAILS } from '@contract/errors';
 import { NO_STORE_HEADERS } from '@contract/headers';
 import { TOKEN_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
 import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '@contract/limits';
@@ -48,7 +49,12 @@ const cacheControl = () =>
 
 const errorResponse = (status: number, texts: NonEmpty<ErrorTextValue>): ZodOpenApiResponseObject => ({
   description: ERROR_DESCRIPTIONS[status] ?? 'Error',
-  content: jsonContent(errorBody(texts, status === 400)),
+  content: jsonContent(
+    errorBody(
+      texts,
+      texts.some((text) => ERRORS_WITH_DETAILS.has(text)),
+    ),
+  ),
   headers: z.object({
     'Cache-Control': cacheControl(),
     ...(status === 503 && {

@@ -3,7 +3,7 @@ import { ErrorText } from '../errors';
 import { MAX_PATCH_CHANGES, PATCH_BODY_BYTES } from '../limits';
 import { route, SAMPLE_SECRET } from '../route';
 import { dataBody, secretChange, secretChanges } from '../schemas';
-import { environmentParams, secretWrite } from '../secret-routes';
+import { accessDenial, environmentParams, secretWrite } from '../secret-routes';
 
 // The contract of change secrets (one module per route: a function bundles only its own).
 
@@ -16,8 +16,9 @@ export const changeSecretsRoute = route({
   summary: `Set and delete up to ${MAX_PATCH_CHANGES} secrets at once: all of them, or none`,
   success: { status: 200, description: 'Each secret changed, by name, at its new version' },
   errors: {
+    forbidden: [ErrorText.environmentAccess],
     notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound, ErrorText.secretNotFound],
-    conflict: [ErrorText.secretConflict, ErrorText.secretLimit],
+    conflict: [ErrorText.environmentProtected, ErrorText.secretConflict, ErrorText.secretLimit],
   },
   paramErrors: { projectId: ErrorText.projectNotFound, environment: ErrorText.environmentNotFound },
   maxBodyBytes: PATCH_BODY_BYTES,
@@ -36,6 +37,7 @@ export const changeSecretsRoute = route({
       consistent: true,
     },
     secretWrite,
+    accessDenial,
   ],
   schemas: () => ({
     params: environmentParams(),

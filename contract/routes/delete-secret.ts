@@ -1,7 +1,7 @@
 import { ErrorText } from '../errors';
 import { route, SAMPLE_SECRET } from '../route';
 import { successBody } from '../schemas';
-import { SECRET_PARAM_ERRORS, secretParams, secretWrite } from '../secret-routes';
+import { accessDenial, SECRET_PARAM_ERRORS, secretParams, secretWrite } from '../secret-routes';
 
 // The contract of delete secret (one module per route: a function bundles only its own).
 
@@ -13,7 +13,11 @@ export const deleteSecretRoute = route({
   tokenScope: 'write:secrets',
   summary: 'Delete a secret: it leaves lists and exports; its versions stay restorable for 30 days',
   success: { status: 200, description: 'Deleted' },
-  errors: { notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound, ErrorText.secretNotFound] },
+  errors: {
+    forbidden: [ErrorText.environmentAccess],
+    notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound, ErrorText.secretNotFound],
+    conflict: [ErrorText.environmentProtected],
+  },
   paramErrors: SECRET_PARAM_ERRORS,
   successMetric: 'SecretsDeleted',
   // Least work (delete a secret): the caller's membership, the environment and the secret's head,
@@ -23,6 +27,7 @@ export const deleteSecretRoute = route({
   dataAccess: [
     { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead'], consistent: true },
     secretWrite,
+    accessDenial,
   ],
   schemas: () => ({
     params: secretParams(),

@@ -14,7 +14,10 @@ export const exportSecretsRoute = route({
   tokenScope: 'read:secrets',
   summary: 'Every live secret of an environment with its value, `{NAME: value}`: one recorded read',
   success: { status: 200, description: 'Each live secret’s name and value; the read is in the audit trail' },
-  errors: { notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound] },
+  errors: {
+    forbidden: [ErrorText.environmentAccess],
+    notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound],
+  },
   paramErrors: { projectId: ErrorText.projectNotFound, environment: ErrorText.environmentNotFound },
   // Least work (export): the caller's membership, the environment and the project's wrapped data key,
   // strongly consistent in one call, beside the environment's secret heads (one Query; they hold the

@@ -18,6 +18,7 @@ export const getSecretRoute = route({
   summary: 'Read one secret’s value, current or of `?version=N`: a recorded read',
   success: { status: 200, description: 'The secret and its value; the read is in the audit trail' },
   errors: {
+    forbidden: [ErrorText.environmentAccess],
     notFound: [
       ErrorText.projectNotFound,
       ErrorText.environmentNotFound,

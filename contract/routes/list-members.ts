@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { route } from '../route';
-import { dataBody, projectId, role } from '../schemas';
+import { dataBody, member, projectId } from '../schemas';
 
 // The contract of list members (one module per route: a function bundles only its own).
 
@@ -18,14 +18,15 @@ export const listMembersRoute = route({
   // Least work (list members (decides access)): The project’s partition, strongly consistent because
   // the caller’s own membership in it decides access; then each member’s profile, whose address
   // follows their latest session (eventual: display only). The sample world’s project has two
-  // members.
+  // members. Beside the members, the project's environments, each member's access to which is shown.
   dataAccess: [
     { operation: 'Query', entity: 'Member', consistent: true },
+    { operation: 'Query', entity: 'Environment', consistent: true },
     { operation: 'BatchGetItem', entities: ['Profile', 'Profile'], consistent: false },
   ],
   schemas: () => ({
     params: z.object({ projectId: projectId() }),
-    response: dataBody(z.array(z.object({ userId: z.string(), email: z.string(), role: role() }))),
+    response: dataBody(z.array(member())),
   }),
   sample: (world) => ({ params: { projectId: world.projectId } }),
 });

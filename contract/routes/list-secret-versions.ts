@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { route, SAMPLE_SECRET } from '../route';
 import { dataBody, secretVersion } from '../schemas';
-import { SECRET_PARAM_ERRORS, secretParams } from '../secret-routes';
+import { accessDenial, SECRET_PARAM_ERRORS, secretParams } from '../secret-routes';
 
 // The contract of list secret versions (one module per route: a function bundles only its own).
 
@@ -14,13 +14,17 @@ export const listSecretVersionsRoute = route({
   tokenScope: 'read:secrets',
   summary: 'List a secret’s versions, newest first, without values (also of a secret deleted within 30 days)',
   success: { status: 200, description: 'The versions, newest first; `deleted` marks a delete' },
-  errors: { notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound, ErrorText.secretNotFound] },
+  errors: {
+    forbidden: [ErrorText.environmentAccess],
+    notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound, ErrorText.secretNotFound],
+  },
   paramErrors: SECRET_PARAM_ERRORS,
   // Least work (list versions): the caller's membership, the environment and the secret's head,
   // strongly consistent in one call; then its versions, one Query of its partition, newest first.
   dataAccess: [
     { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead'], consistent: true },
     { operation: 'Query', entity: 'SecretVersion', consistent: true },
+    accessDenial,
   ],
   schemas: () => ({
     params: secretParams(),

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { route, SAMPLE_SECRET } from '../route';
 import { dataBody, exactly, secretMeta } from '../schemas';
-import { environmentParams } from '../secret-routes';
+import { accessDenial, environmentParams } from '../secret-routes';
 
 // The contract of list secrets (one module per route: a function bundles only its own).
 
@@ -18,7 +18,10 @@ export const listSecretsRoute = route({
     description:
       'The live secrets, by name, each at its current version; with `deleted=true`, the secrets deleted within 30 days (which a restore brings back), each at its delete',
   },
-  errors: { notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound] },
+  errors: {
+    forbidden: [ErrorText.environmentAccess],
+    notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound],
+  },
   paramErrors: { projectId: ErrorText.projectNotFound, environment: ErrorText.environmentNotFound },
   // Least work (list secrets): the caller's membership and the environment, strongly consistent in one
   // call, beside the environment's secret heads (one Query of their partition, strongly consistent so
@@ -26,6 +29,7 @@ export const listSecretsRoute = route({
   dataAccess: [
     { operation: 'BatchGetItem', entities: ['Member', 'Environment'], consistent: true },
     { operation: 'Query', entity: 'SecretHead', consistent: true },
+    accessDenial,
   ],
   schemas: () => ({
     params: environmentParams(),

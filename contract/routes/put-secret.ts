@@ -3,7 +3,7 @@ import { ErrorText } from '../errors';
 import { SECRET_BODY_BYTES } from '../limits';
 import { route, SAMPLE_SECRET } from '../route';
 import { dataBody, exactly, secretMeta, secretValue, versionNumber } from '../schemas';
-import { secretParams, secretWrite } from '../secret-routes';
+import { accessDenial, secretParams, secretWrite } from '../secret-routes';
 
 // The contract of put secret (one module per route: a function bundles only its own).
 
@@ -20,8 +20,9 @@ export const putSecretRoute = route({
     created: 'Created (or written again after a delete): the new version, without its value',
   },
   errors: {
+    forbidden: [ErrorText.environmentAccess],
     notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound],
-    conflict: [ErrorText.secretConflict, ErrorText.secretLimit],
+    conflict: [ErrorText.environmentProtected, ErrorText.secretConflict, ErrorText.secretLimit],
   },
   paramErrors: {
     projectId: ErrorText.projectNotFound,
@@ -40,6 +41,7 @@ export const putSecretRoute = route({
   dataAccess: [
     { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead', 'Project'], consistent: true },
     secretWrite,
+    accessDenial,
   ],
   schemas: () => ({
     params: secretParams(),

@@ -1,7 +1,7 @@
 import { ErrorText } from '../errors';
 import { route, SAMPLE_SECRET } from '../route';
 import { dataBody, exactly, secretMeta, versionNumber } from '../schemas';
-import { SECRET_PARAM_ERRORS, secretParams, secretWrite } from '../secret-routes';
+import { accessDenial, SECRET_PARAM_ERRORS, secretParams, secretWrite } from '../secret-routes';
 
 // The contract of restore secret (one module per route: a function bundles only its own).
 
@@ -14,13 +14,14 @@ export const restoreSecretRoute = route({
   summary: 'Write an earlier version’s value as the next version (also undeletes); needs no read access',
   success: { status: 200, description: 'The new version, without its value' },
   errors: {
+    forbidden: [ErrorText.environmentAccess],
     notFound: [
       ErrorText.projectNotFound,
       ErrorText.environmentNotFound,
       ErrorText.secretNotFound,
       ErrorText.secretVersionNotFound,
     ],
-    conflict: [ErrorText.secretConflict, ErrorText.secretLimit],
+    conflict: [ErrorText.environmentProtected, ErrorText.secretConflict, ErrorText.secretLimit],
   },
   paramErrors: SECRET_PARAM_ERRORS,
   successMetric: 'SecretsRestored',
@@ -33,6 +34,7 @@ export const restoreSecretRoute = route({
     { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead', 'Project'], consistent: true },
     { operation: 'GetItem', entity: 'SecretVersion', consistent: true },
     secretWrite,
+    accessDenial,
   ],
   schemas: () => ({
     params: secretParams(),

@@ -85,6 +85,23 @@ const denialWords: ReadonlyMap<DenialReason, string> = new Map<DenialReason, str
   ['resource', 'it does not reach that project or environment'],
 ]);
 
+/** `production: read, staging: write`, by environment name. */
+const accessPhrase = (access: AuditEvent['details']['access']): string =>
+  Object.entries(access ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([environment, level]) => `${environment}: ${level}`)
+    .join(', ');
+
+/** `protected, 2 approvals, members read by default`: the settings an environment's change set. */
+const settingsPhrase = (details: AuditEvent['details']): string =>
+  [
+    details.protected === null ? undefined : details.protected ? 'protected' : 'open to direct writes',
+    details.approvals === null ? undefined : plural(details.approvals, 'approval', 'approvals'),
+    details.defaultAccess === null ? undefined : `members ${details.defaultAccess} by default`,
+  ]
+    .filter((part) => part !== undefined)
+    .join(', ');
+
 const viewsLeftPhrase = (viewsLeft: number | null): string =>
   viewsLeft === null ? '' : ` (${plural(viewsLeft, 'view', 'views')} left)`;
 
@@ -125,6 +142,12 @@ export const eventSentence = (event: AuditEvent, reading: Reading): string => {
       return `Created environment ${details.environment ?? ''}${ofProject(event, reading, 'in')}`;
     case 'environment.deleted':
       return `Deleted environment ${details.environment ?? ''}${ofProject(event, reading, 'of')}`;
+    case 'environment.updated':
+      return `Changed environment ${details.environment ?? ''}${ofProject(event, reading, 'of')}: ${settingsPhrase(details)}`;
+    case 'member.access_changed':
+      return `Set the access of ${personPhrase(event)}${ofProject(event, reading, 'in')}: ${accessPhrase(details.access)}`;
+    case 'access.denied':
+      return `Refused ${details.needed ?? 'access'} access${inEnvironment(event, reading)}`;
     case 'secret.created':
       return secretSentence('Created', event, reading);
     case 'secret.updated':

@@ -1,6 +1,7 @@
 import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { MAX_ENVIRONMENTS } from '@contract/limits';
+import { DEFAULT_APPROVALS } from '@lambdas/domain/environment-access';
 import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
 import type { EnvironmentRecord } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
@@ -65,6 +66,48 @@ export const createEnvironment = async (
   if (outcome.conditionFailed.includes(0)) throw new NotFoundError(ErrorText.projectNotFound);
   if (outcome.conditionFailed.includes(1)) throw new ConflictError(ErrorText.environmentExists);
   throw new ConflictError(ErrorText.environmentLimit);
+};
+
+/**
+ * Stores an environment's settings with their event, in one transaction that checks `managerUserId`
+ * still manages the project and updates the environment only in the life it was read in, raising its
+ * revision (a secret write judged under the old settings then fails and is judged again). Answers
+ * whether it wrote.
+ */
+export const updateEnvironment = async (
+  managerUserId: string,
+  environment: EnvironmentRecord,
+  event: AuditEvent,
+): Promise<boolean> => {
+  const { projectId, name, life } = environment;
+  const settings = {
+    ':protected': environment.protected ?? false,
+    ':approvals': environment.approvals ?? DEFAULT_APPROVALS,
+    ':defaultAccess': environment.defaultAccess ?? 'write',
+  };
+  const outcome = await transactWrite(
+    [
+      managerCheck(projectId, managerUserId),
+      {
+        Update: {
+          Key: environmentKey(projectId, name),
+          UpdateExpression:
+            'SET #protected = :protected, approvals = :approvals, defaultAccess = :defaultAccess, revision = if_not_exists(revision, :zero) + :one',
+          ConditionExpression: `attribute_exists(PK) AND ${life === undefined ? 'attribute_not_exists(life)' : 'life = :life'}`,
+          ExpressionAttributeNames: { '#protected': 'protected' },
+          ExpressionAttributeValues: {
+            ...settings,
+            ':zero': 0,
+            ':one': 1,
+            ...(life !== undefined && { ':life': life }),
+          },
+        },
+      },
+      auditEventPut(event, { userId: managerUserId, projectId }),
+    ],
+    [0, 1],
+  );
+  return outcome.ok;
 };
 
 /**

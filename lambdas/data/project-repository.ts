@@ -184,3 +184,46 @@ export const deleteMembershipUnlessOwner = async (
   );
   return outcome.ok;
 };
+
+/**
+ * Sets a plain member's access with its event: one transaction that checks the manager still manages
+ * the project and `email` still finds the member, and updates the member only while their access is at
+ * the revision read (raising it). `changed`: the member moved since (read again); `refused`: the
+ * manager or the claim no longer holds.
+ */
+export const setMemberAccess = async (
+  managerUserId: string,
+  member: MemberRecord,
+  email: string,
+  event: AuditEvent,
+): Promise<'written' | 'changed' | 'refused'> => {
+  const read = member.accessRevision;
+  const outcome = await transactWrite(
+    [
+      managerCheck(member.projectId, managerUserId),
+      claimStillNames(email, member.userId),
+      {
+        Update: {
+          Key: memberKey(member.projectId, member.userId),
+          UpdateExpression: 'SET #access = :access, accessRevision = :next',
+          ConditionExpression: `#role = :member AND ${read === undefined ? 'attribute_not_exists(accessRevision)' : 'accessRevision = :read'}`,
+          ExpressionAttributeNames: { '#access': 'access', '#role': 'role' },
+          ExpressionAttributeValues: {
+            ':access': member.access ?? {},
+            ':next': (read ?? 0) + 1,
+            ':member': 'member',
+            ...(read !== undefined && { ':read': read }),
+          },
+        },
+      },
+      auditEventPut(event, { userId: managerUserId, projectId: member.projectId }),
+    ],
+    [0, 1, 2],
+  );
+  if (outcome.ok) return 'written';
+  return outcome.conditionFailed.includes(2) &&
+    !outcome.conditionFailed.includes(0) &&
+    !outcome.conditionFailed.includes(1)
+    ? 'changed'
+    : 'refused';
+};

@@ -22,7 +22,6 @@ import {
   transactWrite,
   writeItem,
 } from './client';
-import { getEnvironment } from './environment-repository';
 import {
   environmentKey,
   type ItemKey,
@@ -117,9 +116,22 @@ export const listSecretVersions = (
     ConsistentRead: true,
   });
 
+/** A condition that `attribute` is still as read: `value`, or absent when it was. */
+const asRead = (
+  attribute: string,
+  placeholder: string,
+  value: string | number | undefined,
+  values: Record<string, number | string>,
+): string => {
+  if (value === undefined) return `attribute_not_exists(${attribute})`;
+  values[placeholder] = value;
+  return `${attribute} = ${placeholder}`;
+};
+
 /**
  * The environment's counts moved by the deltas, kept under their limits, the environment still there in
- * the life the heads were judged in (not deleted and made again since).
+ * the life the heads were judged in (not deleted and made again since) and with the settings the write
+ * was allowed by (not protected, nor members' default access lowered, since).
  */
 const environmentUpdate = (change: SecretWrites): TableWrite => {
   const conditions = ['attribute_exists(PK)'];
@@ -128,11 +140,8 @@ const environmentUpdate = (change: SecretWrites): TableWrite => {
     ':bytes': change.bytesDelta,
     ':zero': 0,
   };
-  if (change.environmentLife === undefined) conditions.push('attribute_not_exists(life)');
-  else {
-    conditions.push('life = :life');
-    values[':life'] = change.environmentLife;
-  }
+  conditions.push(asRead('life', ':life', change.environmentLife, values));
+  conditions.push(asRead('revision', ':revision', change.environmentRevision, values));
   if (change.countDelta > 0) {
     conditions.push('secretCount <= :countRoom');
     values[':countRoom'] = MAX_SECRETS - change.countDelta;
@@ -186,9 +195,15 @@ const versionPut = (write: SecretWrite): TableWrite => {
  * version, each event, and a project's first data key. All of them, or none.
  */
 export const writeSecrets = async (change: SecretWrites): Promise<SecretWriteOutcome> => {
+  const accessValues: Record<string, number | string> = {};
+  const accessAsRead = asRead('accessRevision', ':access', change.accessRevision, accessValues);
   const writes: TableWrite[] = [
     {
-      ConditionCheck: { Key: memberKey(change.projectId, change.userId), ConditionExpression: 'attribute_exists(PK)' },
+      ConditionCheck: {
+        Key: memberKey(change.projectId, change.userId),
+        ConditionExpression: `attribute_exists(PK) AND ${accessAsRead}`,
+        ...(Object.keys(accessValues).length > 0 && { ExpressionAttributeValues: accessValues }),
+      },
     },
     environmentUpdate(change),
   ];
@@ -212,18 +227,22 @@ export const writeSecrets = async (change: SecretWrites): Promise<SecretWriteOut
   const answering = writes.map((_write, index) => index);
   const outcome = await transactWrite(writes, answering);
   if (outcome.ok) return 'written';
-  if (outcome.conditionFailed.includes(0)) return 'notMember';
-  if (outcome.conditionFailed.includes(1)) {
-    const environment = await getEnvironment(change.projectId, change.environment);
-    if (!environment) return 'noEnvironment';
-    // Made again since the heads were read: judge them again in its new life.
-    return environment.life === change.environmentLife ? 'limit' : 'changed';
+  const [memberFailed, environmentFailed] = [0, 1].map((index) => outcome.conditionFailed.includes(index));
+  if (memberFailed || environmentFailed) {
+    // One read, of what the function may read (a BatchGetItem), to tell why.
+    const now = await readSecretContext(change.projectId, change.userId, change.environment, [], false);
+    if (!now.member) return 'notMember';
+    if (!now.environment) return 'noEnvironment';
+    // Made again, its settings or the member's access changed, since the heads were read: judge again.
+    const sameEnvironment =
+      now.environment.life === change.environmentLife && now.environment.revision === change.environmentRevision;
+    if (environmentFailed && sameEnvironment && now.member.accessRevision === change.accessRevision) return 'limit';
   }
   return 'changed';
 };
 
-/** Records a read of secrets; the values are answered only after it is written. */
-export const recordSecretRead = (event: AuditEvent, userId: string, projectId: string): Promise<void> =>
+/** Records an event of its own: a read of secrets (the values are answered only after it is written) or a refusal. */
+export const recordEvent = (event: AuditEvent, userId: string, projectId: string): Promise<void> =>
   writeItem(auditEventPut(event, { userId, projectId }));
 
 /** A secret's head by its key (`secretHeadKey`), strongly consistent: none once its delete has expired. */

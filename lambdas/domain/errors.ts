@@ -7,6 +7,14 @@ import { ErrorText, type ValidationDetail } from '@contract/errors';
 export abstract class ApiError extends Error {
   /** The HTTP status the error is answered with. */
   abstract readonly status: number;
+
+  /** `details`: what the caller can act on (each failed field of a 400; the way round a 409). */
+  constructor(
+    message: string,
+    readonly details?: readonly ValidationDetail[],
+  ) {
+    super(message);
+  }
 }
 
 /** No credential, or one that is malformed, unknown, revoked or unverifiable. */
@@ -49,12 +57,6 @@ export class ConflictError extends ApiError {
 export class BadRequestError extends ApiError {
   override readonly name = 'BadRequestError';
   readonly status = 400;
-  constructor(
-    message: string,
-    readonly details?: readonly ValidationDetail[],
-  ) {
-    super(message);
-  }
 }
 
 /** The request body exceeds the limit. */
@@ -80,7 +82,8 @@ export class ServiceUnavailableError extends ApiError {
   override readonly name = 'ServiceUnavailableError';
   readonly status = 503;
   constructor(options?: { cause?: unknown }) {
-    super(ErrorText.unavailable, options);
+    super(ErrorText.unavailable);
+    if (options !== undefined) this.cause = options.cause;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { AuditEvent, AuditEventType } from '@contract/audit';
-import type { ProjectRole } from '@contract/roles';
+import type { AccessLevel, ProjectRole } from '@contract/roles';
 import type { Scope } from '@contract/scopes';
 
 /*
@@ -65,6 +65,14 @@ export interface EnvironmentRecord {
    * an environment made before environments had lives, whose heads have none either.
    */
   readonly life?: string;
+  /** A plain member's access unless set for them; none: `write`. */
+  readonly defaultAccess?: AccessLevel;
+  /** Whether its secrets change only through change requests. */
+  readonly protected?: boolean;
+  /** The approvals a change request needs there; none: 1. */
+  readonly approvals?: number;
+  /** Raised by every change of its settings: a write checks that the settings it was allowed by still hold. */
+  readonly revision?: number;
 }
 
 /** Who wrote a version: a person (a token writes as its owner). */
@@ -121,6 +129,20 @@ export interface MemberRecord {
   readonly userId: string;
   readonly role: ProjectRole;
   readonly addedAt: string;
+  /**
+   * A plain member's access set per environment, each for the life of the environment it was set in
+   * (an environment deleted and made again starts from its default); none set: the default.
+   */
+  readonly access?: Readonly<Record<string, SetAccess>>;
+  /** Raised by every change of `access`: a write checks that the access it was allowed by still holds. */
+  readonly accessRevision?: number;
+}
+
+/** An access level set for one member in one life of an environment. */
+export interface SetAccess {
+  readonly level: AccessLevel;
+  /** The environment's life when it was set (`EnvironmentRecord.life`); none for an environment without lives. */
+  readonly life?: string;
 }
 
 /**
@@ -206,11 +228,13 @@ export interface SecretWrite {
 export interface SecretWrites {
   readonly projectId: string;
   readonly environment: string;
-  /** The acting member, checked again in the transaction. */
+  /** The acting member, checked again in the transaction, with their access as read. */
   readonly userId: string;
+  readonly accessRevision: number | undefined;
   readonly writes: readonly SecretWrite[];
-  /** The environment's life as read: the write holds only while it is still that life. */
+  /** The environment's life and settings as read: the write holds only while they still are. */
   readonly environmentLife: string | undefined;
+  readonly environmentRevision: number | undefined;
   /** The change of the environment's live secrets and of their export bytes. */
   readonly countDelta: number;
   readonly bytesDelta: number;

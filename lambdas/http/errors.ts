@@ -1,6 +1,6 @@
 import { ErrorText } from '@contract/errors';
 import { RETRY_AFTER_SECONDS } from '@contract/limits';
-import { ApiError, BadRequestError, DecryptionError, ServiceUnavailableError } from '@lambdas/domain/errors';
+import { ApiError, DecryptionError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import { logger } from '@lambdas/observability';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { errorBody, json } from './responses';
@@ -12,7 +12,7 @@ export const errorResponse = (error: unknown): APIGatewayProxyResult => {
     return json(503, errorBody(ErrorText.unavailable), { 'Retry-After': RETRY_AFTER_SECONDS });
   }
   if (error instanceof ApiError) {
-    return json(error.status, errorBody(error.message, error instanceof BadRequestError ? error.details : undefined));
+    return json(error.status, errorBody(error.message, error.details));
   }
   if (error instanceof DecryptionError) {
     // A stored value or data key refused where it was read: changed, moved or replayed in the table, or

@@ -1,12 +1,21 @@
 import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { DEFAULT_ENVIRONMENTS } from '@contract/limits';
+import type { AccessLevel } from '@contract/roles';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
-import { ConflictError, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
+import { accessIn } from '@lambdas/domain/environment-access';
+import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import { type Ids, newLife } from '@lambdas/domain/ids';
 import type { Principal } from '@lambdas/domain/principal';
-import type { EmailClaim, EnvironmentRecord, MemberRecord, ProjectRecord, UserProfile } from '@lambdas/domain/records';
+import type {
+  EmailClaim,
+  EnvironmentRecord,
+  MemberRecord,
+  ProjectRecord,
+  SetAccess,
+  UserProfile,
+} from '@lambdas/domain/records';
 import { canManageMembers, compareMembers } from '@lambdas/domain/roles';
 
 /** What the project use cases read and write (the project repository; an in-memory fake in unit tests). */
@@ -24,6 +33,19 @@ export interface ProjectStore {
   getMember(projectId: string, userId: string): Promise<MemberRecord | undefined>;
   /** Every member of a project, strongly consistent. */
   listMembers(projectId: string): Promise<MemberRecord[]>;
+  /** A project's environments, strongly consistent. */
+  listEnvironments(projectId: string): Promise<EnvironmentRecord[]>;
+  /**
+   * Sets a plain member's access with the event while `managerUserId` still manages the project,
+   * `email` still finds the member and their access is still at the revision read: `changed` when it
+   * is not (read again), `refused` when the manager or the claim no longer holds.
+   */
+  setMemberAccess(
+    managerUserId: string,
+    member: MemberRecord,
+    email: string,
+    event: AuditEvent,
+  ): Promise<'written' | 'changed' | 'refused'>;
   /**
    * Adds a member with the event while `manager` still manages the project and `email` still finds the
    * member: 409 for a member already, 404 (project or user) otherwise.
@@ -52,6 +74,21 @@ export interface ProjectPorts {
   readonly users: UserDirectory;
   readonly ids: Pick<Ids, 'newProjectId'>;
 }
+
+/** Attempts of an access change whose member another change moved first. */
+const ACCESS_ATTEMPTS = 5;
+
+/** A member as the API answers it, under `email`, with their access to each of `environments`. */
+const shownMember = (member: MemberRecord, email: string, environments: readonly EnvironmentRecord[]) => ({
+  userId: member.userId,
+  email,
+  role: member.role,
+  access: Object.fromEntries(
+    [...environments]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((environment) => [environment.name, accessIn(member, environment)]),
+  ) as Record<string, AccessLevel>,
+});
 
 /** The project use cases over their ports. */
 export const projectUseCases = ({ projects, users, ids }: ProjectPorts) => {
@@ -86,7 +123,10 @@ export const projectUseCases = ({ projects, users, ids }: ProjectPorts) => {
    * each under the address of their latest verified session.
    */
   const listMembers = async (caller: Principal, projectId: string) => {
-    const members = await projects.listMembers(projectId);
+    const [members, environments] = await Promise.all([
+      projects.listMembers(projectId),
+      projects.listEnvironments(projectId),
+    ]);
     if (!members.some((member) => member.userId === caller.userId)) throw new NotFoundError(ErrorText.projectNotFound);
     const emails = new Map(
       (await users.getUserProfiles(members.map((member) => member.userId))).map((profile) => [
@@ -94,7 +134,9 @@ export const projectUseCases = ({ projects, users, ids }: ProjectPorts) => {
         profile.email,
       ]),
     );
-    return members.map(({ userId, role }) => ({ userId, email: emails.get(userId) ?? '', role })).sort(compareMembers);
+    return members
+      .map((member) => shownMember(member, emails.get(member.userId) ?? '', environments))
+      .sort(compareMembers);
   };
 
   /** The user an address finds: the holder of its claim, unless they were offboarded. */
@@ -164,5 +206,49 @@ export const projectUseCases = ({ projects, users, ids }: ProjectPorts) => {
       : new NotFoundError(ErrorText.memberNotFound);
   };
 
-  return { createProject, listProjects, listMembers, addMember, removeMember };
+  /**
+   * Sets the access of the plain member who holds this address to some environments of a project the
+   * caller manages; the other environments keep theirs. Owners and admins write everywhere (409).
+   */
+  const setMemberAccess = async (
+    caller: Principal,
+    projectId: string,
+    email: string,
+    access: Readonly<Record<string, AccessLevel>>,
+    origin: RequestOrigin,
+    now: Date,
+  ) => {
+    const [manager, user, environments] = await Promise.all([
+      requireManager(caller, projectId),
+      findUserByEmail(email),
+      projects.listEnvironments(projectId),
+    ]);
+    const named = new Map(environments.map((environment) => [environment.name, environment]));
+    const event = auditEvent(
+      'member.access_changed',
+      origin,
+      now,
+      { projectId, userId: user?.userId ?? null, email },
+      { access: { ...access } },
+    );
+    for (let attempt = 1; attempt <= ACCESS_ATTEMPTS; attempt += 1) {
+      const member = user && (await projects.getMember(projectId, user.userId));
+      if (!user || !member) throw new NotFoundError(ErrorText.memberNotFound);
+      if (member.role !== 'member') throw new ConflictError(ErrorText.accessFixed);
+      const set: Record<string, SetAccess> = {};
+      for (const [name, level] of Object.entries(member.access ?? {})) if (named.has(name)) set[name] = level;
+      for (const [name, level] of Object.entries(access)) {
+        const environment = named.get(name);
+        if (!environment) throw new NotFoundError(ErrorText.environmentNotFound);
+        set[name] = environment.life === undefined ? { level } : { level, life: environment.life };
+      }
+      const changed: MemberRecord = { ...member, access: set };
+      const outcome = await projects.setMemberAccess(manager.userId, changed, email, event);
+      if (outcome === 'written') return shownMember(changed, email, environments);
+      if (outcome === 'refused') throw new NotFoundError(ErrorText.projectNotFound);
+    }
+    throw new ServiceUnavailableError();
+  };
+
+  return { createProject, listProjects, listMembers, addMember, removeMember, setMemberAccess };
 };

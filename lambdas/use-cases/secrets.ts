@@ -1,14 +1,17 @@
 import type { AuditEvent, AuditEventType } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { DELETED_SECRET_DAYS } from '@contract/limits';
+import type { NeededAccess } from '@contract/roles';
 import type { DataKey, DataKeys, SealedValue, ValueAddress, ValueCopy } from '@lambdas/crypto/envelope';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
-import { ConflictError, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
+import { accessIn, allows, isProtected } from '@lambdas/domain/environment-access';
+import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import { newLife } from '@lambdas/domain/ids';
 import type { Principal } from '@lambdas/domain/principal';
 import type {
   EnvironmentRecord,
+  MemberRecord,
   SecretAuthor,
   SecretContext,
   SecretHeadRecord,
@@ -42,7 +45,8 @@ export interface SecretStore {
     life: string,
   ): Promise<SecretVersionRecord[]>;
   writeSecrets(change: SecretWrites): Promise<SecretWriteOutcome>;
-  recordSecretRead(event: AuditEvent, userId: string, projectId: string): Promise<void>;
+  /** Records an event of its own: a read before its values are answered, or a refusal. */
+  recordEvent(event: AuditEvent, userId: string, projectId: string): Promise<void>;
 }
 
 /** How values are sealed: the envelope module, over the projects' data keys. */
@@ -122,8 +126,8 @@ const live = (
   now: Date,
 ): head is SecretHeadRecord => head?.deletedAt === undefined && alive(head, environment, now) !== undefined;
 
-/** What a secret request read, once the environment was found. */
-type FoundContext = SecretContext & { readonly environment: EnvironmentRecord };
+/** What a secret request read, once the caller's membership and the environment were found. */
+type FoundContext = SecretContext & { readonly member: MemberRecord; readonly environment: EnvironmentRecord };
 
 /** One change a write asks for: a value to set (`restoredFrom`: the version it restores), or a delete. */
 interface Change {
@@ -159,17 +163,36 @@ export const secretUseCases = ({
   readonly secrets: SecretStore;
   readonly crypto: SecretCrypto;
 }) => {
-  /** The context, once the caller is a member and the environment exists (404 otherwise). */
+  /**
+   * The context, once the caller is a member (404 otherwise), the environment exists (404) and the
+   * caller's access there allows what the request `needs` (403, recorded as a denial). A write also
+   * needs the environment open: a protected one changes only through change requests (409).
+   */
   const requireContext = async (
     at: InEnvironment,
     names: readonly string[],
     withProject: boolean,
+    needs: NeededAccess,
   ): Promise<FoundContext> => {
     const context = await secrets.readSecretContext(at.projectId, at.caller.userId, at.environment, names, withProject);
-    if (!context.member) throw new NotFoundError(ErrorText.projectNotFound);
-    const { environment } = context;
+    const { member, environment } = context;
+    if (!member) throw new NotFoundError(ErrorText.projectNotFound);
     if (!environment) throw new NotFoundError(ErrorText.environmentNotFound);
-    return Object.assign(context, { environment });
+    if (!allows(accessIn(member, environment), needs)) {
+      const details = { environment: at.environment, needed: needs };
+      const event = auditEvent('access.denied', at.origin, at.now, { projectId: at.projectId }, details);
+      await secrets.recordEvent(event, at.caller.userId, at.projectId);
+      throw new ForbiddenError(ErrorText.environmentAccess);
+    }
+    if (needs === 'write' && isProtected(environment)) {
+      throw new ConflictError(ErrorText.environmentProtected, [
+        {
+          path: 'environment',
+          message: `${at.environment} is protected: propose the change with POST /api/v1/projects/${at.projectId}/environments/${at.environment}/change-requests`,
+        },
+      ]);
+    }
+    return Object.assign(context, { member, environment });
   };
 
   /** A value's address: bound to its ciphertext, so that it opens nowhere else (no other copy, life or version). */
@@ -217,7 +240,7 @@ export const secretUseCases = ({
     if (read.length === 0) return;
     const details = { environment: at.environment, secrets: [...read] };
     const event = auditEvent('secret.read', at.origin, at.now, { projectId: at.projectId }, details);
-    await secrets.recordSecretRead(event, at.caller.userId, at.projectId);
+    await secrets.recordEvent(event, at.caller.userId, at.projectId);
   };
 
   /**
@@ -226,7 +249,7 @@ export const secretUseCases = ({
    */
   const listSecrets = async (at: InEnvironment, deleted = false) => {
     const [{ environment }, heads] = await Promise.all([
-      requireContext(at, [], false),
+      requireContext(at, [], false, 'read'),
       secrets.listSecretHeads(at.projectId, at.environment, false),
     ]);
     const listed = (head: SecretHeadRecord) =>
@@ -238,7 +261,7 @@ export const secretUseCases = ({
 
   /** One live secret with its value, current or of an earlier `version`: a recorded read. */
   const getSecret = async (at: InEnvironment, name: string, version: number | undefined) => {
-    const context = await requireContext(at, [name], true);
+    const context = await requireContext(at, [name], true, 'read');
     const head = context.heads.get(name);
     if (!live(head, context.environment, at.now)) throw new NotFoundError(ErrorText.secretNotFound);
     let read: Pick<SecretVersionRecord, 'version' | 'updatedAt' | 'updatedBy' | 'ciphertext' | 'binding'> = head;
@@ -260,7 +283,7 @@ export const secretUseCases = ({
   /** Every live secret's value, `{NAME: value}`: one recorded read of them all. */
   const exportSecrets = async (at: InEnvironment) => {
     const [context, heads] = await Promise.all([
-      requireContext(at, [], true),
+      requireContext(at, [], true, 'read'),
       secrets.listSecretHeads(at.projectId, at.environment, true),
     ]);
     const listed = heads.filter((head) => live(head, context.environment, at.now)).sort(byName);
@@ -280,7 +303,7 @@ export const secretUseCases = ({
 
   /** A secret's versions, newest first, also while it is deleted (for 30 days). */
   const listVersions = async (at: InEnvironment, name: string) => {
-    const context = await requireContext(at, [name], false);
+    const context = await requireContext(at, [name], false, 'read');
     const head = alive(context.heads.get(name), context.environment, at.now);
     if (!head) throw new NotFoundError(ErrorText.secretNotFound);
     const versions = await secrets.listSecretVersions(at.projectId, at.environment, name, head.life);
@@ -378,7 +401,7 @@ export const secretUseCases = ({
     // Only a change that seals or opens a value needs the project's data key: a delete reads no project.
     const needsKey = changes.some((change) => change.value !== undefined || change.restoredFrom !== undefined);
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
-      const context = await requireContext(at, names, needsKey);
+      const context = await requireContext(at, names, needsKey, 'write');
       const key = needsKey ? await crypto.keys.dataKeyFor(at.projectId, context.project?.dataKey) : undefined;
       const planned: Planned[] = [];
       for (const change of changes) planned.push(await plan(at, context, key, change));
@@ -386,8 +409,10 @@ export const secretUseCases = ({
         projectId: at.projectId,
         environment: at.environment,
         userId: at.caller.userId,
+        accessRevision: context.member.accessRevision,
         writes: planned.map((change) => change.write),
         environmentLife: context.environment.life,
+        environmentRevision: context.environment.revision,
         countDelta: planned.reduce((sum, change) => sum + change.countDelta, 0),
         bytesDelta: planned.reduce((sum, change) => sum + change.bytesDelta, 0),
         ...(key?.created && { newDataKey: key.wrapped }),

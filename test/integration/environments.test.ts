@@ -56,6 +56,10 @@ describe('environments of a project', () => {
           name,
           createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
           secretCount: 0,
+          access: 'write',
+          protected: false,
+          approvals: 1,
+          defaultAccess: 'write',
         })),
       );
     }
@@ -70,7 +74,15 @@ describe('environments of a project', () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       success: true,
-      data: { name: 'preview-1', createdAt: expect.any(String), secretCount: 0 },
+      data: {
+        name: 'preview-1',
+        createdAt: expect.any(String),
+        secretCount: 0,
+        access: 'write',
+        protected: false,
+        approvals: 1,
+        defaultAccess: 'write',
+      },
     });
     expect(names(await call(service, 'GET', environments(projectId), { token: owner.session }))).toEqual([
       'development',

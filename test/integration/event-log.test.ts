@@ -58,6 +58,11 @@ const sampleEvent = (userId: string): AuditEvent => ({
     daysLeft: null,
     maxViews: null,
     viewsLeft: null,
+    access: null,
+    needed: null,
+    protected: null,
+    approvals: null,
+    defaultAccess: null,
   },
 });
 

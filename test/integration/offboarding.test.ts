@@ -157,7 +157,14 @@ describe('offboarding on a Cognito disable or delete', () => {
     setClock({ now: () => new Date(offboardedAt + 2_000) });
     const again = await sessionFor(service, user.email);
     const owned = await call(service, 'GET', `/api/v1/projects/${user.owned}/members`, { token: again });
-    expect(owned.body.data).toEqual([{ userId: user.userId, email: user.email, role: 'owner' }]);
+    expect(owned.body.data).toEqual([
+      {
+        userId: user.userId,
+        email: user.email,
+        role: 'owner',
+        access: { development: 'write', production: 'write', staging: 'write' },
+      },
+    ]);
   });
 
   it('skips a call that failed, and fails loudly on an event that names no user', async () => {

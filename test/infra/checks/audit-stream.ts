@@ -112,6 +112,11 @@ const tokenCreated: AuditEvent = {
     daysLeft: null,
     maxViews: null,
     viewsLeft: null,
+    access: null,
+    needed: null,
+    protected: null,
+    approvals: null,
+    defaultAccess: null,
   },
 };
 const tokenDenied: AuditEvent = {
@@ -136,6 +141,11 @@ const tokenDenied: AuditEvent = {
     daysLeft: null,
     maxViews: null,
     viewsLeft: null,
+    access: null,
+    needed: null,
+    protected: null,
+    approvals: null,
+    defaultAccess: null,
   },
 };
 const memberAdded: AuditEvent = {
@@ -160,6 +170,11 @@ const memberAdded: AuditEvent = {
     daysLeft: null,
     maxViews: null,
     viewsLeft: null,
+    access: null,
+    needed: null,
+    protected: null,
+    approvals: null,
+    defaultAccess: null,
   },
 };
 const userOffboarded: AuditEvent = {
@@ -184,6 +199,11 @@ const userOffboarded: AuditEvent = {
     daysLeft: null,
     maxViews: null,
     viewsLeft: null,
+    access: null,
+    needed: null,
+    protected: null,
+    approvals: null,
+    defaultAccess: null,
   },
 };
 const secretRead: AuditEvent = {
@@ -211,6 +231,11 @@ const secretRead: AuditEvent = {
     daysLeft: null,
     maxViews: null,
     viewsLeft: null,
+    access: null,
+    needed: null,
+    protected: null,
+    approvals: null,
+    defaultAccess: null,
   },
 };
 const shareRevealed: AuditEvent = {
@@ -235,6 +260,11 @@ const shareRevealed: AuditEvent = {
     daysLeft: null,
     maxViews: null,
     viewsLeft: 2,
+    access: null,
+    needed: null,
+    protected: null,
+    approvals: null,
+    defaultAccess: null,
   },
 };
 const EVENTS = [tokenCreated, tokenDenied, memberAdded, userOffboarded, secretRead, shareRevealed];
@@ -377,6 +407,11 @@ describe('pipe', () => {
       '$.dynamodb.NewImage.details.M.daysLeft',
       '$.dynamodb.NewImage.details.M.maxViews',
       '$.dynamodb.NewImage.details.M.viewsLeft',
+      '$.dynamodb.NewImage.details.M.access',
+      '$.dynamodb.NewImage.details.M.needed',
+      '$.dynamodb.NewImage.details.M.protected',
+      '$.dynamodb.NewImage.details.M.approvals',
+      '$.dynamodb.NewImage.details.M.defaultAccess',
     ]);
     // Values quoted, whole attribute values bare, as Pipes wants them.
     expect(template).toContain('"id": "<$.dynamodb.NewImage.id.S>"');
@@ -412,6 +447,11 @@ describe('pipe', () => {
         daysLeft: { NULL: true },
         maxViews: { NULL: true },
         viewsLeft: { NULL: true },
+        access: { NULL: true },
+        needed: { NULL: true },
+        protected: { NULL: true },
+        approvals: { NULL: true },
+        defaultAccess: { NULL: true },
       },
     });
   });

@@ -66,6 +66,11 @@ const FULL_DETAILS: AuditDetails = {
   daysLeft: 7,
   maxViews: 3,
   viewsLeft: 2,
+  access: { production: 'read', staging: 'write' },
+  needed: 'write',
+  protected: true,
+  approvals: 2,
+  defaultAccess: 'read',
 };
 
 describe('eventSentence', () => {

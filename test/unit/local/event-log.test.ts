@@ -26,6 +26,11 @@ const event: AuditEvent = {
     daysLeft: null,
     maxViews: null,
     viewsLeft: null,
+    access: null,
+    needed: null,
+    protected: null,
+    approvals: null,
+    defaultAccess: null,
   },
 };
 

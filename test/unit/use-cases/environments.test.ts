@@ -31,6 +31,13 @@ const fakeEnvironments = (members: MemberRecord[], stored: EnvironmentRecord[]) 
   const store: EnvironmentStore = {
     getMember: async (project, userId) => members.find((m) => m.projectId === project && m.userId === userId),
     listEnvironments: async (project) => [...byName.values()].filter((entry) => entry.projectId === project),
+    getEnvironment: async (project, name) => (project === projectId ? byName.get(name) : undefined),
+    updateEnvironment: async (managerUserId, changed, event) => {
+      if (!manages(managerUserId) || byName.get(changed.name)?.life !== changed.life) return false;
+      byName.set(changed.name, { ...changed, revision: (byName.get(changed.name)?.revision ?? 0) + 1 });
+      events.push(event);
+      return true;
+    },
     createEnvironment: async (managerUserId, created, event) => {
       if (!manages(managerUserId)) throw new NotFoundError(ErrorText.projectNotFound);
       if (byName.has(created.name)) throw new ConflictError(ErrorText.environmentExists);
@@ -51,14 +58,16 @@ const fakeEnvironments = (members: MemberRecord[], stored: EnvironmentRecord[]) 
 };
 
 const as = (userId: string): Principal => ({ ...session, userId });
+/** The settings of an environment nobody changed, as a member with write access sees them. */
+const openWrite = { access: 'write', protected: false, approvals: 1, defaultAccess: 'write' } as const;
 const team = [member('u-1', 'owner'), member('u-2', 'member'), member('u-3', 'admin')];
 
 describe('listEnvironments', () => {
   it('lists by name for any member, without the project id', async () => {
     const { listEnvironments } = fakeEnvironments(team, [environment('staging', 2), environment('development')]);
     expect(await listEnvironments(as('u-2'), projectId)).toEqual([
-      { name: 'development', createdAt: '2026-11-01T00:00:00.000Z', secretCount: 0 },
-      { name: 'staging', createdAt: '2026-11-01T00:00:00.000Z', secretCount: 2 },
+      { name: 'development', createdAt: '2026-11-01T00:00:00.000Z', secretCount: 0, ...openWrite },
+      { name: 'staging', createdAt: '2026-11-01T00:00:00.000Z', secretCount: 2, ...openWrite },
     ]);
   });
 
@@ -75,6 +84,7 @@ describe('createEnvironment', () => {
       name: 'qa',
       createdAt: now.toISOString(),
       secretCount: 0,
+      ...openWrite,
     });
     expect(byName.has('qa')).toBe(true);
     expect(events).toEqual([
@@ -107,5 +117,55 @@ describe('deleteEnvironment', () => {
     const { deleteEnvironment, byName } = fakeEnvironments(team, [environment('qa')]);
     await expect(deleteEnvironment(as('u-2'), projectId, 'qa', origin, now)).rejects.toThrow(ErrorText.projectRole);
     expect(byName.has('qa')).toBe(true);
+  });
+});
+
+describe('updateEnvironment', () => {
+  it('lets an admin protect an environment and ask two approvals, recorded as environment.updated', async () => {
+    const { updateEnvironment, byName, events } = fakeEnvironments(team, [environment('production')]);
+    const changed = await updateEnvironment(
+      as('u-3'),
+      projectId,
+      'production',
+      { protected: true, approvals: 2 },
+      origin,
+      now,
+    );
+    expect(changed).toEqual({
+      ...openWrite,
+      name: 'production',
+      createdAt: '2026-11-01T00:00:00.000Z',
+      secretCount: 0,
+      protected: true,
+      approvals: 2,
+    });
+    expect(byName.get('production')).toMatchObject({ protected: true, approvals: 2, revision: 1 });
+    expect(events).toEqual([
+      eventLike('environment.updated', {
+        details: expect.objectContaining({
+          environment: 'production',
+          protected: true,
+          approvals: 2,
+          defaultAccess: null,
+        }),
+      }),
+    ]);
+  });
+
+  it('shows a plain member the default access an owner set, and refuses them the change with 403', async () => {
+    const { updateEnvironment, listEnvironments } = fakeEnvironments(team, [environment('production')]);
+    await updateEnvironment(as('u-1'), projectId, 'production', { defaultAccess: 'read' }, origin, now);
+    expect((await listEnvironments(as('u-2'), projectId))[0]).toMatchObject({ access: 'read', defaultAccess: 'read' });
+    expect((await listEnvironments(as('u-3'), projectId))[0]).toMatchObject({ access: 'write' });
+    await expect(
+      updateEnvironment(as('u-2'), projectId, 'production', { defaultAccess: 'write' }, origin, now),
+    ).rejects.toThrow(ErrorText.projectRole);
+  });
+
+  it('answers 404 Environment not found for an environment the project lacks', async () => {
+    const { updateEnvironment } = fakeEnvironments(team, []);
+    await expect(updateEnvironment(as('u-1'), projectId, 'qa', { protected: true }, origin, now)).rejects.toThrow(
+      ErrorText.environmentNotFound,
+    );
   });
 });

@@ -2,7 +2,7 @@ import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
 import type { Principal } from '@lambdas/domain/principal';
-import type { EmailClaim, MemberRecord, ProjectRecord, UserProfile } from '@lambdas/domain/records';
+import type { EmailClaim, EnvironmentRecord, MemberRecord, ProjectRecord, UserProfile } from '@lambdas/domain/records';
 import { type ProjectStore, projectUseCases, type UserDirectory } from '@lambdas/use-cases/projects';
 import { eventLike, now, origin, sequentialIds, session } from './fakes';
 
@@ -20,7 +20,15 @@ const member = (userId: string, role: MemberRecord['role'], of: ProjectRecord = 
 const key = (projectId: string, userId: string) => `${projectId}/${userId}`;
 
 /** Projects and users in memory; the writes check what the repository's conditions check. */
-const fakeProjects = (state: { members?: MemberRecord[]; claims?: EmailClaim[]; profiles?: UserProfile[] } = {}) => {
+const fakeProjects = (
+  state: {
+    members?: MemberRecord[];
+    claims?: EmailClaim[];
+    profiles?: UserProfile[];
+    environments?: EnvironmentRecord[];
+  } = {},
+) => {
+  const environments = state.environments ?? [];
   const members = new Map((state.members ?? []).map((m) => [key(m.projectId, m.userId), m]));
   const events: AuditEvent[] = [];
   const manages = (projectId: string, userId: string) =>
@@ -33,6 +41,18 @@ const fakeProjects = (state: { members?: MemberRecord[]; claims?: EmailClaim[]; 
     listMembershipsByUser: async (userId) => [...members.values()].filter((m) => m.userId === userId),
     getMember: async (projectId, userId) => members.get(key(projectId, userId)),
     listMembers: async (projectId) => [...members.values()].filter((m) => m.projectId === projectId),
+    listEnvironments: async (projectId) => environments.filter((environment) => environment.projectId === projectId),
+    setMemberAccess: async (managerUserId, changed, _email, event) => {
+      if (!manages(changed.projectId, managerUserId)) return 'refused';
+      const stored = members.get(key(changed.projectId, changed.userId));
+      if (stored?.role !== 'member' || stored.accessRevision !== changed.accessRevision) return 'changed';
+      members.set(key(changed.projectId, changed.userId), {
+        ...changed,
+        accessRevision: (changed.accessRevision ?? 0) + 1,
+      });
+      events.push(event);
+      return 'written';
+    },
     putMemberIfAbsent: async (manager, added, _email, event) => {
       if (!manages(manager.projectId, manager.userId)) throw new NotFoundError(ErrorText.projectNotFound);
       if (members.has(key(added.projectId, added.userId))) throw new ConflictError(ErrorText.alreadyMember);
@@ -96,9 +116,9 @@ describe('listMembers', () => {
       ],
     });
     expect(await listMembers(session, 'prj_a')).toEqual([
-      { userId: 'u-1', email: 'zed@example.com', role: 'owner' },
-      { userId: 'u-3', email: '', role: 'admin' },
-      { userId: 'u-2', email: 'bob@example.com', role: 'member' },
+      { userId: 'u-1', email: 'zed@example.com', role: 'owner', access: {} },
+      { userId: 'u-3', email: '', role: 'admin', access: {} },
+      { userId: 'u-2', email: 'bob@example.com', role: 'member', access: {} },
     ]);
   });
 
@@ -202,5 +222,64 @@ describe('removeMember', () => {
       status: 404,
       message: ErrorText.projectNotFound,
     });
+  });
+});
+
+describe('setMemberAccess', () => {
+  const production: EnvironmentRecord = {
+    projectId: 'prj_a',
+    name: 'production',
+    createdAt: project.createdAt,
+    secretCount: 0,
+    life: 'life-2',
+  };
+  const staging: EnvironmentRecord = { ...production, name: 'staging', life: 'life-1' };
+  const team = () =>
+    fakeProjects({
+      members: [member('u-1', 'owner'), member('u-2', 'member'), member('u-3', 'admin')],
+      claims: [bob, { email: 'ann@example.com', userId: 'u-3' }, { email: 'zed@example.com', userId: 'u-1' }],
+      profiles: [{ userId: 'u-2', email: bob.email }],
+      environments: [production, staging],
+    });
+
+  it('sets a member’s level in the environments named, keeps the others, and lists it', async () => {
+    const { setMemberAccess, listMembers, events } = team();
+    const shown = await setMemberAccess(session, 'prj_a', bob.email, { production: 'read' }, origin, now);
+    expect(shown).toEqual({
+      userId: 'u-2',
+      email: bob.email,
+      role: 'member',
+      access: { production: 'read', staging: 'write' },
+    });
+    await setMemberAccess(session, 'prj_a', bob.email, { staging: 'none' }, origin, now);
+    expect((await listMembers(session, 'prj_a')).find((m) => m.userId === 'u-2')?.access).toEqual({
+      production: 'read',
+      staging: 'none',
+    });
+    expect(events.map((event) => [event.type, event.details.access])).toEqual([
+      ['member.access_changed', { production: 'read' }],
+      ['member.access_changed', { staging: 'none' }],
+    ]);
+  });
+
+  it('answers 409 for an owner or an admin, who write everywhere, and 404 for a stranger or an unknown environment', async () => {
+    const { setMemberAccess, events } = team();
+    await expect(
+      setMemberAccess(session, 'prj_a', 'ann@example.com', { production: 'read' }, origin, now),
+    ).rejects.toThrow(ErrorText.accessFixed);
+    await expect(
+      setMemberAccess(session, 'prj_a', 'nobody@example.com', { production: 'read' }, origin, now),
+    ).rejects.toThrow(ErrorText.memberNotFound);
+    await expect(setMemberAccess(session, 'prj_a', bob.email, { qa: 'read' }, origin, now)).rejects.toThrow(
+      ErrorText.environmentNotFound,
+    );
+    expect(events).toEqual([]);
+  });
+
+  it('refuses a plain member with 403, whose own access does not change', async () => {
+    const { setMemberAccess } = team();
+    await expect(
+      setMemberAccess(caller('u-2'), 'prj_a', bob.email, { production: 'write' }, origin, now),
+    ).rejects.toThrow(ErrorText.projectRole);
   });
 });
