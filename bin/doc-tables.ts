@@ -65,8 +65,7 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   environmentExists: 'the project has an environment of that name',
   environmentLimit: 'the project holds 20 environments',
   environmentNotEmpty: 'the environment holds a live secret: delete its secrets first',
-  environmentProtected:
-    'the environment is protected: a change goes through a change request, which `details` names',
+  environmentProtected: 'the environment is protected: a change goes through a change request, which `details` names',
   accessFixed: 'the member is the project’s owner or an admin, whose access is `write` everywhere',
   secretNotFound: 'no such secret in the environment, or it was deleted (for a history or a restore: over 30 days ago)',
   secretVersionNotFound: 'the secret has no such version, or that version is its delete',
