@@ -53,7 +53,8 @@ Environment:
                                default: where the API says its dashboard is
 
 Without flags or variables, the project and environment come from the nearest .secrets.json
-(written by \`secrets setup\`) in this folder or above it.
+(written by \`secrets setup\`) in this folder or above it, up to the repository's root (the folder
+holding .git) or the home folder, whichever comes first.
 
 Exit codes: 0 success; 1 the service refused or failed; 2 a usage error; run: the command's own.`;
 

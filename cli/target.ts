@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { ENVIRONMENT_NAME_PATTERN, PROJECT_ID_PATTERN } from '@contract/identifiers';
 import { UsageError } from './errors';
 
@@ -18,9 +19,29 @@ export interface TargetFlags {
   readonly env?: string;
 }
 
-/** The nearest `.secrets.json` in `cwd` or a folder above it, and what it names. */
-export const findSetup = (cwd: string): { file: string; project?: string; env?: string } | undefined => {
-  for (let folder = cwd; ; folder = dirname(folder)) {
+/** A path with its symbolic links resolved, so that two names of one folder compare equal; as given when it does not exist. */
+const realPath = (path: string): string => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+};
+
+/** The person's home folder: `HOME`, else the system's account entry. */
+export const homeFolder = (env: NodeJS.ProcessEnv): string => realPath(env.HOME || homedir());
+
+/**
+ * The nearest `.secrets.json` in `start` or a folder above it, and what it names. The search never
+ * climbs past the repository's root (the folder holding `.git`, a folder or a worktree's file) nor
+ * `home`, whichever comes first: a file in a shared folder above them (/tmp, a parent repository)
+ * is someone else's.
+ */
+export const findSetup = (
+  start: string,
+  home: string,
+): { file: string; project?: string; env?: string } | undefined => {
+  for (let folder = realPath(start); ; folder = dirname(folder)) {
     const file = join(folder, SETUP_FILE);
     if (existsSync(file)) {
       let parsed: unknown;
@@ -36,7 +57,7 @@ export const findSetup = (cwd: string): { file: string; project?: string; env?: 
         env: typeof fields.environment === 'string' ? fields.environment : undefined,
       };
     }
-    if (dirname(folder) === folder) return undefined;
+    if (folder === home || existsSync(join(folder, '.git')) || dirname(folder) === folder) return undefined;
   }
 };
 
@@ -56,7 +77,7 @@ const SETUP_HINT = 'run `secrets setup --project <id> --env <name>`';
 
 /** The project: from `--project`, else `SECRETS_PROJECT`, else the nearest `.secrets.json`; missing is a usage error. */
 export const resolveProject = (flags: TargetFlags, env: NodeJS.ProcessEnv, cwd: string): string => {
-  const projectId = flags.project ?? (env.SECRETS_PROJECT || undefined) ?? findSetup(cwd)?.project;
+  const projectId = flags.project ?? (env.SECRETS_PROJECT || undefined) ?? findSetup(cwd, homeFolder(env))?.project;
   if (!projectId) throw new UsageError(`no project: give --project, set SECRETS_PROJECT or ${SETUP_HINT}`);
   return checkProject(projectId);
 };
@@ -64,7 +85,7 @@ export const resolveProject = (flags: TargetFlags, env: NodeJS.ProcessEnv, cwd: 
 /** The project and environment, each as `resolveProject` finds the project. */
 export const resolveTarget = (flags: TargetFlags, env: NodeJS.ProcessEnv, cwd: string): Target => {
   const projectId = resolveProject(flags, env, cwd);
-  const environment = flags.env ?? (env.SECRETS_ENV || undefined) ?? findSetup(cwd)?.env;
+  const environment = flags.env ?? (env.SECRETS_ENV || undefined) ?? findSetup(cwd, homeFolder(env))?.env;
   if (!environment) throw new UsageError(`no environment: give --env, set SECRETS_ENV or ${SETUP_HINT}`);
   return { projectId, environment: checkEnvironment(environment) };
 };

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -39,6 +39,16 @@ const TRICKY = `first line\nsecond "double" 'single' $HOME \${NOPE} # not a comm
 const tokens: string[] = [];
 const values: string[] = [TRICKY];
 
+/**
+ * A home folder and a config folder of one test's own (`HOME`, `XDG_CONFIG_HOME`), so that what one
+ * test trusts no other sees, and a search from inside the home folder stops there.
+ */
+const ownHome = () => {
+  const home = realpathSync(mkdtempSync(join(work, 'home-')));
+  const config = mkdtempSync(join(work, 'config-'));
+  return { home, config, env: { HOME: home, XDG_CONFIG_HOME: config } satisfies CliEnv };
+};
+
 /** An owner with a project, and a token of theirs that reads and writes its secrets. */
 const project = async () => {
   const session = await sessionFor(service, uniqueEmail('cli'));
@@ -46,7 +56,9 @@ const project = async () => {
   const token = (await createToken(service, session, { name: 'ci', scopes: ['read:secrets', 'write:secrets'] }))
     .rawToken;
   tokens.push(token);
+  const { home, config, env: homeEnv } = ownHome();
   const env: CliEnv = {
+    ...homeEnv,
     SECRETS_API_URL: service.baseUrl,
     SECRETS_TOKEN: token,
     SECRETS_PROJECT: projectId,
@@ -57,7 +69,7 @@ const project = async () => {
     const reply = await call(service, 'PUT', `${secretsPath(projectId)}/${name}`, { token: session, json: { value } });
     expect([200, 201]).toContain(reply.status);
   };
-  return { session, projectId, token, env, put };
+  return { session, projectId, token, env, put, home, config };
 };
 
 const secretsPath = (projectId: string) => `/api/v1/projects/${projectId}/environments/development/secrets`;
@@ -476,6 +488,19 @@ describe('secrets set, get, list, history, restore, delete, environments', () =>
     expect(staging.stdout).toBe('NAME  VERSION  UPDATED  BY\n');
   });
 
+  it('does not use a .secrets.json above the repository’s root (the folder holding .git)', async () => {
+    const { env, projectId, home } = await project();
+    const noTarget = { ...env, SECRETS_PROJECT: undefined, SECRETS_ENV: undefined };
+    const outer = join(home, 'outer');
+    mkdirSync(join(outer, 'repo', '.git'), { recursive: true });
+    mkdirSync(join(outer, 'repo', 'src'));
+    const setup = await secrets(['setup', '--project', projectId, '--env', 'development'], noTarget, { cwd: outer });
+    expect(setup.code).toBe(0);
+    expect((await secrets(['list'], noTarget, { cwd: outer })).code).toBe(0);
+    const inRepo = await secrets(['list'], noTarget, { cwd: join(outer, 'repo', 'src') });
+    expect(exitOf(inRepo)).toEqual({ code: 2, stderr: expect.stringMatching(/^error: no project/) });
+  });
+
   it('setup refuses an environment the project does not have, suggests a near one, and writes nothing', async () => {
     const { env, projectId } = await project();
     const folder = join(work, `setup-${randomUUID()}`);
@@ -823,11 +848,11 @@ describe('exit codes and messages', () => {
   });
 
   it('exits 2 for an unknown command, a missing project or a missing environment', async () => {
-    const { env } = await project();
+    const { env, home } = await project();
     expect((await secrets(['fetch'], env)).code).toBe(2);
-    const noProject = await secrets(['list'], { ...env, SECRETS_PROJECT: undefined }, { cwd: work });
+    const noProject = await secrets(['list'], { ...env, SECRETS_PROJECT: undefined }, { cwd: home });
     expect(exitOf(noProject)).toEqual({ code: 2, stderr: expect.stringMatching(/^error: no project/) });
-    const noEnv = await secrets(['list'], { ...env, SECRETS_ENV: undefined }, { cwd: work });
+    const noEnv = await secrets(['list'], { ...env, SECRETS_ENV: undefined }, { cwd: home });
     expect(exitOf(noEnv)).toEqual({ code: 2, stderr: expect.stringMatching(/^error: no environment/) });
   });
 
