@@ -31,12 +31,17 @@ import { shareValue } from './share-value';
 import { nearestName } from './suggest';
 import {
   checkTarget,
+  findSetup,
+  homeFolder,
   resolveCredentials,
   resolveDashboardUrl,
   resolveProject,
   resolveTarget,
+  revokeSetup,
+  SETUP_FILE,
   type Target,
   type TargetFlags,
+  trustSetup,
   writeSetup,
 } from './target';
 
@@ -54,7 +59,7 @@ Environment:
 
 Without flags or variables, the project and environment come from the nearest .secrets.json
 (written by \`secrets setup\`) in this folder or above it, up to the repository's root (the folder
-holding .git) or the home folder, whichever comes first.
+holding .git) or the home folder, whichever comes first; and only once you trust it (\`secrets trust\`).
 
 Exit codes: 0 success; 1 the service refused or failed; 2 a usage error; run: the command's own.`;
 
@@ -217,7 +222,14 @@ Without --recipient, anyone signed in who has the link can reveal it. Needs a to
 
 const SETUP_HELP = `
 Checks first, with SECRETS_API_URL and SECRETS_TOKEN (read:secrets), that the project has that
-environment; writes nothing when it does not.`;
+environment; writes nothing when it does not. Trusts the file it writes (see secrets trust --help).`;
+
+const TRUST_HELP = `
+A .secrets.json is followed only once you have trusted it, and only while it holds the bytes you
+trusted: one you did not write (left in a shared folder, committed to a repository) could otherwise
+choose the project your secrets are written to. Read it, then trust it. The list of trusted files is
+yours alone: $XDG_CONFIG_HOME/secrets/trusted.json (default ~/.config/secrets/trusted.json), mode 0600.
+Needs no token: nothing is sent.`;
 
 const REVEAL_HELP = `
 Spends one of the share's views and prints its value to standard output exactly, without a line break
@@ -531,7 +543,7 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
 
   program
     .command('setup')
-    .description('write .secrets.json here: the project and environment of this folder (never a token)')
+    .description('write .secrets.json here and trust it: the project and environment of this folder (never a token)')
     .requiredOption('-p, --project <id>', 'project id')
     .requiredOption('-e, --env <name>', 'environment')
     .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s')
@@ -556,7 +568,33 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
           near ? `Did you mean ${near}?` : `Its environments: ${names.join(', ')}.`,
         );
       }
-      out(`wrote ${writeSetup(process.cwd(), target)}\n`);
+      out(`wrote ${writeSetup(process.cwd(), target, process.env)} and trusted it\n`);
+    });
+
+  program
+    .command('trust')
+    .description('trust the .secrets.json this folder (or FOLDER) uses, after showing where it is and what it names')
+    .argument('[folder]', 'the folder whose .secrets.json to trust (default: this one)')
+    .option('--revoke', 'stop trusting it')
+    .addHelpText('after', TRUST_HELP)
+    .action((folder: string | undefined, options: { revoke?: boolean }) => {
+      const start = folder ?? process.cwd();
+      if (options.revoke) {
+        const { file, revoked } = revokeSetup(start, process.env);
+        out(revoked ? `No longer trusted: ${file}\n` : `${file} was not trusted\n`);
+        return;
+      }
+      const setup = findSetup(start, homeFolder(process.env));
+      if (setup === undefined) {
+        throw new UsageError(
+          `no ${SETUP_FILE} in ${start} or above it, up to the repository's root or the home folder`,
+        );
+      }
+      const target = trustSetup(setup, process.env);
+      out(
+        `${setup.file} names project ${target.projectId}, environment ${target.environment}.\n` +
+          `Trusted: commands in ${setup.folder} and below use it until it changes.\n`,
+      );
     });
 
   return program;

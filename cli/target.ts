@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ENVIRONMENT_NAME_PATTERN, PROJECT_ID_PATTERN } from '@contract/identifiers';
 import { UsageError } from './errors';
+import { recordTrust, revokeTrust, sha256, trustOf, trustStoreFile } from './trust-store';
 
 /** The file `secrets setup` writes: which project and environment a folder uses, never a token. */
 export const SETUP_FILE = '.secrets.json';
@@ -31,34 +32,54 @@ const realPath = (path: string): string => {
 /** The person's home folder: `HOME`, else the system's account entry. */
 export const homeFolder = (env: NodeJS.ProcessEnv): string => realPath(env.HOME || homedir());
 
+/** A `.secrets.json` the search found: where, and its bytes, read once so that what is trusted is what is used. */
+export interface SetupFile {
+  readonly file: string;
+  readonly folder: string;
+  readonly bytes: Buffer;
+}
+
 /**
- * The nearest `.secrets.json` in `start` or a folder above it, and what it names. The search never
- * climbs past the repository's root (the folder holding `.git`, a folder or a worktree's file) nor
- * `home`, whichever comes first: a file in a shared folder above them (/tmp, a parent repository)
- * is someone else's.
+ * The nearest `.secrets.json` in `start` or a folder above it. The search never climbs past the
+ * repository's root (the folder holding `.git`, a folder or a worktree's file) nor `home`, whichever
+ * comes first: a file in a shared folder above them (/tmp, a parent repository) is someone else's.
  */
-export const findSetup = (
-  start: string,
-  home: string,
-): { file: string; project?: string; env?: string } | undefined => {
+export const findSetup = (start: string, home: string): SetupFile | undefined => {
   for (let folder = realPath(start); ; folder = dirname(folder)) {
     const file = join(folder, SETUP_FILE);
-    if (existsSync(file)) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(readFileSync(file, 'utf8'));
-      } catch {
-        throw new UsageError(`${file} is not JSON: write it again with \`secrets setup\``);
-      }
-      const fields = (parsed ?? {}) as { project?: unknown; environment?: unknown };
-      return {
-        file,
-        project: typeof fields.project === 'string' ? fields.project : undefined,
-        env: typeof fields.environment === 'string' ? fields.environment : undefined,
-      };
-    }
+    if (existsSync(file)) return { file, folder, bytes: readFileSync(file) };
     if (folder === home || existsSync(join(folder, '.git')) || dirname(folder) === folder) return undefined;
   }
+};
+
+/** The project and environment a file names, each `undefined` when it names none; a file that is not JSON is a usage error. */
+const namedIn = ({ file, bytes }: SetupFile): { project?: string; environment?: string } => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new UsageError(`${file} is not JSON: write it again with \`secrets setup\``);
+  }
+  const fields = (parsed ?? {}) as { project?: unknown; environment?: unknown };
+  return {
+    project: typeof fields.project === 'string' ? fields.project : undefined,
+    environment: typeof fields.environment === 'string' ? fields.environment : undefined,
+  };
+};
+
+/**
+ * What the `.secrets.json` that `cwd` uses names, when there is one and the person trusts it as it is
+ * now; one they never trusted, or that changed since, is refused.
+ */
+const trustedSetup = (cwd: string, env: NodeJS.ProcessEnv): { project?: string; environment?: string } | undefined => {
+  const setup = findSetup(cwd, homeFolder(env));
+  if (setup === undefined) return undefined;
+  const trust = trustOf(trustStoreFile(env), setup.folder, sha256(setup.bytes));
+  if (trust !== 'trusted') {
+    const why = trust === 'changed' ? 'it changed since it was trusted' : 'it is not trusted';
+    throw new UsageError(`Refusing ${setup.file}: ${why}; review it, then run \`secrets trust\` in that folder.`);
+  }
+  return namedIn(setup);
 };
 
 const checkProject = (projectId: string): string => {
@@ -75,19 +96,28 @@ const checkEnvironment = (environment: string): string => {
 
 const SETUP_HINT = 'run `secrets setup --project <id> --env <name>`';
 
-/** The project: from `--project`, else `SECRETS_PROJECT`, else the nearest `.secrets.json`; missing is a usage error. */
+/** The project: from `--project`, else `SECRETS_PROJECT`, else the nearest trusted `.secrets.json`; missing is a usage error. */
 export const resolveProject = (flags: TargetFlags, env: NodeJS.ProcessEnv, cwd: string): string => {
-  const projectId = flags.project ?? (env.SECRETS_PROJECT || undefined) ?? findSetup(cwd, homeFolder(env))?.project;
+  const projectId = flags.project ?? (env.SECRETS_PROJECT || undefined) ?? trustedSetup(cwd, env)?.project;
   if (!projectId) throw new UsageError(`no project: give --project, set SECRETS_PROJECT or ${SETUP_HINT}`);
   return checkProject(projectId);
 };
 
-/** The project and environment, each as `resolveProject` finds the project. */
+/**
+ * The project and environment, each from its flag, else its variable, else the nearest trusted
+ * `.secrets.json`: a file is read only when a flag or a variable leaves one of them unnamed.
+ */
 export const resolveTarget = (flags: TargetFlags, env: NodeJS.ProcessEnv, cwd: string): Target => {
-  const projectId = resolveProject(flags, env, cwd);
-  const environment = flags.env ?? (env.SECRETS_ENV || undefined) ?? findSetup(cwd, homeFolder(env))?.env;
+  const named = {
+    project: flags.project ?? (env.SECRETS_PROJECT || undefined),
+    environment: flags.env ?? (env.SECRETS_ENV || undefined),
+  };
+  const setup = named.project && named.environment ? undefined : trustedSetup(cwd, env);
+  const projectId = named.project ?? setup?.project;
+  if (!projectId) throw new UsageError(`no project: give --project, set SECRETS_PROJECT or ${SETUP_HINT}`);
+  const environment = named.environment ?? setup?.environment;
   if (!environment) throw new UsageError(`no environment: give --env, set SECRETS_ENV or ${SETUP_HINT}`);
-  return { projectId, environment: checkEnvironment(environment) };
+  return { projectId: checkProject(projectId), environment: checkEnvironment(environment) };
 };
 
 /** A target whose project id and environment name have their forms; either without is a usage error. */
@@ -96,11 +126,37 @@ export const checkTarget = (target: Target): Target => ({
   environment: checkEnvironment(target.environment),
 });
 
-/** Writes `.secrets.json` in `cwd`; answers its path. */
-export const writeSetup = (cwd: string, target: Target): string => {
-  const file = join(cwd, SETUP_FILE);
+/** Trusts a `.secrets.json` as it is now; answers the target it names, which must be whole and of its forms. */
+export const trustSetup = (setup: SetupFile, env: NodeJS.ProcessEnv): Target => {
+  const { project, environment } = namedIn(setup);
+  if (!project) throw new UsageError(`${setup.file} names no project: write it again with \`secrets setup\``);
+  if (!environment) throw new UsageError(`${setup.file} names no environment: write it again with \`secrets setup\``);
+  const target = checkTarget({ projectId: project, environment });
+  recordTrust(trustStoreFile(env), setup.folder, {
+    sha256: sha256(setup.bytes),
+    project: target.projectId,
+    environment: target.environment,
+  });
+  return target;
+};
+
+/**
+ * Stops trusting the `.secrets.json` that `start` uses, else (one removed since) the one `start` held;
+ * answers its path and whether it was trusted.
+ */
+export const revokeSetup = (start: string, env: NodeJS.ProcessEnv): { file: string; revoked: boolean } => {
+  const folder = findSetup(start, homeFolder(env))?.folder ?? realPath(start);
+  return { file: join(folder, SETUP_FILE), revoked: revokeTrust(trustStoreFile(env), folder) };
+};
+
+/** Writes `.secrets.json` in `cwd` and trusts it, since the person chose what it names; answers its path. */
+export const writeSetup = (cwd: string, target: Target, env: NodeJS.ProcessEnv): string => {
+  const folder = realPath(cwd);
+  const file = join(folder, SETUP_FILE);
   const { projectId, environment } = checkTarget(target);
-  writeFileSync(file, `${JSON.stringify({ project: projectId, environment }, null, 2)}\n`);
+  const bytes = Buffer.from(`${JSON.stringify({ project: projectId, environment }, null, 2)}\n`);
+  writeFileSync(file, bytes);
+  trustSetup({ file, folder, bytes }, env);
   return file;
 };
 

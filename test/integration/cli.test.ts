@@ -470,10 +470,10 @@ describe('secrets set, get, list, history, restore, delete, environments', () =>
     );
   });
 
-  it('finds the project and environment in .secrets.json above the working folder; a flag wins over it', async () => {
-    const { env, projectId, put } = await project();
+  it('setup writes .secrets.json and trusts it, so it is found from a folder below; a flag wins over it', async () => {
+    const { env, projectId, put, home, config } = await project();
     await put('FOUND', value('found'));
-    const folder = join(work, `repo-${randomUUID()}`);
+    const folder = join(home, 'repo');
     mkdirSync(join(folder, 'deep', 'er'), { recursive: true });
     const noTarget = { ...env, SECRETS_PROJECT: undefined, SECRETS_ENV: undefined };
     const setup = await secrets(['setup', '--project', projectId, '--env', 'development'], noTarget, { cwd: folder });
@@ -482,6 +482,10 @@ describe('secrets set, get, list, history, restore, delete, environments', () =>
       project: projectId,
       environment: 'development',
     });
+    const store = join(config, 'secrets', 'trusted.json');
+    expect(Object.keys(JSON.parse(readFileSync(store, 'utf8')).folders)).toEqual([folder]);
+    expect(statSync(store).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(store)).mode & 0o777).toBe(0o700);
     const listed = await secrets(['list'], noTarget, { cwd: join(folder, 'deep', 'er') });
     expect(listed.stdout).toContain('FOUND');
     const staging = await secrets(['list', '--env', 'staging'], noTarget, { cwd: join(folder, 'deep', 'er') });
@@ -537,6 +541,116 @@ describe('secrets set, get, list, history, restore, delete, environments', () =>
     expect(JSON.parse(readFileSync(join(folder, '.secrets.json'), 'utf8'))).toEqual({
       project: projectId,
       environment: 'development',
+    });
+  });
+});
+
+describe('trusting .secrets.json', () => {
+  /** A project, and a folder in its owner's home holding a `.secrets.json` written by hand, as anyone could. */
+  const handWritten = async () => {
+    const owner = await project();
+    const folder = join(owner.home, 'acme');
+    mkdirSync(join(folder, 'src'), { recursive: true });
+    const file = join(folder, '.secrets.json');
+    writeFileSync(file, JSON.stringify({ project: owner.projectId, environment: 'development' }));
+    const noTarget: CliEnv = { ...owner.env, SECRETS_PROJECT: undefined, SECRETS_ENV: undefined };
+    return { ...owner, folder, file, noTarget };
+  };
+
+  const refusal = (file: string, why: string) =>
+    `error: Refusing ${file}: ${why}; review it, then run \`secrets trust\` in that folder.\n`;
+
+  it('refuses a file it does not trust, in one sentence naming secrets trust, and writes nothing', async () => {
+    const { noTarget, folder, file, projectId, session } = await handWritten();
+    const dotenv = join(folder, '.env');
+    writeFileSync(dotenv, `PASSWORD=${value('password')}\n`);
+    const refused = await secrets(['import', dotenv], noTarget, { cwd: join(folder, 'src') });
+    expect(exitOf(refused)).toEqual({ code: 2, stderr: refusal(file, 'it is not trusted') });
+    expect(exitOf(await secrets(['list'], noTarget, { cwd: folder }))).toEqual({
+      code: 2,
+      stderr: refusal(file, 'it is not trusted'),
+    });
+    const exported = await call(service, 'GET', secretsPath(projectId).replace(/secrets$/, 'export'), {
+      token: session,
+    });
+    expect(exported.body.data).toEqual({});
+  });
+
+  it('follows a file once secrets trust has shown its path and target, with no token needed to trust', async () => {
+    const { noTarget, env, folder, file, projectId, put } = await handWritten();
+    await put('TRUSTED', value('trusted'));
+    const offline = { ...noTarget, SECRETS_TOKEN: undefined, SECRETS_API_URL: undefined };
+    const trusted = await secrets(['trust'], offline, { cwd: join(folder, 'src') });
+    expect(trusted).toMatchObject({ code: 0, stderr: '' });
+    expect(trusted.stdout).toBe(
+      `${file} names project ${projectId}, environment development.\nTrusted: commands in ${folder} and below use it until it changes.\n`,
+    );
+    expect((await secrets(['list'], env, { cwd: join(folder, 'src') })).stdout).toContain('TRUSTED');
+    expect((await secrets(['list'], noTarget, { cwd: join(folder, 'src') })).stdout).toContain('TRUSTED');
+  });
+
+  it('trusts the file a named folder uses: secrets trust FOLDER', async () => {
+    const { noTarget, folder, file, projectId, home } = await handWritten();
+    const trusted = await secrets(['trust', join(folder, 'src')], noTarget, { cwd: home });
+    expect(trusted.stdout).toMatch(new RegExp(`^${file} names project ${projectId}, environment development\\.\\n`));
+    expect((await secrets(['list'], noTarget, { cwd: folder })).code).toBe(0);
+  });
+
+  it('refuses a trusted file that changed since, until it is trusted again', async () => {
+    const { noTarget, folder, file, projectId } = await handWritten();
+    expect((await secrets(['trust'], noTarget, { cwd: folder })).code).toBe(0);
+    writeFileSync(file, JSON.stringify({ project: projectId, environment: 'staging' }));
+    expect(exitOf(await secrets(['list'], noTarget, { cwd: folder }))).toEqual({
+      code: 2,
+      stderr: refusal(file, 'it changed since it was trusted'),
+    });
+    const again = await secrets(['trust'], noTarget, { cwd: folder });
+    expect(again.stdout).toMatch(new RegExp(`^${file} names project ${projectId}, environment staging\\.\\n`));
+    expect(await secrets(['list'], noTarget, { cwd: folder })).toMatchObject({
+      code: 0,
+      stdout: 'NAME  VERSION  UPDATED  BY\n',
+    });
+  });
+
+  it('stops trusting a file with secrets trust --revoke', async () => {
+    const { noTarget, folder, file } = await handWritten();
+    expect((await secrets(['trust'], noTarget, { cwd: folder })).code).toBe(0);
+    const revoked = await secrets(['trust', '--revoke'], noTarget, { cwd: folder });
+    expect(revoked).toMatchObject({ code: 0, stdout: `No longer trusted: ${file}\n` });
+    expect(exitOf(await secrets(['list'], noTarget, { cwd: folder }))).toEqual({
+      code: 2,
+      stderr: refusal(file, 'it is not trusted'),
+    });
+    expect((await secrets(['trust', '--revoke'], noTarget, { cwd: folder })).stdout).toBe(`${file} was not trusted\n`);
+  });
+
+  it('needs no trust when -p/-e or SECRETS_PROJECT/SECRETS_ENV name both project and environment', async () => {
+    const { env, noTarget, folder, file, projectId, put } = await handWritten();
+    await put('NAMED', value('named'));
+    const flagged = await secrets(['list', '-p', projectId, '-e', 'development'], noTarget, { cwd: folder });
+    expect(flagged).toMatchObject({ code: 0, stderr: '' });
+    expect(flagged.stdout).toContain('NAMED');
+    const variables = await secrets(['list'], env, { cwd: folder });
+    expect(variables).toMatchObject({ code: 0, stderr: '' });
+    expect(variables.stdout).toContain('NAMED');
+    // Only one named: the other comes from the file, which must then be trusted.
+    expect(exitOf(await secrets(['list', '-p', projectId], noTarget, { cwd: folder }))).toEqual({
+      code: 2,
+      stderr: refusal(file, 'it is not trusted'),
+    });
+  });
+
+  it('refuses to trust a file that names no project or environment', async () => {
+    const { noTarget, folder, file } = await handWritten();
+    writeFileSync(file, JSON.stringify({ environment: 'development' }));
+    expect(exitOf(await secrets(['trust'], noTarget, { cwd: folder }))).toEqual({
+      code: 2,
+      stderr: `error: ${file} names no project: write it again with \`secrets setup\`\n`,
+    });
+    writeFileSync(file, 'not json');
+    expect(exitOf(await secrets(['trust'], noTarget, { cwd: folder }))).toEqual({
+      code: 2,
+      stderr: `error: ${file} is not JSON: write it again with \`secrets setup\`\n`,
     });
   });
 });
@@ -869,6 +983,7 @@ describe('exit codes and messages', () => {
     [['restore']],
     [['environments']],
     [['setup']],
+    [['trust']],
     [['share']],
     [['reveal']],
   ])('prints help for %p --help and exits 0', async (command) => {
