@@ -1,6 +1,7 @@
 /** The one way into the service: the typed client of `client/`, as any program uses it. */
 export {
   createClient,
+  dataOf,
   parseShareLink,
   SecretsApiError,
   type SecretsClient,

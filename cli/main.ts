@@ -14,6 +14,7 @@ import {
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import {
   createClient,
+  dataOf,
   parseShareLink,
   SecretsApiError,
   type SecretsClient,
@@ -185,6 +186,23 @@ const withNearNames = async <T>(
     throw hint ? new ExplainedError(error.error, hint) : error;
   }
 };
+
+/**
+ * How a message names a project: its name (JSON-quoted, so that no character of it can move the
+ * terminal) and id, or its id alone when the token may not list projects (one limited to projects, or
+ * without read:secrets) or the caller is no member.
+ */
+const projectLabel = async (client: SecretsClient, projectId: string): Promise<string> => {
+  const projects = await dataOf(client.api.GET('/api/v1/projects')).catch((error: unknown) => {
+    if (error instanceof SecretsApiError && error.status === 403) return [];
+    throw error;
+  });
+  const name = projects.find((entry) => entry.projectId === projectId)?.name;
+  return name === undefined ? projectId : `${JSON.stringify(name)} (${projectId})`;
+};
+
+/** Says on standard error, before a write, where it goes: the project by name and id, and the environment. */
+const announceWrite = (label: string, target: Target) => note(`Writing to project ${label} / ${target.environment}\n`);
 
 /** Which version is current, after a write at `--expect-version` was refused: from the secret's history. */
 const currentVersion = async (client: SecretsClient, target: Target, name: string, expected: number) => {
@@ -377,6 +395,7 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
   ).action(async (name: string, value: string | undefined, options: CommonOptions & { expectVersion?: number }) => {
     secretName(name);
     const { client, target } = connect(options);
+    announceWrite(await projectLabel(client, target.projectId), target);
     const text = value === undefined || value === '-' ? await readStandardInput() : value;
     const expected = options.expectVersion;
     const { secret, created } = await withNearNames(client, target, undefined, () =>
@@ -396,6 +415,7 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
   ).action(async (name: string, options: CommonOptions) => {
     secretName(name);
     const { client, target } = connect(options);
+    announceWrite(await projectLabel(client, target.projectId), target);
     await withNearNames(client, target, name, () => client.delete(target.projectId, target.environment, name));
     out(`${name}: deleted\n`);
   });
@@ -423,6 +443,7 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
         `${file} holds ${count} secrets; one change writes at most ${MAX_PATCH_CHANGES}: nothing was imported`,
       );
     }
+    announceWrite(await projectLabel(client, target.projectId), target);
     const changed = await withNearNames(client, target, undefined, () =>
       client.change(target.projectId, target.environment, { set: entries }),
     );
@@ -459,6 +480,7 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
   ).action(async (name: string, options: CommonOptions & { version: number }) => {
     secretName(name);
     const { client, target } = connect(options);
+    announceWrite(await projectLabel(client, target.projectId), target);
     const secret = await withNearNames(client, target, name, () =>
       client.restore(target.projectId, target.environment, name, options.version),
     );
@@ -551,6 +573,7 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
     .action(async (options: { project: string; env: string; timeout: string }) => {
       const target = checkTarget({ projectId: options.project, environment: options.env });
       const client = connectAccount(options);
+      const label = await projectLabel(client, target.projectId);
       const names = await client.environments(target.projectId).then(
         (environments) => environments.map((entry) => entry.name),
         (error: unknown) => {
@@ -568,6 +591,7 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
           near ? `Did you mean ${near}?` : `Its environments: ${names.join(', ')}.`,
         );
       }
+      announceWrite(label, target);
       out(`wrote ${writeSetup(process.cwd(), target, process.env)} and trusted it\n`);
     });
 

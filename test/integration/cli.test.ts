@@ -49,10 +49,17 @@ const ownHome = () => {
   return { home, config, env: { HOME: home, XDG_CONFIG_HOME: config } satisfies CliEnv };
 };
 
+/** The name of every project the file makes: what a write says it writes to. */
+const PROJECT_NAME = 'Acme';
+
+/** What a write says on standard error before it writes. */
+const writingTo = (projectId: string, environment = 'development') =>
+  `Writing to project "${PROJECT_NAME}" (${projectId}) / ${environment}\n`;
+
 /** An owner with a project, and a token of theirs that reads and writes its secrets. */
 const project = async () => {
   const session = await sessionFor(service, uniqueEmail('cli'));
-  const projectId = await createProject(service, session);
+  const projectId = await createProject(service, session, PROJECT_NAME);
   const token = (await createToken(service, session, { name: 'ci', scopes: ['read:secrets', 'write:secrets'] }))
     .rawToken;
   tokens.push(token);
@@ -375,11 +382,11 @@ describe('secrets export', () => {
 
 describe('secrets set, get, list, history, restore, delete, environments', () => {
   it('sets a value from standard input, byte for byte, and prints only its version', async () => {
-    const { env } = await project();
+    const { env, projectId } = await project();
     values.push(TRICKY);
     // A trailing line break is part of the value, as a key file's is.
     const set = await secrets(['set', 'FROM_STDIN'], env, { input: `${TRICKY}\n` });
-    expect(exitOf(set)).toEqual({ code: 0, stderr: '' });
+    expect(exitOf(set)).toEqual({ code: 0, stderr: writingTo(projectId) });
     expect(set.stdout).toBe('FROM_STDIN: version 1 (created)\n');
     const dash = await secrets(['set', 'FROM_STDIN', '-'], env, { input: `${TRICKY}!` });
     expect(dash.stdout).toBe('FROM_STDIN: version 2\n');
@@ -388,12 +395,12 @@ describe('secrets set, get, list, history, restore, delete, environments', () =>
   });
 
   it('checks the version with --expect-version, and answers the API’s text on a conflict', async () => {
-    const { env, put } = await project();
+    const { env, put, projectId } = await project();
     await put('CAS', value('one'));
     const conflict = await secrets(['set', 'CAS', '--expect-version', '0'], env, { input: value('two') });
     expect(exitOf(conflict)).toEqual({
       code: 1,
-      stderr: `error: ${ErrorText.secretConflict}\nCAS is at version 1, not 0.\n`,
+      stderr: `${writingTo(projectId)}error: ${ErrorText.secretConflict}\nCAS is at version 1, not 0.\n`,
     });
     const ok = await secrets(['set', 'CAS', '--expect-version', '1'], env, { input: value('three') });
     expect(ok.stdout).toBe('CAS: version 2\n');
@@ -401,7 +408,41 @@ describe('secrets set, get, list, history, restore, delete, environments', () =>
     const deleted = await secrets(['set', 'CAS', '--expect-version', '2'], env, { input: value('four') });
     expect(exitOf(deleted)).toEqual({
       code: 1,
-      stderr: `error: ${ErrorText.secretConflict}\nCAS is deleted (its last version is 3): --expect-version 0 writes it again.\n`,
+      stderr: `${writingTo(projectId)}error: ${ErrorText.secretConflict}\nCAS is deleted (its last version is 3): --expect-version 0 writes it again.\n`,
+    });
+  });
+
+  it('says on standard error, before each write, the project’s name and id and the environment it writes to', async () => {
+    const { env, projectId, put } = await project();
+    await put('NAMED', value('v1'));
+    const recorder = await startRecorder(service.port);
+    try {
+      const viaRecorder = { ...env, SECRETS_API_URL: recorder.url };
+      const set = await secrets(['set', 'NAMED'], viaRecorder, { input: value('v2') });
+      expect(set).toMatchObject({ code: 0, stdout: 'NAMED: version 2\n', stderr: writingTo(projectId) });
+      // One call more than the write, for the project's name.
+      expect(recorder.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+        'GET /api/v1/projects',
+        `PUT ${secretsPath(projectId)}/NAMED`,
+      ]);
+    } finally {
+      await recorder.stop();
+    }
+    const staging = await secrets(['set', 'NAMED', '-e', 'staging'], env, { input: value('s1') });
+    expect(staging.stderr).toBe(writingTo(projectId, 'staging'));
+    expect((await secrets(['restore', 'NAMED', '--version', '1'], env)).stderr).toBe(writingTo(projectId));
+    expect((await secrets(['delete', 'NAMED'], env)).stderr).toBe(writingTo(projectId));
+  });
+
+  it('names the project by its id alone when the token may not list projects (write:secrets only)', async () => {
+    const { env, projectId, session } = await project();
+    const writer = await createToken(service, session, { name: 'writer', scopes: ['write:secrets'] });
+    tokens.push(writer.rawToken);
+    const set = await secrets(['set', 'WRITTEN'], { ...env, SECRETS_TOKEN: writer.rawToken }, { input: value('w') });
+    expect(set).toMatchObject({
+      code: 0,
+      stdout: 'WRITTEN: version 1 (created)\n',
+      stderr: `Writing to project ${projectId} / development\n`,
     });
   });
 
@@ -477,7 +518,11 @@ describe('secrets set, get, list, history, restore, delete, environments', () =>
     mkdirSync(join(folder, 'deep', 'er'), { recursive: true });
     const noTarget = { ...env, SECRETS_PROJECT: undefined, SECRETS_ENV: undefined };
     const setup = await secrets(['setup', '--project', projectId, '--env', 'development'], noTarget, { cwd: folder });
-    expect(setup.code).toBe(0);
+    expect(setup).toMatchObject({
+      code: 0,
+      stdout: `wrote ${join(folder, '.secrets.json')} and trusted it\n`,
+      stderr: writingTo(projectId),
+    });
     expect(JSON.parse(readFileSync(join(folder, '.secrets.json'), 'utf8'))).toEqual({
       project: projectId,
       environment: 'development',
@@ -537,7 +582,7 @@ describe('secrets set, get, list, history, restore, delete, environments', () =>
     expect(exitOf(other)).toEqual({ code: 1, stderr: `error: ${ErrorText.tokenResource}\n` });
     expect(() => statSync(join(folder, '.secrets.json'))).toThrow();
     const own = await secrets(['setup', '--project', projectId, '--env', 'development'], asLimited, { cwd: folder });
-    expect(own.code).toBe(0);
+    expect(exitOf(own)).toEqual({ code: 0, stderr: `Writing to project ${projectId} / development\n` });
     expect(JSON.parse(readFileSync(join(folder, '.secrets.json'), 'utf8'))).toEqual({
       project: projectId,
       environment: 'development',
@@ -662,7 +707,7 @@ describe('secrets import', () => {
     const file = join(work, `good-${randomUUID()}.env`);
     writeFileSync(file, `# comment\nONE=${one}\nexport TWO="two\nlines"\n\nTHREE='$not #expanded'\n`);
     const result = await secrets(['import', file], env);
-    expect(exitOf(result)).toEqual({ code: 0, stderr: '' });
+    expect(exitOf(result)).toEqual({ code: 0, stderr: writingTo(projectId) });
     const exported = await call(service, 'GET', secretsPath(projectId).replace(/secrets$/, 'export'), {
       token: session,
     });
