@@ -586,10 +586,8 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
         await withNearNames(client, target, undefined, () => client.list(target.projectId, target.environment));
       } else if (!names.includes(target.environment)) {
         const near = nearestName(target.environment, names);
-        throw new ExplainedError(
-          `${ErrorText.environmentNotFound}: ${target.projectId} has no ${JSON.stringify(target.environment)}; nothing was written`,
-          near ? `Did you mean ${near}?` : `Its environments: ${names.join(', ')}.`,
-        );
+        const refusal = `Environment ${JSON.stringify(target.environment)} does not exist in project ${label}; its environments: ${names.join(', ')}.`;
+        throw near ? new ExplainedError(refusal, `Did you mean ${near}?`) : new CommandError(refusal);
       }
       announceWrite(label, target);
       out(`wrote ${writeSetup(process.cwd(), target, process.env)} and trusted it\n`);

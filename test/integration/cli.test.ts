@@ -550,21 +550,18 @@ describe('secrets set, get, list, history, restore, delete, environments', () =>
     expect(exitOf(inRepo)).toEqual({ code: 2, stderr: expect.stringMatching(/^error: no project/) });
   });
 
-  it('setup refuses an environment the project does not have, suggests a near one, and writes nothing', async () => {
-    const { env, projectId } = await project();
-    const folder = join(work, `setup-${randomUUID()}`);
+  it('setup refuses an environment the project does not have, naming the project and its environments, and writes nothing', async () => {
+    const { env, projectId, home, config } = await project();
+    const folder = join(home, 'setup');
     mkdirSync(folder);
-    const typo = await secrets(['setup', '--project', projectId, '--env', 'stagign'], env, { cwd: folder });
-    expect(exitOf(typo)).toEqual({
-      code: 1,
-      stderr: `error: ${ErrorText.environmentNotFound}: ${projectId} has no "stagign"; nothing was written\nDid you mean staging?\n`,
-    });
+    const doesNotExist = (name: string) =>
+      `error: Environment "${name}" does not exist in project "${PROJECT_NAME}" (${projectId}); its environments: development, production, staging.\n`;
     const unknown = await secrets(['setup', '--project', projectId, '--env', 'qa'], env, { cwd: folder });
-    expect(exitOf(unknown)).toEqual({
-      code: 1,
-      stderr: `error: ${ErrorText.environmentNotFound}: ${projectId} has no "qa"; nothing was written\nIts environments: development, production, staging.\n`,
-    });
+    expect(exitOf(unknown)).toEqual({ code: 1, stderr: doesNotExist('qa') });
+    const typo = await secrets(['setup', '--project', projectId, '--env', 'stagign'], env, { cwd: folder });
+    expect(exitOf(typo)).toEqual({ code: 1, stderr: `${doesNotExist('stagign')}Did you mean staging?\n` });
     expect(() => statSync(join(folder, '.secrets.json'))).toThrow();
+    expect(() => statSync(join(config, 'secrets'))).toThrow();
   });
 
   it('setup with a token limited to environments checks its own environment, and refuses another', async () => {
