@@ -766,7 +766,7 @@ describe('secrets share and secrets reveal', () => {
     const token = (await createToken(service, session, { name: 'cli', scopes: ['read:secrets', 'write:secrets'] }))
       .rawToken;
     tokens.push(token);
-    const env: CliEnv = { SECRETS_API_URL: service.baseUrl, SECRETS_TOKEN: token };
+    const env: CliEnv = { ...ownHome().env, SECRETS_API_URL: service.baseUrl, SECRETS_TOKEN: token };
     return { email, env };
   };
 
