@@ -168,6 +168,51 @@ const main = async () => {
   );
 
   /**
+   * The change requests the change-request routes' samples name, open in the sample secret's
+   * environment: the member's, setting one secret (its value sealed for the request), and the
+   * caller's own; and the environment's slots holding both.
+   */
+  const changeRequestOf = (id: string, userId: string, name: string) => ({
+    PK: secretsPartition,
+    SK: `CHANGE#${id}`,
+    entity: 'ChangeRequest',
+    projectId,
+    environment: SAMPLE_SECRET.environment,
+    id,
+    status: 'open',
+    author: { userId, email },
+    changes: [{ name, action: 'set', fromVersion: 0 }],
+    approvals: [],
+    createdAt: now,
+    expiresAt: far,
+    revision: 1,
+  });
+  const memberRequest = changeRequestOf(SAMPLE_WORLD.changeRequestId, 'user-2', 'MEMBER_PROPOSED');
+  const ownRequest = changeRequestOf(SAMPLE_WORLD.ownChangeRequestId, 'user-1', 'OWNER_PROPOSED');
+  const proposedValue = Object.assign(
+    { name: 'MEMBER_PROPOSED' },
+    encryptValue(
+      BENCH_DATA_KEY.plaintext,
+      {
+        projectId,
+        environment: SAMPLE_SECRET.environment,
+        name: 'MEMBER_PROPOSED',
+        life: SAMPLE_WORLD.changeRequestId,
+        version: 0,
+        copy: 'proposal',
+      },
+      'proposed',
+    ),
+  );
+  const changeSlots = {
+    PK: secretsPartition,
+    SK: 'CHANGE_SLOTS',
+    entity: 'ChangeSlots',
+    version: 2,
+    slots: { [SAMPLE_WORLD.changeRequestId]: Date.parse(far), [SAMPLE_WORLD.ownChangeRequestId]: Date.parse(far) },
+  };
+
+  /**
    * Canned DynamoDB answers, encoded once: enough for every route's success path. Binary attributes
    * (a wrapped key, a sealed value) travel in base64, as DynamoDB's JSON carries them.
    */
@@ -222,6 +267,11 @@ const main = async () => {
     secretHeadsListed: itemsOf([projected(secretHead, ['name', 'version', 'updatedAt', 'updatedBy', 'deletedAt'])]),
     secretVersions: itemsOf([projected(secretVersion, ['name', 'version', 'updatedAt', 'updatedBy', 'deleted'])]),
     secretVersion: encode({ Item: marshall(secretVersion) }),
+    memberRequest: encode({ Item: marshall(memberRequest) }),
+    ownRequest: encode({ Item: marshall(ownRequest) }),
+    changeRequests: itemsOf([memberRequest, ownRequest]),
+    proposedValues: itemsOf([proposedValue]),
+    changeSlots: encode({ Item: marshall(changeSlots) }),
     secretContext: secretContext(false, false),
     secretContextWithHead: secretContext(true, false),
     secretContextWithProject: secretContext(false, true),
@@ -248,6 +298,10 @@ const main = async () => {
    */
   const answer = (operation: string, body: { includes: (text: string) => boolean }): Buffer => {
     if (operation === 'GetItem') {
+      if (body.includes('CHANGE_SLOTS')) return answers.changeSlots;
+      if (body.includes('CHANGE#')) {
+        return body.includes(SAMPLE_WORLD.ownChangeRequestId) ? answers.ownRequest : answers.memberRequest;
+      }
       if (body.includes('VERSION#')) return answers.secretVersion;
       if (body.includes('TOKEN_SLOTS')) return slotAnswer;
       if (body.includes('SHARE_SLOTS')) return answers.shareSlots;
@@ -261,6 +315,8 @@ const main = async () => {
       if (body.includes('#TOKENS')) return answers.tokens;
       if (body.includes('#SHARES')) return answers.shares;
       if (body.includes('SECRETS#')) {
+        if (body.includes('CHANGE_VALUE#')) return answers.proposedValues;
+        if (body.includes('CHANGE#')) return answers.changeRequests;
         if (body.includes('VERSION#')) return answers.secretVersions;
         return body.includes('ProjectionExpression') ? answers.secretHeadsListed : answers.secretHeads;
       }

@@ -71,6 +71,13 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   secretVersionNotFound: 'the secret has no such version, or that version is its delete',
   secretConflict: 'an `expectedVersion` (or one of `expectedVersions`) is not the secret’s current version',
   secretLimit: 'the write would take the environment over 1,000 live secrets or 5,000,000 bytes of export',
+  changeRequestNotFound: 'no such change request in the environment (one closed over 90 days ago is gone)',
+  changeRequestNotOpen: 'the change request was applied, rejected, cancelled or found out of date already, or is past its 14 days',
+  changeRequestOutOfDate:
+    'a secret the change request names moved since it was proposed: nothing was written, and the request is now `conflicted`',
+  changeRequestLimit: 'the environment holds 50 open change requests',
+  ownApproval: 'the caller proposed the change request (also through a token): someone else must approve it',
+  notAuthor: 'the caller did not propose the change request: an owner or admin rejects it instead',
   shareNotFound:
     'no such share, or one spent, expired, withdrawn or limited to other recipients (every refusal of a share is this one, so none tells that it exists)',
   shareLimit: 'the caller already holds 100 live shares',

@@ -28,6 +28,13 @@ export const auditEventTypes = [
   'secret.deleted',
   'secret.restored',
   'secret.read',
+  'change_request.created',
+  'change_request.approved',
+  'change_request.rejected',
+  'change_request.cancelled',
+  'change_request.applied',
+  'change_request.conflicted',
+  'change_request.forced',
   'share.created',
   'share.revealed',
   'share.deleted',
@@ -99,6 +106,8 @@ const buildAuditEventSchema = () =>
         email: nullableText(),
         /** `share.*`: the share's id. */
         shareId: nullableText(),
+        /** `change_request.*`: the change request's id. */
+        changeRequestId: nullableText(),
       }),
       /** The caller's address as API Gateway saw it. */
       sourceIp: nullableText(),
@@ -132,6 +141,8 @@ const buildAuditEventSchema = () =>
         access: z.nullable(z.record(z.string(), z.enum(accessLevels))),
         /** `access.denied`: the level the refused request needed in `environment`. */
         needed: z.nullable(z.enum(accessLevels)),
+        /** `change_request.created`: its note; `change_request.forced`: the reason it was applied without approvals. */
+        note: nullableText(),
         /** `environment.updated`: whether the environment is protected now. */
         protected: z.nullable(z.boolean()),
         /** `environment.updated`: the approvals a change request needs there now. */

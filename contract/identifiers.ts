@@ -49,3 +49,12 @@ export const SHARE_ID_PREFIX = 'shr_';
 export const SHARE_ID_RANDOM_LENGTH = 22;
 /** A share's id. */
 export const SHARE_ID_PATTERN = new RegExp(`^${SHARE_ID_PREFIX}[0-9A-Za-z]{${SHARE_ID_RANDOM_LENGTH}}$`);
+
+/** Prefix of a change request's id. */
+export const CHANGE_REQUEST_ID_PREFIX = 'chg_';
+/** Random base62 characters after the prefix of a change request's id. */
+export const CHANGE_REQUEST_ID_RANDOM_LENGTH = 16;
+/** A change request's id. */
+export const CHANGE_REQUEST_ID_PATTERN = new RegExp(
+  `^${CHANGE_REQUEST_ID_PREFIX}[0-9A-Za-z]{${CHANGE_REQUEST_ID_RANDOM_LENGTH}}$`,
+);

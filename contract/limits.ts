@@ -24,6 +24,15 @@ export const EXPIRY_NOTICE_DAYS = [7, 1] as const;
 /** Most environments a project holds. */
 export const MAX_ENVIRONMENTS = 20;
 
+/** Open change requests an environment holds at most. */
+export const MAX_OPEN_CHANGE_REQUESTS = 50;
+
+/** Days a change request stays open before it expires. */
+export const CHANGE_REQUEST_DAYS = 14;
+
+/** Characters of a change request's note, and of the reason an owner applies one without approvals. */
+export const MAX_NOTE_LENGTH = 500;
+
 /** The most approvals a protected environment may ask of a change request. */
 export const MAX_APPROVALS = 3;
 /** The environments a new project starts with. */

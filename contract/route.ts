@@ -18,6 +18,8 @@ export const API_TAGS = {
   members: "A project's members and their roles",
   audit: "The audit trail: the caller's own events and a project's",
   secrets: "A project's environments and their versioned, encrypted secrets: read, write, export, history, restore",
+  changes:
+    'Change requests: proposed changes of an environment’s secrets, approved by others and applied all or nothing',
   shares:
     'Secrets handed from one person to another, end-to-end encrypted: the service holds ciphertext it cannot read',
 } as const;
@@ -108,7 +110,8 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
  * What a sample request may refer to: the caller owns a project with one other member, holds a
  * spare token, and another user has signed in but belongs to no project of the caller's. The project's
  * `SAMPLE_SECRET` is at version 1, which stored the project's data key. The caller also holds a live
- * share, `SAMPLE_SHARE`.
+ * share, `SAMPLE_SHARE`, and in `SAMPLE_SECRET`'s environment the member and the caller have each
+ * proposed a change request, open.
  */
 export interface SampleWorld {
   readonly projectId: string;
@@ -117,6 +120,10 @@ export interface SampleWorld {
   readonly otherEmail: string;
   /** A share the caller created, with views to spare, that any signed-in person may reveal. */
   readonly shareId: string;
+  /** An open change request of the member's in `SAMPLE_SECRET`'s environment, setting one secret. */
+  readonly changeRequestId: string;
+  /** An open change request of the caller's own there. */
+  readonly ownChangeRequestId: string;
 }
 
 /**
@@ -136,6 +143,8 @@ export const SAMPLE_WORLD: SampleWorld = {
   memberEmail: 'member@example.com',
   otherEmail: 'someone@example.com',
   shareId: 'shr_AAAAAAAAAAAAAAAAAAAAAA',
+  changeRequestId: 'chg_AAAAAAAAAAAAAAAA',
+  ownChangeRequestId: 'chg_BBBBBBBBBBBBBBBB',
 };
 
 /**

@@ -82,7 +82,7 @@ export const scope = () => z.enum(scopes);
 export const role = () => z.enum(projectRoles);
 
 /** An environment access level (`none`, `read`, `write`). */
-export const accessLevel = () => z.enum(accessLevels);
+export const accessLevel = () => z.enum(accessLevels, { error: 'Use none, read or write' });
 
 /** A member of a project, as the member list and an access change answer them. */
 export const member = () =>
@@ -96,7 +96,14 @@ export const member = () =>
 
 /** Access levels by environment name. */
 export const accessByEnvironment = () =>
-  z.record(environmentName(), accessLevel()).check(z.describe('Access levels by environment name'));
+  z
+    .record(environmentName(), accessLevel(), {
+      error: (issue) =>
+        issue.code === 'invalid_key'
+          ? 'Name environments: 1 to 32 of a-z, 0-9 and -, starting and ending with a letter or a digit'
+          : 'Send the levels by environment, e.g. {"production": "read"}',
+    })
+    .check(z.describe('Access levels by environment name'));
 
 /** The first characters of a raw token. */
 export const displayPrefix = () =>
@@ -238,7 +245,7 @@ const buildUpdatedBy = () =>
     .object({ userId: z.string(), email: z.nullable(z.string()) })
     .check(z.meta({ id: 'Person' }), z.describe('Who wrote a version: a person, also through one of their tokens'));
 let updatedBySchema: ReturnType<typeof buildUpdatedBy> | undefined;
-const updatedBy = () => {
+export const updatedBy = () => {
   updatedBySchema ??= buildUpdatedBy();
   return updatedBySchema;
 };
@@ -272,7 +279,7 @@ export const secretChange = () => z.object({ name: z.string(), ...versionFields(
  * A map keyed by secret names. zod leaves a `__proto__` key out of a record without a word (it would
  * replace the result's prototype), so such a key is refused here first, as no secret may have that name.
  */
-const byName = <V extends z.ZodMiniType>(value: V) =>
+export const byName = <V extends z.ZodMiniType>(value: V) =>
   z.pipe(
     z
       .unknown()

@@ -284,7 +284,8 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
    * owner of its own (so that no route's lists grow with the routes measured before it, and a delete of
    * the sample secret takes it from no other route's world) with a session and an admin token already
    * used once, the owner's project with one other member and its sample secret at version 1, a spare
-   * token of the owner's, a share of the owner's, and another signed-in user.
+   * token of the owner's, a share of the owner's, another signed-in user, and an open change request
+   * of the member's and one of the owner's.
    */
   const newWorld = async (): Promise<{ world: SampleWorld; credentials: Record<'token' | 'session', string> }> => {
     const tag = randomUUID().slice(0, 8);
@@ -328,6 +329,18 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
       json: { ciphertext: SAMPLE_SHARE.ciphertext, maxViews: SAMPLE_SHARE.maxViews },
     });
     const shareId = String(expectStatus(shared, 201, 'share create').body.data.id);
+    // The change requests the change-request routes' samples name: the member's, which the caller may
+    // approve, reject or apply, and the caller's own, which the caller may cancel.
+    const propose = async (proposer: string, name: string) => {
+      const proposed = await send(
+        'POST',
+        `/api/v1/projects/${projectId}/environments/${SAMPLE_SECRET.environment}/change-requests`,
+        { token: proposer, json: { set: { [name]: 'proposed' } } },
+      );
+      return String(expectStatus(proposed, 201, 'change request').body.data.id);
+    };
+    const changeRequestId = await propose(await service.idp.issue(memberEmail), 'MEMBER_PROPOSED');
+    const ownChangeRequestId = await propose(worldSession, 'OWNER_PROPOSED');
     const worldToken = String(expectStatus(await token('work'), 201, 'world token').body.data.rawToken);
     // Its first use records lastUsedAt; the measured request is then a steady use.
     expectStatus(await send('GET', '/api/v1/tokens', { token: worldToken }), 200, 'world token use');
@@ -338,6 +351,8 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
         memberEmail,
         otherEmail,
         shareId,
+        changeRequestId,
+        ownChangeRequestId,
       },
       credentials: { token: worldToken, session: worldSession },
     };

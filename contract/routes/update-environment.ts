@@ -39,10 +39,14 @@ export const updateEnvironmentRoute = route({
     params: environmentParams(),
     body: exactly(
       {
-        protected: z.optional(z.boolean().check(z.describe('Whether its secrets change only through change requests'))),
+        protected: z.optional(
+          z
+            .boolean({ error: 'Use true or false' })
+            .check(z.describe('Whether its secrets change only through change requests')),
+        ),
         approvals: z.optional(
           z
-            .int()
+            .int({ error: `Use a whole number from 1 to ${MAX_APPROVALS}` })
             .check(
               z.minimum(1, `Use 1 to ${MAX_APPROVALS}`),
               z.maximum(MAX_APPROVALS, `Use 1 to ${MAX_APPROVALS}`),

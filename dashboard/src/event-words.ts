@@ -85,6 +85,9 @@ const denialWords: ReadonlyMap<DenialReason, string> = new Map<DenialReason, str
   ['resource', 'it does not reach that project or environment'],
 ]);
 
+/** A change request's id, as its events name it. */
+const changeRequest = (event: AuditEvent): string => event.target.changeRequestId ?? '';
+
 /** `production: read, staging: write`, by environment name. */
 const accessPhrase = (access: AuditEvent['details']['access']): string =>
   Object.entries(access ?? {})
@@ -158,6 +161,20 @@ export const eventSentence = (event: AuditEvent, reading: Reading): string => {
       return secretSentence('Restored', event, reading);
     case 'secret.read':
       return secretSentence('Read', event, reading);
+    case 'change_request.created':
+      return `Proposed change request ${changeRequest(event)}${inEnvironment(event, reading)}${details.note === null ? '' : `: ${quoted(details.note)}`}`;
+    case 'change_request.approved':
+      return `Approved change request ${changeRequest(event)}${inEnvironment(event, reading)}`;
+    case 'change_request.rejected':
+      return `Rejected change request ${changeRequest(event)}${inEnvironment(event, reading)}`;
+    case 'change_request.cancelled':
+      return `Cancelled change request ${changeRequest(event)}${inEnvironment(event, reading)}`;
+    case 'change_request.applied':
+      return secretSentence(`Applied change request ${changeRequest(event)}:`, event, reading);
+    case 'change_request.conflicted':
+      return `Found change request ${changeRequest(event)} out of date${inEnvironment(event, reading)}: nothing was written`;
+    case 'change_request.forced':
+      return `Applied change request ${changeRequest(event)} without its approvals${inEnvironment(event, reading)}${details.note === null ? '' : `, because ${quoted(details.note)}`}`;
     case 'share.created':
       return [
         `Created share ${target.shareId ?? ''}`,

@@ -5,11 +5,11 @@ import type { RequestOrigin } from '@lambdas/domain/audit';
 import type { Principal } from '@lambdas/domain/principal';
 import { type InEnvironment, secretUseCases } from '@lambdas/use-cases/secrets';
 
+/** How values are sealed, over one cache of the projects' data keys per function. */
+export const secretCrypto = { keys: dataKeys(keyWrapper), encryptValue, decryptValue };
+
 /** The secrets of a project's environments (the composition root of their routes). */
-export const secrets = secretUseCases({
-  secrets: secretRepository,
-  crypto: { keys: dataKeys(keyWrapper), encryptValue, decryptValue },
-});
+export const secrets = secretUseCases({ secrets: secretRepository, crypto: secretCrypto });
 
 /** A secret route's request as the use cases take it: its caller, origin and instant, and its environment. */
 export const inEnvironment = (request: {

@@ -13,8 +13,11 @@ import { type Clock, clock as serviceClock } from '@lambdas/domain/clock';
 import { DecryptionError } from '@lambdas/domain/errors';
 import { KEY_BYTES, openBytes, sealBytes } from './aes-gcm';
 
-/** Which copy of a value an item holds: the head's (the secret's current value) or its version's own. */
-export type ValueCopy = 'head' | 'version';
+/**
+ * Which copy of a value an item holds: the head's (the secret's current value), its version's own, or a
+ * change request's proposal (its `life` is then the request's id, its version 0).
+ */
+export type ValueCopy = 'head' | 'version' | 'proposal';
 
 /**
  * Where a value belongs; bound to its ciphertext, so a ciphertext moved to another item does not
@@ -44,10 +47,16 @@ export interface SealedValue {
   readonly binding?: number;
 }
 
+const COPY_NAMES: Readonly<Record<ValueCopy, string>> = {
+  head: 'the head',
+  version: 'a version',
+  proposal: 'a change request',
+};
+
 /** How an error names a value's item: its address, its copy and its binding, never its value. */
 const describe = (address: ValueAddress, binding: number | undefined): string =>
   `The value of ${address.projectId}/${address.environment}/${address.name} version ${address.version} ` +
-  `(${address.copy === 'head' ? 'the head' : 'a version'}, life ${address.life}` +
+  `(${COPY_NAMES[address.copy]}, life ${address.life}` +
   `${binding === undefined ? ', sealed before lives were bound' : ''})`;
 
 /**

@@ -122,6 +122,30 @@ export const secretVersionKey = (
   SK: `${secretVersionPrefix(name, life)}${String(version).padStart(10, '0')}`,
 });
 
+/** Sort-key prefix of the change requests in an environment's secrets partition. */
+export const CHANGE_REQUEST_PREFIX = 'CHANGE#';
+
+/** A change request of an environment, in its secrets partition (beside the heads it changes). */
+export const changeRequestKey = (projectId: string, environment: string, id: string): ItemKey => ({
+  PK: secretsPartition(projectId, environment),
+  SK: `${CHANGE_REQUEST_PREFIX}${id}`,
+});
+
+/** Sort-key prefix of the values one change request proposes (never listed with the requests). */
+export const proposedValuePrefix = (id: string): string => `CHANGE_VALUE#${id}#`;
+
+/** One value a change request proposes, by the secret's name. */
+export const proposedValueKey = (projectId: string, environment: string, id: string, name: string): ItemKey => ({
+  PK: secretsPartition(projectId, environment),
+  SK: `${proposedValuePrefix(id)}${name}`,
+});
+
+/** An environment's change-request slots: its open requests, each with its expiry, for their limit. */
+export const changeSlotsKey = (projectId: string, environment: string): ItemKey => ({
+  PK: secretsPartition(projectId, environment),
+  SK: 'CHANGE_SLOTS',
+});
+
 /** Sort-key prefix of the membership items in a user's partition. */
 export const MEMBERSHIP_PREFIX = keyPrefix.project;
 

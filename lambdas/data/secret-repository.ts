@@ -13,6 +13,7 @@ import type {
   SecretWrites,
 } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
+import { closingWrites } from './change-request-repository';
 import {
   batchDeleteItems,
   batchGetItems,
@@ -214,6 +215,8 @@ export const writeSecrets = async (change: SecretWrites): Promise<SecretWriteOut
       auditEventPut(write.event, { userId: change.userId, projectId: change.projectId }),
     );
   }
+  const closingAt = writes.length;
+  if (change.closing !== undefined) writes.push(...closingWrites(change.closing, change.userId));
   if (change.newDataKey !== undefined) {
     writes.push({
       Update: {
@@ -227,6 +230,7 @@ export const writeSecrets = async (change: SecretWrites): Promise<SecretWriteOut
   const answering = writes.map((_write, index) => index);
   const outcome = await transactWrite(writes, answering);
   if (outcome.ok) return 'written';
+  if (change.closing !== undefined && outcome.conditionFailed.includes(closingAt)) return 'requestChanged';
   const [memberFailed, environmentFailed] = [0, 1].map((index) => outcome.conditionFailed.includes(index));
   if (memberFailed || environmentFailed) {
     // One read, of what the function may read (a BatchGetItem), to tell why.

@@ -1,4 +1,5 @@
 import type { AuditEvent, AuditEventType } from '@contract/audit';
+import type { ChangeAction, ChangeRequestStatus } from '@contract/change-requests';
 import type { AccessLevel, ProjectRole } from '@contract/roles';
 import type { Scope } from '@contract/scopes';
 
@@ -240,10 +241,22 @@ export interface SecretWrites {
   readonly bytesDelta: number;
   /** A new wrapped data key for the project, stored only if it still has none. */
   readonly newDataKey?: Uint8Array;
+  /** The change request the write applies, closed in the same transaction if it is still as read. */
+  readonly closing?: ClosingChangeRequest;
 }
 
-/** Why a write was not made: the member left, the environment is gone or full, or what was read changed. */
-export type SecretWriteOutcome = 'written' | 'notMember' | 'noEnvironment' | 'limit' | 'changed';
+/** A change request closed by the write that applies it: as read, as closed, and the events of closing it. */
+export interface ClosingChangeRequest {
+  readonly read: ChangeRequestRecord;
+  readonly closed: ChangeRequestRecord;
+  readonly events: readonly AuditEvent[];
+}
+
+/**
+ * Why a write was not made: the member left, the environment is gone or full, what was read changed, or
+ * the change request it applies changed since it was read (`requestChanged`).
+ */
+export type SecretWriteOutcome = 'written' | 'notMember' | 'noEnvironment' | 'limit' | 'changed' | 'requestChanged';
 
 /**
  * A share: a ciphertext its creator's client sealed (the key never reaches the service), with its
@@ -267,3 +280,50 @@ export interface ShareRecord {
 
 /** A share as its creator's list holds it: everything but the ciphertext. */
 export type ShareSummary = Omit<ShareRecord, 'ciphertext'>;
+
+/** One secret a change request changes: what it does, the version it was proposed on (0: none). */
+export interface ProposedChange {
+  readonly name: string;
+  readonly action: ChangeAction;
+  readonly fromVersion: number;
+  /** `restore`: the version whose value it writes again. */
+  readonly restoreVersion?: number;
+}
+
+/** One approval of a change request. */
+export interface Approval {
+  readonly userId: string;
+  readonly email: string | null;
+  readonly at: string;
+}
+
+/**
+ * A change request of one environment's secrets: stored open, closed once (applied, rejected,
+ * cancelled, conflicted); an open one past `expiresAt` has expired. Its values are stored apart, one
+ * sealed item per name set (`ProposedValue`). `revision` moves with every change of it, which checks it.
+ */
+export interface ChangeRequestRecord {
+  readonly projectId: string;
+  readonly environment: string;
+  /** The life of the environment it was proposed in: in another one it is no request at all. */
+  readonly environmentLife?: string;
+  readonly id: string;
+  readonly status: Exclude<ChangeRequestStatus, 'expired'>;
+  readonly author: SecretAuthor;
+  readonly note?: string;
+  readonly changes: readonly ProposedChange[];
+  readonly approvals: readonly Approval[];
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly closedBy?: SecretAuthor;
+  readonly closedAt?: string;
+  readonly forcedReason?: string;
+  readonly revision: number;
+}
+
+/** A value a change request proposes, sealed for the request (never a head's or a version's). */
+export interface ProposedValue {
+  readonly name: string;
+  readonly ciphertext: Uint8Array;
+  readonly binding: number;
+}

@@ -10,6 +10,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError }
 import { newLife } from '@lambdas/domain/ids';
 import type { Principal } from '@lambdas/domain/principal';
 import type {
+  ClosingChangeRequest,
   EnvironmentRecord,
   MemberRecord,
   SecretAuthor,
@@ -75,7 +76,7 @@ const WRITE_ATTEMPTS = 8;
  * windows that grew by 20 ms, one of ten writers of one secret ran out of attempts (503) on a loaded
  * machine (`secrets.test.ts`, concurrent writers).
  */
-const backoffMs = (attempt: number): number => Math.random() * Math.min(320, 10 * 2 ** attempt);
+export const backoffMs = (attempt: number): number => Math.random() * Math.min(320, 10 * 2 ** attempt);
 
 /** A secret as lists and writes answer it. */
 const shown = (head: Pick<SecretHeadRecord, 'name' | 'version' | 'updatedAt' | 'updatedBy'>) => ({
@@ -129,8 +130,23 @@ const live = (
 /** What a secret request read, once the caller's membership and the environment were found. */
 type FoundContext = SecretContext & { readonly member: MemberRecord; readonly environment: EnvironmentRecord };
 
+/**
+ * How a write is made beyond its changes: through a change request (into a protected environment too),
+ * as its author's, closing the request in the same transaction (`closing`, given what was written).
+ */
+export interface WriteOptions {
+  readonly viaChangeRequest?: boolean;
+  readonly author?: SecretAuthor;
+  readonly closing?: (written: readonly Written[]) => ClosingChangeRequest;
+}
+
+/** The change request a write applies changed since it was read: read it again. */
+export class ChangeRequestMoved extends Error {
+  override readonly name = 'ChangeRequestMoved';
+}
+
 /** One change a write asks for: a value to set (`restoredFrom`: the version it restores), or a delete. */
-interface Change {
+export interface Change {
   readonly name: string;
   readonly value?: string;
   readonly expectedVersion?: number;
@@ -138,7 +154,7 @@ interface Change {
 }
 
 /** A secret a write changed, as the API answers it; `created` when it was not live before. */
-interface Written {
+export interface Written {
   readonly name: string;
   readonly version: number;
   readonly updatedAt: string;
@@ -173,6 +189,7 @@ export const secretUseCases = ({
     names: readonly string[],
     withProject: boolean,
     needs: NeededAccess,
+    viaChangeRequest = false,
   ): Promise<FoundContext> => {
     const context = await secrets.readSecretContext(at.projectId, at.caller.userId, at.environment, names, withProject);
     const { member, environment } = context;
@@ -184,7 +201,7 @@ export const secretUseCases = ({
       await secrets.recordEvent(event, at.caller.userId, at.projectId);
       throw new ForbiddenError(ErrorText.environmentAccess);
     }
-    if (needs === 'write' && isProtected(environment)) {
+    if (needs === 'write' && !viaChangeRequest && isProtected(environment)) {
       throw new ConflictError(ErrorText.environmentProtected, [
         {
           path: 'environment',
@@ -315,7 +332,13 @@ export const secretUseCases = ({
    * how it moves the environment's counts; a refusal (409 at another version than expected, 404 for
    * nothing to delete or restore) is thrown.
    */
-  const plan = async (at: InEnvironment, context: FoundContext, key: DataKey | undefined, change: Change) => {
+  const plan = async (
+    at: InEnvironment,
+    context: FoundContext,
+    key: DataKey | undefined,
+    change: Change,
+    author: SecretAuthor | undefined,
+  ) => {
     const stored = context.heads.get(change.name);
     const head = alive(stored, context.environment, at.now);
     const wasLive = live(head, context.environment, at.now);
@@ -325,7 +348,7 @@ export const secretUseCases = ({
     const version = (head?.version ?? 0) + 1;
     const life = head?.life ?? newLife();
     const updatedAt = toIso(at.now);
-    const updatedBy: SecretAuthor = { userId: at.caller.userId, email: at.caller.email ?? null };
+    const updatedBy: SecretAuthor = author ?? { userId: at.caller.userId, email: at.caller.email ?? null };
     let value = change.value;
     if (change.restoredFrom !== undefined) {
       if (!head) throw new NotFoundError(ErrorText.secretNotFound);
@@ -396,15 +419,20 @@ export const secretUseCases = ({
    * writer changes what was read first: each change is judged against the heads as they are (a stated
    * `expectedVersion` that no longer holds is a 409, never a retry).
    */
-  const write = async (at: InEnvironment, changes: readonly Change[]): Promise<Written[]> => {
+  const write = async (
+    at: InEnvironment,
+    changes: readonly Change[],
+    options: WriteOptions = {},
+  ): Promise<Written[]> => {
     const names = changes.map((change) => change.name);
     // Only a change that seals or opens a value needs the project's data key: a delete reads no project.
     const needsKey = changes.some((change) => change.value !== undefined || change.restoredFrom !== undefined);
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
-      const context = await requireContext(at, names, needsKey, 'write');
+      const context = await requireContext(at, names, needsKey, 'write', options.viaChangeRequest);
       const key = needsKey ? await crypto.keys.dataKeyFor(at.projectId, context.project?.dataKey) : undefined;
       const planned: Planned[] = [];
-      for (const change of changes) planned.push(await plan(at, context, key, change));
+      for (const change of changes) planned.push(await plan(at, context, key, change, options.author));
+      const written = planned.map((change) => change.written).sort(byName);
       const outcome = await secrets.writeSecrets({
         projectId: at.projectId,
         environment: at.environment,
@@ -416,8 +444,10 @@ export const secretUseCases = ({
         countDelta: planned.reduce((sum, change) => sum + change.countDelta, 0),
         bytesDelta: planned.reduce((sum, change) => sum + change.bytesDelta, 0),
         ...(key?.created && { newDataKey: key.wrapped }),
+        ...(options.closing && { closing: options.closing(written) }),
       });
-      if (outcome === 'written') return planned.map((change) => change.written).sort(byName);
+      if (outcome === 'written') return written;
+      if (outcome === 'requestChanged') throw new ChangeRequestMoved();
       if (outcome === 'notMember') throw new NotFoundError(ErrorText.projectNotFound);
       if (outcome === 'noEnvironment') throw new NotFoundError(ErrorText.environmentNotFound);
       if (outcome === 'limit') throw new ConflictError(ErrorText.secretLimit);
@@ -434,6 +464,10 @@ export const secretUseCases = ({
   };
 
   return {
+    requireContext,
+    write,
+    /** Records an event of the caller's about this environment, before what it records is answered. */
+    record: (event: AuditEvent, at: InEnvironment) => secrets.recordEvent(event, at.caller.userId, at.projectId),
     listSecrets,
     getSecret,
     exportSecrets,

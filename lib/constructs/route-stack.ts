@@ -21,6 +21,7 @@ export const ROUTE_DOMAINS = {
   Tokens: ['tokens'],
   Projects: ['projects', 'members', 'audit'],
   Secrets: ['secrets'],
+  Changes: ['changes'],
   Shares: ['shares'],
 } as const satisfies Record<string, readonly ApiTag[]>;
 

@@ -41,7 +41,14 @@ const sampleEvent = (userId: string): AuditEvent => ({
   time: new Date().toISOString(),
   type: 'token.created',
   actor: { userId, email: 'ada@example.com', via: 'session', tokenId: null },
-  target: { tokenId: `tok_${randomUUID().slice(0, 8)}`, projectId: null, userId, email: null, shareId: null },
+  target: {
+    tokenId: `tok_${randomUUID().slice(0, 8)}`,
+    projectId: null,
+    userId,
+    email: null,
+    shareId: null,
+    changeRequestId: null,
+  },
   sourceIp: '127.0.0.1',
   userAgent: 'event-log-test',
   requestId: randomUUID(),
@@ -63,6 +70,7 @@ const sampleEvent = (userId: string): AuditEvent => ({
     protected: null,
     approvals: null,
     defaultAccess: null,
+    note: null,
   },
 });
 
@@ -178,7 +186,7 @@ describe('npm start’s event log', () => {
         time: expect.any(String),
         type: 'token.created',
         actor: { userId: expect.any(String), email, via: 'session', tokenId: null },
-        target: { tokenId, projectId: null, userId: null, email: null, shareId: null },
+        target: { tokenId, projectId: null, userId: null, email: null, shareId: null, changeRequestId: null },
         sourceIp: '127.0.0.1',
         userAgent: 'curl/8.5.0',
         requestId: expect.any(String),

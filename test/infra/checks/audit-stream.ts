@@ -94,7 +94,14 @@ const tokenCreated: AuditEvent = {
   time: '2026-11-23T12:00:00.000Z',
   type: 'token.created',
   actor: { userId: 'user-1', email: 'ada@example.com', via: 'session', tokenId: null },
-  target: { tokenId: 'tok_abc', projectId: null, userId: 'user-1', email: 'ada@example.com', shareId: null },
+  target: {
+    tokenId: 'tok_abc',
+    projectId: null,
+    userId: 'user-1',
+    email: 'ada@example.com',
+    shareId: null,
+    changeRequestId: null,
+  },
   sourceIp: '203.0.113.9',
   // Quotes and a backslash: free text must reach the bus intact.
   userAgent: 'curl/8.5.0 "quoted" \\ backslash',
@@ -117,6 +124,7 @@ const tokenCreated: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    note: null,
   },
 };
 const tokenDenied: AuditEvent = {
@@ -124,7 +132,7 @@ const tokenDenied: AuditEvent = {
   time: '2026-11-23T12:00:01.000Z',
   type: 'token.denied',
   actor: { userId: 'user-1', email: 'ada@example.com', via: 'token', tokenId: 'tok_abc' },
-  target: { tokenId: 'tok_abc', projectId: null, userId: 'user-1', email: null, shareId: null },
+  target: { tokenId: 'tok_abc', projectId: null, userId: 'user-1', email: null, shareId: null, changeRequestId: null },
   sourceIp: '198.51.100.7',
   userAgent: null,
   requestId: 'req-2',
@@ -146,6 +154,7 @@ const tokenDenied: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    note: null,
   },
 };
 const memberAdded: AuditEvent = {
@@ -153,7 +162,14 @@ const memberAdded: AuditEvent = {
   time: '2026-11-23T12:00:02.000Z',
   type: 'member.added',
   actor: { userId: 'user-1', email: 'ada@example.com', via: 'token', tokenId: 'tok_abc' },
-  target: { tokenId: null, projectId: 'prj_1', userId: 'user-2', email: 'bob@example.com', shareId: null },
+  target: {
+    tokenId: null,
+    projectId: 'prj_1',
+    userId: 'user-2',
+    email: 'bob@example.com',
+    shareId: null,
+    changeRequestId: null,
+  },
   sourceIp: '203.0.113.9',
   userAgent: 'secrets-cli/1.0',
   requestId: 'req-3',
@@ -175,6 +191,7 @@ const memberAdded: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    note: null,
   },
 };
 const userOffboarded: AuditEvent = {
@@ -182,7 +199,14 @@ const userOffboarded: AuditEvent = {
   time: '2026-11-23T12:00:03.000Z',
   type: 'user.offboarded',
   actor: { userId: null, email: null, via: 'system', tokenId: null },
-  target: { tokenId: null, projectId: null, userId: 'user-2', email: 'bob@example.com', shareId: null },
+  target: {
+    tokenId: null,
+    projectId: null,
+    userId: 'user-2',
+    email: 'bob@example.com',
+    shareId: null,
+    changeRequestId: null,
+  },
   sourceIp: null,
   userAgent: null,
   requestId: null,
@@ -204,6 +228,7 @@ const userOffboarded: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    note: null,
   },
 };
 const secretRead: AuditEvent = {
@@ -211,7 +236,14 @@ const secretRead: AuditEvent = {
   time: '2026-11-23T12:00:04.000Z',
   type: 'secret.read',
   actor: { userId: 'user-1', email: 'ada@example.com', via: 'token', tokenId: 'tok_abc' },
-  target: { tokenId: null, projectId: 'prj_AAAAAAAAAAAAAAAA', userId: null, email: null, shareId: null },
+  target: {
+    tokenId: null,
+    projectId: 'prj_AAAAAAAAAAAAAAAA',
+    userId: null,
+    email: null,
+    shareId: null,
+    changeRequestId: null,
+  },
   sourceIp: '198.51.100.7',
   userAgent: 'secrets-cli',
   requestId: 'req-5',
@@ -236,6 +268,7 @@ const secretRead: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    note: null,
   },
 };
 const shareRevealed: AuditEvent = {
@@ -243,7 +276,14 @@ const shareRevealed: AuditEvent = {
   time: '2026-11-23T12:00:05.000Z',
   type: 'share.revealed',
   actor: { userId: 'user-2', email: 'bob@example.com', via: 'session', tokenId: null },
-  target: { tokenId: null, projectId: null, userId: 'user-1', email: 'ada@example.com', shareId: 'shr_abc' },
+  target: {
+    tokenId: null,
+    projectId: null,
+    userId: 'user-1',
+    email: 'ada@example.com',
+    shareId: 'shr_abc',
+    changeRequestId: null,
+  },
   sourceIp: '198.51.100.8',
   userAgent: null,
   requestId: 'req-6',
@@ -265,6 +305,7 @@ const shareRevealed: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    note: null,
   },
 };
 const EVENTS = [tokenCreated, tokenDenied, memberAdded, userOffboarded, secretRead, shareRevealed];
@@ -392,6 +433,7 @@ describe('pipe', () => {
       '$.dynamodb.NewImage.target.M.userId',
       '$.dynamodb.NewImage.target.M.email',
       '$.dynamodb.NewImage.target.M.shareId',
+      '$.dynamodb.NewImage.target.M.changeRequestId',
       '$.dynamodb.NewImage.sourceIp',
       '$.dynamodb.NewImage.userAgent',
       '$.dynamodb.NewImage.requestId',
@@ -412,6 +454,7 @@ describe('pipe', () => {
       '$.dynamodb.NewImage.details.M.protected',
       '$.dynamodb.NewImage.details.M.approvals',
       '$.dynamodb.NewImage.details.M.defaultAccess',
+      '$.dynamodb.NewImage.details.M.note',
     ]);
     // Values quoted, whole attribute values bare, as Pipes wants them.
     expect(template).toContain('"id": "<$.dynamodb.NewImage.id.S>"');
@@ -430,6 +473,7 @@ describe('pipe', () => {
         userId: { S: 'user-1' },
         email: { NULL: true },
         shareId: { NULL: true },
+        changeRequestId: { NULL: true },
       },
       sourceIp: { S: '198.51.100.7' },
       userAgent: { NULL: true },
@@ -452,6 +496,7 @@ describe('pipe', () => {
         protected: { NULL: true },
         approvals: { NULL: true },
         defaultAccess: { NULL: true },
+        note: { NULL: true },
       },
     });
   });

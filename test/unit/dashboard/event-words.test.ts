@@ -52,6 +52,7 @@ const FULL_TARGET: AuditTarget = {
   userId: 'usr_bob',
   email: 'bob@example.com',
   shareId: 'shr_0000000000000000000001',
+  changeRequestId: null,
 };
 const FULL_DETAILS: AuditDetails = {
   name: 'deploy-bot',
@@ -71,6 +72,7 @@ const FULL_DETAILS: AuditDetails = {
   protected: true,
   approvals: 2,
   defaultAccess: 'read',
+  note: null,
 };
 
 describe('eventSentence', () => {

@@ -9,7 +9,14 @@ const event: AuditEvent = {
   time: '2026-11-23T12:00:00.000Z',
   type: 'member.added',
   actor: { userId: 'user-1', email: 'ada@example.com', via: 'token', tokenId: 'tok_1' },
-  target: { tokenId: null, projectId: 'prj_1', userId: 'user-2', email: 'bob@example.com', shareId: null },
+  target: {
+    tokenId: null,
+    projectId: 'prj_1',
+    userId: 'user-2',
+    email: 'bob@example.com',
+    shareId: null,
+    changeRequestId: null,
+  },
   sourceIp: '203.0.113.7',
   userAgent: 'curl/8.5.0',
   requestId: 'req-1',
@@ -31,6 +38,7 @@ const event: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    note: null,
   },
 };
 

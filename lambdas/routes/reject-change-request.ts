@@ -1,0 +1,10 @@
+import { rejectChangeRequestRoute } from '@contract/routes/reject-change-request';
+import { changeRequests } from '@lambdas/composition/change-requests';
+import { inEnvironment } from '@lambdas/composition/secrets';
+import { defineRoute } from '@lambdas/http/define-route';
+
+/** POST …/change-requests/{id}/reject: an owner or admin closes it unapplied. */
+export const handler = defineRoute(rejectChangeRequestRoute)(async (request) => ({
+  success: true,
+  data: await changeRequests.close(inEnvironment(request), request.params.id, 'rejected'),
+}));
