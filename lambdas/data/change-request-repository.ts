@@ -1,6 +1,12 @@
 import type { AuditEvent } from '@contract/audit';
 import { tableSchema } from '@contract/table-schema';
-import type { ChangeRequestRecord, ClosingChangeRequest, ProposedValue } from '@lambdas/domain/records';
+import type {
+  ChangeRequestRecord,
+  ClosingChangeRequest,
+  NewChangeRequest,
+  ProposedValue,
+  StoredSlotMap,
+} from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
 import { getItem, queryAll, type TableWrite, transactWrite } from './client';
 import {
@@ -15,7 +21,7 @@ import {
   secretsPartition,
 } from './keys';
 import { managerCheck } from './manager-check';
-import { firstSlotMap, freeSlot, type StoredSlotMap, slotMapUpdate } from './slot-map';
+import { firstSlotMap, freeSlot, slotMapUpdate } from './slot-map';
 
 /** Days a closed change request (or one past its expiry) is kept before DynamoDB's TTL removes it. */
 const KEPT_DAYS = 90;
@@ -67,23 +73,6 @@ export const getProposedValues = (projectId: string, environment: string, id: st
 /** An environment's change-request slots (its open requests by expiry), strongly consistent. */
 export const getChangeSlots = (projectId: string, environment: string): Promise<StoredSlotMap | undefined> =>
   getItem<StoredSlotMap>(changeSlotsKey(projectId, environment), true);
-
-/** What a new change request stores, and what its transaction checks. */
-export interface NewChangeRequest {
-  readonly request: ChangeRequestRecord;
-  readonly values: readonly ProposedValue[];
-  /** The slots as read (none: the environment's first request), the new request's, and the expired ones to free. */
-  readonly slots: {
-    readonly stored: StoredSlotMap | undefined;
-    readonly set: ReadonlyMap<string, number>;
-    readonly freed: readonly string[];
-  };
-  readonly event: AuditEvent;
-  /** The proposer's access as judged, checked again. */
-  readonly accessRevision: number | undefined;
-  /** A new wrapped data key for the project, stored only if it still has none. */
-  readonly newDataKey?: Uint8Array;
-}
 
 /**
  * Stores a new change request with its values and event, in one transaction that checks the proposer

@@ -1,3 +1,4 @@
+import type { StoredSlotMap } from '@lambdas/domain/records';
 import type { TableWrite } from './client';
 import type { ItemKey } from './keys';
 
@@ -7,11 +8,7 @@ import type { ItemKey } from './keys';
  * concurrent writes. The writes name only the slots they change, so they do not grow with the map.
  */
 
-/** A slot map as read. */
-export interface StoredSlotMap {
-  readonly version: number;
-  readonly slots: Readonly<Record<string, number>>;
-}
+export type { StoredSlotMap } from '@lambdas/domain/records';
 
 /** The put of a person's first slot map (only if they have none yet). */
 export const firstSlotMap = (key: ItemKey, entity: string, slots: ReadonlyMap<string, number>): TableWrite => ({

@@ -327,3 +327,26 @@ export interface ProposedValue {
   readonly ciphertext: Uint8Array;
   readonly binding: number;
 }
+
+/** A slot map as read: each thing counted against a limit, by id, with its expiry in epoch ms (data/slot-map.ts). */
+export interface StoredSlotMap {
+  readonly version: number;
+  readonly slots: Readonly<Record<string, number>>;
+}
+
+/** What a new change request stores, and what its transaction checks. */
+export interface NewChangeRequest {
+  readonly request: ChangeRequestRecord;
+  readonly values: readonly ProposedValue[];
+  /** The slots as read (none: the environment's first request), the new request's, and the expired ones to free. */
+  readonly slots: {
+    readonly stored: StoredSlotMap | undefined;
+    readonly set: ReadonlyMap<string, number>;
+    readonly freed: readonly string[];
+  };
+  readonly event: AuditEvent;
+  /** The proposer's access as judged, checked again. */
+  readonly accessRevision: number | undefined;
+  /** A new wrapped data key for the project, stored only if it still has none. */
+  readonly newDataKey?: Uint8Array;
+}

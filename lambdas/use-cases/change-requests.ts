@@ -4,8 +4,6 @@ import { ErrorText } from '@contract/errors';
 import { CHANGE_REQUEST_ID_PREFIX, CHANGE_REQUEST_ID_RANDOM_LENGTH } from '@contract/identifiers';
 import { CHANGE_REQUEST_DAYS, MAX_OPEN_CHANGE_REQUESTS } from '@contract/limits';
 import type { DataKeys, SealedValue, ValueAddress } from '@lambdas/crypto/envelope';
-import type { NewChangeRequest } from '@lambdas/data/change-request-repository';
-import type { StoredSlotMap } from '@lambdas/data/slot-map';
 import { auditEvent } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { DEFAULT_APPROVALS } from '@lambdas/domain/environment-access';
@@ -14,10 +12,12 @@ import type {
   ChangeRequestRecord,
   EnvironmentRecord,
   MemberRecord,
+  NewChangeRequest,
   ProposedChange,
   ProposedValue,
   SecretAuthor,
   SecretHeadRecord,
+  StoredSlotMap,
 } from '@lambdas/domain/records';
 import { canManageMembers } from '@lambdas/domain/roles';
 import { randomBase62 } from '@lambdas/domain/token-format';
