@@ -39,7 +39,14 @@ describe('POST /api/v1/projects', () => {
 
     const listed = await call(service, 'GET', members(reply.body.data.projectId), { token: owner.session });
     expect(listed.status).toBe(200);
-    expect(listed.body.data).toEqual([{ userId: expect.any(String), email: owner.email, role: 'owner' }]);
+    expect(listed.body.data).toEqual([
+      {
+        userId: expect.any(String),
+        email: owner.email,
+        role: 'owner',
+        access: { development: 'write', production: 'write', staging: 'write' },
+      },
+    ]);
   });
 
   it('answers 400 for an empty name or unknown fields', async () => {
