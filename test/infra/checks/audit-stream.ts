@@ -451,10 +451,10 @@ describe('pipe', () => {
       '$.dynamodb.NewImage.details.M.viewsLeft',
       '$.dynamodb.NewImage.details.M.access',
       '$.dynamodb.NewImage.details.M.needed',
+      '$.dynamodb.NewImage.details.M.note',
       '$.dynamodb.NewImage.details.M.protected',
       '$.dynamodb.NewImage.details.M.approvals',
       '$.dynamodb.NewImage.details.M.defaultAccess',
-      '$.dynamodb.NewImage.details.M.note',
     ]);
     // Values quoted, whole attribute values bare, as Pipes wants them.
     expect(template).toContain('"id": "<$.dynamodb.NewImage.id.S>"');

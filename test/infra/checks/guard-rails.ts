@@ -545,6 +545,9 @@ describe('dashboard', () => {
   it('graphs the state changes the routes count and every function’s cold starts', () => {
     const graphs = graphsOf(plain);
     expect(graphs.get('State changes')).toEqual([
+      'SecretsService/ChangeRequestsCreated service=secrets-service',
+      'SecretsService/ChangeRequestsForced service=secrets-service',
+      'SecretsService/ChangeRequestsApproved service=secrets-service',
       'SecretsService/SecretBatchesWritten service=secrets-service',
       'SecretsService/SecretsWritten service=secrets-service',
       'SecretsService/SecretsDeleted service=secrets-service',
