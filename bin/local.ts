@@ -2,12 +2,17 @@
 import '../local/sdk-warning';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { createTable } from '../local/create-table';
 import { type DataDirLock, lockDataDir } from '../local/data-dir';
-import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from '../local/dynamodb-local';
-import { EVENTS_FILE, type EventLog, printEvents, startEventLog } from '../local/event-log';
-import { LOOPBACK_HOSTS, type LocalListener, listenLocal, type TrustedIssuer } from '../local/service';
-import { readRateLimitPerMinute, readTableName, StartConfigError, unreachableEndpoint } from '../local/start-config';
+import type { DynamoDbLocal } from '../local/dynamodb-local';
+import type { EventLog } from '../local/event-log';
+import type { LocalListener, TrustedIssuer } from '../local/service';
+import {
+  LOOPBACK_HOSTS,
+  readRateLimitPerMinute,
+  readTableName,
+  StartConfigError,
+  unreachableEndpoint,
+} from '../local/start-config';
 
 const quoted = (value: string) => JSON.stringify(value);
 
@@ -62,7 +67,7 @@ const shutdown = async (code: number): Promise<never> => {
 };
 
 const explain = (error: unknown, port: number | undefined, hosts: readonly string[]): unknown => {
-  if (error instanceof JavaMissingError || error instanceof StartConfigError) return error.message;
+  if (error instanceof StartConfigError) return error.message;
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE') return `Port ${port} is in use: stop what runs there or set PORT to another port.`;
   if (code === 'EADDRNOTAVAIL')
@@ -86,6 +91,15 @@ const main = async (): Promise<void> => {
     const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
     const functionLogs = process.env.LOG_LEVEL ? `the functions' JSON logs at ${process.env.LOG_LEVEL}` : undefined;
     if (dataDir) dataDirLock = lockDataDir(dataDir);
+    // Loaded only once every setting has passed, so a refused start ends before the service's modules and
+    // the AWS SDK load, which take most of a second.
+    const [{ listenLocal }, { startDynamoDbLocal }, { createTable }, { EVENTS_FILE, printEvents, startEventLog }] =
+      await Promise.all([
+        import('../local/service'),
+        import('../local/dynamodb-local'),
+        import('../local/create-table'),
+        import('../local/event-log'),
+      ]);
     // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
     process.env.AWS_ACCESS_KEY_ID = 'local';
     process.env.AWS_SECRET_ACCESS_KEY = 'local';

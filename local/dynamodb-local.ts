@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { StartConfigError } from './start-config';
 
 /** A running DynamoDB Local. */
 export interface DynamoDbLocal {
@@ -12,8 +13,11 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
-/** Java is missing or too old for DynamoDB Local; the message says how to fix it in one sentence. */
-export class JavaMissingError extends Error {
+/**
+ * Java is missing or too old for DynamoDB Local; the message says how to fix it in one sentence (install
+ * Java, or set DYNAMODB_ENDPOINT), as a setting's error does.
+ */
+export class JavaMissingError extends StartConfigError {
   override readonly name = 'JavaMissingError';
 }
 

@@ -22,6 +22,7 @@ import {
   writeResult,
 } from './gateway';
 import { createCredentialRateLimiter } from './rate-limiter';
+import { LOOPBACK_HOSTS } from './start-config';
 
 /** Where the local service listens. */
 export interface ListenOptions {
@@ -91,9 +92,6 @@ export interface LocalListener {
 
 /** The functions' log level locally when LOG_LEVEL is unset: their warnings and errors only. */
 const LOCAL_LOG_LEVEL = 'warn';
-
-/** Both loopbacks: `localhost` may resolve to either, and nothing beyond this machine reaches them. */
-export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '::1'];
 
 const jsonResult = (statusCode: number, body: unknown): GatewayResult => ({
   statusCode,

@@ -1,9 +1,12 @@
-import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '@contract/rate-limit';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../contract/rate-limit';
 
 /** A start setting that cannot work; its message is one sentence naming the variable. */
 export class StartConfigError extends Error {
-  override readonly name = 'StartConfigError';
+  override readonly name: string = 'StartConfigError';
 }
+
+/** Both loopbacks: `localhost` may resolve to either, and nothing beyond this machine reaches them. */
+export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '::1'];
 
 const quoted = (value: string) => JSON.stringify(value);
 
