@@ -34,6 +34,8 @@ module.exports = {
   // on an idle machine, but under load they sent DynamoDB Local past the service's one-second timeout
   // (docs/performance.md, "Suite time in a clean clone").
   maxWorkers: Math.max(2, os.availableParallelism() - 1),
+  // Which files start first when jest has no timings of them yet, as in a clean clone (test/sequencer.js).
+  testSequencer: '<rootDir>/test/sequencer.js',
   projects: [
     { ...base, ...timeout(30_000), displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
