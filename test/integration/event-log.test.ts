@@ -22,6 +22,7 @@ import { createTable } from '../../local/create-table';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
 import { type EventLog, startEventLog } from '../../local/event-log';
 import { until } from '../../measure/until';
+import { TEST_JAVA_OPTIONS } from './dynamodb-java';
 import { call, devSession, uniqueEmail } from './harness';
 import { type NpmService, startNpmService } from './npm-start';
 
@@ -344,7 +345,7 @@ describe('createTable', () => {
   let own: DynamoDbLocal;
   let ownDynamo: DynamoDBClient;
   beforeAll(async () => {
-    own = await startDynamoDbLocal();
+    own = await startDynamoDbLocal({ javaOptions: TEST_JAVA_OPTIONS });
     ownDynamo = new DynamoDBClient({ endpoint: own.endpoint });
   }, TEST_MS);
   afterAll(async () => {

@@ -9,6 +9,7 @@ import { createTable } from '../../local/create-table';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
 import { type LocalService, startLocalService } from '../../local/service';
 import { until } from '../../measure/until';
+import { TEST_JAVA_OPTIONS } from './dynamodb-java';
 import { call, createToken, type Reply, sessionFor, uniqueEmail } from './harness';
 import { scanTable } from './secret-scan';
 
@@ -59,7 +60,7 @@ const expectUnavailable = (reply: Reply) => {
 };
 
 beforeAll(async () => {
-  dynamo = await startDynamoDbLocal();
+  dynamo = await startDynamoDbLocal({ javaOptions: TEST_JAVA_OPTIONS });
   await createTable(dynamo.endpoint, TABLE);
   jwksServer = createServer((_req, res) => {
     if (jwksMode === 'down') {
@@ -188,7 +189,7 @@ describe('DynamoDB stopped', () => {
     expectUnavailable(reply);
     expect(ms).toBeLessThan(BOUND_MS);
 
-    dynamo = await startDynamoDbLocal({ port });
+    dynamo = await startDynamoDbLocal({ port, javaOptions: TEST_JAVA_OPTIONS });
     await createTable(dynamo.endpoint, TABLE);
     expect((await call(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
   });
