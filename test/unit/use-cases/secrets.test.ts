@@ -1,0 +1,933 @@
+import type { AuditEvent } from '@contract/audit';
+import { ErrorText } from '@contract/errors';
+import { DELETED_SECRET_DAYS, MAX_EXPORT_BYTES, MAX_SECRETS } from '@contract/limits';
+import { sealBytes } from '@lambdas/crypto/aes-gcm';
+import { additionalData, dataKeys, decryptValue, encryptValue } from '@lambdas/crypto/envelope';
+import { localKeyWrapper } from '@lambdas/crypto/local-key-wrapper';
+import { DecryptionError, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
+import type {
+  EnvironmentRecord,
+  MemberRecord,
+  ProjectRecord,
+  SecretHeadRecord,
+  SecretVersionRecord,
+  SecretWriteOutcome,
+  SecretWrites,
+} from '@lambdas/domain/records';
+import {
+  exportBytesOf,
+  type InEnvironment,
+  type SecretCrypto,
+  type SecretStore,
+  secretUseCases,
+} from '@lambdas/use-cases/secrets';
+import { eventLike, now, origin, session } from './fakes';
+
+const projectId = 'prj_a';
+const DAY_MS = 24 * 60 * 60 * 1000;
+const ada = { userId: 'u-1', email: 'ada@example.com' };
+
+const environment = (name: string, fields: Partial<EnvironmentRecord> = {}): EnvironmentRecord => ({
+  projectId,
+  name,
+  createdAt: '2026-11-01T00:00:00.000Z',
+  secretCount: 0,
+  exportBytes: 0,
+  life: `life-of-${name}`,
+  ...fields,
+});
+
+const member = (userId: string): MemberRecord => ({
+  projectId,
+  projectName: 'Apollo',
+  projectCreatedAt: '2026-11-01T00:00:00.000Z',
+  userId,
+  role: 'member',
+  addedAt: '2026-11-01T00:00:00.000Z',
+});
+
+/** A request of the session in `production` of the project, `days` after `now`. */
+const at = (days = 0, fields: Partial<InEnvironment> = {}): InEnvironment => ({
+  caller: session,
+  origin,
+  now: new Date(now.getTime() + days * DAY_MS),
+  projectId,
+  environment: 'production',
+  ...fields,
+});
+
+/**
+ * One project's secrets in memory; `writeSecrets` checks what the repository's transaction checks (the
+ * member, the environment's life and limits, each head at the version read, the project's first key).
+ * `interfere` runs before each write, as another writer between a read and a write would.
+ */
+const fakeSecrets = (environments: EnvironmentRecord[] = [environment('production')]) => {
+  const members = new Set(['u-1']);
+  const places = new Map(environments.map((entry) => [entry.name, entry]));
+  const project: { record: ProjectRecord } = {
+    record: { projectId, name: 'Apollo', createdAt: '2026-11-01T00:00:00.000Z' },
+  };
+  const heads = new Map<string, SecretHeadRecord>();
+  const versions = new Map<string, SecretVersionRecord>();
+  const expiries = new Map<string, number>();
+  const events: AuditEvent[] = [];
+  const reads: AuditEvent[] = [];
+  const writes: SecretWrites[] = [];
+  const hooks: { interfere?: () => SecretWriteOutcome | undefined; failRead?: boolean } = {};
+  const headKey = (place: string, name: string) => `${place}/${name}`;
+  const versionKey = (place: string, name: string, life: string, version: number) =>
+    `${place}/${name}/${life}/${version}`;
+  const mine = (id: string) => id === projectId;
+
+  const store: SecretStore = {
+    readSecretContext: async (id, userId, place, names, withProject) => ({
+      member: mine(id) && members.has(userId) ? member(userId) : undefined,
+      environment: mine(id) ? places.get(place) : undefined,
+      project: withProject && mine(id) ? project.record : undefined,
+      heads: new Map(
+        names.flatMap((name) => {
+          const head = mine(id) ? heads.get(headKey(place, name)) : undefined;
+          return head ? [[name, head] as const] : [];
+        }),
+      ),
+    }),
+    getSecretVersion: async (_id, place, name, life, version) => versions.get(versionKey(place, name, life, version)),
+    listSecretHeads: async (_id, place, withValues) =>
+      [...heads.values()]
+        .filter((head) => head.environment === place)
+        .map((head) => {
+          if (withValues) return head;
+          const { name, version, updatedAt, updatedBy, deletedAt, environmentLife } = head;
+          // The repository's projection: no value, no life, no export bytes.
+          return JSON.parse(
+            JSON.stringify({ name, version, updatedAt, updatedBy, deletedAt, environmentLife }),
+          ) as SecretHeadRecord;
+        }),
+    listSecretVersions: async (_id, place, name, life) =>
+      [...versions.entries()]
+        .filter(([key]) => key.startsWith(`${place}/${name}/${life}/`))
+        .map(([, { version, updatedAt, updatedBy, deleted }]) => ({ name, version, updatedAt, updatedBy, deleted }))
+        .sort((a, b) => b.version - a.version),
+    writeSecrets: async (change) => {
+      writes.push(change);
+      const interfered = hooks.interfere?.();
+      if (interfered) return interfered;
+      if (!members.has(change.userId)) return 'notMember';
+      const place = places.get(change.environment);
+      if (!place) return 'noEnvironment';
+      if (place.life !== change.environmentLife) return 'changed';
+      if (change.countDelta > 0 && place.secretCount + change.countDelta > MAX_SECRETS) return 'limit';
+      if (change.bytesDelta > 0 && (place.exportBytes ?? 0) + change.bytesDelta > MAX_EXPORT_BYTES) return 'limit';
+      for (const { head, readVersion, version } of change.writes) {
+        const current = heads.get(headKey(head.environment, head.name));
+        if (current?.version !== readVersion) return 'changed';
+        if (versions.has(versionKey(head.environment, head.name, head.life, version.version))) return 'changed';
+      }
+      if (change.newDataKey !== undefined && project.record.dataKey !== undefined) return 'changed';
+      places.set(change.environment, {
+        ...place,
+        secretCount: place.secretCount + change.countDelta,
+        exportBytes: (place.exportBytes ?? 0) + change.bytesDelta,
+      });
+      for (const { head, version, event, expiresAt } of change.writes) {
+        const key = versionKey(head.environment, head.name, head.life, version.version);
+        heads.set(headKey(head.environment, head.name), head);
+        versions.set(key, version);
+        events.push(event);
+        if (expiresAt !== undefined) expiries.set(key, expiresAt);
+      }
+      if (change.newDataKey) project.record = { ...project.record, dataKey: change.newDataKey };
+      return 'written';
+    },
+    recordSecretRead: async (event, userId, id) => {
+      if (hooks.failRead) throw new Error('DynamoDB is unavailable');
+      expect([userId, id]).toEqual(['u-1', projectId]);
+      reads.push(event);
+    },
+  };
+  const crypto: SecretCrypto = { keys: dataKeys(localKeyWrapper()), encryptValue, decryptValue };
+  const head = (name: string, place = 'production') => heads.get(headKey(place, name));
+  const version = (name: string, life: string, number: number, place = 'production') =>
+    versions.get(versionKey(place, name, life, number));
+  return {
+    ...secretUseCases({ secrets: store, crypto }),
+    members,
+    places,
+    project,
+    heads,
+    versions,
+    expiries,
+    events,
+    reads,
+    writes,
+    hooks,
+    head,
+    version,
+    headKey,
+    versionKey,
+    crypto,
+  };
+};
+
+/** A project with `API_KEY` written twice (versions 1 and 2) in production. */
+const withTwoVersions = async () => {
+  const world = fakeSecrets();
+  await world.putSecret(at(), 'API_KEY', { value: 'first' });
+  await world.putSecret(at(), 'API_KEY', { value: 'second' });
+  return world;
+};
+
+/** `sealed`'s ciphertext with one byte flipped, as a writer of the table could. */
+const flipped = (sealed: Uint8Array | undefined): Uint8Array => {
+  const bytes = Uint8Array.from(sealed ?? []);
+  bytes[20] = (bytes[20] ?? 0) ^ 1;
+  return bytes;
+};
+
+/** The `secret.read` of `secrets` in production, recorded at `when`. */
+const readOf = (secrets: { name: string; version: number }[], when = now) =>
+  eventLike('secret.read', {
+    time: when.toISOString(),
+    target: expect.objectContaining({ projectId }),
+    details: expect.objectContaining({ environment: 'production', secrets }),
+  });
+
+describe('exportBytesOf', () => {
+  it('counts the UTF-8 bytes of "NAME":"value", as JSON escapes them', () => {
+    expect(exportBytesOf('A', 'é"')).toBe(Buffer.byteLength('"A":"é\\"",'));
+    expect(exportBytesOf('A', 'é"')).toBe(11);
+  });
+});
+
+describe('putSecret', () => {
+  it('creates version 1, sealed, counted in its environment, and records secret.created', async () => {
+    const world = fakeSecrets();
+    const answer = await world.putSecret(at(), 'API_KEY', { value: 'sk_live_1' });
+    expect(answer).toEqual({
+      secret: { name: 'API_KEY', version: 1, updatedAt: now.toISOString(), updatedBy: ada },
+      created: true,
+    });
+    expect(JSON.stringify([...world.heads.values(), ...world.versions.values()])).not.toContain('sk_live_1');
+    expect(world.places.get('production')).toMatchObject({
+      secretCount: 1,
+      exportBytes: exportBytesOf('API_KEY', 'sk_live_1'),
+    });
+    expect(world.head('API_KEY')).toMatchObject({ environmentLife: 'life-of-production', version: 1 });
+    expect(world.events).toEqual([
+      eventLike('secret.created', {
+        target: expect.objectContaining({ projectId }),
+        details: expect.objectContaining({ environment: 'production', secrets: [{ name: 'API_KEY', version: 1 }] }),
+      }),
+    ]);
+  });
+
+  it('stores the project’s new data key with its first value only, and seals every value under it', async () => {
+    const world = fakeSecrets();
+    await world.putSecret(at(), 'A', { value: 'one' });
+    const stored = world.project.record.dataKey;
+    expect(stored).toBeDefined();
+    expect(world.writes[0]?.newDataKey).toEqual(stored);
+    await world.putSecret(at(), 'B', { value: 'two' });
+    expect(world.writes[1]?.newDataKey).toBeUndefined();
+    expect(world.project.record.dataKey).toBe(stored);
+    expect(await world.exportSecrets(at())).toEqual({ A: 'one', B: 'two' });
+  });
+
+  it('writes the next version as an update, answering created: false and recording secret.updated', async () => {
+    const world = await withTwoVersions();
+    expect(world.head('API_KEY')).toMatchObject({ version: 2 });
+    expect(world.places.get('production')).toMatchObject({
+      secretCount: 1,
+      exportBytes: exportBytesOf('API_KEY', 'second'),
+    });
+    expect(world.events.map((event) => event.type)).toEqual(['secret.created', 'secret.updated']);
+    const answer = await world.putSecret(at(1), 'API_KEY', { value: 'third' });
+    expect(answer).toEqual({
+      secret: { name: 'API_KEY', version: 3, updatedAt: at(1).now.toISOString(), updatedBy: ada },
+      created: false,
+    });
+    expect((await world.getSecret(at(), 'API_KEY', undefined)).value).toBe('third');
+  });
+
+  it('writes at the expected version, and refuses any other with 409 Secret version conflict, writing nothing', async () => {
+    const world = await withTwoVersions();
+    await expect(world.putSecret(at(), 'API_KEY', { value: 'stale', expectedVersion: 1 })).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.secretConflict,
+    });
+    await expect(world.putSecret(at(), 'NEW', { value: 'x', expectedVersion: 1 })).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.secretConflict,
+    });
+    expect(world.writes).toHaveLength(2);
+    expect((await world.putSecret(at(), 'API_KEY', { value: 'third', expectedVersion: 2 })).secret.version).toBe(3);
+  });
+
+  it('takes expectedVersion 0 as “not live”: it creates, and refuses with 409 when the secret exists', async () => {
+    const world = fakeSecrets();
+    expect(await world.putSecret(at(), 'API_KEY', { value: 'one', expectedVersion: 0 })).toMatchObject({
+      created: true,
+    });
+    await expect(world.putSecret(at(), 'API_KEY', { value: 'two', expectedVersion: 0 })).rejects.toMatchObject({
+      status: 409,
+    });
+    await world.deleteSecret(at(), 'API_KEY');
+    expect(await world.putSecret(at(), 'API_KEY', { value: 'three', expectedVersion: 0 })).toEqual({
+      secret: expect.objectContaining({ version: 3 }),
+      created: true,
+    });
+  });
+
+  it('writes a name deleted within 30 days as its next version, and one deleted longer ago as a new life from 1', async () => {
+    const world = await withTwoVersions();
+    await world.deleteSecret(at(), 'API_KEY');
+    const life = world.head('API_KEY')?.life;
+    const again = await world.putSecret(at(DELETED_SECRET_DAYS - 0.001), 'API_KEY', { value: 'back' });
+    expect(again).toMatchObject({ secret: { version: 4 }, created: true });
+    expect(world.head('API_KEY')?.life).toBe(life);
+    await world.deleteSecret(at(DELETED_SECRET_DAYS), 'API_KEY');
+    const anew = await world.putSecret(at(2 * DELETED_SECRET_DAYS), 'API_KEY', { value: 'new life' });
+    expect(anew).toMatchObject({ secret: { version: 1 }, created: true });
+    expect(world.head('API_KEY')?.life).not.toBe(life);
+    expect(world.events.at(-1)?.type).toBe('secret.created');
+    expect(await world.listVersions(at(2 * DELETED_SECRET_DAYS), 'API_KEY')).toEqual([
+      { version: 1, updatedAt: at(2 * DELETED_SECRET_DAYS).now.toISOString(), updatedBy: ada, deleted: false },
+    ]);
+  });
+
+  it('starts a new secret over one its environment left in an earlier life, counting it as new', async () => {
+    const world = fakeSecrets();
+    await world.putSecret(at(), 'API_KEY', { value: 'old environment' });
+    world.places.set('production', environment('production', { life: 'second-life', createdAt: now.toISOString() }));
+    const answer = await world.putSecret(at(1), 'API_KEY', { value: 'new environment' });
+    expect(answer).toMatchObject({ secret: { version: 1 }, created: true });
+    expect(world.head('API_KEY')).toMatchObject({ environmentLife: 'second-life', version: 1 });
+    expect(world.places.get('production')).toMatchObject({
+      secretCount: 1,
+      exportBytes: exportBytesOf('API_KEY', 'new environment'),
+    });
+    expect((await world.getSecret(at(1), 'API_KEY', undefined)).value).toBe('new environment');
+  });
+
+  it('writes no environment life on a head of an environment made before lives', async () => {
+    const world = fakeSecrets([environment('production', { life: undefined })]);
+    await world.putSecret(at(), 'API_KEY', { value: 'one' });
+    expect(world.head('API_KEY')).not.toHaveProperty('environmentLife');
+    expect(world.writes[0]?.environmentLife).toBeUndefined();
+  });
+
+  it(`refuses a new secret in an environment holding ${MAX_SECRETS} with 409 Secret limit reached, but updates one there`, async () => {
+    const world = await withTwoVersions();
+    const full = world.places.get('production');
+    world.places.set('production', { ...(full as EnvironmentRecord), secretCount: MAX_SECRETS });
+    await expect(world.putSecret(at(), 'ONE_MORE', { value: 'x' })).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.secretLimit,
+    });
+    expect(world.writes).toHaveLength(3);
+    expect((await world.putSecret(at(), 'API_KEY', { value: 'third' })).secret.version).toBe(3);
+  });
+
+  it('refuses a value that would take the export past its bytes with 409, and takes a shorter one at the limit', async () => {
+    const world = await withTwoVersions();
+    const place = world.places.get('production') as EnvironmentRecord;
+    world.places.set('production', { ...place, exportBytes: MAX_EXPORT_BYTES });
+    await expect(world.putSecret(at(), 'API_KEY', { value: 'second!' })).rejects.toMatchObject({ status: 409 });
+    await world.putSecret(at(), 'API_KEY', { value: 'short' });
+    expect(world.places.get('production')?.exportBytes).toBe(MAX_EXPORT_BYTES - 1);
+  });
+
+  it('answers 404 to a stranger and for an unknown environment, writing nothing', async () => {
+    const world = fakeSecrets();
+    const stranger = { ...session, userId: 'u-9' };
+    await expect(world.putSecret(at(0, { caller: stranger }), 'A', { value: 'x' })).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.projectNotFound,
+    });
+    await expect(world.putSecret(at(0, { environment: 'staging' }), 'A', { value: 'x' })).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.environmentNotFound,
+    });
+    expect(world.writes).toEqual([]);
+  });
+
+  it('reads again when another writer changed the secret first, and writes after theirs', async () => {
+    const world = await withTwoVersions();
+    let raced = false;
+    world.hooks.interfere = () => {
+      if (raced) return undefined;
+      raced = true;
+      const current = world.head('API_KEY') as SecretHeadRecord;
+      world.heads.set(world.headKey('production', 'API_KEY'), { ...current, version: 3 });
+      return undefined;
+    };
+    expect((await world.putSecret(at(), 'API_KEY', { value: 'mine' })).secret.version).toBe(4);
+    expect(world.writes).toHaveLength(4);
+  });
+
+  it('answers 409, not a retry, when another writer changed a secret written at an expected version', async () => {
+    const world = await withTwoVersions();
+    world.hooks.interfere = () => {
+      const current = world.head('API_KEY') as SecretHeadRecord;
+      world.heads.set(world.headKey('production', 'API_KEY'), { ...current, version: 3 });
+      world.hooks.interfere = undefined;
+      return undefined;
+    };
+    await expect(world.putSecret(at(), 'API_KEY', { value: 'mine', expectedVersion: 2 })).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.secretConflict,
+    });
+  });
+
+  describe('while other writers keep changing what it read', () => {
+    beforeEach(() => {
+      jest.useFakeTimers();
+      // Each wait is then half its window.
+      jest.spyOn(Math, 'random').mockReturnValue(0.5);
+    });
+    afterEach(() => {
+      jest.useRealTimers();
+      jest.restoreAllMocks();
+    });
+
+    /** What `promise` settled to once `ms` have passed (`'pending'` if it has not). */
+    const outcomeAfter = async (promise: Promise<unknown>, ms: number) => {
+      let outcome: unknown = 'pending';
+      promise.then(
+        (value) => {
+          outcome = value;
+        },
+        (error: unknown) => {
+          outcome = error;
+        },
+      );
+      await jest.advanceTimersByTimeAsync(ms);
+      return outcome;
+    };
+
+    it('gives up with 503 after 8 attempts, waiting within a window that doubles from 20 ms to 320 ms', async () => {
+      const world = fakeSecrets();
+      world.hooks.interfere = () => 'changed';
+      const answer = world.putSecret(at(), 'A', { value: 'x' });
+      // Half of 20 + 40 + 80 + 160 + 320 × 4 ms.
+      expect(await outcomeAfter(answer, 789)).toBe('pending');
+      expect(world.writes).toHaveLength(8);
+      expect(await outcomeAfter(answer, 1)).toBeInstanceOf(ServiceUnavailableError);
+      expect(world.heads.size).toBe(0);
+    });
+
+    it('answers 404 at once, without waiting to try again, when the caller left or the environment went before the write', async () => {
+      const world = fakeSecrets();
+      world.hooks.interfere = () => {
+        world.members.delete('u-1');
+        return undefined;
+      };
+      expect(await outcomeAfter(world.putSecret(at(), 'A', { value: 'x' }), 0)).toEqual(
+        new NotFoundError(ErrorText.projectNotFound),
+      );
+      const other = fakeSecrets();
+      other.hooks.interfere = () => {
+        other.places.delete('production');
+        return undefined;
+      };
+      expect(await outcomeAfter(other.putSecret(at(), 'A', { value: 'x' }), 0)).toEqual(
+        new NotFoundError(ErrorText.environmentNotFound),
+      );
+    });
+
+    it('tries again within 20 ms of its first attempt', async () => {
+      const world = fakeSecrets();
+      let attempts = 0;
+      world.hooks.interfere = () => (++attempts === 1 ? 'changed' : undefined);
+      const answer = world.putSecret(at(), 'A', { value: 'x' });
+      await jest.advanceTimersByTimeAsync(9);
+      expect(world.writes).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect((await answer).secret.version).toBe(1);
+    });
+  });
+});
+
+describe('getSecret', () => {
+  it('answers the current value after recording its read, and nothing else', async () => {
+    const world = await withTwoVersions();
+    expect(await world.getSecret(at(1), 'API_KEY', undefined)).toEqual({
+      name: 'API_KEY',
+      value: 'second',
+      version: 2,
+      updatedAt: now.toISOString(),
+      updatedBy: ada,
+    });
+    expect(world.reads).toEqual([readOf([{ name: 'API_KEY', version: 2 }], at(1).now)]);
+  });
+
+  it('answers an earlier version’s value, and the current one when asked for by its number', async () => {
+    const world = await withTwoVersions();
+    expect(await world.getSecret(at(), 'API_KEY', 1)).toMatchObject({ value: 'first', version: 1 });
+    expect(await world.getSecret(at(), 'API_KEY', 2)).toMatchObject({ value: 'second', version: 2 });
+    expect(world.reads).toEqual([readOf([{ name: 'API_KEY', version: 1 }]), readOf([{ name: 'API_KEY', version: 2 }])]);
+  });
+
+  it('answers 404 Secret version not found for a version to come, or one that is a delete', async () => {
+    const world = await withTwoVersions();
+    await world.deleteSecret(at(), 'API_KEY');
+    await world.putSecret(at(), 'API_KEY', { value: 'fourth' });
+    for (const version of [3, 5]) {
+      await expect(world.getSecret(at(), 'API_KEY', version)).rejects.toMatchObject({
+        status: 404,
+        message: ErrorText.secretVersionNotFound,
+      });
+    }
+    expect(world.reads).toEqual([]);
+  });
+
+  it('answers 404 Secret not found for an unknown or deleted secret, and 404s for a stranger or unknown environment', async () => {
+    const world = await withTwoVersions();
+    await world.deleteSecret(at(), 'API_KEY');
+    for (const name of ['API_KEY', 'OTHER']) {
+      await expect(world.getSecret(at(), name, undefined)).rejects.toMatchObject({
+        status: 404,
+        message: ErrorText.secretNotFound,
+      });
+    }
+    await expect(world.getSecret(at(), 'API_KEY', 1)).rejects.toMatchObject({ message: ErrorText.secretNotFound });
+    await expect(
+      world.getSecret(at(0, { caller: { ...session, userId: 'u-9' } }), 'API_KEY', undefined),
+    ).rejects.toMatchObject({ message: ErrorText.projectNotFound });
+    await expect(world.getSecret(at(0, { environment: 'staging' }), 'API_KEY', undefined)).rejects.toMatchObject({
+      message: ErrorText.environmentNotFound,
+    });
+    expect(world.reads).toEqual([]);
+  });
+
+  it('answers no value whose read could not be recorded', async () => {
+    const world = await withTwoVersions();
+    world.hooks.failRead = true;
+    await expect(world.getSecret(at(), 'API_KEY', undefined)).rejects.toThrow('DynamoDB is unavailable');
+  });
+
+  it('refuses a changed value with a DecryptionError and records no read', async () => {
+    const world = await withTwoVersions();
+    const head = world.head('API_KEY') as SecretHeadRecord;
+    world.heads.set(world.headKey('production', 'API_KEY'), { ...head, ciphertext: flipped(head.ciphertext) });
+    await expect(world.getSecret(at(), 'API_KEY', undefined)).rejects.toBeInstanceOf(DecryptionError);
+    expect(world.reads).toEqual([]);
+  });
+
+  it('answers no value, naming the project in its error, when the project holds no data key', async () => {
+    const world = await withTwoVersions();
+    const { dataKey: _key, ...keyless } = world.project.record;
+    world.project.record = keyless;
+    await expect(world.getSecret(at(), 'API_KEY', undefined)).rejects.toThrow(
+      'Project prj_a holds a value but no data key',
+    );
+    expect(world.reads).toEqual([]);
+  });
+
+  it('answers no value, naming the version in its error, when a live secret’s item holds none', async () => {
+    const world = await withTwoVersions();
+    const { ciphertext: _value, ...empty } = world.head('API_KEY') as SecretHeadRecord;
+    world.heads.set(world.headKey('production', 'API_KEY'), empty);
+    await expect(world.getSecret(at(), 'API_KEY', undefined)).rejects.toThrow(
+      'Version 2 of API_KEY in prj_a holds no value',
+    );
+    expect(world.reads).toEqual([]);
+  });
+
+  it('refuses an earlier version’s ciphertext written into the head (a rollback), and a version’s moved into another', async () => {
+    const world = await withTwoVersions();
+    const head = world.head('API_KEY') as SecretHeadRecord;
+    const first = world.version('API_KEY', head.life, 1) as SecretVersionRecord;
+    const second = world.version('API_KEY', head.life, 2) as SecretVersionRecord;
+    world.heads.set(world.headKey('production', 'API_KEY'), { ...head, ciphertext: second.ciphertext });
+    await expect(world.getSecret(at(), 'API_KEY', undefined)).rejects.toBeInstanceOf(DecryptionError);
+    world.heads.set(world.headKey('production', 'API_KEY'), head);
+    world.versions.set(world.versionKey('production', 'API_KEY', head.life, 1), {
+      ...first,
+      ciphertext: second.ciphertext,
+    });
+    await expect(world.getSecret(at(), 'API_KEY', 1)).rejects.toBeInstanceOf(DecryptionError);
+    expect(world.reads).toEqual([]);
+  });
+
+  it('refuses a value moved to another secret or environment', async () => {
+    const world = fakeSecrets([environment('production'), environment('staging')]);
+    await world.putSecret(at(), 'A', { value: 'a' });
+    await world.putSecret(at(), 'B', { value: 'b' });
+    await world.putSecret(at(0, { environment: 'staging' }), 'A', { value: 'staging a' });
+    const a = world.head('A') as SecretHeadRecord;
+    const b = world.head('B') as SecretHeadRecord;
+    const staging = world.head('A', 'staging') as SecretHeadRecord;
+    world.heads.set(world.headKey('production', 'B'), { ...b, ciphertext: a.ciphertext });
+    world.heads.set(world.headKey('staging', 'A'), { ...staging, ciphertext: a.ciphertext });
+    await expect(world.getSecret(at(), 'B', undefined)).rejects.toBeInstanceOf(DecryptionError);
+    await expect(world.getSecret(at(0, { environment: 'staging' }), 'A', undefined)).rejects.toBeInstanceOf(
+      DecryptionError,
+    );
+    expect((await world.getSecret(at(), 'A', undefined)).value).toBe('a');
+  });
+
+  it('opens a value sealed before lives and copies were bound, under the additional data it was sealed with', async () => {
+    const world = await withTwoVersions();
+    const { binding: _bound, ...head } = world.head('API_KEY') as SecretHeadRecord;
+    const key = await world.crypto.keys.dataKeyFor(projectId, world.project.record.dataKey);
+    const address = { projectId, environment: 'production', name: 'API_KEY', life: head.life, version: 2 } as const;
+    const aad = additionalData({ ...address, copy: 'head' }, undefined);
+    const ciphertext = sealBytes(key.plaintext, aad, Buffer.from('sealed long ago'));
+    world.heads.set(world.headKey('production', 'API_KEY'), { ...head, ciphertext });
+    expect((await world.getSecret(at(), 'API_KEY', undefined)).value).toBe('sealed long ago');
+  });
+});
+
+describe('exportSecrets', () => {
+  it('answers {NAME: value} of the live secrets after recording one read of their names and versions', async () => {
+    const world = await withTwoVersions();
+    await world.putSecret(at(), 'DB_URL', { value: 'postgres://db' });
+    await world.putSecret(at(), 'GONE', { value: 'deleted' });
+    await world.deleteSecret(at(), 'GONE');
+    expect(await world.exportSecrets(at())).toEqual({ API_KEY: 'second', DB_URL: 'postgres://db' });
+    expect(world.reads).toEqual([
+      readOf([
+        { name: 'API_KEY', version: 2 },
+        { name: 'DB_URL', version: 1 },
+      ]),
+    ]);
+  });
+
+  it('answers the names in order, whatever order the store lists them in', async () => {
+    const world = fakeSecrets();
+    await world.putSecret(at(), 'ZED', { value: 'z' });
+    await world.putSecret(at(), 'ALPHA', { value: 'a' });
+    expect(JSON.stringify(await world.exportSecrets(at()))).toBe('{"ALPHA":"a","ZED":"z"}');
+    expect(world.reads).toEqual([
+      readOf([
+        { name: 'ALPHA', version: 1 },
+        { name: 'ZED', version: 1 },
+      ]),
+    ]);
+  });
+
+  it('answers {} for an environment with no live secret, recording no read', async () => {
+    const world = await withTwoVersions();
+    await world.deleteSecret(at(), 'API_KEY');
+    expect(await world.exportSecrets(at())).toEqual({});
+    expect(await fakeSecrets().exportSecrets(at())).toEqual({});
+    expect(world.reads).toEqual([]);
+  });
+
+  it('answers nothing, and records no read, when one value does not open', async () => {
+    const world = await withTwoVersions();
+    await world.putSecret(at(), 'DB_URL', { value: 'postgres://db' });
+    const head = world.head('DB_URL') as SecretHeadRecord;
+    world.heads.set(world.headKey('production', 'DB_URL'), { ...head, ciphertext: flipped(head.ciphertext) });
+    await expect(world.exportSecrets(at())).rejects.toBeInstanceOf(DecryptionError);
+    expect(world.reads).toEqual([]);
+  });
+
+  it('answers no values whose read could not be recorded', async () => {
+    const world = await withTwoVersions();
+    world.hooks.failRead = true;
+    await expect(world.exportSecrets(at())).rejects.toThrow('DynamoDB is unavailable');
+  });
+
+  it('answers 404 to a stranger and for an unknown environment', async () => {
+    const world = await withTwoVersions();
+    await expect(world.exportSecrets(at(0, { caller: { ...session, userId: 'u-9' } }))).rejects.toMatchObject({
+      message: ErrorText.projectNotFound,
+    });
+    await expect(world.exportSecrets(at(0, { environment: 'staging' }))).rejects.toMatchObject({
+      message: ErrorText.environmentNotFound,
+    });
+    expect(world.reads).toEqual([]);
+  });
+});
+
+describe('listSecrets', () => {
+  it('lists the live secrets by name, without values', async () => {
+    const world = fakeSecrets();
+    await world.putSecret(at(), 'ZED', { value: 'z' });
+    await world.putSecret(at(1), 'ALPHA', { value: 'a' });
+    await world.putSecret(at(), 'GONE', { value: 'g' });
+    await world.deleteSecret(at(), 'GONE');
+    expect(await world.listSecrets(at(2))).toEqual([
+      { name: 'ALPHA', version: 1, updatedAt: at(1).now.toISOString(), updatedBy: ada },
+      { name: 'ZED', version: 1, updatedAt: now.toISOString(), updatedBy: ada },
+    ]);
+    expect(world.reads).toEqual([]);
+  });
+
+  it('lists, when asked for the deleted, those deleted within 30 days as their delete left them', async () => {
+    const world = fakeSecrets();
+    await world.putSecret(at(), 'LIVE', { value: 'l' });
+    await world.putSecret(at(), 'OLD', { value: 'o' });
+    await world.deleteSecret(at(), 'OLD');
+    await world.putSecret(at(1), 'RECENT', { value: 'r' });
+    await world.deleteSecret(at(1), 'RECENT');
+    expect(await world.listSecrets(at(DELETED_SECRET_DAYS - 0.001), true)).toEqual([
+      { name: 'OLD', version: 2, updatedAt: now.toISOString(), updatedBy: ada },
+      { name: 'RECENT', version: 2, updatedAt: at(1).now.toISOString(), updatedBy: ada },
+    ]);
+    expect(await world.listSecrets(at(DELETED_SECRET_DAYS), true)).toEqual([
+      expect.objectContaining({ name: 'RECENT' }),
+    ]);
+  });
+
+  it('lists none of the secrets an environment left in an earlier life', async () => {
+    const world = fakeSecrets();
+    await world.putSecret(at(), 'LEFT', { value: 'l' });
+    await world.putSecret(at(), 'LEFT_DELETED', { value: 'l' });
+    await world.deleteSecret(at(), 'LEFT_DELETED');
+    world.places.set(
+      'production',
+      environment('production', { life: 'second-life', createdAt: at(1).now.toISOString() }),
+    );
+    await world.putSecret(at(1), 'NEW', { value: 'n' });
+    expect((await world.listSecrets(at(1))).map((secret) => secret.name)).toEqual(['NEW']);
+    expect(await world.listSecrets(at(1), true)).toEqual([]);
+    expect(await world.exportSecrets(at(1))).toEqual({ NEW: 'n' });
+  });
+
+  it('counts a head from before lives in an environment from before lives, or made before the head was written', async () => {
+    const world = fakeSecrets([environment('production', { life: undefined })]);
+    await world.putSecret(at(1), 'OLD', { value: 'o' });
+    await world.putSecret(at(1), 'EARLIER', { value: 'e' });
+    const earlier = world.head('EARLIER') as SecretHeadRecord;
+    world.heads.set(world.headKey('production', 'EARLIER'), { ...earlier, updatedAt: '2026-10-01T00:00:00.000Z' });
+    expect((await world.listSecrets(at(1))).map((secret) => secret.name)).toEqual(['EARLIER', 'OLD']);
+    // The environment made again (with a life) after OLD was written: OLD is the old one's.
+    world.places.set('production', environment('production', { createdAt: at(2).now.toISOString() }));
+    expect(await world.listSecrets(at(2))).toEqual([]);
+    // Made again at the very instant OLD was written: OLD was written in it.
+    world.places.set('production', environment('production', { createdAt: at(1).now.toISOString() }));
+    expect((await world.listSecrets(at(2))).map((secret) => secret.name)).toEqual(['OLD']);
+  });
+
+  it('answers 404 to a stranger and for an unknown environment', async () => {
+    const world = fakeSecrets();
+    await expect(world.listSecrets(at(0, { caller: { ...session, userId: 'u-9' } }))).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.projectNotFound,
+    });
+    await expect(world.listSecrets(at(0, { environment: 'staging' }))).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.environmentNotFound,
+    });
+  });
+});
+
+describe('listVersions', () => {
+  it('lists a secret’s versions newest first, its delete among them, for 30 days after it', async () => {
+    const world = await withTwoVersions();
+    await world.deleteSecret(at(1), 'API_KEY');
+    const listed = [
+      { version: 3, updatedAt: at(1).now.toISOString(), updatedBy: ada, deleted: true },
+      { version: 2, updatedAt: now.toISOString(), updatedBy: ada, deleted: false },
+      { version: 1, updatedAt: now.toISOString(), updatedBy: ada, deleted: false },
+    ];
+    expect(await world.listVersions(at(1), 'API_KEY')).toEqual(listed);
+    expect(await world.listVersions(at(1 + DELETED_SECRET_DAYS - 0.001), 'API_KEY')).toEqual(listed);
+    await expect(world.listVersions(at(1 + DELETED_SECRET_DAYS), 'API_KEY')).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.secretNotFound,
+    });
+  });
+
+  it('answers 404 for an unknown secret, a stranger and an unknown environment', async () => {
+    const world = await withTwoVersions();
+    await expect(world.listVersions(at(), 'OTHER')).rejects.toMatchObject({ message: ErrorText.secretNotFound });
+    await expect(world.listVersions(at(0, { caller: { ...session, userId: 'u-9' } }), 'API_KEY')).rejects.toMatchObject(
+      { message: ErrorText.projectNotFound },
+    );
+    await expect(world.listVersions(at(0, { environment: 'staging' }), 'API_KEY')).rejects.toMatchObject({
+      message: ErrorText.environmentNotFound,
+    });
+  });
+});
+
+describe('deleteSecret', () => {
+  it('deletes softly: no value kept, uncounted, expiring with its 30 days, recording secret.deleted', async () => {
+    const world = await withTwoVersions();
+    await world.putSecret(at(), 'OTHER', { value: 'stays' });
+    await world.deleteSecret(at(1), 'API_KEY');
+    const head = world.head('API_KEY') as SecretHeadRecord;
+    expect(head).toMatchObject({ version: 3, deletedAt: at(1).now.toISOString(), exportBytes: 0 });
+    expect(head.ciphertext).toBeUndefined();
+    expect(world.version('API_KEY', head.life, 3)).toMatchObject({ deleted: true });
+    expect(world.version('API_KEY', head.life, 3)?.ciphertext).toBeUndefined();
+    expect(world.places.get('production')).toMatchObject({
+      secretCount: 1,
+      exportBytes: exportBytesOf('OTHER', 'stays'),
+    });
+    const expiresAt = (at(1).now.getTime() + DELETED_SECRET_DAYS * DAY_MS) / 1000;
+    expect(world.expiries.get(world.versionKey('production', 'API_KEY', head.life, 3))).toBe(expiresAt);
+    expect(world.expiries.size).toBe(1);
+    expect(world.events.at(-1)).toEqual(
+      eventLike('secret.deleted', {
+        time: at(1).now.toISOString(),
+        details: expect.objectContaining({ secrets: [{ name: 'API_KEY', version: 3 }] }),
+      }),
+    );
+  });
+
+  it('expires at the whole second after its 30 days', async () => {
+    const world = await withTwoVersions();
+    const within = new Date(now.getTime() + 400);
+    await world.deleteSecret(at(0, { now: within }), 'API_KEY');
+    const head = world.head('API_KEY') as SecretHeadRecord;
+    expect(world.expiries.get(world.versionKey('production', 'API_KEY', head.life, 3))).toBe(
+      (now.getTime() + DELETED_SECRET_DAYS * DAY_MS) / 1000 + 1,
+    );
+  });
+
+  it('answers 404 Secret not found for an unknown or already deleted secret, writing nothing', async () => {
+    const world = await withTwoVersions();
+    await world.deleteSecret(at(), 'API_KEY');
+    for (const name of ['API_KEY', 'OTHER']) {
+      await expect(world.deleteSecret(at(), name)).rejects.toMatchObject({
+        status: 404,
+        message: ErrorText.secretNotFound,
+      });
+    }
+    expect(world.writes).toHaveLength(3);
+  });
+
+  it('deletes without the project’s data key', async () => {
+    const world = await withTwoVersions();
+    const unwrap = jest.spyOn(world.crypto.keys, 'dataKeyFor');
+    await world.deleteSecret(at(), 'API_KEY');
+    expect(unwrap).not.toHaveBeenCalled();
+    expect(world.writes.at(-1)?.newDataKey).toBeUndefined();
+  });
+});
+
+describe('restoreSecret', () => {
+  it('writes an earlier version’s value as the next version, undeleting, and records secret.restored', async () => {
+    const world = await withTwoVersions();
+    await world.deleteSecret(at(), 'API_KEY');
+    expect(await world.restoreSecret(at(1), 'API_KEY', 1)).toEqual({
+      name: 'API_KEY',
+      version: 4,
+      updatedAt: at(1).now.toISOString(),
+      updatedBy: ada,
+    });
+    expect(await world.getSecret(at(1), 'API_KEY', undefined)).toMatchObject({ value: 'first', version: 4 });
+    expect(await world.getSecret(at(1), 'API_KEY', 4)).toMatchObject({ value: 'first', version: 4 });
+    expect(world.places.get('production')).toMatchObject({
+      secretCount: 1,
+      exportBytes: exportBytesOf('API_KEY', 'first'),
+    });
+    expect(world.events.at(-1)).toEqual(
+      eventLike('secret.restored', {
+        time: at(1).now.toISOString(),
+        details: expect.objectContaining({ secrets: [{ name: 'API_KEY', version: 4 }] }),
+      }),
+    );
+  });
+
+  it('restores a live secret to an earlier value as an update', async () => {
+    const world = await withTwoVersions();
+    await world.restoreSecret(at(), 'API_KEY', 1);
+    expect((await world.exportSecrets(at())).API_KEY).toBe('first');
+    expect(world.places.get('production')?.secretCount).toBe(1);
+  });
+
+  it('answers 404 Secret version not found for a version it never had or that is a delete', async () => {
+    const world = await withTwoVersions();
+    await world.deleteSecret(at(), 'API_KEY');
+    for (const version of [3, 9]) {
+      await expect(world.restoreSecret(at(), 'API_KEY', version)).rejects.toMatchObject({
+        status: 404,
+        message: ErrorText.secretVersionNotFound,
+      });
+    }
+    expect(world.writes).toHaveLength(3);
+  });
+
+  it('answers 404 Secret not found for an unknown secret and one deleted more than 30 days ago', async () => {
+    const world = await withTwoVersions();
+    await world.deleteSecret(at(), 'API_KEY');
+    for (const [name, days] of [
+      ['OTHER', 0],
+      ['API_KEY', DELETED_SECRET_DAYS],
+    ] as const) {
+      await expect(world.restoreSecret(at(days), name, 1)).rejects.toMatchObject({
+        status: 404,
+        message: ErrorText.secretNotFound,
+      });
+    }
+  });
+
+  it('refuses a version whose value does not open, writing nothing', async () => {
+    const world = await withTwoVersions();
+    const head = world.head('API_KEY') as SecretHeadRecord;
+    const first = world.version('API_KEY', head.life, 1) as SecretVersionRecord;
+    world.versions.set(world.versionKey('production', 'API_KEY', head.life, 1), {
+      ...first,
+      ciphertext: head.ciphertext,
+    });
+    await expect(world.restoreSecret(at(), 'API_KEY', 1)).rejects.toBeInstanceOf(DecryptionError);
+    expect(world.writes).toHaveLength(2);
+  });
+});
+
+describe('changeSecrets', () => {
+  it('sets and deletes together, answering each change by name', async () => {
+    const world = await withTwoVersions();
+    await world.putSecret(at(), 'OLD', { value: 'o' });
+    const answer = await world.changeSecrets(at(1), {
+      set: { ZED: 'z', API_KEY: 'third' },
+      delete: ['OLD'],
+      expectedVersions: { API_KEY: 2 },
+    });
+    const when = at(1).now.toISOString();
+    expect(answer).toEqual([
+      { name: 'API_KEY', version: 3, updatedAt: when, updatedBy: ada, deleted: false },
+      { name: 'OLD', version: 2, updatedAt: when, updatedBy: ada, deleted: true },
+      { name: 'ZED', version: 1, updatedAt: when, updatedBy: ada, deleted: false },
+    ]);
+    expect(await world.exportSecrets(at(1))).toEqual({ API_KEY: 'third', ZED: 'z' });
+    expect(world.places.get('production')).toMatchObject({
+      secretCount: 2,
+      exportBytes: exportBytesOf('API_KEY', 'third') + exportBytesOf('ZED', 'z'),
+    });
+    expect(world.writes).toHaveLength(4);
+    expect(world.events.slice(3).map((event) => event.type)).toEqual([
+      'secret.created',
+      'secret.updated',
+      'secret.deleted',
+    ]);
+  });
+
+  it('writes none of them when one is not at its expected version', async () => {
+    const world = await withTwoVersions();
+    await expect(
+      world.changeSecrets(at(), { set: { NEW: 'n' }, delete: ['API_KEY'], expectedVersions: { API_KEY: 1 } }),
+    ).rejects.toMatchObject({ status: 409, message: ErrorText.secretConflict });
+    expect([world.writes.length, world.head('NEW')]).toEqual([2, undefined]);
+  });
+
+  it('writes none of them when one deletes what is not there', async () => {
+    const world = fakeSecrets();
+    await expect(world.changeSecrets(at(), { set: { NEW: 'n' }, delete: ['MISSING'] })).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.secretNotFound,
+    });
+    expect(world.writes).toEqual([]);
+  });
+
+  it('deletes only, without the project’s data key', async () => {
+    const world = await withTwoVersions();
+    const unwrap = jest.spyOn(world.crypto.keys, 'dataKeyFor');
+    expect(await world.changeSecrets(at(), { delete: ['API_KEY'] })).toEqual([
+      expect.objectContaining({ name: 'API_KEY', deleted: true }),
+    ]);
+    expect(unwrap).not.toHaveBeenCalled();
+  });
+
+  it('sets only', async () => {
+    const world = fakeSecrets();
+    expect(await world.changeSecrets(at(), { set: { A: 'a' } })).toEqual([
+      expect.objectContaining({ name: 'A', version: 1, deleted: false }),
+    ]);
+  });
+});
