@@ -186,11 +186,28 @@ describe('encryptValue and decryptValue', () => {
     );
   });
 
-  it('refuses a value too short to hold an IV and a tag', () => {
+  it.each([
+    ['an IV and a tag', 1 + IV_BYTES + TAG_BYTES - 1],
+    ['a tag', TAG_BYTES - 1],
+  ])('refuses a value too short to hold %s as not in the sealed format', (_label, length) => {
     const sealed = encryptValue(key, address, '');
-    const bytes = Buffer.from(sealed.ciphertext).subarray(0, 1 + IV_BYTES + TAG_BYTES - 1);
+    const bytes = Buffer.from(sealed.ciphertext).subarray(0, length);
 
     expectRefused(() => decryptValue(key, address, withBytes(sealed, bytes)), address, key);
+    expect((thrown(() => decryptValue(key, address, withBytes(sealed, bytes))) as Error).message).toMatch(
+      /not in sealed format 1$/,
+    );
+  });
+
+  it('says in its error which item did not decrypt and why, with GCM’s own refusal as the cause the log prints', () => {
+    const sealed = encryptValue(key, address, value);
+    const error = thrown(() => decryptValue(key, { ...address, version: 4 }, sealed)) as Error;
+
+    expect(error.message).toBe(
+      'The value of prj_0123456789abcdef/production/API_KEY version 4 (the head, life Q2xpZmVMaWZl) does not ' +
+        'decrypt: changed, moved from another item, or sealed under another key',
+    );
+    expect(error.cause).toMatchObject({ message: 'Unsupported state or unable to authenticate data' });
   });
 
   it('refuses a value encrypted under another key', () => {
