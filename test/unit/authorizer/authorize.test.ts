@@ -332,6 +332,10 @@ describe('authorize a token limited to projects', () => {
     }
   });
 
+  it('forbids a project’s route that arrives without path parameters, as API Gateway’s type allows', async () => {
+    expect(await judge({ pathParameters: null })).toEqual(refused);
+  });
+
   it('forbids a resource that only starts like a project route', async () => {
     const decision = await judge({ resource: '/api/v1/projects/{projectId}x', pathParameters: { projectId: 'prj_A' } });
     expect(decision).toEqual(refused);
