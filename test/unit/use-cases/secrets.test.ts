@@ -139,7 +139,7 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
       if (change.newDataKey) project.record = { ...project.record, dataKey: change.newDataKey };
       return 'written';
     },
-    recordSecretRead: async (event, userId, id) => {
+    recordEvent: async (event, userId, id) => {
       if (hooks.failRead) throw new Error('DynamoDB is unavailable');
       expect([userId, id]).toEqual(['u-1', projectId]);
       reads.push(event);
