@@ -72,7 +72,8 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   secretConflict: 'an `expectedVersion` (or one of `expectedVersions`) is not the secret’s current version',
   secretLimit: 'the write would take the environment over 1,000 live secrets or 5,000,000 bytes of export',
   changeRequestNotFound: 'no such change request in the environment (one closed over 90 days ago is gone)',
-  changeRequestNotOpen: 'the change request was applied, rejected, cancelled or found out of date already, or is past its 14 days',
+  changeRequestNotOpen:
+    'the change request was applied, rejected, cancelled or found out of date already, or is past its 14 days',
   changeRequestOutOfDate:
     'a secret the change request names moved since it was proposed: nothing was written, and the request is now `conflicted`',
   changeRequestLimit: 'the environment holds 50 open change requests',
