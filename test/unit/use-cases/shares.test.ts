@@ -1,8 +1,10 @@
+import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
+import { MAX_SHARE_VIEWS } from '@contract/limits';
 import { NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import type { EmailClaim, ShareRecord } from '@lambdas/domain/records';
 import { type AddressClaims, type ShareStore, shareUseCases } from '@lambdas/use-cases/shares';
-import { now, origin, sequentialIds, session } from './fakes';
+import { eventLike, now, origin, sequentialIds, session } from './fakes';
 
 const share = (fields: Partial<ShareRecord> = {}): ShareRecord => ({
   shareId: 'shr_1',
@@ -53,6 +55,35 @@ const holders = (claims: EmailClaim[] = []): AddressClaims => ({
 
 const useCases = (store: ShareStore, claims = holders()) =>
   shareUseCases({ shares: store, claims, ids: sequentialIds() });
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Shares in memory, kept and withdrawn as the repository does, with the events written beside them. */
+const fakeShares = (stored: ShareRecord[] = []) => {
+  const byId = new Map(stored.map((entry) => [entry.shareId, entry]));
+  const events: AuditEvent[] = [];
+  const store: ShareStore = {
+    get: async (id) => byId.get(id),
+    listByUser: async (userId) =>
+      [...byId.values()]
+        .filter((entry) => entry.userId === userId)
+        .map(({ ciphertext: _sealed, ...summary }) => summary)
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
+    create: async (created, _now, event) => {
+      byId.set(created.shareId, created);
+      events.push(event);
+    },
+    spendView: async () => false,
+    delete: async (userId, id, at, event) => {
+      const found = byId.get(id);
+      if (found?.userId !== userId || found.expiresAt <= at.toISOString()) return false;
+      byId.delete(id);
+      events.push(event);
+      return true;
+    },
+  };
+  return { ...useCases(store), byId, events };
+};
 
 describe('revealing a share', () => {
   it('reads again after losing a race, and answers the views left after its own', async () => {
@@ -131,5 +162,147 @@ describe('revealing a share', () => {
     await expect(useCases(store, holders(claims)).lookAtShare(caller, 'shr_1', now)).rejects.toEqual(
       new NotFoundError(ErrorText.shareNotFound),
     );
+  });
+});
+
+describe('creating a share', () => {
+  it('keeps the caller’s ciphertext for a day and one view by default, for anyone signed in, and records share.created', async () => {
+    const { createShare, byId, events } = fakeShares();
+    const expiresAt = new Date(now.getTime() + 24 * HOUR_MS).toISOString();
+    expect(await createShare(session, { ciphertext: 'c2VhbGVk' }, origin, now)).toEqual({
+      id: 'shr_1',
+      expiresAt,
+      maxViews: 1,
+      viewsLeft: 1,
+      recipients: null,
+    });
+    expect(byId.get('shr_1')).toEqual({
+      shareId: 'shr_1',
+      userId: 'u-1',
+      creatorEmail: 'ada@example.com',
+      ciphertext: 'c2VhbGVk',
+      createdAt: now.toISOString(),
+      expiresAt,
+      maxViews: 1,
+      viewsLeft: 1,
+    });
+    expect(events).toEqual([
+      eventLike('share.created', {
+        target: expect.objectContaining({ shareId: 'shr_1' }),
+        details: expect.objectContaining({ expiresAt, maxViews: 1, viewsLeft: 1 }),
+      }),
+    ]);
+  });
+
+  it('keeps it for the hours and views asked, for the recipients named', async () => {
+    const { createShare, byId } = fakeShares();
+    const input = { ciphertext: 'c2VhbGVk', expiresInHours: 2, maxViews: 5, recipients: ['bob@example.com'] };
+    const expiresAt = new Date(now.getTime() + 2 * HOUR_MS).toISOString();
+    expect(await createShare(session, input, origin, now)).toEqual({
+      id: 'shr_1',
+      expiresAt,
+      maxViews: 5,
+      viewsLeft: 5,
+      recipients: ['bob@example.com'],
+    });
+    expect(byId.get('shr_1')).toMatchObject({ expiresAt, maxViews: 5, viewsLeft: 5, recipients: ['bob@example.com'] });
+  });
+
+  it('names no creator address when the caller’s credential carries none', async () => {
+    const { createShare, byId } = fakeShares();
+    const { email: _none, ...anonymous } = session;
+    await createShare(anonymous, { ciphertext: 'c2VhbGVk' }, origin, now);
+    expect(byId.get('shr_1')?.creatorEmail).toBeNull();
+  });
+});
+
+describe('looking at and revealing a share', () => {
+  it('shows who shared it, its views left and expiry, spending nothing', async () => {
+    const { lookAtShare, byId } = fakeShares([share()]);
+    expect(await lookAtShare(session, 'shr_1', now)).toEqual({
+      viewsLeft: 3,
+      expiresAt: '2026-11-25T13:00:00.000Z',
+      createdBy: { email: 'bob@example.com' },
+    });
+    expect(byId.get('shr_1')?.viewsLeft).toBe(3);
+  });
+
+  it('records share.revealed in the creator’s trail with the views left', async () => {
+    const events: AuditEvent[] = [];
+    const { store } = racingStore(share(), 0);
+    const recording: ShareStore = {
+      ...store,
+      spendView: async (read, event, held) => {
+        events.push(event);
+        return store.spendView(read, event, held);
+      },
+    };
+    await useCases(recording).revealShare(session, 'shr_1', origin, now);
+    expect(events).toEqual([
+      eventLike('share.revealed', {
+        target: expect.objectContaining({ shareId: 'shr_1', userId: 'u-2', email: 'bob@example.com' }),
+        details: expect.objectContaining({ viewsLeft: 2 }),
+      }),
+    ]);
+  });
+
+  it(`answers 404, not 503, once the reveals it lost to spent all ${MAX_SHARE_VIEWS} views`, async () => {
+    const { store, reads } = racingStore(
+      share({ maxViews: MAX_SHARE_VIEWS, viewsLeft: MAX_SHARE_VIEWS }),
+      MAX_SHARE_VIEWS,
+    );
+    await expect(useCases(store).revealShare(session, 'shr_1', origin, now)).rejects.toEqual(
+      new NotFoundError(ErrorText.shareNotFound),
+    );
+    expect(reads).toHaveLength(MAX_SHARE_VIEWS + 1);
+  });
+});
+
+describe('listing and withdrawing shares', () => {
+  it('lists the caller’s shares that have not expired, newest first, without their ciphertexts', async () => {
+    const { listShares } = fakeShares([
+      share({
+        shareId: 'shr_old',
+        userId: 'u-1',
+        createdAt: '2026-11-25T10:00:00.000Z',
+        recipients: ['bob@example.com'],
+      }),
+      share({ shareId: 'shr_new', userId: 'u-1', createdAt: '2026-11-25T11:30:00.000Z' }),
+      share({ shareId: 'shr_gone', userId: 'u-1', expiresAt: now.toISOString() }),
+      share({ shareId: 'shr_bob', userId: 'u-2' }),
+    ]);
+    expect(await listShares(session, now)).toEqual([
+      {
+        id: 'shr_new',
+        expiresAt: '2026-11-25T13:00:00.000Z',
+        maxViews: 3,
+        viewsLeft: 3,
+        recipients: null,
+        createdAt: '2026-11-25T11:30:00.000Z',
+      },
+      {
+        id: 'shr_old',
+        expiresAt: '2026-11-25T13:00:00.000Z',
+        maxViews: 3,
+        viewsLeft: 3,
+        recipients: ['bob@example.com'],
+        createdAt: '2026-11-25T10:00:00.000Z',
+      },
+    ]);
+  });
+
+  it('withdraws one of the caller’s shares and records share.deleted', async () => {
+    const { deleteShare, byId, events } = fakeShares([share({ userId: 'u-1' })]);
+    await deleteShare(session, 'shr_1', origin, now);
+    expect(byId.has('shr_1')).toBe(false);
+    expect(events).toEqual([eventLike('share.deleted', { target: expect.objectContaining({ shareId: 'shr_1' }) })]);
+  });
+
+  it('answers 404 for another person’s share and for none, withdrawing nothing', async () => {
+    const { deleteShare, byId, events } = fakeShares([share()]);
+    for (const id of ['shr_1', 'shr_9']) {
+      await expect(deleteShare(session, id, origin, now)).rejects.toEqual(new NotFoundError(ErrorText.shareNotFound));
+    }
+    expect([byId.has('shr_1'), events]).toEqual([true, []]);
   });
 });
