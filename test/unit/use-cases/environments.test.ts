@@ -71,6 +71,17 @@ describe('listEnvironments', () => {
     ]);
   });
 
+  it('lists by name whatever order the store answers in', async () => {
+    const names = ['development', 'production', 'staging'];
+    for (const stored of [names, [...names].reverse()]) {
+      const { listEnvironments } = fakeEnvironments(
+        team,
+        stored.map((name) => environment(name)),
+      );
+      expect((await listEnvironments(as('u-2'), projectId)).map((listed) => listed.name)).toEqual(names);
+    }
+  });
+
   it('answers 404 Project not found to a non-member', async () => {
     const { listEnvironments } = fakeEnvironments(team, [environment('staging')]);
     await expect(listEnvironments(as('u-9'), projectId)).rejects.toThrow(ErrorText.projectNotFound);
@@ -109,7 +120,10 @@ describe('deleteEnvironment', () => {
     await deleteEnvironment(as('u-1'), projectId, 'qa', origin, now);
     expect(byName.has('qa')).toBe(false);
     expect(events).toEqual([
-      eventLike('environment.deleted', { details: expect.objectContaining({ environment: 'qa' }) }),
+      eventLike('environment.deleted', {
+        target: expect.objectContaining({ projectId }),
+        details: expect.objectContaining({ environment: 'qa' }),
+      }),
     ]);
   });
 
