@@ -1,5 +1,5 @@
 import type { EmailClaim, RecordedSession, UserProfile } from '@lambdas/domain/records';
-import { admitSession, PROFILE_REFRESH_MS, type SessionRecords } from '@lambdas/use-cases/admit-session';
+import { admitSession, type SessionRecords } from '@lambdas/use-cases/admit-session';
 
 const now = new Date('2026-11-25T12:00:00.000Z');
 const session: RecordedSession = { userId: 'u-1', email: 'a@x.io', issuedAt: '2026-11-25T11:30:00.000Z' };
@@ -41,10 +41,20 @@ describe('admitSession', () => {
     expect(writes).toEqual([{ session, previousEmail: undefined }]);
   });
 
-  it('records again a day after the last record', async () => {
-    const { records, writes } = fakeRecords(recorded(new Date(now.getTime() - PROFILE_REFRESH_MS)));
+  it('records again a day after the last record, and not a minute before', async () => {
+    const DAY_MS = 24 * 60 * 60_000;
+    const { records, writes } = fakeRecords(recorded(new Date(now.getTime() - DAY_MS)));
     await admitSession(session, now, records);
     expect(writes).toHaveLength(1);
+    const fresh = fakeRecords(recorded(new Date(now.getTime() - DAY_MS + 60_000)));
+    await admitSession(session, now, fresh.records);
+    expect(fresh.writes).toEqual([]);
+  });
+
+  it('records the claim of an address its fresh profile names but nobody claimed', async () => {
+    const { records, writes } = fakeRecords({ profile: recorded().profile });
+    await admitSession(session, now, records);
+    expect(writes).toEqual([{ session, previousEmail: session.email }]);
   });
 
   it('refuses a session issued at or before its user’s offboarding, and records nothing', async () => {
@@ -83,6 +93,34 @@ describe('admitSession', () => {
       claim: { email: session.email, userId: 'u-2', issuedAt: '2026-11-25T11:59:00.000Z' },
     });
     expect(await admitSession(session, now, records)).toBe(true);
+    expect(writes).toEqual([]);
+  });
+
+  it('leaves the claim to another user’s session issued at the same instant', async () => {
+    const { records, writes } = fakeRecords({
+      claim: { email: session.email, userId: 'u-2', issuedAt: session.issuedAt },
+    });
+    await admitSession(session, now, records);
+    expect(writes).toEqual([]);
+  });
+
+  it.each([
+    [
+      'whose holder was offboarded, even by a newer session',
+      { userId: 'u-2', issuedAt: '2026-11-25T11:59:00.000Z', offboardedAt: '2026-11-25T12:00:00.000Z' },
+    ],
+    ['claimed before claims carried their session’s instant', { userId: 'u-2' }],
+  ])('takes over an address %s', async (_case, holder) => {
+    const { records, writes } = fakeRecords({ claim: { email: session.email, ...holder } });
+    await admitSession(session, now, records);
+    expect(writes).toEqual([{ session, previousEmail: undefined }]);
+  });
+
+  it('lets an older session of the same user leave the claim its newer session took', async () => {
+    const { records, writes } = fakeRecords({
+      claim: { email: session.email, userId: session.userId, issuedAt: '2026-11-25T11:50:00.000Z' },
+    });
+    await admitSession(session, now, records);
     expect(writes).toEqual([]);
   });
 
