@@ -111,11 +111,11 @@ describe('createToken', () => {
     const { createToken, tokens } = fakeTokens();
     await createToken(
       session,
-      { name: 'ci', scopes: [], allowedIps: ['10.1.2.3/16', '::ffff:192.0.2.1'] },
+      { name: 'ci', scopes: [], allowedIps: ['10.1.2.3/16', '::ffff:192.0.2.1', '64:ff9b::a00:1/104'] },
       origin,
       now,
     );
-    expect(tokens.get('tok1')?.allowedIps).toEqual(['10.1.0.0/16', '192.0.2.1']);
+    expect(tokens.get('tok1')?.allowedIps).toEqual(['10.1.0.0/16', '192.0.2.1', '64:ff9b::a00:0/104']);
   });
 
   it.each([
@@ -123,12 +123,30 @@ describe('createToken', () => {
     [['10.0.0.0/7'], 'allowedIps.0', 'Broader than a /8'],
     [['10.0.0.0/8', '10.1.0.0/16'], 'allowedIps.1', 'Overlaps allowedIps.0'],
     [['10.0.0.1', '10.0.0.1/32'], 'allowedIps.1', 'The same as allowedIps.0'],
+    [['64:ff9b::/103'], 'allowedIps.0', 'Broader than a /8 of the IPv4 addresses it embeds'],
+    [['10.0.0.0/8', 'not-an-ip'], 'allowedIps.1', 'Not an IP address or CIDR'],
   ])('refuses the allow-list %j with 400 naming the entry and why', async (allowedIps, path, why) => {
     const { createToken, tokens } = fakeTokens();
     const error = await rejection(createToken(session, { name: 'ci', scopes: [], allowedIps }, origin, now));
     expect(error).toMatchObject({ status: 400, message: ErrorText.validation });
     expect(error).toMatchObject({ details: [{ path, message: expect.stringContaining(why) }] });
     expect(tokens.size).toBe(0);
+  });
+
+  it('says why a broad network is refused, and names every refused entry in order', async () => {
+    const { createToken } = fakeTokens();
+    const allowedIps = ['10.0.0.0/8', '10.1.0.0/16', '0.0.0.0/0'];
+    const error = await rejection(createToken(session, { name: 'ci', scopes: [], allowedIps }, origin, now));
+    expect(error).toMatchObject({
+      details: [
+        { path: 'allowedIps.1', message: 'Overlaps allowedIps.0' },
+        {
+          path: 'allowedIps.2',
+          message:
+            'Broader than a /8: an allow-list names the few networks a token is used from, not a share of the Internet',
+        },
+      ],
+    });
   });
 
   it('refuses a caller that is not a session (401) and stores nothing', async () => {
@@ -271,12 +289,14 @@ describe('rotateToken', () => {
     expect((await rotateToken(session, 'old1', { graceHours: 1 }, origin, now)).expiresAt).toBeNull();
   });
 
-  it('answers 404 for a token of another user, and 409 for a token rotated already', async () => {
+  it('answers 404 for a token of another user or none, and 409 for a token rotated already', async () => {
     const other = fakeTokens([stored({ userId: 'u-2' })]);
-    await expect(other.rotateToken(session, 'old1', undefined, origin, now)).rejects.toMatchObject({
-      status: 404,
-      message: ErrorText.tokenNotFound,
-    });
+    for (const tokenId of ['old1', 'tok9']) {
+      await expect(other.rotateToken(session, tokenId, undefined, origin, now)).rejects.toMatchObject({
+        status: 404,
+        message: ErrorText.tokenNotFound,
+      });
+    }
     const rotated = fakeTokens([stored({ replacedBy: 'newer' })]);
     await expect(rotated.rotateToken(session, 'old1', undefined, origin, now)).rejects.toMatchObject({
       status: 409,
