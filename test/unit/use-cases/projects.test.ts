@@ -34,8 +34,9 @@ const fakeProjects = (
   const manages = (projectId: string, userId: string) =>
     ['owner', 'admin'].includes(members.get(key(projectId, userId))?.role ?? '');
   const store: ProjectStore = {
-    createProjectWithOwner: async (created, ownerUserId, _environments, event) => {
+    createProjectWithOwner: async (created, ownerUserId, made, event) => {
       members.set(key(created.projectId, ownerUserId), { ...member(ownerUserId, 'owner', created) });
+      environments.push(...made);
       events.push(event);
     },
     listMembershipsByUser: async (userId) => [...members.values()].filter((m) => m.userId === userId),
@@ -74,7 +75,7 @@ const fakeProjects = (
     getEmailClaim: async (email) => claims.get(email),
     getUserProfiles: async (userIds) => (state.profiles ?? []).filter((profile) => userIds.includes(profile.userId)),
   };
-  return { ...projectUseCases({ projects: store, users, ids: sequentialIds() }), members, events };
+  return { ...projectUseCases({ projects: store, users, ids: sequentialIds() }), members, environments, events };
 };
 
 const bob: EmailClaim = { email: 'bob@example.com', userId: 'u-2' };
@@ -93,6 +94,18 @@ describe('createProject', () => {
       }),
     ]);
   });
+
+  it('starts the project with empty development, staging and production environments, each a life of its own', async () => {
+    const { createProject, environments } = fakeProjects();
+    await createProject(session, 'Apollo', origin, now);
+    const made = { projectId: 'prj_1', createdAt: now.toISOString(), secretCount: 0, life: expect.any(String) };
+    expect(environments).toEqual([
+      { ...made, name: 'development' },
+      { ...made, name: 'staging' },
+      { ...made, name: 'production' },
+    ]);
+    expect(new Set(environments.map((environment) => environment.life)).size).toBe(3);
+  });
 });
 
 describe('listProjects', () => {
@@ -103,6 +116,12 @@ describe('listProjects', () => {
       { projectId: 'prj_a', name: 'Apollo', createdAt: project.createdAt, role: 'owner' },
       { projectId: 'prj_b', name: 'Borealis', createdAt: newer.createdAt, role: 'member' },
     ]);
+  });
+
+  it('lists projects created at the same instant by id', async () => {
+    const twin = { ...project, projectId: 'prj_0', name: 'Zephyr' };
+    const { listProjects } = fakeProjects({ members: [member('u-1', 'owner'), member('u-1', 'member', twin)] });
+    expect((await listProjects(session)).map((listed) => listed.projectId)).toEqual(['prj_0', 'prj_a']);
   });
 });
 
