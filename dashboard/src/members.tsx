@@ -1,12 +1,10 @@
+import type { Environment } from '@client/index';
 import { type GrantableRole, grantableRoles } from '@contract/roles';
-import type { RouteAnswer } from '@contract/route';
-import type { listMembersRoute } from '@contract/routes/list-members';
 import { useState } from 'preact/hooks';
 import { type Api, bodyOf } from './api';
 import { List } from './list';
+import { type Member, useAccessColumns } from './member-access';
 import { Confirm, ErrorMessage, useAction, useDraft, useLoad } from './ui';
-
-type Member = RouteAnswer<typeof listMembersRoute>['data'][number];
 
 interface MemberDraft {
   readonly email: string;
@@ -64,12 +62,27 @@ const AddMemberForm = ({ api, projectId, onAdded }: { api: Api; projectId: strin
   );
 };
 
-/** Members of one project, owner first; adding and removing for owners and admins (`manages`). */
-export const MembersPanel = ({ api, projectId, manages }: { api: Api; projectId: string; manages: boolean }) => {
+/**
+ * Members of one project, owner first, with their role and their access to each environment (a column
+ * each); adding and removing them, and setting a plain member's levels, for owners and admins
+ * (`manages`).
+ */
+export const MembersPanel = ({
+  api,
+  projectId,
+  environments,
+  manages,
+}: {
+  api: Api;
+  projectId: string;
+  environments: readonly Environment[] | undefined;
+  manages: boolean;
+}) => {
   const members = useLoad(() =>
     bodyOf(api.api.GET('/api/v1/projects/{projectId}/members', { params: { path: { projectId } } })),
   );
   const [removing, setRemoving] = useState<Member>();
+  const access = useAccessColumns({ api, projectId, environments, manages, onChanged: members.reload });
   return (
     <>
       {manages && <AddMemberForm api={api} projectId={projectId} onAdded={members.reload} />}
@@ -82,6 +95,7 @@ export const MembersPanel = ({ api, projectId, manages }: { api: Api; projectId:
         columns={[
           { label: 'E-mail', cell: (member) => member.email },
           { label: 'Role', cell: (member) => member.role },
+          ...access.columns,
         ]}
         actions={
           manages
@@ -93,7 +107,15 @@ export const MembersPanel = ({ api, projectId, manages }: { api: Api; projectId:
                 )
             : undefined
         }
-      />
+      >
+        <p class="hint">
+          Access per environment: owners and admins write every one; a member has none, read (its values) or write
+          (changes too), by default the environment’s own (Settings).
+        </p>
+        <p class="status" role="status">
+          {access.status}
+        </p>
+      </List>
       {removing && (
         <Confirm
           title={`Remove ${removing.email}?`}

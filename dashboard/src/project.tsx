@@ -72,7 +72,9 @@ export const ProjectScreen = ({ api, projectId, tab }: { api: Api; projectId: st
             onChanged={environments.reload}
           />
         )}
-        {shown === 'members' && <MembersPanel api={api} projectId={projectId} manages={manages} />}
+        {shown === 'members' && (
+          <MembersPanel api={api} projectId={projectId} environments={environments.data} manages={manages} />
+        )}
         {shown === 'activity' && <ActivityLog api={api} projectId={projectId} projects={projects.data?.data} />}
         {shown === 'settings' && (
           <SettingsPanel

@@ -197,3 +197,40 @@ export const useLoad = <T,>(load: () => Promise<T>): { data: T | undefined; erro
   }, [generation]);
   return { data: state.data, error: state.error, reload: () => setGeneration((value) => value + 1) };
 };
+
+/**
+ * Controls that save as soon as they change (a level in a table's row): the value chosen shows at once
+ * while it is saved; when the API refuses it, the saved value comes back and the API's words stand
+ * beside the control. Keys name the controls; `status` says what the last save did.
+ */
+export const useSaveOnChange = (): {
+  /** What a control shows: the value chosen here, or else the saved one. */
+  shown: (key: string, saved: string) => string;
+  /** The API's words about the control's last save, while it was refused. */
+  errorOf: (key: string) => string | undefined;
+  status: string;
+  /** Saves `value` through `write`, which answers the sentence that says what it did. */
+  save: (key: string, value: string, write: () => Promise<string>) => Promise<void>;
+} => {
+  const [chosen, setChosen] = useState<ReadonlyMap<string, string>>(new Map());
+  const [errors, setErrors] = useState<ReadonlyMap<string, string>>(new Map());
+  const [status, setStatus] = useState('');
+  const put = <T,>(map: ReadonlyMap<string, T>, key: string, value: T | undefined): ReadonlyMap<string, T> => {
+    const next = new Map(map);
+    if (value === undefined) next.delete(key);
+    else next.set(key, value);
+    return next;
+  };
+  const save = async (key: string, value: string, write: () => Promise<string>) => {
+    setChosen((previous) => put(previous, key, value));
+    setErrors((previous) => put(previous, key, undefined));
+    setStatus('');
+    try {
+      setStatus(await write());
+    } catch (failure) {
+      setChosen((previous) => put(previous, key, undefined));
+      setErrors((previous) => put(previous, key, errorText(failure)));
+    }
+  };
+  return { shown: (key, saved) => chosen.get(key) ?? saved, errorOf: (key) => errors.get(key), status, save };
+};
