@@ -2,6 +2,7 @@ import type { Environment } from '@client/index';
 import { useState } from 'preact/hooks';
 import { type Api, dataOf } from './api';
 import { CopyField } from './copy-field';
+import { environmentNameId, ProtectionHint, useEnvironmentSettings } from './environment-settings';
 import { List } from './list';
 import { Confirm, useAction, useDraft, When } from './ui';
 
@@ -59,7 +60,8 @@ const AddEnvironmentForm = ({
 
 /**
  * A project's Settings tab: its name, its id with Copy (what `secrets setup` asks for), and its
- * environments with their counts; owners and admins add environments and delete an empty one.
+ * environments with their counts and settings; owners and admins add environments, delete an empty
+ * one, and set each one's protection, approvals and members' default access.
  */
 export const SettingsPanel = ({
   api,
@@ -70,6 +72,7 @@ export const SettingsPanel = ({
   manages,
   onAdded,
   onDeleted,
+  onChanged,
 }: {
   api: Api;
   projectId: string;
@@ -79,8 +82,11 @@ export const SettingsPanel = ({
   manages: boolean;
   onAdded: (name: string) => void;
   onDeleted: () => void;
+  /** An environment's settings changed. */
+  onChanged: () => void;
 }) => {
   const [deleting, setDeleting] = useState<Environment>();
+  const settings = useEnvironmentSettings({ api, projectId, manages, onChanged });
   return (
     <>
       <section class="panel" aria-labelledby="project-details-title">
@@ -102,9 +108,13 @@ export const SettingsPanel = ({
         empty="This project has no environment yet."
         rowKey={(environment) => environment.name}
         columns={[
-          { label: 'Environment', cell: (environment) => environment.name },
+          {
+            label: 'Environment',
+            cell: (environment) => <span id={environmentNameId(environment.name)}>{environment.name}</span>,
+          },
           { label: 'Secrets', cell: (environment) => environment.secretCount },
           { label: 'Created', cell: (environment) => <When at={environment.createdAt} otherwise="" /> },
+          ...settings.columns,
         ]}
         actions={
           manages
@@ -116,6 +126,20 @@ export const SettingsPanel = ({
             : undefined
         }
       >
+        <p class="hint">
+          A protected environment changes only through change requests, applied once they have their approvals. Members
+          without a level of their own (Members tab) have the default access.
+        </p>
+        {manages && (
+          <ProtectionHint
+            environments={environments}
+            isProtected={settings.isProtected}
+            onProtect={(environment) => void settings.protect(environment)}
+          />
+        )}
+        <p class="status" role="status">
+          {settings.status}
+        </p>
         {manages && <AddEnvironmentForm api={api} projectId={projectId} onAdded={onAdded} />}
       </List>
       {deleting && (

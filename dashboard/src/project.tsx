@@ -89,6 +89,7 @@ export const ProjectScreen = ({ api, projectId, tab }: { api: Api; projectId: st
               environments.reload();
             }}
             onDeleted={environments.reload}
+            onChanged={environments.reload}
           />
         )}
       </Tabs>
