@@ -1,10 +1,12 @@
-import type { SecretInfo } from '@client/index';
+import type { Environment, SecretInfo } from '@client/index';
 import { DELETED_SECRET_DAYS } from '@contract/limits';
 import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { type Api, bodyOf } from './api';
+import { counted } from './change-words';
 import { ImportSecretsForm } from './import-secrets-form';
 import { List } from './list';
+import { type Proposal, ProposeDialog, ProposedStatus, proposeChange, type WriteMode, writeModeOf } from './proposals';
 import { RevealedValue } from './revealed-value';
 import { AddSecretForm, EditSecretForm } from './secret-forms';
 import { SecretHistory } from './secret-history';
@@ -24,6 +26,14 @@ type Dialog =
   | { readonly kind: 'import' }
   | { readonly kind: 'edit'; readonly secret: SecretEntry }
   | { readonly kind: 'history'; readonly name: string };
+
+/** A change of one secret that carries no value (a delete, a restore), to propose in a dialog. */
+interface OneChange {
+  /** What it does, after "Propose change: ". */
+  readonly title: string;
+  readonly description: string;
+  readonly proposal: Proposal;
+}
 
 /** Which secrets the list shows: the live ones, or those deleted within `DELETED_SECRET_DAYS`. */
 type View = 'live' | 'deleted';
@@ -60,20 +70,26 @@ const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? 
  * shown only after its Reveal (a read the API records), with Copy; Edit at the version shown, History
  * with Restore, Delete after a question; Add secret and Import in dialogs. The Deleted view lists the
  * secrets deleted within `DELETED_SECRET_DAYS`, with History and Restore. What each change did is said
- * in a status line.
+ * in a status line. In a protected environment each change is proposed instead, in a dialog, and waits
+ * for approval (Changes); where the person only reads, no change is offered.
  */
 export const EnvironmentSecrets = ({
   api,
   projectId,
-  environment,
+  environment: settings,
+  changesHref,
   onChanged,
 }: {
   api: Api;
   projectId: string;
-  environment: string;
+  environment: Environment;
+  /** Where proposed changes wait for approval: the project's Changes. */
+  changesHref: string;
   /** The environment's secrets changed: its count is to be read again. */
   onChanged: () => void;
 }) => {
+  const environment = settings.name;
+  const mode = writeModeOf(settings);
   const draftKey = `secret:${projectId}:${environment}`;
   const secrets = useLoad(() => api.list(projectId, environment));
   const [view, setView] = useState<View>('live');
@@ -86,7 +102,8 @@ export const EnvironmentSecrets = ({
     sessionStorage.getItem(`draft:${draftKey}`) === null ? undefined : { kind: 'add' },
   );
   const [deleting, setDeleting] = useState<SecretEntry>();
-  const [status, setStatus] = useState('');
+  const [proposing, setProposing] = useState<OneChange>();
+  const [status, setStatus] = useState<ComponentChildren>('');
   // Bumped by every change made here, so that an open history and the deleted view read again.
   const [revision, setRevision] = useState(0);
   const restoring = useAction();
@@ -127,12 +144,26 @@ export const EnvironmentSecrets = ({
       setRevealing(undefined);
     }
   };
+  const propose = async (proposal: Proposal) => {
+    await proposeChange(api, projectId, environment, proposal);
+    setDialog(undefined);
+    setProposing(undefined);
+    setStatus(<ProposedStatus changesHref={changesHref} />);
+    setFocusId(`${view === 'live' ? 'secrets' : 'deleted'}-title`);
+  };
+  const proposeRestore = (name: string, version: number) =>
+    setProposing({
+      title: `restore “${name}” to version ${version}`,
+      description: `Once the change is approved, version ${version}’s value is written again as the newest version.`,
+      proposal: { restore: [{ name, version }] },
+    });
   const restoreDeleted = (name: string) =>
     !restoring.busy &&
     void restoring.run(async () => {
       const versions = await api.history(projectId, environment, name);
       const last = versions.find((version) => !version.deleted);
       if (!last) throw new Error(`${name} has no version to restore.`);
+      if (mode === 'propose') return proposeRestore(name, last.version);
       const restored = await api.restore(projectId, environment, name, last.version);
       changed(`Restored ${name} (version ${last.version}) as version ${restored.version}.`);
       setFocusId('deleted-title');
@@ -174,16 +205,25 @@ export const EnvironmentSecrets = ({
           </label>
         ))}
       </fieldset>
-      <div class="toolbar-actions">
-        <button type="button" onClick={() => setDialog({ kind: 'add' })}>
-          Add secret
-        </button>
-        <button type="button" class="secondary" onClick={() => setDialog({ kind: 'import' })}>
-          Import .env
-        </button>
-      </div>
+      {mode !== 'read' && (
+        <div class="toolbar-actions">
+          <button type="button" onClick={() => setDialog({ kind: 'add' })}>
+            Add secret
+          </button>
+          <button type="button" class="secondary" onClick={() => setDialog({ kind: 'import' })}>
+            Import .env
+          </button>
+        </div>
+      )}
     </div>
   );
+  const badge = settings.protected && (
+    <>
+      {' '}
+      <span class="badge protected">Protected</span>
+    </>
+  );
+  const writeHint = <WriteHint environment={settings} mode={mode} changesHref={changesHref} />;
   const statusLine = (
     <p class="status" role="status">
       {status}
@@ -196,7 +236,12 @@ export const EnvironmentSecrets = ({
       {view === 'live' ? (
         <List
           id="secrets"
-          title={`Secrets in ${environment}`}
+          title={
+            <>
+              Secrets in {environment}
+              {badge}
+            </>
+          }
           rows={list?.filter((secret) => matches(secret.name))}
           error={secrets.error}
           empty={none}
@@ -249,15 +294,17 @@ export const EnvironmentSecrets = ({
                 >
                   {shown ? 'Hide' : 'Reveal'}
                 </button>
-                <button
-                  type="button"
-                  class="secondary"
-                  id={controlId('edit', secret.name)}
-                  aria-haspopup="dialog"
-                  onClick={() => setDialog({ kind: 'edit', secret })}
-                >
-                  Edit
-                </button>
+                {mode !== 'read' && (
+                  <button
+                    type="button"
+                    class="secondary"
+                    id={controlId('edit', secret.name)}
+                    aria-haspopup="dialog"
+                    onClick={() => setDialog({ kind: 'edit', secret })}
+                  >
+                    Edit
+                  </button>
+                )}
                 <button
                   type="button"
                   class="secondary"
@@ -267,9 +314,24 @@ export const EnvironmentSecrets = ({
                 >
                   History
                 </button>
-                <button type="button" class="danger" onClick={() => setDeleting(secret)}>
-                  Delete
-                </button>
+                {mode !== 'read' && (
+                  <button
+                    type="button"
+                    class="danger"
+                    aria-haspopup="dialog"
+                    onClick={() =>
+                      mode === 'propose'
+                        ? setProposing({
+                            title: `delete “${secret.name}”`,
+                            description: `Once the change is approved, it leaves the list and exports; for ${DELETED_SECRET_DAYS} days its Restore can bring it back.`,
+                            proposal: { delete: [secret.name], expectedVersions: { [secret.name]: secret.version } },
+                          })
+                        : setDeleting(secret)
+                    }
+                  >
+                    Delete
+                  </button>
+                )}
               </div>
             );
           }}
@@ -277,6 +339,7 @@ export const EnvironmentSecrets = ({
           <p class="hint">
             Values stay hidden until you reveal one; each Reveal is recorded in the project’s activity.
           </p>
+          {writeHint}
           {toolbar}
           {statusLine}
         </List>
@@ -285,11 +348,13 @@ export const EnvironmentSecrets = ({
           key={revision}
           load={() => loadDeleted(api, projectId, environment)}
           environment={environment}
+          badge={badge}
           matches={matches}
           none={none}
           onHistory={(name) => setDialog({ kind: 'history', name })}
-          onRestore={restoreDeleted}
+          onRestore={mode === 'read' ? undefined : restoreDeleted}
         >
+          {writeHint}
           {toolbar}
           {statusLine}
           <ErrorMessage id="restore-error" error={restoring.error} />
@@ -303,8 +368,13 @@ export const EnvironmentSecrets = ({
           environment={environment}
           name={historyOf}
           revision={revision}
+          mode={mode}
           onRestored={(restored, from) => {
             changed(`Restored version ${from} of ${restored.name} as version ${restored.version}.`);
+          }}
+          onPropose={(version) => {
+            setDialog(undefined);
+            proposeRestore(historyOf, version);
           }}
           onClose={() => {
             setDialog(undefined);
@@ -322,6 +392,7 @@ export const EnvironmentSecrets = ({
           environment={environment}
           name={editing.name}
           version={editing.version}
+          propose={mode === 'propose' ? propose : undefined}
           onConflict={() => secrets.reload()}
           onClose={() => {
             setDialog(undefined);
@@ -340,6 +411,7 @@ export const EnvironmentSecrets = ({
           projectId={projectId}
           environment={environment}
           draftKey={draftKey}
+          propose={mode === 'propose' ? propose : undefined}
           onClose={() => setDialog(undefined)}
           onSaved={(saved) => {
             setDialog(undefined);
@@ -355,6 +427,7 @@ export const EnvironmentSecrets = ({
           projectId={projectId}
           environment={environment}
           live={live}
+          propose={mode === 'propose' ? propose : undefined}
           onConflict={() => secrets.reload()}
           onClose={() => setDialog(undefined)}
           onImported={(count) => {
@@ -383,14 +456,49 @@ export const EnvironmentSecrets = ({
           </p>
         </Confirm>
       )}
+      {proposing && (
+        <ProposeDialog
+          title={proposing.title}
+          onPropose={(note) => propose({ ...proposing.proposal, ...note })}
+          onClose={() => {
+            setProposing(undefined);
+            setFocusId(`${view === 'live' ? 'secrets' : 'deleted'}-title`);
+          }}
+        >
+          <p>{proposing.description}</p>
+        </ProposeDialog>
+      )}
     </>
   );
 };
 
-/** The secrets deleted within `DELETED_SECRET_DAYS`, each with History and Restore. */
+/** What the person may do here, when it is not simply writing: only read, or propose (protected). */
+const WriteHint = ({
+  environment,
+  mode,
+  changesHref,
+}: {
+  environment: Environment;
+  mode: WriteMode;
+  changesHref: string;
+}) => {
+  if (mode === 'read') {
+    return <p class="hint">Your access to {environment.name} is read: you can reveal its secrets, not change them.</p>;
+  }
+  if (!environment.protected) return null;
+  return (
+    <p class="hint">
+      {environment.name} is protected: a change is proposed, and applied once it has{' '}
+      {counted(environment.approvals, 'approval')} (<a href={changesHref}>Changes</a>).
+    </p>
+  );
+};
+
+/** The secrets deleted within `DELETED_SECRET_DAYS`, each with History and Restore (where the person writes). */
 const DeletedList = ({
   load,
   environment,
+  badge,
   matches,
   none,
   onHistory,
@@ -399,17 +507,25 @@ const DeletedList = ({
 }: {
   load: () => Promise<DeletedSecret[]>;
   environment: string;
+  /** Beside the title: whether the environment is protected. */
+  badge: ComponentChildren;
   matches: (name: string) => boolean;
   none: string;
   onHistory: (name: string) => void;
-  onRestore: (name: string) => void;
+  /** None where the person only reads. */
+  onRestore: ((name: string) => void) | undefined;
   children: ComponentChildren;
 }) => {
   const deleted = useLoad(load);
   return (
     <List
       id="deleted"
-      title={`Deleted from ${environment}`}
+      title={
+        <>
+          Deleted from {environment}
+          {badge}
+        </>
+      }
       rows={deleted.data?.filter((entry) => matches(entry.name))}
       error={deleted.error}
       empty={none}
@@ -435,9 +551,11 @@ const DeletedList = ({
           >
             History
           </button>
-          <button type="button" class="secondary" onClick={() => onRestore(entry.name)}>
-            Restore
-          </button>
+          {onRestore && (
+            <button type="button" class="secondary" onClick={() => onRestore(entry.name)}>
+              Restore
+            </button>
+          )}
         </div>
       )}
     >

@@ -3,6 +3,8 @@ import { MAX_PATCH_CHANGES } from '@contract/limits';
 import { useRef, useState } from 'preact/hooks';
 import { type Api, ApiError } from './api';
 import { type DotenvEntry, type DotenvProblem, parseDotenv } from './dotenv';
+import { fieldText } from './field-error';
+import { NoteField, noteOf, PROPOSE, type Proposal } from './proposals';
 import { ErrorMessage, Modal, useAction } from './ui';
 
 /** One line's problem as the list shows it: its number, the name it sets, what is wrong. */
@@ -55,13 +57,15 @@ const OverwritePreview = ({
  * takes at once, nothing is sent. Before it is sent, the form names the secrets it would overwrite,
  * and it writes over the versions it named only (`expectedVersions`, 0 for a new name): a secret
  * changed or added meanwhile is a conflict, and nothing is written. What the API refuses of a value
- * is named by its line too. The text is never kept in the tab's storage: it is values.
+ * is named by its line too. In a protected environment (`propose`) the same change is proposed, with
+ * an optional note. The text is never kept in the tab's storage: it is values.
  */
 export const ImportSecretsForm = ({
   api,
   projectId,
   environment,
   live,
+  propose,
   onImported,
   onConflict,
   onClose,
@@ -71,6 +75,8 @@ export const ImportSecretsForm = ({
   environment: string;
   /** The secrets listed, by name, at the version the list shows. */
   live: ReadonlyMap<string, number>;
+  /** Proposes the secrets rather than writing them: the environment is protected. */
+  propose?: ((proposal: Proposal) => Promise<void>) | undefined;
   onImported: (count: number) => void;
   /** A secret changed since the list was read: the list is to be read again. */
   onConflict: () => void;
@@ -82,7 +88,8 @@ export const ImportSecretsForm = ({
   const [problems, setProblems] = useState<readonly DotenvProblem[]>([]);
   // The entries as last sent, so that an error about `set.<NAME>` can name its line.
   const [sent, setSent] = useState<readonly DotenvEntry[]>([]);
-  const { busy, error, detailsAt, run } = useAction(['set']);
+  const [note, setNote] = useState('');
+  const { busy, error, detailsAt, run } = useAction(['set', 'note']);
   const apiProblems: DotenvProblem[] = detailsAt('set').map((detail) => {
     const name = detail.path.slice('set.'.length);
     const entry = sent.find((candidate) => candidate.name === name);
@@ -106,22 +113,24 @@ export const ImportSecretsForm = ({
         );
       }
       setSent(entries);
+      const changes = {
+        set: Object.fromEntries(entries.map((entry) => [entry.name, entry.value])),
+        expectedVersions: Object.fromEntries(entries.map((entry) => [entry.name, live.get(entry.name) ?? 0])),
+      };
       try {
-        await api.change(projectId, environment, {
-          set: Object.fromEntries(entries.map((entry) => [entry.name, entry.value])),
-          expectedVersions: Object.fromEntries(entries.map((entry) => [entry.name, live.get(entry.name) ?? 0])),
-        });
+        if (propose) await propose({ ...changes, ...noteOf(note) });
+        else await api.change(projectId, environment, changes);
       } catch (failure) {
         if (failure instanceof ApiError && failure.message === ErrorText.secretConflict) {
           onConflict();
           throw new Error(
-            `${failure.message}: a secret changed or was added since the list was read. Nothing was imported; check what it overwrites now and import again.`,
+            `${failure.message}: a secret changed or was added since the list was read. Nothing was ${propose ? 'proposed' : 'imported'}; check what it overwrites now and ${propose ? 'propose it' : 'import'} again.`,
           );
         }
         throw failure;
       }
       setText('');
-      onImported(entries.length);
+      if (!propose) onImported(entries.length);
     });
     // The Import button was disabled under way: the field takes the focus back, for a correction or the next paste.
     field.current?.focus();
@@ -131,11 +140,12 @@ export const ImportSecretsForm = ({
   return (
     <Modal labelledBy="import-title" wide onClose={onClose} dialogRef={dialog}>
       <form onSubmit={submit} aria-labelledby="import-title">
-        <h2 id="import-title">Import a .env file</h2>
+        <h2 id="import-title">{propose ? `${PROPOSE}: import a .env file` : 'Import a .env file'}</h2>
         <label for="import-text">Paste .env</label>
         <p id="import-hint" class="hint">
           One NAME=value per line (export, quotes and # comments are fine), up to {MAX_PATCH_CHANGES} at once: all of
-          them are set in {environment}, or none.
+          them are set in {environment}
+          {propose ? ' once the change is approved' : ''}, or none.
         </p>
         <textarea
           id="import-text"
@@ -161,10 +171,11 @@ export const ImportSecretsForm = ({
             </ul>
           </div>
         )}
+        {propose && <NoteField id="import-note" value={note} error={fieldText(detailsAt('note'))} onInput={setNote} />}
         <ErrorMessage id="import-error" error={error} />
         <div class="actions">
           <button type="submit" disabled={busy}>
-            Import
+            {propose ? PROPOSE : 'Import'}
           </button>
           <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
             Cancel

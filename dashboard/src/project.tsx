@@ -68,6 +68,7 @@ export const ProjectScreen = ({ api, projectId, tab }: { api: Api; projectId: st
             chosen={chosen}
             manages={manages}
             settingsHref={projectHref(projectId, 'settings')}
+            changesHref={projectHref(projectId, 'changes')}
             onChoose={setChosen}
             onChanged={environments.reload}
           />

@@ -2,6 +2,7 @@ import type { SecretInfo, SecretVersion } from '@client/index';
 import { ErrorText, type ValidationDetail } from '@contract/errors';
 import { useRef, useState } from 'preact/hooks';
 import { type Api, ApiError } from './api';
+import { NoteField, noteOf, PROPOSE, type Proposal } from './proposals';
 import { ErrorMessage, Modal, useAction, useDraft, When } from './ui';
 
 /** A secret as a write answers it: its new version, never its value. */
@@ -25,15 +26,17 @@ const describedBy = (...ids: (string | false | undefined)[]): string | undefined
 
 /**
  * Adds a secret, in a dialog: a PUT that may only create (`expectedVersion: 0`), so that a name already
- * in use is refused rather than overwritten. The name is kept as a draft across a forced sign-in; the
- * value is not (values stay out of the tab's storage), and the form says so when it comes back with a
- * kept name. Cancel forgets the draft.
+ * in use is refused rather than overwritten; in a protected environment (`propose`), a change request
+ * to create it, with an optional note. The name is kept as a draft across a forced sign-in; the value
+ * is not (values stay out of the tab's storage), and the form says so when it comes back with a kept
+ * name. Cancel forgets the draft.
  */
 export const AddSecretForm = ({
   api,
   projectId,
   environment,
   draftKey,
+  propose,
   onSaved,
   onClose,
 }: {
@@ -41,6 +44,8 @@ export const AddSecretForm = ({
   projectId: string;
   environment: string;
   draftKey: string;
+  /** Proposes the secret rather than writing it: the environment is protected. */
+  propose?: ((proposal: Proposal) => Promise<void>) | undefined;
   onSaved: (secret: WrittenSecret) => void;
   onClose: () => void;
 }) => {
@@ -48,7 +53,8 @@ export const AddSecretForm = ({
   // A name kept from before a sign-in (or a reload): its value was not kept.
   const [restored] = useState(name !== '');
   const [value, setValue] = useState('');
-  const { busy, formError, failure, detailsAt, run } = useAction(['name', 'value']);
+  const [note, setNote] = useState('');
+  const { busy, formError, failure, detailsAt, run } = useAction(['name', 'value', 'note']);
   const dialog = useRef<HTMLDialogElement>(null);
   // A taken name is the name's problem: it is said beside the name, not under the form.
   const taken = failure?.status === 409 && failure.error === ErrorText.secretConflict;
@@ -57,6 +63,11 @@ export const AddSecretForm = ({
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
+      if (propose) {
+        await propose({ set: { [name]: value }, expectedVersions: { [name]: 0 }, ...noteOf(note) });
+        clearName();
+        return;
+      }
       const saved = await api.set(projectId, environment, name, value, { expectedVersion: 0 });
       clearName();
       onSaved(saved.secret);
@@ -69,8 +80,8 @@ export const AddSecretForm = ({
   return (
     <Modal labelledBy="add-secret-title" wide onClose={onClose} dialogRef={dialog}>
       <form onSubmit={submit} aria-labelledby="add-secret-title">
-        <h2 id="add-secret-title">Add secret</h2>
-        <p class="hint">To {environment}.</p>
+        <h2 id="add-secret-title">{propose ? `${PROPOSE}: add secret` : 'Add secret'}</h2>
+        <p class="hint">{propose ? `To ${environment}, once the change is approved.` : `To ${environment}.`}</p>
         <label for="secret-name">Name</label>
         <p id="secret-name-hint" class="hint">
           As an environment variable’s: letters, digits and _, such as DATABASE_URL.
@@ -110,10 +121,13 @@ export const AddSecretForm = ({
           onInput={(event) => setValue(event.currentTarget.value)}
         />
         <ErrorMessage id="secret-value-error" error={valueError} />
+        {propose && (
+          <NoteField id="add-secret-note" value={note} error={fieldText(detailsAt('note'))} onInput={setNote} />
+        )}
         <ErrorMessage id="add-secret-error" error={taken ? undefined : formError} />
         <div class="actions">
           <button type="submit" disabled={busy}>
-            Save
+            {propose ? PROPOSE : 'Save'}
           </button>
           <button type="button" class="secondary" onClick={cancel}>
             Cancel
@@ -126,8 +140,9 @@ export const AddSecretForm = ({
 
 /**
  * Writes a new value for a secret, in a dialog, only over the version the list showed
- * (`expectedVersion`). If it changed since, the API's 409 is said beside the field, nothing is
- * written, and the form says which version is current now and offers to write over that one. The
+ * (`expectedVersion`); in a protected environment (`propose`), proposes it over that version, with an
+ * optional note. If it changed since, the API's 409 is said beside the field, nothing is written or
+ * proposed, and the form says which version is current now and offers to write over that one. The
  * field starts empty, and says why: editing never reads the value.
  */
 export const EditSecretForm = ({
@@ -136,6 +151,7 @@ export const EditSecretForm = ({
   environment,
   name,
   version,
+  propose,
   onSaved,
   onConflict,
   onClose,
@@ -146,6 +162,8 @@ export const EditSecretForm = ({
   name: string;
   /** The version the list shows: the only one this write may replace, until a conflict says another. */
   version: number;
+  /** Proposes the value rather than writing it: the environment is protected. */
+  propose?: ((proposal: Proposal) => Promise<void>) | undefined;
   onSaved: (secret: WrittenSecret) => void;
   /** The secret changed elsewhere: the list should show its current version. */
   onConflict: () => void;
@@ -155,12 +173,17 @@ export const EditSecretForm = ({
   const [expected, setExpected] = useState(version);
   // The version current when the last write was refused, to offer writing over it.
   const [current, setCurrent] = useState<SecretVersion>();
-  const { busy, error, run } = useAction();
+  const [note, setNote] = useState('');
+  const { busy, error, detailsAt, run } = useAction(['note']);
   const field = useRef<HTMLTextAreaElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const write = async (over: number) => {
     const written = await run(async () => {
       try {
+        if (propose) {
+          await propose({ set: { [name]: value }, expectedVersions: { [name]: over }, ...noteOf(note) });
+          return;
+        }
         const saved = await api.set(projectId, environment, name, value, { expectedVersion: over });
         onSaved(saved.secret);
       } catch (failure) {
@@ -188,10 +211,14 @@ export const EditSecretForm = ({
   return (
     <Modal labelledBy="edit-secret-title" wide onClose={onClose} dialogRef={dialog}>
       <form id="edit-secret-form" onSubmit={submit} aria-labelledby="edit-secret-title">
-        <h2 id="edit-secret-title">Edit “{name}”</h2>
+        <h2 id="edit-secret-title">
+          {propose ? `${PROPOSE}: edit` : 'Edit'} “{name}”
+        </h2>
         <p id="edit-secret-hint" class="hint">
           The current value is not shown here (editing never reads it): type the new value. It replaces version{' '}
-          {expected} as version {expected + 1}; if the secret changed since, nothing is written.
+          {expected}
+          {propose ? ' once the change is approved' : ` as version ${expected + 1}`}; if the secret changed since,
+          nothing is {propose ? 'proposed' : 'written'}.
         </p>
         <label for="edit-secret-value">Value</label>
         <textarea
@@ -207,6 +234,9 @@ export const EditSecretForm = ({
           onInput={(event) => setValue(event.currentTarget.value)}
         />
         <ErrorMessage id="edit-secret-error" error={error} />
+        {propose && (
+          <NoteField id="edit-secret-note" value={note} error={fieldText(detailsAt('note'))} onInput={setNote} />
+        )}
         {current && !current.deleted && (
           <p class="hint">
             Version {current.version} is current now, written by {current.updatedBy.email ?? current.updatedBy.userId}{' '}
@@ -216,11 +246,11 @@ export const EditSecretForm = ({
         {current?.deleted && <p class="hint">It was deleted meanwhile: its History brings it back.</p>}
         <div class="actions">
           <button type="submit" disabled={busy}>
-            Save
+            {propose ? PROPOSE : 'Save'}
           </button>
           {current && !current.deleted && (
             <button type="button" class="secondary" disabled={busy} onClick={overwrite}>
-              Save over version {current.version}
+              {propose ? 'Propose' : 'Save'} over version {current.version}
             </button>
           )}
           <button type="button" class="secondary" onClick={() => dialog.current?.close()}>

@@ -1,11 +1,16 @@
 import type { Environment } from '@client/index';
 import type { Api } from './api';
+import { chosenOf, EnvironmentChoice } from './environment-choice';
 import { EnvironmentSecrets } from './environment-secrets';
-import { ErrorMessage } from './ui';
+
+/** What stands for an environment's secrets where the person has no access: not even their names. */
+export const NoAccess = ({ environment }: { environment: string }) => (
+  <p class="empty">You have no access to {environment}.</p>
+);
 
 /**
  * A project's Secrets tab: its environments as a segmented control, each with its count of live
- * secrets, and the chosen one's secrets (see `EnvironmentSecrets`).
+ * secrets, and the chosen one's secrets (see `EnvironmentSecrets`), unless the person has no access.
  */
 export const SecretsPanel = ({
   api,
@@ -15,6 +20,7 @@ export const SecretsPanel = ({
   chosen,
   manages,
   settingsHref,
+  changesHref,
   onChoose,
   onChanged,
 }: {
@@ -27,49 +33,36 @@ export const SecretsPanel = ({
   manages: boolean;
   /** Where environments are added: the project's Settings. */
   settingsHref: string;
+  /** Where proposed changes wait for approval: the project's Changes. */
+  changesHref: string;
   onChoose: (name: string) => void;
   /** An environment's secrets changed: the counts are to be read again. */
   onChanged: () => void;
 }) => {
-  const current = environments?.find((entry) => entry.name === chosen) ?? environments?.[0];
+  const current = chosenOf(environments, chosen);
   return (
     <>
-      <ErrorMessage id="environments-error" error={error} />
-      {environments === undefined ? (
-        !error && <p>Loading…</p>
-      ) : environments.length === 0 ? (
-        <p>This project has no environment yet. {manages && <a href={settingsHref}>Add one in Settings.</a>}</p>
-      ) : (
-        <fieldset class="segmented environments">
-          <legend>Environment</legend>
-          {environments.map((entry) => (
-            <label key={entry.name}>
-              {/* Named in words: the count alone would be read as a bare number after the name. */}
-              <input
-                type="radio"
-                name="environment"
-                value={entry.name}
-                aria-label={`${entry.name}, ${entry.secretCount} ${entry.secretCount === 1 ? 'secret' : 'secrets'}`}
-                checked={entry.name === current?.name}
-                onChange={() => onChoose(entry.name)}
-              />
-              {entry.name}
-              <span class="count" aria-hidden="true">
-                {entry.secretCount}
-              </span>
-            </label>
-          ))}
-        </fieldset>
-      )}
-      {current && (
-        <EnvironmentSecrets
-          key={current.name}
-          api={api}
-          projectId={projectId}
-          environment={current.name}
-          onChanged={onChanged}
-        />
-      )}
+      <EnvironmentChoice
+        environments={environments}
+        error={error}
+        current={current}
+        manages={manages}
+        settingsHref={settingsHref}
+        onChoose={onChoose}
+      />
+      {current &&
+        (current.access === 'none' ? (
+          <NoAccess environment={current.name} />
+        ) : (
+          <EnvironmentSecrets
+            key={current.name}
+            api={api}
+            projectId={projectId}
+            environment={current}
+            changesHref={changesHref}
+            onChanged={onChanged}
+          />
+        ))}
     </>
   );
 };
