@@ -2,6 +2,7 @@ import type { ProjectRole } from '@contract/roles';
 import { useState } from 'preact/hooks';
 import { ActivityLog } from './activity';
 import type { Api } from './api';
+import { ChangesPanel } from './changes';
 import { MembersPanel } from './members';
 import { SettingsPanel } from './project-settings';
 import { loadProjects, projectHref } from './projects';
@@ -17,6 +18,7 @@ import { useLoad } from './ui';
 const PROJECT_TABS = [
   { id: 'secrets', label: 'Secrets', managers: false },
   { id: 'members', label: 'Members', managers: false },
+  { id: 'changes', label: 'Changes', managers: false },
   { id: 'activity', label: 'Activity', managers: true },
   { id: 'settings', label: 'Settings', managers: false },
 ] as const;
@@ -32,13 +34,13 @@ export const projectTabOf = (part: string | undefined): ProjectTab =>
 const MANAGING_ROLES: readonly ProjectRole[] = ['owner', 'admin'];
 
 /**
- * A project's home: its name, and its tabs (Secrets, Members, Activity for its owner and admins,
- * Settings), each at its own address.
+ * A project's home: its name, and its tabs (Secrets, Members, Changes, Activity for its owner and
+ * admins, Settings), each at its own address.
  */
 export const ProjectScreen = ({ api, projectId, tab }: { api: Api; projectId: string; tab: ProjectTab }) => {
   const projects = useLoad(() => loadProjects(api));
   const environments = useLoad(() => api.environments(projectId));
-  // Kept while the person moves between tabs: Secrets comes back at the environment they chose.
+  // Kept while the person moves between tabs: Secrets and Changes come back at the environment they chose.
   const [chosen, setChosen] = useState<string>();
   const project = projects.data?.data.find((entry) => entry.projectId === projectId);
   const manages = project !== undefined && MANAGING_ROLES.includes(project.role);
@@ -75,6 +77,19 @@ export const ProjectScreen = ({ api, projectId, tab }: { api: Api; projectId: st
         )}
         {shown === 'members' && (
           <MembersPanel api={api} projectId={projectId} environments={environments.data} manages={manages} />
+        )}
+        {shown === 'changes' && (
+          <ChangesPanel
+            api={api}
+            projectId={projectId}
+            environments={environments.data}
+            error={environments.error}
+            chosen={chosen}
+            role={project?.role}
+            settingsHref={projectHref(projectId, 'settings')}
+            onChoose={setChosen}
+            onChanged={environments.reload}
+          />
         )}
         {shown === 'activity' && <ActivityLog api={api} projectId={projectId} projects={projects.data?.data} />}
         {shown === 'settings' && (
