@@ -22,6 +22,8 @@ const PIXEL_TOLERANCE = 48;
 /** The share of a picture's pixels that may differ: a caret or a font's hinting, never a changed screen. */
 const MOST_DIFFERING = 0.005;
 const EMAIL = 'ada@example.com';
+/** A plain member, who proposes changes in the protected environment. */
+const MEMBER = 'bob@example.com';
 /** What the pictures show for every time and for the project's id. */
 const SHOWN_TIME = 'Nov 23, 2026, 12:00 PM';
 const SHOWN_PROJECT_ID = 'prj_3f9c2a7e41b84d6c';
@@ -30,12 +32,13 @@ let service: NpmService;
 let browser: BrowserSession;
 let page: Page;
 let projectId = '';
+let bearer = '';
 
 /** Arranges the fixed data through the API, a 503 sent again as a client would (the harness's `arrange`). */
 const arrangeOk = async (method: string, path: string, token: string, json: unknown) => {
   const reply = await arrange(service, method, path, { token, json });
   if (reply.status >= 300) throw new Error(`${method} ${path} answered ${reply.status} ${reply.text}`);
-  return reply.body as { data: { projectId: string } };
+  return reply.body as { data: { projectId: string; id: string } };
 };
 
 /**
@@ -126,7 +129,7 @@ beforeAll(async () => {
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('heading', { name: 'API tokens' }).waitFor();
 
-  const bearer = await devSession(service, EMAIL);
+  bearer = await devSession(service, EMAIL);
   projectId = (await arrangeOk('POST', '/api/v1/projects', bearer, { name: 'payments' })).data.projectId;
   const secrets = `/api/v1/projects/${projectId}/environments/development/secrets`;
   // One request per secret: the events of one request share its time, and those of a time are in the
@@ -171,17 +174,44 @@ test('docs/dashboard-project-settings.png: the project’s name, its id with Cop
   await docsScreenshot('dashboard-project-settings');
 });
 
-test('docs/dashboard-members.png: the project’s members, owner first', async () => {
-  await page.getByRole('tab', { name: 'Members' }).click();
-  await page.getByRole('rowheader', { name: EMAIL }).waitFor();
-  await docsScreenshot('dashboard-members');
-});
-
 test('docs/dashboard-project-activity.png: the project’s activity in words', async () => {
   await page.getByRole('tab', { name: 'Activity' }).click();
   await page.getByRole('cell', { name: 'Deleted OLD_API_KEY (version 2) in development', exact: true }).waitFor();
   await page.getByRole('cell', { name: 'Read DATABASE_URL (version 1) in development', exact: true }).waitFor();
   await docsScreenshot('dashboard-project-activity');
+});
+
+// After the activity's picture, so that it shows the secrets' events only.
+test('docs/dashboard-members.png: the project’s members, owner first, with their access to each environment', async () => {
+  const member = await devSession(service, MEMBER);
+  await arrangeOk('GET', '/api/v1/tokens', member, undefined);
+  await arrangeOk('POST', `/api/v1/projects/${projectId}/members`, bearer, { email: MEMBER, role: 'member' });
+  await arrangeOk('PUT', `/api/v1/projects/${projectId}/members/${MEMBER}/access`, bearer, {
+    access: { staging: 'read' },
+  });
+  await page.reload();
+  await page.getByRole('tab', { name: 'Members' }).click();
+  await page.getByRole('combobox', { name: `Access of ${MEMBER} to staging` }).waitFor();
+  await docsScreenshot('dashboard-members');
+});
+
+test('docs/dashboard-changes.png: the change requests of a protected environment, open first', async () => {
+  const member = await devSession(service, MEMBER);
+  const production = `/api/v1/projects/${projectId}/environments/production`;
+  await arrangeOk('PATCH', production, bearer, { protected: true });
+  const rejected = await arrangeOk('POST', `${production}/change-requests`, member, {
+    set: { API_URL: 'https://api.example.test' },
+  });
+  await arrangeOk('POST', `${production}/change-requests/${rejected.data.id}/reject`, bearer, undefined);
+  await arrangeOk('POST', `${production}/change-requests`, member, {
+    set: { DATABASE_URL: 'postgres://demo:production-example@db.example.test/app' },
+    note: 'The production database, for the first deploy',
+  });
+  await page.reload();
+  await page.getByRole('tab', { name: 'Changes' }).click();
+  await page.getByRole('radio', { name: /^production, / }).check();
+  await page.getByRole('button', { name: 'Approve' }).waitFor();
+  await docsScreenshot('dashboard-changes');
 });
 
 test('the page logged no error', () => {
