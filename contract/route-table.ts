@@ -71,3 +71,43 @@ export const methodsByPath: ReadonlyMap<string, readonly string[]> = routes.redu
   paths.set(contract.path, [...(paths.get(contract.path) ?? []), contract.method]);
   return paths;
 }, new Map<string, string[]>());
+
+const isParameter = (segment: string): boolean => segment.startsWith('{') && segment.endsWith('}');
+
+/** The path parameters of `path` (raw, as sent) under a path template, or undefined when it does not fit. */
+export const pathParameters = (template: string, path: string): Record<string, string> | undefined => {
+  const segments = path.split('/');
+  const parts = template.split('/');
+  if (parts.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  const fits = parts.every((part, index) => {
+    const actual = segments[index] ?? '';
+    if (!isParameter(part)) return part === actual;
+    params[part.slice(1, -1)] = actual;
+    return actual.length > 0;
+  });
+  return fits ? params : undefined;
+};
+
+/** Whether template `a` is chosen over `b` for a path both fit: a static segment where `b` has a parameter, first from the left. */
+const moreSpecific = (a: string, b: string): boolean => {
+  const bParts = b.split('/');
+  for (const [index, part] of a.split('/').entries()) {
+    const other = bParts[index] ?? '';
+    if (isParameter(part) !== isParameter(other)) return isParameter(other);
+  }
+  return false;
+};
+
+/**
+ * Of `templates`, the one a request's `path` is served by, as API Gateway picks a resource: among
+ * those that fit, a static segment wins over a parameter beside it (`/members/me` over
+ * `/members/{email}`). The local gateway routes by it, and the tests find a reply's route by it.
+ */
+export const templateFor = (templates: Iterable<string>, path: string): string | undefined => {
+  let chosen: string | undefined;
+  for (const template of templates) {
+    if (pathParameters(template, path) && (chosen === undefined || moreSpecific(template, chosen))) chosen = template;
+  }
+  return chosen;
+};

@@ -26,8 +26,15 @@ const loadContract = (file: string): RouteContract => {
   return contract;
 };
 
-/** Every route of the API, by path, then GET, POST, PUT, PATCH, DELETE. */
+/**
+ * Every route of the API, by path (code unit by code unit: a static segment such as `me` before a
+ * parameter `{email}` beside it, as `{` follows every letter and digit), then GET, POST, PUT, PATCH, DELETE.
+ */
 export const routes: readonly RouteContract[] = readdirSync(CONTRACTS)
   .filter((file) => /\.[jt]s$/.test(file) && !file.endsWith('.d.ts'))
   .map(loadContract)
-  .sort((a, b) => a.path.localeCompare(b.path) || METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
+  .sort(
+    (a, b) =>
+      (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+      METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method),
+  );

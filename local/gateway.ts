@@ -5,7 +5,7 @@ import { DENIAL_TEXT_VARIABLE, type GatewayResponseType, gatewayResponse } from 
 import { JSON_HEADERS } from '@contract/headers';
 import { RATE_LIMIT_PROBE_HEADER, RATE_LIMIT_PROBE_VALUE, RATE_LIMIT_RETRY_AFTER_SECONDS } from '@contract/rate-limit';
 import type { RouteContract } from '@contract/route';
-import { methodsByPath } from '@contract/route-table';
+import { methodsByPath, pathParameters, templateFor } from '@contract/route-table';
 import { routes } from '@contract/routes';
 import type {
   APIGatewayAuthorizerResult,
@@ -64,32 +64,16 @@ export interface GatewayResult {
   readonly body: string;
 }
 
-/** The path parameters of `path` under a route's path template, or undefined when it does not fit. */
-const matchTemplate = (template: string, path: string): Record<string, string> | undefined => {
-  const segments = path.split('/');
-  const parts = template.split('/');
-  if (parts.length !== segments.length) return undefined;
-  const params: Record<string, string> = {};
-  const matches = parts.every((part, index) => {
-    const actual = segments[index] ?? '';
-    if (part.startsWith('{') && part.endsWith('}')) {
-      params[part.slice(1, -1)] = actual;
-      return actual.length > 0;
-    }
-    return part === actual;
-  });
-  return matches ? params : undefined;
-};
-
+/**
+ * The route a request reaches: API Gateway picks the resource first (a static segment over a parameter
+ * beside it, `templateFor`), then the method on it; a path that fits no resource, or a method its
+ * resource lacks, is the same gateway answer.
+ */
 const matchRoute = (method: string, path: string) => {
-  let pathMatched = false;
-  for (const route of routes) {
-    const params = matchTemplate(route.path, path);
-    if (!params) continue;
-    pathMatched = true;
-    if (route.method === method) return { route, params };
-  }
-  return pathMatched ? 'method-not-allowed' : undefined;
+  const template = templateFor(methodsByPath.keys(), path);
+  const route = routes.find((candidate) => candidate.path === template && candidate.method === method);
+  const params = template === undefined ? undefined : pathParameters(template, path);
+  return route && params ? { route, params } : undefined;
 };
 
 const render = (type: GatewayResponseType, context: Record<string, unknown> = {}, message = ''): GatewayResult => {
@@ -207,11 +191,12 @@ export const handleRequest = async (
   }
   if (request.body.length > MAX_PAYLOAD_BYTES) return answer('REQUEST_TOO_LARGE');
   if (dashboardOrigin && request.method === 'OPTIONS') {
-    const methods = [...methodsByPath].find(([path]) => matchTemplate(path, request.path))?.[1];
+    const template = templateFor(methodsByPath.keys(), request.path);
+    const methods = template === undefined ? undefined : methodsByPath.get(template);
     if (methods) return { statusCode: 204, headers: preflightHeaders(dashboardOrigin, methods), body: '' };
   }
   const matched = matchRoute(request.method, request.path);
-  if (!matched || matched === 'method-not-allowed') return answer('MISSING_AUTHENTICATION_TOKEN');
+  if (!matched) return answer('MISSING_AUTHENTICATION_TOKEN');
   const { route, params } = matched;
   const requestId = randomUUID();
   const methodArn = `arn:aws:execute-api:local:${ACCOUNT}:${API_ID}/${STAGE}/${request.method}${request.path}`;

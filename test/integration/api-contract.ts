@@ -1,3 +1,4 @@
+import { templateFor } from '@contract/route-table';
 import { apiDocument } from '@lib/api-document';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 
@@ -29,20 +30,14 @@ const dereference = (schema: unknown): unknown => {
   return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, dereference(value)]));
 };
 
-const templates = Object.keys(document.paths ?? {}).map((template) => ({ template, parts: template.split('/') }));
+const templates = Object.keys(document.paths ?? {});
 
-/** The documented path template a concrete path matches, if any (dot segments resolved, as the gateway does). */
-const documentedPath = (path: string): string | undefined => {
-  const segments = new URL(path, 'http://local').pathname.split('/');
-  return templates.find(
-    ({ parts }) =>
-      parts.length === segments.length &&
-      parts.every((part, index) => {
-        const actual = segments[index] ?? '';
-        return part.startsWith('{') ? actual.length > 0 : part === actual;
-      }),
-  )?.template;
-};
+/**
+ * The documented path template a concrete path is served by, if any (dot segments resolved, and a static
+ * segment chosen over a parameter beside it, as the gateway does).
+ */
+const documentedPath = (path: string): string | undefined =>
+  templateFor(templates, new URL(path, 'http://local').pathname);
 
 /**
  * Throws when a reply to a documented operation is not documented: unknown status, missing required
