@@ -58,7 +58,7 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   userNotFound: 'no user holds the address (a user must have signed in once to be added)',
   memberNotFound: 'no member of the project holds the address',
   alreadyMember: 'the user is a member already',
-  ownerRemoval: 'the member to remove is the project’s owner',
+  ownerRemoval: 'the member to remove, or the caller leaving, is the project’s owner',
   tokenLimit: 'the caller already holds the most live tokens a user may (a rotated token counts until it stops)',
   tokenRotated: 'the token was rotated already',
   environmentNotFound: 'no such environment in the project',

@@ -18,6 +18,7 @@ export const auditEventTypes = [
   'project.created',
   'member.added',
   'member.removed',
+  'member.left',
   'member.access_changed',
   'access.denied',
   'environment.created',

@@ -111,10 +111,13 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
  * spare token, and another user has signed in but belongs to no project of the caller's. The project's
  * `SAMPLE_SECRET` is at version 1, which stored the project's data key. The caller also holds a live
  * share, `SAMPLE_SHARE`, and in `SAMPLE_SECRET`'s environment the member and the caller have each
- * proposed a change request, open.
+ * proposed a change request, open. The caller is also a plain member of the other member's project,
+ * `joinedProjectId`, added by them and not opened yet.
  */
 export interface SampleWorld {
   readonly projectId: string;
+  /** A project of the other member's, to which they added the caller as a plain member. */
+  readonly joinedProjectId: string;
   readonly tokenId: string;
   readonly memberEmail: string;
   readonly otherEmail: string;
@@ -139,6 +142,7 @@ export const SAMPLE_SECRET = {
 /** A world of well-formed values, for requests whose outcome does not depend on stored data. */
 export const SAMPLE_WORLD: SampleWorld = {
   projectId: 'prj_AAAAAAAAAAAAAAAA',
+  joinedProjectId: 'prj_BBBBBBBBBBBBBBBB',
   tokenId: 'AAAAAAAAAAAA',
   memberEmail: 'member@example.com',
   otherEmail: 'someone@example.com',

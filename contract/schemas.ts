@@ -94,6 +94,16 @@ export const member = () =>
     access: accessByEnvironment(),
   });
 
+/**
+ * Who added the caller to a project, as the notice of a membership not opened yet shows them: their user
+ * id and the e-mail their request carried (a session's, or the one their token was created under; null
+ * for a token older than that record).
+ */
+export const adder = () =>
+  z
+    .object({ userId: z.string(), email: z.nullable(z.string()) })
+    .check(z.describe('Who added the caller: their user id and their e-mail when they did'));
+
 /** Access levels by environment name. */
 export const accessByEnvironment = () =>
   z

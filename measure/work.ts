@@ -284,19 +284,32 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
    * owner of its own (so that no route's lists grow with the routes measured before it, and a delete of
    * the sample secret takes it from no other route's world) with a session and an admin token already
    * used once, the owner's project with one other member and its sample secret at version 1, a spare
-   * token of the owner's, a share of the owner's, another signed-in user, and an open change request
-   * of the member's and one of the owner's.
+   * token of the owner's, a share of the owner's, another signed-in user, an open change request of
+   * the member's and one of the owner's, and the member's own project, to which they added the owner
+   * (not opened yet).
    */
   const newWorld = async (): Promise<{ world: SampleWorld; credentials: Record<'token' | 'session', string> }> => {
     const tag = randomUUID().slice(0, 8);
-    const worldSession = await service.idp.issue(`work-owner-${tag}@example.com`);
+    const ownerEmail = `work-owner-${tag}@example.com`;
+    const worldSession = await service.idp.issue(ownerEmail);
     const memberEmail = `work-member-${tag}@example.com`;
     const otherEmail = `work-other-${tag}@example.com`;
-    for (const email of [memberEmail, otherEmail]) {
-      expectStatus(await send('GET', '/api/v1/projects', { token: await service.idp.issue(email) }), 200, 'sign-in');
+    const memberSession = await service.idp.issue(memberEmail);
+    for (const session of [memberSession, await service.idp.issue(otherEmail)]) {
+      expectStatus(await send('GET', '/api/v1/projects', { token: session }), 200, 'sign-in');
     }
     const created = await send('POST', '/api/v1/projects', { token: worldSession, json: { name: 'work' } });
     const projectId = String(expectStatus(created, 201, 'project create').body.data.projectId);
+    const joined = await send('POST', '/api/v1/projects', { token: memberSession, json: { name: 'joined' } });
+    const joinedProjectId = String(expectStatus(joined, 201, 'joined project create').body.data.projectId);
+    expectStatus(
+      await send('POST', `/api/v1/projects/${joinedProjectId}/members`, {
+        token: memberSession,
+        json: { email: ownerEmail, role: 'member' },
+      }),
+      200,
+      'owner added to the joined project',
+    );
     expectStatus(
       await send('POST', `/api/v1/projects/${projectId}/members`, {
         token: worldSession,
@@ -339,7 +352,7 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
       );
       return String(expectStatus(proposed, 201, 'change request').body.data.id);
     };
-    const changeRequestId = await propose(await service.idp.issue(memberEmail), 'MEMBER_PROPOSED');
+    const changeRequestId = await propose(memberSession, 'MEMBER_PROPOSED');
     const ownChangeRequestId = await propose(worldSession, 'OWNER_PROPOSED');
     const worldToken = String(expectStatus(await token('work'), 201, 'world token').body.data.rawToken);
     // Its first use records lastUsedAt; the measured request is then a steady use.
@@ -347,6 +360,7 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
     return {
       world: {
         projectId,
+        joinedProjectId,
         tokenId: String(expectStatus(spare, 201, 'spare token').body.data.id),
         memberEmail,
         otherEmail,

@@ -141,6 +141,10 @@ export const eventSentence = (event: AuditEvent, reading: Reading): string => {
       return `Added ${personPhrase(event)}${details.role === null ? '' : ` as ${details.role}`}${ofProject(event, reading, 'to')}`;
     case 'member.removed':
       return `Removed ${personPhrase(event)}${ofProject(event, reading, 'from')}`;
+    case 'member.left':
+      return target.projectId === null || target.projectId === reading.projectId
+        ? 'Left the project'
+        : `Left ${projectPhrase(target.projectId, reading)}`;
     case 'environment.created':
       return `Created environment ${details.environment ?? ''}${ofProject(event, reading, 'in')}`;
     case 'environment.deleted':

@@ -3,7 +3,7 @@ import { ErrorText } from '@contract/errors';
 import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
 import type { EnvironmentRecord, MemberRecord, ProjectRecord } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
-import { batchGetItems, getItem, queryAll, type TableWrite, transactWrite } from './client';
+import { batchGetItems, getItem, queryAll, type TableWrite, transactWrite, writeIfCondition } from './client';
 import { environmentPut } from './environment-repository';
 import { MEMBER_PREFIX, MEMBERSHIP_PREFIX, memberKey, membershipKey, projectKey, userPartition } from './keys';
 import { managerCheck } from './manager-check';
@@ -86,6 +86,21 @@ export const listMembers = (projectId: string): Promise<MemberRecord[]> =>
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :member)',
     ExpressionAttributeValues: { ':pk': projectKey(projectId).PK, ':member': MEMBER_PREFIX },
     ConsistentRead: true,
+  });
+
+/**
+ * Marks the member's own copy of a membership opened, only while it holds a notice not opened yet (who
+ * added them, and no `seenAt`): one conditional write, which never makes an item of a membership that
+ * is gone. Answers whether it marked.
+ */
+export const markMembershipSeen = (projectId: string, userId: string, seenAt: string): Promise<boolean> =>
+  writeIfCondition({
+    Update: {
+      Key: membershipKey(userId, projectId),
+      UpdateExpression: 'SET seenAt = :seenAt',
+      ConditionExpression: 'attribute_exists(addedBy) AND attribute_not_exists(seenAt)',
+      ExpressionAttributeValues: { ':seenAt': seenAt },
+    },
   });
 
 /**

@@ -131,12 +131,25 @@ export interface MemberRecord {
   readonly role: ProjectRole;
   readonly addedAt: string;
   /**
+   * Who added the member, as their request carried them: none for an owner, and for a member added
+   * before it was recorded. The member's own copy shows it as a notice until they open the project.
+   */
+  readonly addedBy?: Adder;
+  /** When the member opened the project since they were added (their own copy only): the notice is gone. */
+  readonly seenAt?: string;
+  /**
    * A plain member's access set per environment, each for the life of the environment it was set in
    * (an environment deleted and made again starts from its default); none set: the default.
    */
   readonly access?: Readonly<Record<string, SetAccess>>;
   /** Raised by every change of `access`: a write checks that the access it was allowed by still holds. */
   readonly accessRevision?: number;
+}
+
+/** Who added a member: their user id, and the e-mail of their request (none for a token older than that record). */
+export interface Adder {
+  readonly userId: string;
+  readonly email: string | null;
 }
 
 /** An access level set for one member in one life of an environment. */

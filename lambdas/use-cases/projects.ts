@@ -2,6 +2,7 @@ import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { DEFAULT_ENVIRONMENTS } from '@contract/limits';
 import type { AccessLevel } from '@contract/roles';
+import { addedNotice } from '@lambdas/domain/added-notice';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
 import { accessIn } from '@lambdas/domain/environment-access';
@@ -51,6 +52,13 @@ export interface ProjectStore {
    * member: 409 for a member already, 404 (project or user) otherwise.
    */
   putMemberIfAbsent(manager: MemberRecord, member: MemberRecord, email: string, event: AuditEvent): Promise<void>;
+  /**
+   * Marks a member's own copy of their membership opened, if it holds a notice not opened yet; answers
+   * whether it did (false: no such membership, or nothing to open).
+   */
+  markMembershipSeen(projectId: string, userId: string, seenAt: string): Promise<boolean>;
+  /** Removes a membership unless it is the owner's, with the event; answers whether it did. */
+  deleteMembershipUnlessOwner(projectId: string, userId: string, event: AuditEvent): Promise<boolean>;
   /** Removes a member other than the owner if the caller may; answers whether it did (false: nothing changed). */
   deleteMemberIfAllowed(
     projectId: string,
@@ -107,15 +115,23 @@ export const projectUseCases = ({ projects, users, ids }: ProjectPorts) => {
     return project;
   };
 
-  /** The projects the caller belongs to, with the caller's role, oldest first. */
+  /**
+   * The projects the caller belongs to, with the caller's role and, until they open it, who added them
+   * and when; oldest first.
+   */
   const listProjects = async (caller: Principal) =>
     (await projects.listMembershipsByUser(caller.userId, false))
-      .map((member) => ({
-        projectId: member.projectId,
-        name: member.projectName,
-        createdAt: member.projectCreatedAt,
-        role: member.role,
-      }))
+      .map((member) => {
+        const notice = addedNotice(member);
+        return {
+          projectId: member.projectId,
+          name: member.projectName,
+          createdAt: member.projectCreatedAt,
+          role: member.role,
+          addedBy: notice?.addedBy ?? null,
+          addedAt: notice?.addedAt ?? null,
+        };
+      })
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.projectId.localeCompare(b.projectId));
 
   /**
@@ -179,6 +195,7 @@ export const projectUseCases = ({ projects, users, ids }: ProjectPorts) => {
         userId: user.userId,
         role: request.role,
         addedAt: toIso(now),
+        addedBy: { userId: caller.userId, email: caller.email ?? null },
       },
       request.email,
       event,
@@ -204,6 +221,32 @@ export const projectUseCases = ({ projects, users, ids }: ProjectPorts) => {
     throw target?.role === 'owner'
       ? new ConflictError(ErrorText.ownerRemoval)
       : new NotFoundError(ErrorText.memberNotFound);
+  };
+
+  /**
+   * Takes the caller out of a project they belong to, unless they own it (409): an owner cannot leave
+   * their project ownerless. Anyone else is told there is no such project (404).
+   */
+  const leaveProject = async (caller: Principal, projectId: string, origin: RequestOrigin, now: Date) => {
+    const event = auditEvent('member.left', origin, now, {
+      projectId,
+      userId: caller.userId,
+      email: caller.email ?? null,
+    });
+    if (await projects.deleteMembershipUnlessOwner(projectId, caller.userId, event)) return;
+    // The write checked the membership itself; this read only explains its refusal.
+    const membership = await projects.getMember(projectId, caller.userId);
+    throw membership ? new ConflictError(ErrorText.ownerRemoval) : new NotFoundError(ErrorText.projectNotFound);
+  };
+
+  /**
+   * Marks a project the caller was added to as opened: the notice of who added them goes. A membership
+   * without one (an owner's, one opened already, one older than notices) has nothing to mark; a caller
+   * who is no member is told there is no such project (404).
+   */
+  const markMembershipSeen = async (caller: Principal, projectId: string, now: Date): Promise<void> => {
+    if (await projects.markMembershipSeen(projectId, caller.userId, toIso(now))) return;
+    if (!(await projects.getMember(projectId, caller.userId))) throw new NotFoundError(ErrorText.projectNotFound);
   };
 
   /**
@@ -250,5 +293,14 @@ export const projectUseCases = ({ projects, users, ids }: ProjectPorts) => {
     throw new ServiceUnavailableError();
   };
 
-  return { createProject, listProjects, listMembers, addMember, removeMember, setMemberAccess };
+  return {
+    createProject,
+    listProjects,
+    listMembers,
+    addMember,
+    removeMember,
+    leaveProject,
+    markMembershipSeen,
+    setMemberAccess,
+  };
 };

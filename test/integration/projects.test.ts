@@ -1,4 +1,8 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ErrorText } from '@contract/errors';
+import { membershipKey } from '@lambdas/data/keys';
+import { decodeJwt } from 'jose';
 import type { LocalService } from '../../local/service';
 import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
 import { DECEPTIVE_NAME_MESSAGE, DECEPTIVE_NAMES, PLAIN_NAMES } from './names';
@@ -24,6 +28,17 @@ const members = (projectId: string) => `/api/v1/projects/${projectId}/members`;
 const addMember = (actor: { session: string }, projectId: string, email: string, role = 'member') =>
   call(service, 'POST', members(projectId), { token: actor.session, json: { email, role } });
 const member = (projectId: string, email: string) => `${members(projectId)}/${encodeURIComponent(email)}`;
+const me = (projectId: string) => `${members(projectId)}/me`;
+const seen = (projectId: string) => `${me(projectId)}/seen`;
+/** The caller's entry of a project in their project list. */
+const listed = async (token: string, projectId: string) =>
+  (await call(service, 'GET', '/api/v1/projects', { token })).body.data.find(
+    (project: { projectId: string }) => project.projectId === projectId,
+  );
+/** The projects `GET /me` says the session was added to and has not opened. */
+const addedTo = async (session: string) =>
+  (await call(service, 'GET', '/api/v1/me', { token: session })).body.data.addedTo as { projectId: string }[];
+const userIdOf = (session: string) => decodeJwt(session).sub;
 
 describe('POST /api/v1/projects', () => {
   it('creates a project whose creator is its owner', async () => {
@@ -97,6 +112,8 @@ describe('GET /api/v1/projects', () => {
       name: 'Second',
       createdAt: expect.any(String),
       role: 'admin',
+      addedBy: { userId: decodeJwt(owner.session).sub, email: owner.email },
+      addedAt: expect.any(String),
     });
   });
 });
@@ -307,5 +324,246 @@ describe('DELETE /api/v1/projects/:projectId/members/:email', () => {
     expect((await call(service, 'DELETE', member(projectId, leaving.email), { token: admin.rawToken })).status).toBe(
       200,
     );
+  });
+});
+
+describe('the notice of who added a member', () => {
+  it('shows the person added who added them and when, in the project list and GET /me, until they open the project', async () => {
+    const owner = await signedInUser('owner');
+    const guest = await signedInUser('guest');
+    const projectId = await createProject(service, owner.session, 'Hostile');
+    const before = new Date().toISOString();
+    await addMember(owner, projectId, guest.email, 'member');
+
+    const entry = await listed(guest.session, projectId);
+    expect(entry).toEqual({
+      projectId,
+      name: 'Hostile',
+      createdAt: expect.any(String),
+      role: 'member',
+      addedBy: { userId: userIdOf(owner.session), email: owner.email },
+      addedAt: expect.any(String),
+    });
+    expect(entry.addedAt >= before).toBe(true);
+    expect(await addedTo(guest.session)).toEqual([
+      { projectId, name: 'Hostile', role: 'member', addedBy: entry.addedBy, addedAt: entry.addedAt },
+    ]);
+    // The owner was added by nobody.
+    expect(await listed(owner.session, projectId)).toMatchObject({ role: 'owner', addedBy: null, addedAt: null });
+    expect(await addedTo(owner.session)).toEqual([]);
+
+    const opened = await call(service, 'POST', seen(projectId), { token: guest.session });
+    expect([opened.status, opened.body]).toEqual([200, { success: true }]);
+    expect(await listed(guest.session, projectId)).toMatchObject({ role: 'member', addedBy: null, addedAt: null });
+    expect(await addedTo(guest.session)).toEqual([]);
+    // Opening again, or as the owner, has nothing left to mark.
+    for (const session of [guest.session, owner.session]) {
+      const again = await call(service, 'POST', seen(projectId), { token: session });
+      expect([again.status, again.body]).toEqual([200, { success: true }]);
+    }
+  });
+
+  it('stays while the person’s tokens work in the project, and no token may clear it', async () => {
+    const owner = await signedInUser('owner');
+    const guest = await signedInUser('guest');
+    const projectId = await createProject(service, owner.session);
+    await addMember(owner, projectId, guest.email, 'admin');
+    const token = await createToken(service, guest.session, { name: 'ci', scopes: ['admin'] });
+    const reader = await createToken(service, guest.session, { name: 'r', scopes: ['read:secrets'] });
+
+    expect((await call(service, 'GET', members(projectId), { token: token.rawToken })).status).toBe(200);
+    const write = await call(service, 'PUT', `/api/v1/projects/${projectId}/environments/development/secrets/API_KEY`, {
+      token: token.rawToken,
+      json: { value: 'from a script' },
+    });
+    expect(write.status).toBe(201);
+    const refused = await call(service, 'POST', seen(projectId), { token: token.rawToken });
+    expect([refused.status, refused.body]).toEqual([403, { success: false, error: ErrorText.sessionRequired }]);
+
+    expect((await listed(reader.rawToken, projectId)).addedBy).toEqual({
+      userId: userIdOf(owner.session),
+      email: owner.email,
+    });
+    expect((await listed(guest.session, projectId)).addedBy).not.toBeNull();
+  });
+
+  it('names the owner of the token that added the person', async () => {
+    const owner = await signedInUser('owner');
+    const guest = await signedInUser('guest');
+    const projectId = await createProject(service, owner.session);
+    const { rawToken } = await createToken(service, owner.session, { name: 'admin', scopes: ['admin'] });
+    const added = await call(service, 'POST', members(projectId), {
+      token: rawToken,
+      json: { email: guest.email, role: 'member' },
+    });
+    expect(added.status).toBe(200);
+    expect((await listed(guest.session, projectId)).addedBy).toEqual({
+      userId: userIdOf(owner.session),
+      email: owner.email,
+    });
+  });
+
+  it('answers 404 Project not found to a stranger opening the project, and marks nothing', async () => {
+    const owner = await signedInUser('owner');
+    const guest = await signedInUser('guest');
+    const stranger = await signedInUser('stranger');
+    const projectId = await createProject(service, owner.session);
+    await addMember(owner, projectId, guest.email, 'member');
+    for (const path of [seen(projectId), seen('prj_AAAAAAAAAAAAAAAA'), seen('nope')]) {
+      const reply = await call(service, 'POST', path, { token: stranger.session });
+      expect([path, reply.status, reply.body]).toEqual([
+        path,
+        404,
+        { success: false, error: ErrorText.projectNotFound },
+      ]);
+    }
+    expect((await listed(guest.session, projectId)).addedBy).not.toBeNull();
+  });
+
+  it('shows none for a membership added before adders were recorded', async () => {
+    const owner = await signedInUser('owner');
+    const guest = await signedInUser('guest');
+    const projectId = await createProject(service, owner.session);
+    await addMember(owner, projectId, guest.email, 'member');
+    // The member's copy as the service wrote it before this change: no adder.
+    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.TEST_DYNAMODB_ENDPOINT }));
+    try {
+      await client.send(
+        new UpdateCommand({
+          TableName: process.env.TEST_TABLE_NAME,
+          Key: membershipKey(userIdOf(guest.session) ?? '', projectId),
+          UpdateExpression: 'REMOVE addedBy',
+        }),
+      );
+    } finally {
+      client.destroy();
+    }
+    expect(await listed(guest.session, projectId)).toMatchObject({ role: 'member', addedBy: null, addedAt: null });
+    expect(await addedTo(guest.session)).toEqual([]);
+    const opened = await call(service, 'POST', seen(projectId), { token: guest.session });
+    expect([opened.status, opened.body]).toEqual([200, { success: true }]);
+  });
+
+  it('shows again when the person is added again after leaving', async () => {
+    const owner = await signedInUser('owner');
+    const guest = await signedInUser('guest');
+    const projectId = await createProject(service, owner.session);
+    await addMember(owner, projectId, guest.email, 'member');
+    expect((await call(service, 'POST', seen(projectId), { token: guest.session })).status).toBe(200);
+    expect((await call(service, 'DELETE', me(projectId), { token: guest.session })).status).toBe(200);
+    await addMember(owner, projectId, guest.email, 'member');
+    expect((await listed(guest.session, projectId)).addedBy).toEqual({
+      userId: userIdOf(owner.session),
+      email: owner.email,
+    });
+  });
+});
+
+describe('DELETE /api/v1/projects/:projectId/members/me', () => {
+  it('takes a member out of the project, recorded as member.left by and about them in both trails', async () => {
+    const owner = await signedInUser('owner');
+    const leaving = await signedInUser('leaving');
+    const projectId = await createProject(service, owner.session);
+    await addMember(owner, projectId, leaving.email, 'member');
+
+    const reply = await call(service, 'DELETE', me(projectId), { token: leaving.session });
+    expect([reply.status, reply.body]).toEqual([200, { success: true, message: 'Left the project' }]);
+    expect(await listed(leaving.session, projectId)).toBeUndefined();
+    expect(await addedTo(leaving.session)).toEqual([]);
+    const list = await call(service, 'GET', members(projectId), { token: owner.session });
+    expect(list.body.data.map((m: { email: string }) => m.email)).toEqual([owner.email]);
+    expect((await call(service, 'GET', members(projectId), { token: leaving.session })).status).toBe(404);
+
+    const leaver = { userId: userIdOf(leaving.session), email: leaving.email };
+    const projectTrail = await call(service, 'GET', `/api/v1/projects/${projectId}/audit-events?type=member.left`, {
+      token: owner.session,
+    });
+    const ownTrail = await call(service, 'GET', '/api/v1/audit-events?type=member.left', { token: leaving.session });
+    for (const trail of [projectTrail, ownTrail]) {
+      expect(trail.body.data).toEqual([
+        expect.objectContaining({
+          type: 'member.left',
+          actor: expect.objectContaining({ ...leaver, via: 'session' }),
+          target: expect.objectContaining({ ...leaver, projectId }),
+        }),
+      ]);
+    }
+  });
+
+  it('lets an admin leave with an admin token, and refuses a token without admin with the scope error', async () => {
+    const owner = await signedInUser('owner');
+    const admin = await signedInUser('admin');
+    const projectId = await createProject(service, owner.session);
+    await addMember(owner, projectId, admin.email, 'admin');
+    const reader = await createToken(service, admin.session, { name: 'r', scopes: ['read:secrets', 'write:secrets'] });
+    const token = await createToken(service, admin.session, { name: 'a', scopes: ['admin'] });
+
+    const denied = await call(service, 'DELETE', me(projectId), { token: reader.rawToken });
+    expect([denied.status, denied.body]).toEqual([403, { success: false, error: ErrorText.scope }]);
+    const left = await call(service, 'DELETE', me(projectId), { token: token.rawToken });
+    expect(left.status).toBe(200);
+    const trail = await call(service, 'GET', '/api/v1/audit-events?type=member.left', { token: admin.session });
+    expect(trail.body.data).toEqual([
+      expect.objectContaining({ actor: expect.objectContaining({ via: 'token', tokenId: token.id }) }),
+    ]);
+  });
+
+  it('answers 409 to the owner, with a session or a token, and the project keeps its owner', async () => {
+    const owner = await signedInUser('owner');
+    const projectId = await createProject(service, owner.session);
+    const { rawToken } = await createToken(service, owner.session, { name: 'a', scopes: ['admin'] });
+    for (const token of [owner.session, rawToken]) {
+      const reply = await call(service, 'DELETE', me(projectId), { token });
+      expect([reply.status, reply.body]).toEqual([409, { success: false, error: ErrorText.ownerRemoval }]);
+    }
+    expect(await listed(owner.session, projectId)).toMatchObject({ role: 'owner' });
+    const trail = await call(service, 'GET', `/api/v1/projects/${projectId}/audit-events?type=member.left`, {
+      token: owner.session,
+    });
+    expect(trail.body.data).toEqual([]);
+  });
+
+  it('answers 404 Project not found to a stranger and for an unknown or malformed project', async () => {
+    const owner = await signedInUser('owner');
+    const stranger = await signedInUser('stranger');
+    const projectId = await createProject(service, owner.session);
+    for (const path of [me(projectId), me('prj_AAAAAAAAAAAAAAAA'), me('nope')]) {
+      const reply = await call(service, 'DELETE', path, { token: stranger.session });
+      expect([path, reply.status, reply.body]).toEqual([
+        path,
+        404,
+        { success: false, error: ErrorText.projectNotFound },
+      ]);
+    }
+  });
+
+  it('answers one 200 and the rest 404 to parallel leaves', async () => {
+    const owner = await signedInUser('owner');
+    const leaving = await signedInUser('leaving');
+    const projectId = await createProject(service, owner.session);
+    await addMember(owner, projectId, leaving.email, 'member');
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => call(service, 'DELETE', me(projectId), { token: leaving.session })),
+    );
+    const statuses = replies.map((reply) => reply.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 404)).toHaveLength(9);
+  });
+
+  it('stands beside DELETE …/members/{email}, which still removes the member an address names', async () => {
+    const owner = await signedInUser('owner');
+    const other = await signedInUser('other');
+    const projectId = await createProject(service, owner.session);
+    await addMember(owner, projectId, other.email, 'member');
+    // `me` is not an address: it never names a member to remove.
+    const removed = await call(service, 'DELETE', member(projectId, other.email), { token: owner.session });
+    expect([removed.status, removed.body]).toEqual([200, { success: true, message: 'Member removed successfully' }]);
+    const list = await call(service, 'GET', members(projectId), { token: owner.session });
+    expect(list.body.data.map((m: { email: string }) => m.email)).toEqual([owner.email]);
+    const access = await call(service, 'PUT', `${me(projectId)}/access`, {
+      token: owner.session,
+      json: { access: { production: 'read' } },
+    });
+    expect([access.status, access.body]).toEqual([404, { success: false, error: ErrorText.memberNotFound }]);
   });
 });

@@ -168,6 +168,13 @@ describe('eventSentence', () => {
     ).toBe('Removed bob@example.com');
   });
 
+  it('says a member left, naming the project outside its own trail', () => {
+    const left = eventOf('member.left', { projectId: PROJECT, userId: 'usr_ada', email: 'ada@example.com' });
+    expect(eventSentence(left, inPayments)).toBe('Left the project');
+    expect(eventSentence(left, account)).toBe('Left “payments”');
+    expect(actorWords(left, account)).toBe('ada@example.com');
+  });
+
   it('shows names that are also the names of Object’s own properties as they are', () => {
     const prototypeNames = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__'];
     const reading: Reading = {

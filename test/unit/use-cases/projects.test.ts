@@ -60,6 +60,19 @@ const fakeProjects = (
       members.set(key(added.projectId, added.userId), added);
       events.push(event);
     },
+    markMembershipSeen: async (projectId, userId, seenAt) => {
+      const stored = members.get(key(projectId, userId));
+      if (stored?.addedBy === undefined || stored.seenAt !== undefined) return false;
+      members.set(key(projectId, userId), { ...stored, seenAt });
+      return true;
+    },
+    deleteMembershipUnlessOwner: async (projectId, userId, event) => {
+      const stored = members.get(key(projectId, userId));
+      if (stored === undefined || stored.role === 'owner') return false;
+      members.delete(key(projectId, userId));
+      events.push(event);
+      return true;
+    },
     deleteMemberIfAllowed: async (projectId, callerUserId, { userId }, event) => {
       const target = members.get(key(projectId, userId));
       const allowed =
@@ -108,13 +121,47 @@ describe('createProject', () => {
   });
 });
 
+const newer: ProjectRecord = { projectId: 'prj_b', name: 'Borealis', createdAt: '2026-11-20T00:00:00.000Z' };
+const older: ProjectRecord = { projectId: 'prj_c', name: 'Cassini', createdAt: '2026-10-01T00:00:00.000Z' };
+const zed = { userId: 'u-9', email: 'zed@example.com' };
+/** A membership someone else added, at `addedAt`. */
+const added = (of: ProjectRecord, addedAt: string, extra: Partial<MemberRecord> = {}): MemberRecord => ({
+  ...member('u-1', 'member', of),
+  addedAt,
+  addedBy: zed,
+  ...extra,
+});
+
 describe('listProjects', () => {
   it('lists the caller’s projects with their role, oldest first', async () => {
-    const newer = { projectId: 'prj_b', name: 'Borealis', createdAt: '2026-11-20T00:00:00.000Z' };
     const { listProjects } = fakeProjects({ members: [member('u-1', 'member', newer), member('u-1', 'owner')] });
     expect(await listProjects(session)).toEqual([
-      { projectId: 'prj_a', name: 'Apollo', createdAt: project.createdAt, role: 'owner' },
-      { projectId: 'prj_b', name: 'Borealis', createdAt: newer.createdAt, role: 'member' },
+      { projectId: 'prj_a', name: 'Apollo', createdAt: project.createdAt, role: 'owner', addedBy: null, addedAt: null },
+      {
+        projectId: 'prj_b',
+        name: 'Borealis',
+        createdAt: newer.createdAt,
+        role: 'member',
+        addedBy: null,
+        addedAt: null,
+      },
+    ]);
+  });
+
+  it('shows who added the caller and when, until the caller opened the project', async () => {
+    const { listProjects } = fakeProjects({
+      members: [
+        member('u-1', 'owner'),
+        added(newer, '2026-11-21T00:00:00.000Z'),
+        added(older, '2026-11-22T00:00:00.000Z', { seenAt: '2026-11-23T00:00:00.000Z' }),
+      ],
+    });
+    expect(
+      (await listProjects(session)).map(({ projectId, addedBy, addedAt }) => [projectId, addedBy, addedAt]),
+    ).toEqual([
+      ['prj_c', null, null],
+      ['prj_a', null, null],
+      ['prj_b', zed, '2026-11-21T00:00:00.000Z'],
     ]);
   });
 
@@ -154,13 +201,24 @@ describe('addMember', () => {
   it('adds the user who holds the address with the role asked, and records member.added', async () => {
     const { addMember, members, events } = fakeProjects({ members: [member('u-1', 'owner')], claims: [bob] });
     await addMember(session, 'prj_a', { email: bob.email, role: 'admin' }, origin, now);
-    expect(members.get(key('prj_a', 'u-2'))).toEqual({ ...member('u-2', 'admin'), addedAt: now.toISOString() });
+    expect(members.get(key('prj_a', 'u-2'))).toEqual({
+      ...member('u-2', 'admin'),
+      addedAt: now.toISOString(),
+      addedBy: { userId: 'u-1', email: 'ada@example.com' },
+    });
     expect(events).toEqual([
       eventLike('member.added', {
         target: expect.objectContaining({ projectId: 'prj_a', userId: 'u-2', email: bob.email }),
         details: expect.objectContaining({ role: 'admin' }),
       }),
     ]);
+  });
+
+  it('records the adder of a token without a recorded e-mail by user id alone', async () => {
+    const { addMember, members } = fakeProjects({ members: [member('u-1', 'owner')], claims: [bob] });
+    const token: Principal = { ...session, kind: 'token', tokenId: 'tok1', email: undefined };
+    await addMember(token, 'prj_a', { email: bob.email, role: 'member' }, origin, now);
+    expect(members.get(key('prj_a', 'u-2'))?.addedBy).toEqual({ userId: 'u-1', email: null });
   });
 
   it('answers 404 for an address nobody holds, or whose holder was offboarded', async () => {
@@ -238,6 +296,61 @@ describe('removeMember', () => {
       message: ErrorText.projectRole,
     });
     await expect(removeMember(caller('u-9'), 'prj_a', bob.email, origin, now)).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.projectNotFound,
+    });
+  });
+});
+
+describe('leaveProject', () => {
+  it('takes a member or an admin out of the project, and records member.left by and about them', async () => {
+    for (const role of ['member', 'admin'] as const) {
+      const { leaveProject, members, events } = fakeProjects({
+        members: [member('u-2', 'owner'), member('u-1', role)],
+      });
+      await leaveProject(session, 'prj_a', origin, now);
+      expect(members.has(key('prj_a', 'u-1'))).toBe(false);
+      expect(events).toEqual([
+        eventLike('member.left', {
+          actor: expect.objectContaining({ userId: 'u-1', email: 'ada@example.com' }),
+          target: expect.objectContaining({ projectId: 'prj_a', userId: 'u-1', email: 'ada@example.com' }),
+        }),
+      ]);
+    }
+  });
+
+  it('answers 409 to the owner and 404 to a caller outside the project, changing nothing', async () => {
+    const { leaveProject, members, events } = fakeProjects({ members: [member('u-1', 'owner')] });
+    await expect(leaveProject(session, 'prj_a', origin, now)).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.ownerRemoval,
+    });
+    await expect(leaveProject(caller('u-9'), 'prj_a', origin, now)).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.projectNotFound,
+    });
+    expect(members.size).toBe(1);
+    expect(events).toEqual([]);
+  });
+});
+
+describe('markMembershipSeen', () => {
+  it('marks a membership opened, so that its notice goes, and keeps the first time it was opened', async () => {
+    const { markMembershipSeen, listProjects, members } = fakeProjects({
+      members: [added(project, '2026-11-21T00:00:00.000Z')],
+    });
+    await markMembershipSeen(session, 'prj_a', now);
+    expect(members.get(key('prj_a', 'u-1'))?.seenAt).toBe(now.toISOString());
+    expect((await listProjects(session))[0]).toMatchObject({ addedBy: null, addedAt: null });
+    await markMembershipSeen(session, 'prj_a', new Date('2026-11-26T00:00:00.000Z'));
+    expect(members.get(key('prj_a', 'u-1'))?.seenAt).toBe(now.toISOString());
+  });
+
+  it('answers nothing to mark for a membership without a notice, and 404 to a caller outside the project', async () => {
+    const { markMembershipSeen, members } = fakeProjects({ members: [member('u-1', 'owner')] });
+    await expect(markMembershipSeen(session, 'prj_a', now)).resolves.toBeUndefined();
+    expect(members.get(key('prj_a', 'u-1'))?.seenAt).toBeUndefined();
+    await expect(markMembershipSeen(caller('u-9'), 'prj_a', now)).rejects.toMatchObject({
       status: 404,
       message: ErrorText.projectNotFound,
     });
