@@ -1,6 +1,7 @@
 import { parseShareLink, SHARE_PATH_PREFIX } from '@client/index';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ActivityScreen } from './activity';
+import { AddedNotices } from './added-notices';
 import { createApi } from './api';
 import { takeLinkKey } from './link-key';
 import { ProjectScreen, type ProjectTab, projectTabOf } from './project';
@@ -124,6 +125,15 @@ const NavLink = ({ href, current, children }: { href: string; current: boolean; 
 export const App = ({ session, linkKey }: { session: Session; linkKey: string | undefined }) => {
   const [state, setState] = useState<SessionState>(session.initial);
   const screen = useScreen(linkKey);
+  // The projects opened or left since the page loaded: their notices are gone.
+  const [settled, setSettled] = useState<ReadonlySet<string>>(() => new Set());
+  // Counts the projects left, so that the project list reads the memberships again.
+  const [departures, setDepartures] = useState(0);
+  const settle = (projectId: string) => setSettled((previous) => new Set(previous).add(projectId));
+  const leave = (projectId: string) => {
+    settle(projectId);
+    setDepartures((count) => count + 1);
+  };
   const { user } = state;
   const api = useMemo(
     () =>
@@ -172,10 +182,27 @@ export const App = ({ session, linkKey }: { session: Session; linkKey: string | 
         </button>
       </header>
       <main>
+        {screen.name !== 'share-link' && (
+          <AddedNotices
+            api={api}
+            hidden={screen.name === 'project' ? new Set(settled).add(screen.projectId) : settled}
+            onLeft={leave}
+          />
+        )}
         {screen.name === 'tokens' && <TokensScreen api={api} />}
-        {screen.name === 'projects' && <ProjectsScreen api={api} />}
+        {screen.name === 'projects' && <ProjectsScreen key={departures} api={api} />}
         {screen.name === 'project' && (
-          <ProjectScreen key={screen.projectId} api={api} projectId={screen.projectId} tab={screen.tab} />
+          <ProjectScreen
+            key={screen.projectId}
+            api={api}
+            projectId={screen.projectId}
+            tab={screen.tab}
+            onOpened={settle}
+            onLeft={(projectId) => {
+              leave(projectId);
+              location.hash = '#/projects';
+            }}
+          />
         )}
         {screen.name === 'activity' && <ActivityScreen api={api} />}
         {screen.name === 'share' && <SharesScreen api={api} />}

@@ -1,8 +1,10 @@
 import type { Environment } from '@client/index';
+import type { ProjectRole } from '@contract/roles';
 import { useState } from 'preact/hooks';
 import { type Api, dataOf } from './api';
 import { CopyField } from './copy-field';
 import { environmentNameId, ProtectionHint, useEnvironmentSettings } from './environment-settings';
+import { LeaveProjectConfirm } from './leave-project';
 import { List } from './list';
 import { Confirm, useAction, useDraft, When } from './ui';
 
@@ -61,22 +63,27 @@ const AddEnvironmentForm = ({
 /**
  * A project's Settings tab: its name, its id with Copy (what `secrets setup` asks for), and its
  * environments with their counts and settings; owners and admins add environments, delete an empty
- * one, and set each one's protection, approvals and members' default access.
+ * one, and set each one's protection, approvals and members' default access. Every member but the
+ * owner may leave the project here.
  */
 export const SettingsPanel = ({
   api,
   projectId,
   name,
+  role,
   environments,
   error,
   manages,
   onAdded,
   onDeleted,
   onChanged,
+  onLeft,
 }: {
   api: Api;
   projectId: string;
   name: string | undefined;
+  /** The person's role in the project; undefined until it is known. */
+  role: ProjectRole | undefined;
   environments: readonly Environment[] | undefined;
   error: string | undefined;
   manages: boolean;
@@ -84,8 +91,10 @@ export const SettingsPanel = ({
   onDeleted: () => void;
   /** An environment's settings changed. */
   onChanged: () => void;
+  onLeft: () => void;
 }) => {
   const [deleting, setDeleting] = useState<Environment>();
+  const [leaving, setLeaving] = useState(false);
   const settings = useEnvironmentSettings({ api, projectId, manages, onChanged });
   return (
     <>
@@ -142,6 +151,24 @@ export const SettingsPanel = ({
         </p>
         {manages && <AddEnvironmentForm api={api} projectId={projectId} onAdded={onAdded} />}
       </List>
+      {role !== undefined && role !== 'owner' && (
+        <section class="panel" aria-labelledby="leave-project-title">
+          <h2 id="leave-project-title">Leave this project</h2>
+          <p class="hint">Its owner cannot leave it; any other member may.</p>
+          <button type="button" class="danger" onClick={() => setLeaving(true)}>
+            Leave project
+          </button>
+        </section>
+      )}
+      {leaving && (
+        <LeaveProjectConfirm
+          api={api}
+          projectId={projectId}
+          name={name ?? projectId}
+          onLeft={onLeft}
+          onClose={() => setLeaving(false)}
+        />
+      )}
       {deleting && (
         <Confirm
           title={`Delete the environment “${deleting.name}”?`}

@@ -1,5 +1,5 @@
 import type { ProjectRole } from '@contract/roles';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ActivityLog } from './activity';
 import type { Api } from './api';
 import { ChangesPanel } from './changes';
@@ -35,15 +35,38 @@ const MANAGING_ROLES: readonly ProjectRole[] = ['owner', 'admin'];
 
 /**
  * A project's home: its name, and its tabs (Secrets, Members, Changes, Activity for its owner and
- * admins, Settings), each at its own address.
+ * admins, Settings), each at its own address. Opening it marks a project someone added the person to as
+ * opened (`onOpened` once the API has), and Settings offers a member to leave it (`onLeft`).
  */
-export const ProjectScreen = ({ api, projectId, tab }: { api: Api; projectId: string; tab: ProjectTab }) => {
+export const ProjectScreen = ({
+  api,
+  projectId,
+  tab,
+  onOpened,
+  onLeft,
+}: {
+  api: Api;
+  projectId: string;
+  tab: ProjectTab;
+  onOpened: (projectId: string) => void;
+  onLeft: (projectId: string) => void;
+}) => {
   const projects = useLoad(() => loadProjects(api));
   const environments = useLoad(() => api.environments(projectId));
   // Kept while the person moves between tabs: Secrets and Changes come back at the environment they chose.
   const [chosen, setChosen] = useState<string>();
   const project = projects.data?.data.find((entry) => entry.projectId === projectId);
   const manages = project !== undefined && MANAGING_ROLES.includes(project.role);
+  const added = project?.addedBy !== null && project?.addedBy !== undefined;
+  useEffect(() => {
+    if (!added) return;
+    // The person has looked at the project: its notice goes (docs/api.md). A failure leaves the notice
+    // for the next opening.
+    api.api.POST('/api/v1/projects/{projectId}/members/me/seen', { params: { path: { projectId } } }).then(
+      () => onOpened(projectId),
+      () => undefined,
+    );
+  }, [added]);
   // Until the role is known every tab is offered, so that a manager's tab does not flash away.
   const tabs: Tab[] = PROJECT_TABS.filter((entry) => !entry.managers || manages || project === undefined).map(
     (entry) => ({
@@ -97,6 +120,7 @@ export const ProjectScreen = ({ api, projectId, tab }: { api: Api; projectId: st
             api={api}
             projectId={projectId}
             name={project?.name}
+            role={project?.role}
             environments={environments.data}
             error={environments.error}
             manages={manages}
@@ -106,6 +130,7 @@ export const ProjectScreen = ({ api, projectId, tab }: { api: Api; projectId: st
             }}
             onDeleted={environments.reload}
             onChanged={environments.reload}
+            onLeft={() => onLeft(projectId)}
           />
         )}
       </Tabs>

@@ -478,6 +478,90 @@ test('a plain member sees the members but is offered no control to change them',
   await page.getByRole('heading', { name: 'API tokens' }).waitFor();
 });
 
+/** Signs the page out and in again as `email`, back at the tokens screen. */
+const signInAs = async (email: string) => {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+};
+
+test('a person added to projects is told by whom on every screen until they open each, and may leave one after a confirmation', async () => {
+  // Someone bob never asked adds him to two projects of theirs, behind the page's back.
+  const mallory = `mallory-${randomUUID().slice(0, 8)}@example.com`;
+  const bearer = await sessionOf(mallory);
+  const project = async (name: string): Promise<string> => {
+    const created = await api('/api/v1/projects', { method: 'POST', bearer, body: JSON.stringify({ name }) });
+    const { projectId } = ((await created.json()) as { data: { projectId: string } }).data;
+    const added = await api(`/api/v1/projects/${projectId}/members`, {
+      method: 'POST',
+      bearer,
+      body: JSON.stringify({ email: bob, role: 'member' }),
+    });
+    expect(added.status).toBe(200);
+    return projectId;
+  };
+  const projectIds = [await project('hostile'), await project('chores')];
+  /** A project's link in the project list (a notice links it too). */
+  const listed = (name: string) => page.getByRole('table').getByRole('link', { name, exact: true });
+
+  await signInAs(bob);
+  const notices = page.getByRole('region', { name: 'Projects you were added to' });
+  const notice = (name: string) => notices.getByRole('listitem').filter({ hasText: `Added to ${name} by ${mallory}` });
+  await notice('hostile').waitFor();
+  await notice('chores').waitFor();
+  await expect(notices.getByRole('listitem').count()).resolves.toBe(2);
+  await expect(notice('chores').getByRole('time').count()).resolves.toBe(1);
+  await checkScreen('added-notices');
+
+  // Opening a project is what makes its notice go, on every screen and after a reload.
+  await notice('chores').getByRole('link', { name: 'chores' }).click();
+  await page.getByRole('heading', { name: 'chores', level: 1 }).waitFor();
+  await notice('chores').waitFor({ state: 'detached' });
+  await nav('Projects').click();
+  await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+  await page.reload();
+  await notice('hostile').waitFor();
+  await expect(notice('chores').count()).resolves.toBe(0);
+  await listed('chores').waitFor();
+
+  // Leave asks first; Cancel keeps the membership.
+  await notice('hostile').getByRole('button', { name: 'Leave hostile' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Leave “hostile”?' });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await notice('hostile').getByRole('button', { name: 'Leave hostile' }).click();
+  await checkScreen('leave-project');
+  await dialog.getByRole('button', { name: 'Leave' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await notices.getByRole('status').filter({ hasText: 'You left “hostile”.' }).waitFor();
+  await expectFocusOn('textContent', 'Projects you were added to');
+  await expect(notices.getByRole('listitem').count()).resolves.toBe(0);
+  await listed('chores').waitFor();
+  await expect(listed('hostile').count()).resolves.toBe(0);
+  const me = await api('/api/v1/me', { bearer: await sessionOf(bob) });
+  expect(((await me.json()) as { data: { addedTo: unknown[] } }).data.addedTo).toEqual([]);
+
+  // Any member but the owner may leave from the project's Settings too.
+  await listed('chores').click();
+  await openTab('Settings');
+  await page.getByRole('button', { name: 'Leave project' }).click();
+  await page.getByRole('dialog', { name: 'Leave “chores”?' }).getByRole('button', { name: 'Leave' }).click();
+  await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+  await listed('payments').waitFor();
+  await expect(listed('chores').count()).resolves.toBe(0);
+
+  // Mallory's trail of each project says bob left it.
+  for (const projectId of projectIds) {
+    const trail = await api(`/api/v1/projects/${projectId}/audit-events?type=member.left`, { bearer });
+    const events = ((await trail.json()) as { data: { actor: { email: string }; target: { email: string } }[] }).data;
+    expect(events.map((event) => [event.actor.email, event.target.email])).toEqual([[bob, bob]]);
+  }
+
+  await signInAs(ada);
+});
+
 test('limits a new token to chosen projects and environments, and the list shows them by name', async () => {
   await expect(page.getByLabel('All my projects').isChecked()).resolves.toBe(true);
   await expect(page.getByLabel('payments', { exact: true }).count()).resolves.toBe(0);
