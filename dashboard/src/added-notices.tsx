@@ -1,13 +1,12 @@
-import type { RouteAnswer } from '@contract/route';
-import type { getMeRoute } from '@contract/routes/get-me';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type Api, dataOf } from './api';
+import type { Api } from './api';
 import { LeaveProjectConfirm } from './leave-project';
+import type { Me } from './me';
 import { projectHref } from './projects';
-import { useLoad, When } from './ui';
+import { When } from './ui';
 
 /** A project someone else added the person to, which the person has not opened yet. */
-type Addition = RouteAnswer<typeof getMeRoute>['data']['addedTo'][number];
+type Addition = Me['addedTo'][number];
 
 /** Who added the person: their e-mail, or their user id where the API knows no e-mail. */
 export const adderWords = (addedBy: Addition['addedBy']): string => addedBy.email ?? `user ${addedBy.userId}`;
@@ -17,18 +16,20 @@ export const adderWords = (addedBy: Addition['addedBy']): string => addedBy.emai
  * (`GET /me`'s `addedTo`): by whom and when, a link that opens each (which is what makes its notice
  * go), and Leave. A membership nobody asked for lets that someone's project reach the person's
  * scripts; this is where the person learns of it. `hidden`: the projects opened or left since the page
- * loaded, and the one open now. A failed read shows nothing here: the screen's own calls say why.
+ * loaded, and the one open now. Nothing while `GET /me` loads or when it failed: the screen's own calls
+ * say why.
  */
 export const AddedNotices = ({
   api,
+  addedTo,
   hidden,
   onLeft,
 }: {
   api: Api;
+  addedTo: readonly Addition[] | undefined;
   hidden: ReadonlySet<string>;
   onLeft: (projectId: string) => void;
 }) => {
-  const me = useLoad(() => dataOf(api.api.GET('/api/v1/me')));
   const [leaving, setLeaving] = useState<Addition>();
   const [left, setLeft] = useState<string>();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -36,7 +37,7 @@ export const AddedNotices = ({
   useEffect(() => {
     if (left !== undefined && leaving === undefined) heading.current?.focus();
   }, [left, leaving]);
-  const shown = (me.data?.addedTo ?? []).filter((addition) => !hidden.has(addition.projectId));
+  const shown = (addedTo ?? []).filter((addition) => !hidden.has(addition.projectId));
   if (shown.length === 0 && left === undefined) return null;
   return (
     <section class="panel notices" aria-labelledby="added-notices-title">

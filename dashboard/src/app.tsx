@@ -2,14 +2,16 @@ import { parseShareLink, SHARE_PATH_PREFIX } from '@client/index';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ActivityScreen } from './activity';
 import { AddedNotices } from './added-notices';
-import { createApi } from './api';
+import { type Api, createApi } from './api';
 import { takeLinkKey } from './link-key';
+import { loadMe } from './me';
 import { ProjectScreen, type ProjectTab, projectTabOf } from './project';
 import { ProjectsScreen } from './projects';
 import type { Session, SessionState } from './session';
 import { ShareLinkPage } from './share-link-page';
 import { SharesScreen } from './shares';
 import { TokensScreen } from './tokens';
+import { useLoad } from './ui';
 
 /**
  * The screen the address names: a share's link page at `/s/<id>#<key>` (the key taken out of the
@@ -119,12 +121,11 @@ const NavLink = ({ href, current, children }: { href: string; current: boolean; 
 );
 
 /**
- * The dashboard: the sign-in screen, or the signed-in person's tokens, projects, members, activity and
- * shares, or a share's link page.
+ * The signed-in person's screens, beneath the notices of the projects someone added them to; the
+ * caller as the API sees them (`GET /me`) is read once a page load, for the notices and the token form.
  */
-export const App = ({ session, linkKey }: { session: Session; linkKey: string | undefined }) => {
-  const [state, setState] = useState<SessionState>(session.initial);
-  const screen = useScreen(linkKey);
+const Screens = ({ api, screen }: { api: Api; screen: Exclude<Screen, { name: 'share-link' }> }) => {
+  const me = useLoad(() => loadMe(api));
   // The projects opened or left since the page loaded: their notices are gone.
   const [settled, setSettled] = useState<ReadonlySet<string>>(() => new Set());
   // Counts the projects left, so that the project list reads the memberships again.
@@ -134,6 +135,42 @@ export const App = ({ session, linkKey }: { session: Session; linkKey: string | 
     settle(projectId);
     setDepartures((count) => count + 1);
   };
+  return (
+    <main>
+      <AddedNotices
+        api={api}
+        addedTo={me.data?.addedTo}
+        hidden={screen.name === 'project' ? new Set(settled).add(screen.projectId) : settled}
+        onLeft={leave}
+      />
+      {screen.name === 'tokens' && <TokensScreen api={api} me={me} />}
+      {screen.name === 'projects' && <ProjectsScreen key={departures} api={api} />}
+      {screen.name === 'project' && (
+        <ProjectScreen
+          key={screen.projectId}
+          api={api}
+          projectId={screen.projectId}
+          tab={screen.tab}
+          onOpened={settle}
+          onLeft={(projectId) => {
+            leave(projectId);
+            location.hash = '#/projects';
+          }}
+        />
+      )}
+      {screen.name === 'activity' && <ActivityScreen api={api} />}
+      {screen.name === 'share' && <SharesScreen api={api} />}
+    </main>
+  );
+};
+
+/**
+ * The dashboard: the sign-in screen, or the signed-in person's tokens, projects, members, activity and
+ * shares, or a share's link page.
+ */
+export const App = ({ session, linkKey }: { session: Session; linkKey: string | undefined }) => {
+  const [state, setState] = useState<SessionState>(session.initial);
+  const screen = useScreen(linkKey);
   const { user } = state;
   const api = useMemo(
     () =>
@@ -181,36 +218,14 @@ export const App = ({ session, linkKey }: { session: Session; linkKey: string | 
           Sign out
         </button>
       </header>
-      <main>
-        {screen.name !== 'share-link' && (
-          <AddedNotices
-            api={api}
-            hidden={screen.name === 'project' ? new Set(settled).add(screen.projectId) : settled}
-            onLeft={leave}
-          />
-        )}
-        {screen.name === 'tokens' && <TokensScreen api={api} />}
-        {screen.name === 'projects' && <ProjectsScreen key={departures} api={api} />}
-        {screen.name === 'project' && (
-          <ProjectScreen
-            key={screen.projectId}
-            api={api}
-            projectId={screen.projectId}
-            tab={screen.tab}
-            onOpened={settle}
-            onLeft={(projectId) => {
-              leave(projectId);
-              location.hash = '#/projects';
-            }}
-          />
-        )}
-        {screen.name === 'activity' && <ActivityScreen api={api} />}
-        {screen.name === 'share' && <SharesScreen api={api} />}
-        {screen.name === 'share-link' && (
-          // A new key in the address bar (a corrected link) starts the page afresh.
+      {screen.name === 'share-link' ? (
+        <main>
+          {/* A new key in the address bar (a corrected link) starts the page afresh. */}
           <ShareLinkPage key={`${screen.id}#${screen.key}`} api={api} id={screen.id} linkKey={screen.key} />
-        )}
-      </main>
+        </main>
+      ) : (
+        <Screens api={api} screen={screen} />
+      )}
     </>
   );
 };

@@ -3,9 +3,10 @@ import { type Scope, scopes } from '@contract/scopes';
 import { useState } from 'preact/hooks';
 import { type Api, dataOf } from './api';
 import { describedBy, fieldText } from './field-error';
+import type { MeState } from './me';
 import type { ProjectEntry } from './projects';
 import type { NewToken } from './token-types';
-import { detailText, ErrorMessage, useAction, useDraft, useLoad } from './ui';
+import { detailText, ErrorMessage, useAction, useDraft } from './ui';
 
 /** The create form as typed, kept across a sign-in (a session that expires keeps the draft). */
 interface TokenDraft {
@@ -79,17 +80,18 @@ const isLoopback = (address: string | undefined): boolean =>
  */
 export const CreateTokenForm = ({
   api,
+  me,
   projects,
   onCreated,
 }: {
   api: Api;
+  /** The caller as the API sees them: the address it sees, which the dashboard cannot know without asking. */
+  me: MeState;
   /** The user's projects, to limit a token to (undefined while they load). */
   projects: readonly ProjectEntry[] | undefined;
   onCreated: (token: NewToken) => void;
 }) => {
   const [draft, setDraft, clearDraft] = useDraft<TokenDraft>('token', EMPTY_DRAFT);
-  // The address the API sees: the dashboard cannot know it without asking.
-  const me = useLoad(() => dataOf(api.api.GET('/api/v1/me')));
   const { busy, error, detailsAt, run } = useAction(['name', 'scopes', 'ttlDays', 'allowedIps', 'projects']);
   const nameError = fieldText(detailsAt('name'));
   const scopesError = fieldText(detailsAt('scopes'));

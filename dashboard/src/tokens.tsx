@@ -4,6 +4,7 @@ import { type Api, bodyOf } from './api';
 import { CreateTokenForm } from './create-token-form';
 import { CreatedToken } from './created-token';
 import { List } from './list';
+import type { MeState } from './me';
 import { loadProjects } from './projects';
 import { RotateToken } from './rotate-token';
 import { isPast, type Shown, type TokenEntry } from './token-types';
@@ -28,7 +29,7 @@ const expiresSoon = (token: TokenEntry): boolean =>
  * Tokens: create one and read it once, list them with their last use and where they work from, rotate
  * one (its replacement read once), revoke one.
  */
-export const TokensScreen = ({ api }: { api: Api }) => {
+export const TokensScreen = ({ api, me }: { api: Api; me: MeState }) => {
   const tokens = useLoad(() => bodyOf(api.api.GET('/api/v1/tokens')));
   // The user's projects: what a new token may be limited to, and the names of a limited token's.
   const projects = useLoad(() => loadProjects(api));
@@ -61,6 +62,7 @@ export const TokensScreen = ({ api }: { api: Api }) => {
       ) : (
         <CreateTokenForm
           api={api}
+          me={me}
           projects={projectList}
           onCreated={(token) => {
             setCreated({ token });
