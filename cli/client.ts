@@ -1,5 +1,6 @@
 /** The one way into the service: the typed client of `client/`, as any program uses it. */
 export {
+  type components,
   createClient,
   dataOf,
   parseShareLink,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { type ChangeRequestStatus, changeRequestStatuses } from '@contract/change-requests';
 import { normalizeEmail } from '@contract/email';
 import { ErrorText } from '@contract/errors';
-import { SECRET_NAME_PATTERN, SECRET_NAME_RULE } from '@contract/identifiers';
 import {
   DEFAULT_SHARE_HOURS,
   DEFAULT_SHARE_VIEWS,
@@ -12,6 +12,7 @@ import {
   MIN_SHARE_HOURS,
 } from '@contract/limits';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { describeRequest, listRows } from './change-requests';
 import {
   createClient,
   dataOf,
@@ -26,6 +27,7 @@ import { parseEnvFile } from './env-file';
 import { CommandError, ExplainedError, fileProblem, UsageError } from './errors';
 import { readSnapshot, writeSnapshot } from './fallback';
 import { EXPORT_FORMATS, type ExportFormat, formatExport } from './formats';
+import { changeRequestId, secretName } from './names';
 import { version } from './package.json';
 import { runChild } from './run-child';
 import { shareValue } from './share-value';
@@ -45,6 +47,7 @@ import {
   trustSetup,
   writeSetup,
 } from './target';
+import { plural } from './text';
 
 /** Variables of the command itself, which a child of `run` does not need and is not given. */
 const OWN_VARIABLES = ['SECRETS_TOKEN', 'SECRETS_FALLBACK_PASSPHRASE'];
@@ -143,15 +146,6 @@ const table = (rows: readonly (readonly string[])[]): string => {
 };
 
 const who = (person: { email: string | null; userId: string }) => person.email ?? person.userId;
-
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
-
-/** A secret's name as the API's rule allows it, checked before anything is sent, in the API's words. */
-const secretName = (name: string): string => {
-  if (!SECRET_NAME_PATTERN.test(name))
-    throw new UsageError(`${JSON.stringify(name)} is not a secret name: ${SECRET_NAME_RULE}`);
-  return name;
-};
 
 /** What the caller may list that a mistyped name was likely meant to be; nothing when the list cannot be read. */
 const didYouMean = async (name: string, list: () => Promise<readonly string[]>): Promise<string | undefined> => {
@@ -254,6 +248,86 @@ Spends one of the share's views and prints its value to standard output exactly,
 added; who shared it and the views left go to standard error. A link without its key (the part after #)
 is refused before anything is sent, as is a key cut short, so no view is spent. Needs a token with
 read:secrets.`;
+
+const CHANGES_HELP = `
+A protected environment changes only through change requests: a token proposes one (write:secrets),
+and another owner or admin approves it in the dashboard (the environment's Changes tab), which applies
+it at once, all or nothing. Without a subcommand: list.`;
+
+/** The paths of a change request's routes, for the typed client. */
+const requestParams = (target: Target, id: string) => ({
+  params: { path: { projectId: target.projectId, environment: target.environment, id } },
+});
+
+/**
+ * Adds `secrets changes` to `program`: an environment's change requests, listed and shown. Made with
+ * `program.command` so that it and its subcommands inherit the program's settings (exit codes,
+ * suggestions, help).
+ */
+const addChangesCommands = (program: Command): void => {
+  const changes = program
+    .command('changes')
+    .description('the change requests of a protected environment: list, show')
+    .addHelpText('after', CHANGES_HELP);
+
+  withTarget(
+    changes
+      .command('list', { isDefault: true })
+      .description('list the environment’s change requests, newest first')
+      .addOption(new Option('--status <status>', 'only the requests of this status').choices(changeRequestStatuses))
+      .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table')),
+  ).action(async (options: CommonOptions & { status?: ChangeRequestStatus; format: 'table' | 'json' }) => {
+    const { client, target } = connect(options);
+    const requests = await withNearNames(client, target, undefined, () =>
+      dataOf(
+        client.api.GET('/api/v1/projects/{projectId}/environments/{environment}/change-requests', {
+          params: {
+            path: { projectId: target.projectId, environment: target.environment },
+            ...(options.status !== undefined && { query: { status: options.status } }),
+          },
+        }),
+      ),
+    );
+    out(options.format === 'json' ? `${JSON.stringify(requests, null, 2)}\n` : table(listRows(requests, Date.now())));
+  });
+
+  withTarget(
+    changes
+      .command('show')
+      .description('show a change request and its changes by name')
+      .argument('<id>', 'the request’s id, chg_…')
+      .option('--values', 'also the values it proposes (a read recorded in the audit trail)')
+      .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text')),
+  ).action(async (id: string, options: CommonOptions & { values?: boolean; format: 'text' | 'json' }) => {
+    changeRequestId(id);
+    const { client, target } = connect(options);
+    const request = await withNearNames(client, target, undefined, () =>
+      dataOf(
+        client.api.GET(
+          '/api/v1/projects/{projectId}/environments/{environment}/change-requests/{id}',
+          requestParams(target, id),
+        ),
+      ),
+    );
+    // Only a set carries a value: a request of none has nothing to read, and no read to record.
+    const values =
+      options.values && request.changes.some((change) => change.action === 'set')
+        ? await dataOf(
+            client.api.GET(
+              '/api/v1/projects/{projectId}/environments/{environment}/change-requests/{id}/values',
+              requestParams(target, id),
+            ),
+          )
+        : undefined;
+    if (options.format === 'json') {
+      out(`${JSON.stringify(values === undefined ? request : { ...request, values }, null, 2)}\n`);
+    } else {
+      const { heading, fields, changes: lines } = describeRequest(request, Date.now(), values);
+      out(`${heading}\n${table(fields)}\n${lines.map((line) => `  ${line}\n`).join('')}`);
+    }
+    if (values !== undefined) note('The read of these values is recorded in the project’s audit trail.\n');
+  });
+};
 
 /** Reads the environment's secrets for `run`, from the API or, when it cannot be reached, the snapshot. */
 const readForRun = async (
@@ -486,6 +560,8 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
     );
     out(`${secret.name}: version ${options.version} restored as version ${secret.version}\n`);
   });
+
+  addChangesCommands(program);
 
   program
     .command('environments')
