@@ -1,4 +1,6 @@
 import type { components } from './client';
+import { UsageError } from './errors';
+import { secretName } from './names';
 import { plural, printable } from './text';
 
 /** A change request as the API answers it, without its values. */
@@ -15,6 +17,10 @@ export const age = (at: string, now: number): string => {
   if (seconds < 48 * 60 * 60) return `${Math.floor(seconds / (60 * 60))}h`;
   return `${Math.floor(seconds / (24 * 60 * 60))}d`;
 };
+
+/** How many approvals an open request still waits for. */
+export const approvalsLeft = (request: ChangeRequest): number =>
+  Math.max(0, request.approvalsNeeded - request.approvals.length);
 
 /**
  * One change by name, with the version it was proposed on: `set API_KEY (v3 → new)`, `delete OLD (at
@@ -82,3 +88,25 @@ export const describeRequest = (
     changeLine(change, change.action === 'set' ? values?.[change.name] : undefined),
   ),
 });
+
+/** A `--restore NAME:VERSION` as the API takes it; anything else is a usage error. */
+export const restoreEntry = (text: string): { name: string; version: number } => {
+  const match = /^([^:]*):(\d+)$/.exec(text);
+  const name = match?.[1] ?? '';
+  const version = Number(match?.[2]);
+  if (!match || !Number.isSafeInteger(version) || version < 1) {
+    throw new UsageError(`--restore ${JSON.stringify(text)} is not NAME:VERSION (e.g. API_KEY:2)`);
+  }
+  return { name: secretName(name), version };
+};
+
+/**
+ * The name of `--set NAME`. A value never comes on the command line, where shell history and the
+ * process list keep it: `--set NAME=value` is refused without repeating what it holds.
+ */
+export const setName = (text: string): string => {
+  if (text.includes('=')) {
+    throw new UsageError('--set takes a name alone: the value comes from standard input, never the command line');
+  }
+  return secretName(text);
+};

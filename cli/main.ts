@@ -12,7 +12,7 @@ import {
   MIN_SHARE_HOURS,
 } from '@contract/limits';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { describeRequest, listRows } from './change-requests';
+import { approvalsLeft, type ChangeRequest, describeRequest, listRows, restoreEntry, setName } from './change-requests';
 import {
   createClient,
   dataOf,
@@ -196,7 +196,21 @@ const projectLabel = async (client: SecretsClient, projectId: string): Promise<s
 };
 
 /** Says on standard error, before a write, where it goes: the project by name and id, and the environment. */
-const announceWrite = (label: string, target: Target) => note(`Writing to project ${label} / ${target.environment}\n`);
+const announceWrite = (label: string, target: Target, doing = 'Writing') =>
+  note(`${doing} to project ${label} / ${target.environment}\n`);
+
+/** The entries of a `.env` file to write or propose; a file that cannot be read, or holds none, is refused. */
+const readEnvEntries = (file: string): Record<string, string> => {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CommandError(`cannot read ${file}: ${fileProblem(error)}`);
+  }
+  const entries = parseEnvFile(text, file);
+  if (Object.keys(entries).length === 0) throw new CommandError(`${file} holds no NAME=value line`);
+  return entries;
+};
 
 /** Which version is current, after a write at `--expect-version` was refused: from the secret's history. */
 const currentVersion = async (client: SecretsClient, target: Target, name: string, expected: number) => {
@@ -254,20 +268,35 @@ A protected environment changes only through change requests: a token proposes o
 and another owner or admin approves it in the dashboard (the environment's Changes tab), which applies
 it at once, all or nothing. Without a subcommand: list.`;
 
+const PROPOSE_HELP = `
+A value never comes on the command line: --set NAME reads it from standard input, byte for byte
+(printf %s "$X" | secrets changes propose --set NAME), and --from-env-file reads a .env file as
+secrets import does. --delete and --restore may be added to either, and take several names. Prints the
+request's id alone on standard output; the approvals it waits for go to standard error. Needs a token
+with write:secrets.`;
+
 /** The paths of a change request's routes, for the typed client. */
 const requestParams = (target: Target, id: string) => ({
   params: { path: { projectId: target.projectId, environment: target.environment, id } },
 });
 
+/** What a step on a change request answers: its new state in a few words. */
+const stepOutcome = (request: ChangeRequest): string =>
+  request.status === 'open'
+    ? `approved; waiting for ${plural(approvalsLeft(request), 'more approval')}`
+    : request.status === 'applied'
+      ? 'approved and applied'
+      : request.status;
+
 /**
- * Adds `secrets changes` to `program`: an environment's change requests, listed and shown. Made with
- * `program.command` so that it and its subcommands inherit the program's settings (exit codes,
- * suggestions, help).
+ * Adds `secrets changes` to `program`: an environment's change requests, listed, shown, proposed,
+ * approved, rejected, cancelled. Made with `program.command` so that it and its subcommands inherit the
+ * program's settings (exit codes, suggestions, help).
  */
 const addChangesCommands = (program: Command): void => {
   const changes = program
     .command('changes')
-    .description('the change requests of a protected environment: list, show')
+    .description('the change requests of a protected environment: list, show, propose, approve, reject, cancel')
     .addHelpText('after', CHANGES_HELP);
 
   withTarget(
@@ -327,6 +356,106 @@ const addChangesCommands = (program: Command): void => {
     }
     if (values !== undefined) note('The read of these values is recorded in the project’s audit trail.\n');
   });
+
+  withTarget(
+    changes
+      .command('propose')
+      .description('propose a change of the environment’s secrets, to be approved')
+      .option('--note <text>', 'why, for whoever approves it')
+      .addOption(new Option('--set <name>', 'a secret to set; its value is standard input').conflicts('fromEnvFile'))
+      .option('--from-env-file <file>', 'set every NAME=value of a .env file')
+      .option('--delete <name...>', 'secrets to delete')
+      .option('--restore <name:version...>', 'earlier versions to write again, e.g. API_KEY:2')
+      .addHelpText('after', PROPOSE_HELP),
+  ).action(
+    async (
+      options: CommonOptions & {
+        note?: string;
+        set?: string;
+        fromEnvFile?: string;
+        delete?: string[];
+        restore?: string[];
+      },
+    ) => {
+      const name = options.set === undefined ? undefined : setName(options.set);
+      const deletes = (options.delete ?? []).map(secretName);
+      const restores = (options.restore ?? []).map(restoreEntry);
+      if (name === undefined && options.fromEnvFile === undefined && deletes.length + restores.length === 0) {
+        throw new UsageError(
+          'nothing to propose: give --set NAME, --from-env-file FILE, --delete NAME or --restore NAME:VERSION',
+        );
+      }
+      const { client, target } = connect(options);
+      const fromFile = options.fromEnvFile === undefined ? undefined : readEnvEntries(options.fromEnvFile);
+      const count =
+        (name === undefined ? 0 : 1) + Object.keys(fromFile ?? {}).length + deletes.length + restores.length;
+      if (count > MAX_PATCH_CHANGES) {
+        throw new CommandError(
+          `a change request carries at most ${MAX_PATCH_CHANGES} changes; ${count} were given: nothing was proposed`,
+        );
+      }
+      announceWrite(await projectLabel(client, target.projectId), target, 'Proposing');
+      const set = name === undefined ? fromFile : { [name]: await readStandardInput() };
+      const request = await withNearNames(client, target, undefined, () =>
+        dataOf(
+          client.api.POST('/api/v1/projects/{projectId}/environments/{environment}/change-requests', {
+            params: { path: { projectId: target.projectId, environment: target.environment } },
+            body: {
+              ...(set !== undefined && { set }),
+              ...(deletes.length > 0 && { delete: deletes }),
+              ...(restores.length > 0 && { restore: restores }),
+              ...(options.note !== undefined && { note: options.note }),
+            },
+          }),
+        ),
+      );
+      out(`${request.id}\n`);
+      note(`${request.id}: waiting for ${plural(approvalsLeft(request), 'approval')}\n`);
+    },
+  );
+
+  const steps = [
+    { step: 'approve', does: 'approve a change request: applied once its approvals are all given (a person only)' },
+    { step: 'reject', does: 'reject a change request: nothing is written (a person only)' },
+    { step: 'cancel', does: 'withdraw a change request you proposed: nothing is written' },
+  ] as const;
+  for (const { step, does } of steps) {
+    withTarget(changes.command(step).description(does).argument('<id>', 'the request’s id, chg_…')).action(
+      async (id: string, options: CommonOptions) => {
+        changeRequestId(id);
+        const { client, target } = connect(options);
+        const request = await withNearNames(client, target, undefined, () => takeStep(client, step, target, id)).catch(
+          (error: unknown) => {
+            if (!(error instanceof SecretsApiError) || error.error !== ErrorText.sessionRequired) throw error;
+            throw new ExplainedError(
+              error.error,
+              `Only a person signed in to the dashboard approves or rejects a change request: open it on the Changes tab of ${target.environment}.`,
+            );
+          },
+        );
+        out(`${id}: ${stepOutcome(request)}\n`);
+      },
+    );
+  }
+};
+
+/** Approves, rejects or cancels a change request: one route each. */
+const takeStep = (client: SecretsClient, step: 'approve' | 'reject' | 'cancel', target: Target, id: string) => {
+  const params = requestParams(target, id);
+  switch (step) {
+    case 'approve':
+      return dataOf(
+        client.api.POST('/api/v1/projects/{projectId}/environments/{environment}/change-requests/{id}/approve', params),
+      );
+    case 'reject':
+      return dataOf(
+        client.api.POST('/api/v1/projects/{projectId}/environments/{environment}/change-requests/{id}/reject', params),
+      );
+    case 'cancel':
+      return dataOf(
+        client.api.POST('/api/v1/projects/{projectId}/environments/{environment}/change-requests/{id}/cancel', params),
+      );
+  }
 };
 
 /** Reads the environment's secrets for `run`, from the API or, when it cannot be reached, the snapshot. */
@@ -503,15 +632,8 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
       .argument('<file>'),
   ).action(async (file: string, options: CommonOptions) => {
     const { client, target } = connect(options);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      throw new CommandError(`cannot read ${file}: ${fileProblem(error)}`);
-    }
-    const entries = parseEnvFile(text, file);
+    const entries = readEnvEntries(file);
     const count = Object.keys(entries).length;
-    if (count === 0) throw new CommandError(`${file} holds no NAME=value line`);
     if (count > MAX_PATCH_CHANGES) {
       throw new CommandError(
         `${file} holds ${count} secrets; one change writes at most ${MAX_PATCH_CHANGES}: nothing was imported`,

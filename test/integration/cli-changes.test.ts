@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ErrorText } from '@contract/errors';
@@ -46,13 +46,24 @@ const value = (label: string) => {
 /**
  * An owner's project whose production is protected (one approval) and holds API_KEY (written twice, so
  * that it has an earlier version) and OLD_KEY, with their current `versions`; the owner's token that
- * reads and writes its secrets. The CLI's variables name production, and a home and config folder of
- * the test's own.
+ * reads and writes its secrets; `withAdmin`, an admin who may approve. The CLI's variables name
+ * production, and a home and config folder of the test's own.
  */
-const protectedProject = async () => {
+const protectedProject = async ({ withAdmin = false } = {}) => {
   const ownerEmail = uniqueEmail('owner');
   const owner = await sessionFor(service, ownerEmail);
   const projectId = await createProject(service, owner, PROJECT_NAME);
+  let admin = '';
+  if (withAdmin) {
+    const adminEmail = uniqueEmail('admin');
+    admin = await sessionFor(service, adminEmail);
+    expect((await arrange(service, 'GET', '/api/v1/projects', { token: admin })).status).toBe(200);
+    const added = await arrange(service, 'POST', `/api/v1/projects/${projectId}/members`, {
+      token: owner,
+      json: { email: adminEmail, role: 'admin' },
+    });
+    expect(added.status).toBe(200);
+  }
   for (const set of [{ API_KEY: value('first'), OLD_KEY: value('old') }, { API_KEY: value('second') }]) {
     const patched = await arrange(service, 'PATCH', `${environmentPath(projectId)}/secrets`, {
       token: owner,
@@ -80,7 +91,7 @@ const protectedProject = async () => {
     SECRETS_PROJECT: projectId,
     SECRETS_ENV: 'production',
   };
-  return { owner, ownerEmail, projectId, versions, env };
+  return { owner, ownerEmail, admin, projectId, versions, env };
 };
 
 /** Runs `secrets`; no output may hold a token, and only `changes show --values` a value. */
@@ -98,6 +109,65 @@ const proposedBy = async (session: string, projectId: string, json: unknown) => 
   expect(reply.status).toBe(201);
   return reply.body.data as { id: string };
 };
+
+const storedRequest = async (projectId: string, id: string, session: string) =>
+  (await call(service, 'GET', `${requestsPath(projectId)}/${id}`, { token: session })).body.data as {
+    status: string;
+    note: string | null;
+    changes: unknown[];
+  };
+
+describe('secrets changes propose', () => {
+  it('proposes a value from standard input with a note, prints the id and the approvals it waits for, and writes nothing', async () => {
+    const { owner, projectId, versions, env } = await protectedProject();
+    const proposed = value('proposed');
+    const result = await secrets(['changes', 'propose', '--set', 'API_KEY', '--note', 'Rotate the key'], env, proposed);
+    expect(result.code).toBe(0);
+    const id = result.stdout.trim();
+    expect(id).toMatch(/^chg_[0-9A-Za-z]{16}$/);
+    expect(result.stderr).toBe(
+      `Proposing to project "${PROJECT_NAME}" (${projectId}) / production\n${id}: waiting for 1 approval\n`,
+    );
+    expect(await storedRequest(projectId, id, owner)).toMatchObject({
+      status: 'open',
+      note: 'Rotate the key',
+      changes: [{ name: 'API_KEY', action: 'set', fromVersion: versions.API_KEY }],
+    });
+    const values = await call(service, 'GET', `${requestsPath(projectId)}/${id}/values`, { token: owner });
+    expect(values.body.data).toEqual({ API_KEY: proposed });
+    const current = await call(service, 'GET', `${environmentPath(projectId)}/secrets/API_KEY`, { token: owner });
+    expect(current.body.data.version).toBe(versions.API_KEY);
+  });
+
+  it('proposes a .env file’s values with deletes and a restore, as one request', async () => {
+    const { owner, projectId, versions, env } = await protectedProject();
+    const file = join(work, `${randomUUID()}.env`);
+    const fresh = value('fresh');
+    writeFileSync(file, `NEW_KEY=${fresh}\n`);
+    const result = await secrets(
+      ['changes', 'propose', '--from-env-file', file, '--delete', 'OLD_KEY', '--restore', 'API_KEY:1'],
+      env,
+    );
+    expect(result.code).toBe(0);
+    expect((await storedRequest(projectId, result.stdout.trim(), owner)).changes).toEqual([
+      { name: 'NEW_KEY', action: 'set', fromVersion: 0, restoreVersion: null },
+      { name: 'OLD_KEY', action: 'delete', fromVersion: versions.OLD_KEY, restoreVersion: null },
+      { name: 'API_KEY', action: 'restore', fromVersion: versions.API_KEY, restoreVersion: 1 },
+    ]);
+  });
+
+  it('refuses a value on the command line, and a proposal of nothing, before anything is sent', async () => {
+    const { env } = await protectedProject();
+    const secret = value('typed');
+    const typed = await runCli(cliFile, ['changes', 'propose', '--set', `API_KEY=${secret}`], env);
+    expect(typed.code).toBe(2);
+    expect(typed.stderr).not.toContain(secret);
+    expect(typed.stderr).toContain('--set takes a name alone');
+    const nothing = await secrets(['changes', 'propose', '--note', 'nothing'], env);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/^error: nothing to propose/);
+  });
+});
 
 describe('secrets changes list', () => {
   it('lists the environment’s requests newest first, as a table and as JSON, and of one status', async () => {
@@ -175,5 +245,44 @@ describe('secrets changes show', () => {
       code: 2,
       stderr: 'error: "nope" is not a change request id (chg_…)\n',
     });
+  });
+});
+
+describe('secrets changes cancel, approve and reject', () => {
+  it('cancels a request its token’s owner proposed', async () => {
+    const { owner, projectId, env } = await protectedProject();
+    const proposed = await secrets(['changes', 'propose', '--delete', 'OLD_KEY'], env);
+    const id = proposed.stdout.trim();
+    const result = await secrets(['changes', 'cancel', id], env);
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: `${id}: cancelled\n` });
+    expect((await storedRequest(projectId, id, owner)).status).toBe('cancelled');
+    const again = await secrets(['changes', 'cancel', id], env);
+    expect({ code: again.code, stderr: again.stderr }).toEqual({
+      code: 1,
+      stderr: `error: ${ErrorText.changeRequestNotOpen}\n`,
+    });
+  });
+
+  it('refuses to approve or reject with an API token, in the API’s words, and points to the dashboard', async () => {
+    const { admin, projectId, env } = await protectedProject({ withAdmin: true });
+    const { id } = await proposedBy(admin, projectId, { delete: ['OLD_KEY'] });
+    for (const step of ['approve', 'reject']) {
+      const result = await secrets(['changes', step, id], env);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `error: ${ErrorText.sessionRequired}\nOnly a person signed in to the dashboard approves or rejects a change request: open it on the Changes tab of production.\n`,
+      );
+    }
+    expect((await storedRequest(projectId, id, admin)).status).toBe('open');
+  });
+
+  it('approves in a session: the request is applied', async () => {
+    const { admin, projectId, env } = await protectedProject({ withAdmin: true });
+    const proposed = await secrets(['changes', 'propose', '--delete', 'OLD_KEY'], env);
+    const id = proposed.stdout.trim();
+    const result = await secrets(['changes', 'approve', id], { ...env, SECRETS_TOKEN: admin });
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: `${id}: approved and applied\n` });
+    expect((await storedRequest(projectId, id, admin)).status).toBe('applied');
   });
 });

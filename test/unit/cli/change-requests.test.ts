@@ -1,4 +1,14 @@
-import { age, type ChangeRequest, changeLine, describeRequest, listRows } from '../../../cli/change-requests';
+import {
+  age,
+  approvalsLeft,
+  type ChangeRequest,
+  changeLine,
+  describeRequest,
+  listRows,
+  restoreEntry,
+  setName,
+} from '../../../cli/change-requests';
+import { UsageError } from '../../../cli/errors';
 import { printable } from '../../../cli/text';
 
 const NOW = Date.parse('2026-05-01T12:00:00.000Z');
@@ -114,6 +124,13 @@ describe('secrets changes show', () => {
       ['forced', 'without its approvals: Outage'],
     ]);
   });
+
+  it('counts the approvals an open request still waits for', () => {
+    expect(approvalsLeft(request())).toBe(2);
+    expect(approvalsLeft(request({ approvals: [{ userId: 'u', email: null, at: '2026-05-01T11:58:00.000Z' }] }))).toBe(
+      1,
+    );
+  });
 });
 
 describe('age', () => {
@@ -125,6 +142,23 @@ describe('age', () => {
     expect(age(ago(47 * 3_600_000), NOW)).toBe('47h');
     expect(age(ago(3 * 86_400_000), NOW)).toBe('3d');
     expect(age(ago(-5_000), NOW)).toBe('0s');
+  });
+});
+
+describe('secrets changes propose’s flags', () => {
+  it('takes --restore NAME:VERSION', () => {
+    expect(restoreEntry('API_KEY:2')).toEqual({ name: 'API_KEY', version: 2 });
+    for (const text of ['API_KEY', 'API_KEY:0', 'API_KEY:v2', '1X:2']) {
+      expect(() => restoreEntry(text)).toThrow(UsageError);
+    }
+  });
+
+  it('refuses a value in --set without repeating it', () => {
+    expect(setName('API_KEY')).toBe('API_KEY');
+    expect(() => setName('API_KEY=hunter2')).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+    );
+    expect(() => setName('9LIVES')).toThrow(UsageError);
   });
 });
 
