@@ -47,7 +47,7 @@ import {
   trustSetup,
   writeSetup,
 } from './target';
-import { plural } from './text';
+import { plural, shellWord } from './text';
 
 /** Variables of the command itself, which a child of `run` does not need and is not given. */
 const OWN_VARIABLES = ['SECRETS_TOKEN', 'SECRETS_FALLBACK_PASSPHRASE'];
@@ -198,6 +198,26 @@ const projectLabel = async (client: SecretsClient, projectId: string): Promise<s
 /** Says on standard error, before a write, where it goes: the project by name and id, and the environment. */
 const announceWrite = (label: string, target: Target, doing = 'Writing') =>
   note(`${doing} to project ${label} / ${target.environment}\n`);
+
+/**
+ * Runs a direct write; when the environment is protected, the API's refusal gets a second line: the
+ * `secrets changes propose` (with `proposal`'s flags) that makes the same change through a change request.
+ */
+const orPropose = async <T>(
+  target: Target,
+  proposal: { readonly flags: string; readonly input?: string },
+  work: () => Promise<T>,
+): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof SecretsApiError) || error.error !== ErrorText.environmentProtected) throw error;
+    throw new ExplainedError(
+      error.error,
+      `${target.environment} changes only through change requests: propose this one with \`secrets changes propose ${proposal.flags}\`${proposal.input ?? ''}.`,
+    );
+  }
+};
 
 /** The entries of a `.env` file to write or propose; a file that cannot be read, or holds none, is refused. */
 const readEnvEntries = (file: string): Record<string, string> => {
@@ -601,8 +621,13 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
     announceWrite(await projectLabel(client, target.projectId), target);
     const text = value === undefined || value === '-' ? await readStandardInput() : value;
     const expected = options.expectVersion;
-    const { secret, created } = await withNearNames(client, target, undefined, () =>
-      client.set(target.projectId, target.environment, name, text, { expectedVersion: expected }),
+    const { secret, created } = await orPropose(
+      target,
+      { flags: `--set ${name}`, input: ', the value on standard input' },
+      () =>
+        withNearNames(client, target, undefined, () =>
+          client.set(target.projectId, target.environment, name, text, { expectedVersion: expected }),
+        ),
     ).catch(async (error: unknown) => {
       if (!(error instanceof SecretsApiError) || error.error !== ErrorText.secretConflict || expected === undefined) {
         throw error;
@@ -619,7 +644,9 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
     secretName(name);
     const { client, target } = connect(options);
     announceWrite(await projectLabel(client, target.projectId), target);
-    await withNearNames(client, target, name, () => client.delete(target.projectId, target.environment, name));
+    await orPropose(target, { flags: `--delete ${name}` }, () =>
+      withNearNames(client, target, name, () => client.delete(target.projectId, target.environment, name)),
+    );
     out(`${name}: deleted\n`);
   });
 
@@ -640,8 +667,10 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
       );
     }
     announceWrite(await projectLabel(client, target.projectId), target);
-    const changed = await withNearNames(client, target, undefined, () =>
-      client.change(target.projectId, target.environment, { set: entries }),
+    const changed = await orPropose(target, { flags: `--from-env-file ${shellWord(file)}` }, () =>
+      withNearNames(client, target, undefined, () =>
+        client.change(target.projectId, target.environment, { set: entries }),
+      ),
     );
     out(changed.map((change) => `${change.name}: version ${change.version}\n`).join(''));
   });
@@ -677,8 +706,10 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
     secretName(name);
     const { client, target } = connect(options);
     announceWrite(await projectLabel(client, target.projectId), target);
-    const secret = await withNearNames(client, target, name, () =>
-      client.restore(target.projectId, target.environment, name, options.version),
+    const secret = await orPropose(target, { flags: `--restore ${name}:${options.version}` }, () =>
+      withNearNames(client, target, name, () =>
+        client.restore(target.projectId, target.environment, name, options.version),
+      ),
     );
     out(`${secret.name}: version ${options.version} restored as version ${secret.version}\n`);
   });

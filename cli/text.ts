@@ -15,3 +15,7 @@ export const printable = (text: string): string =>
 
 /** A count and its noun: `1 view`, `3 views`. */
 export const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** A word as a POSIX shell reads it back: as it is when it holds nothing the shell would take, else in single quotes. */
+export const shellWord = (text: string): string =>
+  /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;

@@ -286,3 +286,33 @@ describe('secrets changes cancel, approve and reject', () => {
     expect((await storedRequest(projectId, id, admin)).status).toBe('applied');
   });
 });
+
+describe('a direct write into a protected environment', () => {
+  it('prints the API’s refusal and the secrets changes propose that would do it', async () => {
+    const { env } = await protectedProject();
+    const result = await secrets(['set', 'API_KEY'], env, value('direct'));
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n').slice(1)).toEqual([
+      `error: ${ErrorText.environmentProtected}`,
+      'production changes only through change requests: propose this one with `secrets changes propose --set API_KEY`, the value on standard input.',
+      '',
+    ]);
+  });
+
+  it('points delete, restore and import to their proposals too', async () => {
+    const { env } = await protectedProject();
+    const file = join(work, `${randomUUID()}.env`);
+    writeFileSync(file, `NEW_KEY=${value('imported')}\n`);
+    for (const [args, proposal] of [
+      [['delete', 'OLD_KEY'], '--delete OLD_KEY'],
+      [['restore', 'API_KEY', '--version', '1'], '--restore API_KEY:1'],
+      [['import', file], `--from-env-file ${file}`],
+    ] as const) {
+      const result = await secrets(args, env);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `error: ${ErrorText.environmentProtected}\nproduction changes only through change requests: propose this one with \`secrets changes propose ${proposal}\``,
+      );
+    }
+  });
+});

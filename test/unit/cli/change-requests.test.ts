@@ -9,7 +9,7 @@ import {
   setName,
 } from '../../../cli/change-requests';
 import { UsageError } from '../../../cli/errors';
-import { printable } from '../../../cli/text';
+import { printable, shellWord } from '../../../cli/text';
 
 const NOW = Date.parse('2026-05-01T12:00:00.000Z');
 
@@ -162,10 +162,15 @@ describe('secrets changes propose’s flags', () => {
   });
 });
 
-describe('printable', () => {
+describe('printable and shellWord', () => {
   it('escapes controls, bidirectional overrides and separators, and keeps other text', () => {
     expect(printable('Zürich ✓ \u202eevil\u2028\u0000 \u{e0041}')).toBe(
       'Zürich ✓ \\u202eevil\\u2028\\u0000 \\u{e0041}',
     );
+  });
+
+  it('quotes a path only when a shell would read it otherwise', () => {
+    expect(shellWord('./prod.env')).toBe('./prod.env');
+    expect(shellWord("my file's.env")).toBe(`'my file'\\''s.env'`);
   });
 });
