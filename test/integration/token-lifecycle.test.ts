@@ -263,7 +263,10 @@ describe('GET /api/v1/me', () => {
     const email = uniqueEmail('me');
     const owner = await devSession(service, email);
     const me = await call(service, 'GET', '/api/v1/me', { token: owner, from: '127.0.0.2' });
-    expect([me.status, me.body.data]).toEqual([200, { userId: subjectOf(owner), email, sourceIp: '127.0.0.2' }]);
+    expect([me.status, me.body.data]).toEqual([
+      200,
+      { userId: subjectOf(owner), email, sourceIp: '127.0.0.2', addedTo: [] },
+    ]);
 
     const created = await call(service, 'POST', '/api/v1/tokens', {
       token: owner,
