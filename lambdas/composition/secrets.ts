@@ -1,12 +1,13 @@
 import { dataKeys, decryptValue, encryptValue } from '@lambdas/crypto/envelope';
 import { keyWrapper } from '@lambdas/crypto/key-wrapper';
+import { valueDigest } from '@lambdas/crypto/value-digest';
 import * as secretRepository from '@lambdas/data/secret-repository';
 import type { RequestOrigin } from '@lambdas/domain/audit';
 import type { Principal } from '@lambdas/domain/principal';
 import { type InEnvironment, secretUseCases } from '@lambdas/use-cases/secrets';
 
-/** How values are sealed, over one cache of the projects' data keys per function. */
-export const secretCrypto = { keys: dataKeys(keyWrapper), encryptValue, decryptValue };
+/** How values are sealed and digested, over one cache of the projects' data keys per function. */
+export const secretCrypto = { keys: dataKeys(keyWrapper), encryptValue, decryptValue, digestValue: valueDigest };
 
 /** The secrets of a project's environments (the composition root of their routes). */
 export const secrets = secretUseCases({ secrets: secretRepository, crypto: secretCrypto });

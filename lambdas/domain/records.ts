@@ -101,6 +101,11 @@ export interface SecretHeadRecord {
   readonly ciphertext?: Uint8Array;
   /** How `ciphertext` is bound (`VALUE_BINDING`); none on a value sealed before lives and copies were bound. */
   readonly binding?: number;
+  /**
+   * The current value's keyed digest (crypto/value-digest.ts), which compares it with another value of
+   * the project without opening either; none once deleted, nor on a value written before digests.
+   */
+  readonly valueDigest?: Uint8Array;
   /** The bytes the secret takes in its environment's export; 0 once deleted. */
   readonly exportBytes: number;
   readonly deletedAt?: string;
@@ -116,6 +121,8 @@ export interface SecretVersionRecord {
   readonly ciphertext?: Uint8Array;
   /** How `ciphertext` is bound, as on the head. */
   readonly binding?: number;
+  /** The value's keyed digest, as on the head. */
+  readonly valueDigest?: Uint8Array;
   readonly deleted: boolean;
 }
 

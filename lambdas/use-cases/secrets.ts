@@ -50,11 +50,13 @@ export interface SecretStore {
   recordEvent(event: AuditEvent, userId: string, projectId: string): Promise<void>;
 }
 
-/** How values are sealed: the envelope module, over the projects' data keys. */
+/** How values are sealed and compared: the envelope and value-digest modules, over the projects' data keys. */
 export interface SecretCrypto {
   readonly keys: DataKeys;
   encryptValue(key: Uint8Array, address: ValueAddress, value: string): SealedValue;
   decryptValue(key: Uint8Array, address: ValueAddress, stored: SealedValue): string;
+  /** The value's keyed digest in the project of `key`: equal for equal values, made only with the key. */
+  digestValue(key: Uint8Array, value: string): Uint8Array;
 }
 
 /** A request about one environment's secrets: who asks, from where and when, and which environment. */
@@ -375,7 +377,12 @@ export const secretUseCases = ({
     // a version's ciphertext written into the head (a rollback) opens as no head's, nor the other way.
     const seal = (plain: string, copy: ValueCopy) =>
       crypto.encryptValue((key as DataKey).plaintext, addressOf(at, change.name, life, version, copy), plain);
-    const sealed = value === undefined ? undefined : { head: seal(value, 'head'), version: seal(value, 'version') };
+    // Both copies carry the value's digest, so that a compare finds it equal to another without opening it.
+    const sealBoth = (plain: string) => {
+      const valueDigest = crypto.digestValue((key as DataKey).plaintext, plain);
+      return { head: { ...seal(plain, 'head'), valueDigest }, version: { ...seal(plain, 'version'), valueDigest } };
+    };
+    const sealed = value === undefined ? undefined : sealBoth(value);
     const exportBytes = value === undefined ? 0 : exportBytesOf(change.name, value);
     const next: SecretHeadRecord = Object.assign(
       fields,

@@ -4,6 +4,7 @@ import { DELETED_SECRET_DAYS, MAX_EXPORT_BYTES, MAX_SECRETS } from '@contract/li
 import { sealBytes } from '@lambdas/crypto/aes-gcm';
 import { additionalData, dataKeys, decryptValue, encryptValue } from '@lambdas/crypto/envelope';
 import { localKeyWrapper } from '@lambdas/crypto/local-key-wrapper';
+import { valueDigest } from '@lambdas/crypto/value-digest';
 import { DecryptionError, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import type {
   EnvironmentRecord,
@@ -145,7 +146,12 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
       reads.push(event);
     },
   };
-  const crypto: SecretCrypto = { keys: dataKeys(localKeyWrapper()), encryptValue, decryptValue };
+  const crypto: SecretCrypto = {
+    keys: dataKeys(localKeyWrapper()),
+    encryptValue,
+    decryptValue,
+    digestValue: valueDigest,
+  };
   const head = (name: string, place = 'production') => heads.get(headKey(place, name));
   const version = (name: string, life: string, number: number, place = 'production') =>
     versions.get(versionKey(place, name, life, number));
@@ -219,6 +225,19 @@ describe('putSecret', () => {
         details: expect.objectContaining({ environment: 'production', secrets: [{ name: 'API_KEY', version: 1 }] }),
       }),
     ]);
+  });
+
+  it('stores the value’s digest under the project’s data key on its head and its version, and none with a delete', async () => {
+    const world = fakeSecrets();
+    await world.putSecret(at(), 'API_KEY', { value: 'sk_live_1' });
+    const dataKey = (await world.crypto.keys.dataKeyFor(projectId, world.project.record.dataKey)).plaintext;
+    const digest = valueDigest(dataKey, 'sk_live_1');
+    const head = world.head('API_KEY');
+    expect(Buffer.from(head?.valueDigest ?? []).equals(digest)).toBe(true);
+    expect(Buffer.from(world.version('API_KEY', head?.life ?? '', 1)?.valueDigest ?? []).equals(digest)).toBe(true);
+    await world.deleteSecret(at(), 'API_KEY');
+    expect(world.head('API_KEY')?.valueDigest).toBeUndefined();
+    expect(world.version('API_KEY', head?.life ?? '', 2)?.valueDigest).toBeUndefined();
   });
 
   it('stores the project’s new data key with its first value only, and seals every value under it', async () => {
