@@ -485,6 +485,7 @@ const main = async () => {
       httpMethod: route.method,
       headers: { 'Content-Type': 'application/json' },
       pathParameters,
+      queryStringParameters: sample.query ?? null,
       body: sample.body === undefined ? null : JSON.stringify(sample.body),
       isBase64Encoded: false,
       requestContext: {

@@ -52,7 +52,7 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   sessionRequired: 'an API token on a route for dashboard sessions only',
   projectRole: 'the caller is a plain member of the project; the route needs its `owner` or an `admin`',
   environmentAccess:
-    'the caller’s access to the environment is below what the route needs: `read` for lists, values, versions and export, `write` for every change (the refusal is recorded)',
+    'the caller’s access to an environment is below what the route needs: `read` for lists, values, versions and export, in both environments of a compare and in a promote’s `from`; `write` for every change, and in a promote’s `to` (the refusal is recorded)',
   projectNotFound: 'no such project, or the caller is not one of its members',
   tokenNotFound: 'no such token among the caller’s',
   userNotFound: 'no user holds the address (a user must have signed in once to be added)',
@@ -67,7 +67,8 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   environmentNotEmpty: 'the environment holds a live secret: delete its secrets first',
   environmentProtected: 'the environment is protected: a change goes through a change request, which `details` names',
   accessFixed: 'the member is the project’s owner or an admin, whose access is `write` everywhere',
-  secretNotFound: 'no such secret in the environment, or it was deleted (for a history or a restore: over 30 days ago)',
+  secretNotFound:
+    'no such secret in the environment, or it was deleted (for a history or a restore: over 30 days ago); for a promote, a name not live in `from`',
   secretVersionNotFound: 'the secret has no such version, or that version is its delete',
   secretConflict: 'an `expectedVersion` (or one of `expectedVersions`) is not the secret’s current version',
   secretLimit: 'the write would take the environment over 1,000 live secrets or 5,000,000 bytes of export',

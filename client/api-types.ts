@@ -89,6 +89,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{projectId}/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare two environments’ secrets, `?from=staging&to=production`: by name, without values; no read recorded
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         */
+        get: operations["compareEnvironments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{projectId}/environments": {
         parameters: {
             query?: never;
@@ -497,6 +517,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{projectId}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy up to 25 secrets’ current values from one environment into another: all of them, or none
+         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope).
+         */
+        post: operations["promoteSecrets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shares": {
         parameters: {
             query?: never;
@@ -704,6 +744,19 @@ export interface components {
                 approvals: number | null;
                 defaultAccess: ("none" | "read" | "write") | null;
             };
+        };
+        /** @description One secret in two environments, without its values */
+        SecretComparison: {
+            name: string;
+            /**
+             * @description `only-from`: live in `from` only; `only-to`: in `to` only; `same`: in both with the same value; `different`: in both with another
+             * @enum {string}
+             */
+            status: "only-from" | "only-to" | "same" | "different";
+            /** @description Its current version in `from`; null: none live there */
+            fromVersion: number | null;
+            /** @description Its current version in `to`; null: none live there */
+            toVersion: number | null;
         };
         /** @description An environment of a project */
         Environment: {
@@ -1424,6 +1477,152 @@ export interface operations {
                         success: false;
                         /** @constant */
                         error: "Project not found";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    compareEnvironments: {
+        parameters: {
+            query: {
+                /** @description The environment secrets are compared or promoted from */
+                from: string;
+                /** @description The environment secrets are compared or promoted to */
+                to: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each secret live in either environment, by name: only in `from`, only in `to`, or in both with the same value or another, and its version in each */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SecretComparison"][];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Validation failed";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Environment not found";
                     };
                 };
             };
@@ -5508,6 +5707,219 @@ export interface operations {
                         success: false;
                         /** @constant */
                         error: "Owners and admins write every environment";
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    promoteSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The environment secrets are compared or promoted from */
+                    from: string;
+                    /** @description The environment secrets are compared or promoted to */
+                    to: string;
+                    /** @description The secrets to promote, 1 to 25, each once */
+                    names: string[];
+                    /** @description Write a secret only if this is still its current version in `to` (0: only if it has none) */
+                    expectedVersions?: {
+                        [key: string]: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Each secret written in `to`, by name, at its new version */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            name: string;
+                            version: number;
+                            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+                            updatedAt: string;
+                            updatedBy: components["schemas"]["Person"];
+                            deleted: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Environment not found" | "Secret not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Environment is protected" | "Secret version conflict" | "Secret limit reached";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };

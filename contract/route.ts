@@ -160,9 +160,13 @@ export const SAMPLE_SHARE = {
   maxViews: 100,
 } as const;
 
-/** A request: its raw path parameters (as they appear in the path, percent-encoded) and JSON body. */
+/**
+ * A request: its raw path parameters (as they appear in the path, percent-encoded), its query
+ * parameters (decoded) and JSON body.
+ */
 export interface SampleRequest {
   readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string>>;
   readonly body?: unknown;
 }
 

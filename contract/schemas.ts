@@ -307,13 +307,16 @@ export const byName = <V extends z.ZodMiniType>(value: V) =>
     }),
   );
 
+/** Versions by secret name, each a whole number from 0 (`expectedVersions`: 0 is absent or deleted). */
+export const versionsByName = () => byName(versionNumber(0));
+
 /** A PATCH body: the values to set and the names to delete, each at most once, with their expected versions. */
 export const secretChanges = () =>
   exactly(
     {
       set: z.optional(byName(secretValue())),
       delete: z.optional(z.array(secretName(), { error: 'Send the names to delete as a list, e.g. ["OLD_KEY"]' })),
-      expectedVersions: z.optional(byName(versionNumber(0))),
+      expectedVersions: z.optional(versionsByName()),
     },
     'field',
   ).check(

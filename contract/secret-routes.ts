@@ -8,6 +8,19 @@ import type { DataCall } from './work';
 /** The path parameters of a route about an environment's secrets. */
 export const environmentParams = () => z.object({ projectId: projectId(), environment: environmentName() });
 
+/** The two environments a compare or a promote names: the fields of its query or body. */
+export const environmentPair = () => ({
+  from: environmentName().check(z.describe('The environment secrets are compared or promoted from')),
+  to: environmentName().check(z.describe('The environment secrets are compared or promoted to')),
+});
+
+/** A compare or a promote names two environments, not one twice. */
+export const twoEnvironments = () =>
+  z.refine<{ readonly from: string; readonly to: string }>((pair) => pair.from !== pair.to, {
+    message: 'Name two environments: from and to are the same',
+    path: ['to'],
+  });
+
 /** The path parameters of a route about one secret. */
 export const secretParams = () =>
   z.object({ projectId: projectId(), environment: environmentName(), name: secretName() });

@@ -390,8 +390,9 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
     for (const credential of ['token', 'session'] as const) {
       if (credential === 'token' && route.tokenScope === null) continue;
       const { world, credentials } = await newWorld(route);
-      const { params, body } = route.sample(world);
-      const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => params?.[name] ?? '');
+      const { params, query, body } = route.sample(world);
+      const search = query === undefined ? '' : `?${new URLSearchParams(query)}`;
+      const path = `${route.path.replace(/\{(\w+)\}/g, (_match, name: string) => params?.[name] ?? '')}${search}`;
       const name = `${route.method} ${route.path} (${credential})`;
       const sent = expectStatus(
         await send(route.method, path, { token: credentials[credential], json: body }),

@@ -1,13 +1,19 @@
 import { dataKeys, decryptValue, encryptValue } from '@lambdas/crypto/envelope';
 import { keyWrapper } from '@lambdas/crypto/key-wrapper';
-import { valueDigest } from '@lambdas/crypto/value-digest';
+import { sameDigest, valueDigest } from '@lambdas/crypto/value-digest';
 import * as secretRepository from '@lambdas/data/secret-repository';
 import type { RequestOrigin } from '@lambdas/domain/audit';
 import type { Principal } from '@lambdas/domain/principal';
-import { type InEnvironment, secretUseCases } from '@lambdas/use-cases/secrets';
+import { type InEnvironment, type InProject, secretUseCases } from '@lambdas/use-cases/secrets';
 
 /** How values are sealed and digested, over one cache of the projects' data keys per function. */
-export const secretCrypto = { keys: dataKeys(keyWrapper), encryptValue, decryptValue, digestValue: valueDigest };
+export const secretCrypto = {
+  keys: dataKeys(keyWrapper),
+  encryptValue,
+  decryptValue,
+  digestValue: valueDigest,
+  sameDigest,
+};
 
 /** The secrets of a project's environments (the composition root of their routes). */
 export const secrets = secretUseCases({ secrets: secretRepository, crypto: secretCrypto });
@@ -24,4 +30,17 @@ export const inEnvironment = (request: {
   now: request.now,
   projectId: request.params.projectId,
   environment: request.params.environment,
+});
+
+/** A request about two environments of a project (compare, promote) as the use cases take it. */
+export const inProject = (request: {
+  readonly principal: Principal;
+  readonly origin: RequestOrigin;
+  readonly now: Date;
+  readonly params: { readonly projectId: string };
+}): InProject => ({
+  caller: request.principal,
+  origin: request.origin,
+  now: request.now,
+  projectId: request.params.projectId,
 });

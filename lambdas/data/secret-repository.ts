@@ -4,6 +4,7 @@ import { tableSchema } from '@contract/table-schema';
 import type {
   EnvironmentRecord,
   MemberRecord,
+  PairContext,
   ProjectRecord,
   SecretContext,
   SecretHeadRecord,
@@ -57,18 +58,82 @@ export const readSecretContext = async (
   if (withProject) keys.push(project);
   const items = await batchGetItems<Item>(keys, true);
   const find = (key: ItemKey) => items.find((item) => item.PK === key.PK && item.SK === key.SK);
-  const heads = new Map<string, SecretHeadRecord>();
-  for (const item of items) {
-    if (item.PK === secretsPartition(projectId, environment)) {
-      const head = item as unknown as SecretHeadRecord;
-      heads.set(head.name, head);
-    }
-  }
   return {
     member: find(member) as MemberRecord | undefined,
     environment: find(place) as EnvironmentRecord | undefined,
     project: withProject ? (find(project) as ProjectRecord | undefined) : undefined,
-    heads,
+    heads: headsIn(items, projectId, environment),
+  };
+};
+
+type EnvironmentHeads = ReadonlyMap<string, SecretHeadRecord>;
+
+/** The heads among `items` that are in an environment's secrets partition, by name. */
+const headsIn = (items: readonly Item[], projectId: string, environment: string): Map<string, SecretHeadRecord> => {
+  const partition = secretsPartition(projectId, environment);
+  const heads = new Map<string, SecretHeadRecord>();
+  for (const item of items) {
+    if (item.PK === partition) {
+      const head = item as unknown as SecretHeadRecord;
+      heads.set(head.name, head);
+    }
+  }
+  return heads;
+};
+
+/**
+ * What a request about two environments reads first: the caller's membership, both environments, the
+ * heads of `names` in each and, with `withProject`, the project, strongly consistent, in one
+ * BatchGetItem (two past 100 keys).
+ */
+export const readPairContext = async (
+  projectId: string,
+  userId: string,
+  environments: { readonly from: string; readonly to: string },
+  names: readonly string[],
+  withProject: boolean,
+): Promise<PairContext> => {
+  const { from, to } = environments;
+  const member = memberKey(projectId, userId);
+  const places = [environmentKey(projectId, from), environmentKey(projectId, to)] as const;
+  const project = projectKey(projectId);
+  const keys: ItemKey[] = [
+    member,
+    ...places,
+    ...[from, to].flatMap((environment) => names.map((name) => secretHeadKey(projectId, environment, name))),
+  ];
+  if (withProject) keys.push(project);
+  const items = await batchGetItems<Item>(keys, true);
+  const find = (key: ItemKey) => items.find((item) => item.PK === key.PK && item.SK === key.SK);
+  return {
+    member: find(member) as MemberRecord | undefined,
+    project: withProject ? (find(project) as ProjectRecord | undefined) : undefined,
+    from: { environment: find(places[0]) as EnvironmentRecord | undefined, heads: headsIn(items, projectId, from) },
+    to: { environment: find(places[1]) as EnvironmentRecord | undefined, heads: headsIn(items, projectId, to) },
+  };
+};
+
+/**
+ * The project (its wrapped data key) and the heads of `names` in two environments, with their values,
+ * strongly consistent, in one BatchGetItem (more past 100 keys): what a compare opens of heads written
+ * before value digests.
+ */
+export const readHeadValues = async (
+  projectId: string,
+  environments: { readonly from: string; readonly to: string },
+  names: readonly string[],
+): Promise<Pick<PairContext, 'project'> & { readonly from: EnvironmentHeads; readonly to: EnvironmentHeads }> => {
+  const { from, to } = environments;
+  const project = projectKey(projectId);
+  const keys: ItemKey[] = [
+    project,
+    ...[from, to].flatMap((environment) => names.map((name) => secretHeadKey(projectId, environment, name))),
+  ];
+  const items = await batchGetItems<Item>(keys, true);
+  return {
+    project: items.find((item) => item.PK === project.PK && item.SK === project.SK) as ProjectRecord | undefined,
+    from: headsIn(items, projectId, from),
+    to: headsIn(items, projectId, to),
   };
 };
 
@@ -82,7 +147,10 @@ export const getSecretVersion = (
 ): Promise<SecretVersionRecord | undefined> =>
   getItem<SecretVersionRecord>(secretVersionKey(projectId, environment, name, life, version), true);
 
-/** Every head of an environment, deleted ones included, strongly consistent; their values only when asked. */
+/**
+ * Every head of an environment, deleted ones included, strongly consistent; their values only when
+ * asked, their values' digests always.
+ */
 export const listSecretHeads = (
   projectId: string,
   environment: string,
@@ -92,7 +160,7 @@ export const listSecretHeads = (
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :head)',
     ExpressionAttributeValues: { ':pk': secretsPartition(projectId, environment), ':head': SECRET_HEAD_PREFIX },
     ...(!withValues && {
-      ProjectionExpression: '#name, version, updatedAt, updatedBy, deletedAt, environmentLife',
+      ProjectionExpression: '#name, version, updatedAt, updatedBy, deletedAt, environmentLife, valueDigest',
       ExpressionAttributeNames: { '#name': 'name' },
     }),
     ConsistentRead: true,
@@ -208,13 +276,9 @@ export const writeSecrets = async (change: SecretWrites): Promise<SecretWriteOut
     },
     environmentUpdate(change),
   ];
-  for (const write of change.writes) {
-    writes.push(
-      headPut(write),
-      versionPut(write),
-      auditEventPut(write.event, { userId: change.userId, projectId: change.projectId }),
-    );
-  }
+  const trails = { userId: change.userId, projectId: change.projectId };
+  for (const write of change.writes) writes.push(headPut(write), versionPut(write), auditEventPut(write.event, trails));
+  for (const event of change.alsoRecorded ?? []) writes.push(auditEventPut(event, trails));
   const closingAt = writes.length;
   if (change.closing !== undefined) writes.push(...closingWrites(change.closing, change.userId));
   if (change.newDataKey !== undefined) {

@@ -235,6 +235,22 @@ export interface SecretContext {
   readonly heads: ReadonlyMap<string, SecretHeadRecord>;
 }
 
+/** One environment of a request about two (a compare, a promote), as read: none when it does not exist. */
+export interface EnvironmentRead {
+  readonly environment: EnvironmentRecord | undefined;
+  /** The heads of the names asked for that exist there, by name. */
+  readonly heads: ReadonlyMap<string, SecretHeadRecord>;
+}
+
+/** What a request about two environments of a project reads first, in one strongly consistent call. */
+export interface PairContext {
+  readonly member: MemberRecord | undefined;
+  /** The project, when asked for: its wrapped data key. */
+  readonly project: ProjectRecord | undefined;
+  readonly from: EnvironmentRead;
+  readonly to: EnvironmentRead;
+}
+
 /** One secret's change: its new head, the version it was read at (none: absent), its new version, its event. */
 export interface SecretWrite {
   readonly head: SecretHeadRecord;
@@ -263,6 +279,8 @@ export interface SecretWrites {
   readonly newDataKey?: Uint8Array;
   /** The change request the write applies, closed in the same transaction if it is still as read. */
   readonly closing?: ClosingChangeRequest;
+  /** Events the change records beside its writes' own, in the same transaction: a promote's read of its sources. */
+  readonly alsoRecorded?: readonly AuditEvent[];
 }
 
 /** A change request closed by the write that applies it: as read, as closed, and the events of closing it. */

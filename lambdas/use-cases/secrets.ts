@@ -11,8 +11,10 @@ import { newLife } from '@lambdas/domain/ids';
 import type { Principal } from '@lambdas/domain/principal';
 import type {
   ClosingChangeRequest,
+  EnvironmentRead,
   EnvironmentRecord,
   MemberRecord,
+  PairContext,
   SecretAuthor,
   SecretContext,
   SecretHeadRecord,
@@ -45,6 +47,18 @@ export interface SecretStore {
     name: string,
     life: string,
   ): Promise<SecretVersionRecord[]>;
+  readPairContext(
+    projectId: string,
+    userId: string,
+    environments: Pair,
+    names: readonly string[],
+    withProject: boolean,
+  ): Promise<PairContext>;
+  readHeadValues(
+    projectId: string,
+    environments: Pair,
+    names: readonly string[],
+  ): Promise<Pick<PairContext, 'project'> & Record<keyof Pair, ReadonlyMap<string, SecretHeadRecord>>>;
   writeSecrets(change: SecretWrites): Promise<SecretWriteOutcome>;
   /** Records an event of its own: a read before its values are answered, or a refusal. */
   recordEvent(event: AuditEvent, userId: string, projectId: string): Promise<void>;
@@ -57,16 +71,31 @@ export interface SecretCrypto {
   decryptValue(key: Uint8Array, address: ValueAddress, stored: SealedValue): string;
   /** The value's keyed digest in the project of `key`: equal for equal values, made only with the key. */
   digestValue(key: Uint8Array, value: string): Uint8Array;
+  /** Whether two stored digests are of the same value. */
+  sameDigest(a: Uint8Array, b: Uint8Array): boolean;
 }
 
-/** A request about one environment's secrets: who asks, from where and when, and which environment. */
-export interface InEnvironment {
+/** A request about a project's secrets: who asks, from where and when, and in which project. */
+export interface InProject {
   readonly caller: Principal;
   readonly origin: RequestOrigin;
   readonly now: Date;
   readonly projectId: string;
+}
+
+/** A request about one environment's secrets: a request in a project, and which environment. */
+export interface InEnvironment extends InProject {
   readonly environment: string;
 }
+
+/** Two environments of a project, as a compare or a promote names them: from one, to the other. */
+export interface Pair {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** How a secret of one environment compares with the one of its name in another. */
+export type ComparisonStatus = 'only-from' | 'only-to' | 'same' | 'different';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DELETED_MS = DELETED_SECRET_DAYS * DAY_MS;
@@ -165,6 +194,13 @@ export interface Written {
   readonly created: boolean;
 }
 
+/** What one attempt of a write read and asks for: the environment's context, the changes, and events to record with them. */
+interface Round {
+  readonly context: FoundContext;
+  readonly changes: readonly Change[];
+  readonly alsoRecorded?: readonly AuditEvent[];
+}
+
 /** One change as it will be written, with how it moves the environment's counts. */
 interface Planned {
   readonly write: SecretWrite;
@@ -197,21 +233,54 @@ export const secretUseCases = ({
     const { member, environment } = context;
     if (!member) throw new NotFoundError(ErrorText.projectNotFound);
     if (!environment) throw new NotFoundError(ErrorText.environmentNotFound);
-    if (!allows(accessIn(member, environment), needs)) {
-      const details = { environment: at.environment, needed: needs };
-      const event = auditEvent('access.denied', at.origin, at.now, { projectId: at.projectId }, details);
-      await secrets.recordEvent(event, at.caller.userId, at.projectId);
-      throw new ForbiddenError(ErrorText.environmentAccess);
-    }
-    if (needs === 'write' && !viaChangeRequest && isProtected(environment)) {
-      throw new ConflictError(ErrorText.environmentProtected, [
-        {
-          path: 'environment',
-          message: `${at.environment} is protected: propose the change with POST /api/v1/projects/${at.projectId}/environments/${at.environment}/change-requests`,
-        },
-      ]);
-    }
+    await requireAccess(at, member, environment, needs);
+    if (needs === 'write' && !viaChangeRequest && isProtected(environment)) throw protectedRefusal(at);
     return Object.assign(context, { member, environment });
+  };
+
+  /** Refuses the caller below what a request `needs` in an environment: 403, recorded as a denial. */
+  const requireAccess = async (
+    at: InProject,
+    member: MemberRecord,
+    environment: EnvironmentRecord,
+    needs: NeededAccess,
+  ): Promise<void> => {
+    if (allows(accessIn(member, environment), needs)) return;
+    const details = { environment: environment.name, needed: needs };
+    const event = auditEvent('access.denied', at.origin, at.now, { projectId: at.projectId }, details);
+    await secrets.recordEvent(event, at.caller.userId, at.projectId);
+    throw new ForbiddenError(ErrorText.environmentAccess);
+  };
+
+  /** What a direct write into a protected environment answers: 409, naming the change-request route. */
+  const protectedRefusal = (at: InEnvironment) =>
+    new ConflictError(ErrorText.environmentProtected, [
+      {
+        path: 'environment',
+        message: `${at.environment} is protected: propose the change with POST /api/v1/projects/${at.projectId}/environments/${at.environment}/change-requests`,
+      },
+    ]);
+
+  /**
+   * The context of a request about two environments, once the caller is a member (404 otherwise), both
+   * exist (404) and the caller's access in each allows what the request `needs` there (403, recorded as
+   * a denial; `from` judged first).
+   */
+  const requirePair = async (
+    at: InProject,
+    pair: Pair,
+    names: readonly string[],
+    withProject: boolean,
+    needs: Record<keyof Pair, NeededAccess>,
+  ) => {
+    const context = await secrets.readPairContext(at.projectId, at.caller.userId, pair, names, withProject);
+    const { member, from, to } = context;
+    if (!member) throw new NotFoundError(ErrorText.projectNotFound);
+    if (!from.environment || !to.environment) throw new NotFoundError(ErrorText.environmentNotFound);
+    await requireAccess(at, member, from.environment, needs.from);
+    await requireAccess(at, member, to.environment, needs.to);
+    type Found = EnvironmentRead & { readonly environment: EnvironmentRecord };
+    return Object.assign(context, { member, from: from as Found, to: to as Found });
   };
 
   /** A value's address: bound to its ciphertext, so that it opens nowhere else (no other copy, life or version). */
@@ -231,7 +300,7 @@ export const secretUseCases = ({
   });
 
   /** The project's stored data key, unwrapped (from the function's cache, or one unwrap). */
-  const storedKey = async (at: InEnvironment, context: SecretContext): Promise<Uint8Array> => {
+  const storedKey = async (at: InProject, context: Pick<SecretContext, 'project'>): Promise<Uint8Array> => {
     const wrapped = context.project?.dataKey;
     if (wrapped === undefined) throw new Error(`Project ${at.projectId} holds a value but no data key`);
     return (await crypto.keys.dataKeyFor(at.projectId, wrapped)).plaintext;
@@ -422,20 +491,19 @@ export const secretUseCases = ({
   };
 
   /**
-   * Writes `changes` of one environment as one transaction, reading again and retrying while another
-   * writer changes what was read first: each change is judged against the heads as they are (a stated
-   * `expectedVersion` that no longer holds is a 409, never a retry).
+   * Writes, as one transaction, the changes of one environment that `round` reads and judges, reading
+   * again and retrying while another writer changes what was read first: each change is judged against
+   * the heads as they are (a stated `expectedVersion` that no longer holds is a 409, never a retry).
+   * `needsKey`: some change seals or opens a value, so the project's data key is read.
    */
-  const write = async (
+  const commit = async (
     at: InEnvironment,
-    changes: readonly Change[],
+    needsKey: boolean,
+    round: () => Promise<Round>,
     options: WriteOptions = {},
   ): Promise<Written[]> => {
-    const names = changes.map((change) => change.name);
-    // Only a change that seals or opens a value needs the project's data key: a delete reads no project.
-    const needsKey = changes.some((change) => change.value !== undefined || change.restoredFrom !== undefined);
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt += 1) {
-      const context = await requireContext(at, names, needsKey, 'write', options.viaChangeRequest);
+      const { context, changes, alsoRecorded } = await round();
       const key = needsKey ? await crypto.keys.dataKeyFor(at.projectId, context.project?.dataKey) : undefined;
       const planned: Planned[] = [];
       for (const change of changes) planned.push(await plan(at, context, key, change, options.author));
@@ -452,6 +520,7 @@ export const secretUseCases = ({
         bytesDelta: planned.reduce((sum, change) => sum + change.bytesDelta, 0),
         ...(key?.created && { newDataKey: key.wrapped }),
         ...(options.closing && { closing: options.closing(written) }),
+        ...(alsoRecorded && { alsoRecorded }),
       });
       if (outcome === 'written') return written;
       if (outcome === 'requestChanged') throw new ChangeRequestMoved();
@@ -461,6 +530,137 @@ export const secretUseCases = ({
       await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)));
     }
     throw new ServiceUnavailableError();
+  };
+
+  /** Writes `changes` of one environment as one transaction (`commit`), judged against the heads as they are. */
+  const write = (at: InEnvironment, changes: readonly Change[], options: WriteOptions = {}): Promise<Written[]> => {
+    const names = changes.map((change) => change.name);
+    // Only a change that seals or opens a value needs the project's data key: a delete reads no project.
+    const needsKey = changes.some((change) => change.value !== undefined || change.restoredFrom !== undefined);
+    const round = async () => ({
+      context: await requireContext(at, names, needsKey, 'write', options.viaChangeRequest),
+      changes,
+    });
+    return commit(at, needsKey, round, options);
+  };
+
+  /**
+   * How each secret live in either environment compares with the one of its name in the other, by
+   * name: by their values' digests, never by values answered, and no read is recorded. A pair of which
+   * one head was written before digests is read again with its values, and the value without a digest
+   * is opened and digested here: the answer is exact for every secret, and no value leaves the function.
+   */
+  const compareEnvironments = async (at: InProject, pair: Pair) => {
+    const [context, fromHeads, toHeads] = await Promise.all([
+      requirePair(at, pair, [], false, { from: 'read', to: 'read' }),
+      secrets.listSecretHeads(at.projectId, pair.from, false),
+      secrets.listSecretHeads(at.projectId, pair.to, false),
+    ]);
+    const liveIn = (heads: readonly SecretHeadRecord[], environment: EnvironmentRecord) =>
+      new Map(heads.filter((head) => live(head, environment, at.now)).map((head) => [head.name, head]));
+    const from = liveIn(fromHeads, context.from.environment);
+    const to = liveIn(toHeads, context.to.environment);
+    const undigested = [...from.values()]
+      .filter((head) => {
+        const other = to.get(head.name);
+        return other !== undefined && (head.valueDigest === undefined || other.valueDigest === undefined);
+      })
+      .map((head) => head.name);
+    /** The digests of values opened here, of heads written before digests. */
+    const opened = new Map<SecretHeadRecord, Uint8Array>();
+    if (undigested.length > 0) {
+      // Read again, with values: what the two names hold now is what is compared.
+      const stored = await secrets.readHeadValues(at.projectId, pair, undigested);
+      const key = await storedKey(at, stored);
+      for (const [side, environment, heads] of [
+        ['from', context.from.environment, from],
+        ['to', context.to.environment, to],
+      ] as const) {
+        const within: InEnvironment = { ...at, environment: environment.name };
+        for (const name of undigested) {
+          const head = stored[side].get(name);
+          if (!live(head, environment, at.now)) {
+            heads.delete(name);
+            continue;
+          }
+          heads.set(name, head);
+          if (head.valueDigest === undefined) {
+            opened.set(head, crypto.digestValue(key, open(key, within, { name, life: head.life, copy: 'head' }, head)));
+          }
+        }
+      }
+    }
+    const digestOf = (head: SecretHeadRecord) => head.valueDigest ?? (opened.get(head) as Uint8Array);
+    const names = [...new Set([...from.keys(), ...to.keys()])].sort();
+    return names.map((name) => {
+      const [inFrom, inTo] = [from.get(name), to.get(name)];
+      const status: ComparisonStatus =
+        inTo === undefined
+          ? 'only-from'
+          : inFrom === undefined
+            ? 'only-to'
+            : crypto.sameDigest(digestOf(inFrom), digestOf(inTo))
+              ? 'same'
+              : 'different';
+      return { name, status, fromVersion: inFrom?.version ?? null, toVersion: inTo?.version ?? null };
+    });
+  };
+
+  /**
+   * A promote into a protected environment: the one seam where proposing it as a change request plugs
+   * in (the promote then answers the request, 201). Change requests are not built yet, so until they are
+   * it is refused as any direct write into a protected environment is (409, naming the change-request
+   * route). It is called once the promote is judged: the caller holds `read` in `from` and `write` in
+   * `into`, and every name is live in `from` (the sources' heads are at hand, unopened, no read
+   * recorded).
+   */
+  const promoteIntoProtected = (into: InEnvironment): never => {
+    throw protectedRefusal(into);
+  };
+
+  /**
+   * Copies the current values of `names` from one environment into another, as one change: all of them
+   * or none, each written at the version read in `to` (with `expectedVersions`, only at those: else
+   * 409). The reads of the sources are recorded (`secret.read` in `from`) in the transaction of the
+   * writes and their events: values that move inside the service are read exactly when they are written.
+   */
+  const promoteSecrets = async (
+    at: InProject,
+    input: Pair & { readonly names: readonly string[]; readonly expectedVersions?: Record<string, number> },
+  ) => {
+    const into: InEnvironment = { ...at, environment: input.to };
+    const source: InEnvironment = { ...at, environment: input.from };
+    const expected = new Map(Object.entries(input.expectedVersions ?? {}));
+    const written = await commit(into, true, async () => {
+      const context = await requirePair(at, input, input.names, true, { from: 'read', to: 'write' });
+      const sources = input.names.map((name) => {
+        const head = context.from.heads.get(name);
+        if (!live(head, context.from.environment, at.now)) throw new NotFoundError(ErrorText.secretNotFound);
+        return head;
+      });
+      if (isProtected(context.to.environment)) return promoteIntoProtected(into);
+      const key = await storedKey(at, context);
+      const changes = sources.map((head) => ({
+        name: head.name,
+        value: open(key, source, { name: head.name, life: head.life, copy: 'head' }, head),
+        expectedVersion: expected.get(head.name),
+      }));
+      const details = { environment: input.from, secrets: sources.map(({ name, version }) => ({ name, version })) };
+      const read = auditEvent('secret.read', at.origin, at.now, { projectId: at.projectId }, details);
+      const { member, project, to } = context;
+      return {
+        context: { member, project, environment: to.environment, heads: to.heads },
+        changes,
+        alsoRecorded: [read],
+      };
+    });
+    return written.map(({ name, version, updatedAt, updatedBy, deleted }) => ({
+      name,
+      version,
+      updatedAt,
+      updatedBy,
+      deleted,
+    }));
   };
 
   /** The one secret a write of one change wrote. */
@@ -479,6 +679,8 @@ export const secretUseCases = ({
     getSecret,
     exportSecrets,
     listVersions,
+    compareEnvironments,
+    promoteSecrets,
     /** Writes a value as the secret's next version; `created` when the secret was not live before. */
     putSecret: async (at: InEnvironment, name: string, input: { value: string; expectedVersion?: number }) => {
       const written = await writeOne(at, { name, value: input.value, expectedVersion: input.expectedVersion });

@@ -554,6 +554,7 @@ describe('dashboard', () => {
       'SecretsService/SecretsRestored service=secrets-service',
       'SecretsService/MembersAdded service=secrets-service',
       'SecretsService/MembersRemoved service=secrets-service',
+      'SecretsService/SecretsPromoted service=secrets-service',
       'SecretsService/SharesCreated service=secrets-service',
       'SecretsService/SharesDeleted service=secrets-service',
       'SecretsService/SharesRevealed service=secrets-service',
