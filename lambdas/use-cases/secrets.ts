@@ -645,13 +645,13 @@ export const secretUseCases = ({
         value: open(key, source, { name: head.name, life: head.life, copy: 'head' }, head),
         expectedVersion: expected.get(head.name),
       }));
-      const details = { environment: input.from, secrets: sources.map(({ name, version }) => ({ name, version })) };
-      const read = auditEvent('secret.read', at.origin, at.now, { projectId: at.projectId }, details);
+      const read = sources.map(({ name, version }) => ({ name, version })).sort(byName);
+      const details = { environment: input.from, secrets: read };
       const { member, project, to } = context;
       return {
         context: { member, project, environment: to.environment, heads: to.heads },
         changes,
-        alsoRecorded: [read],
+        alsoRecorded: [auditEvent('secret.read', at.origin, at.now, { projectId: at.projectId }, details)],
       };
     });
     return written.map(({ name, version, updatedAt, updatedBy, deleted }) => ({

@@ -4,7 +4,7 @@ import { DELETED_SECRET_DAYS, MAX_EXPORT_BYTES, MAX_SECRETS } from '@contract/li
 import { sealBytes } from '@lambdas/crypto/aes-gcm';
 import { additionalData, dataKeys, decryptValue, encryptValue } from '@lambdas/crypto/envelope';
 import { localKeyWrapper } from '@lambdas/crypto/local-key-wrapper';
-import { valueDigest } from '@lambdas/crypto/value-digest';
+import { sameDigest, valueDigest } from '@lambdas/crypto/value-digest';
 import { DecryptionError, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import type {
   EnvironmentRecord,
@@ -18,6 +18,7 @@ import type {
 import {
   exportBytesOf,
   type InEnvironment,
+  type InProject,
   type SecretCrypto,
   type SecretStore,
   secretUseCases,
@@ -74,35 +75,60 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
   const events: AuditEvent[] = [];
   const reads: AuditEvent[] = [];
   const writes: SecretWrites[] = [];
-  const hooks: { interfere?: () => SecretWriteOutcome | undefined; failRead?: boolean } = {};
+  const hooks: {
+    interfere?: () => SecretWriteOutcome | undefined;
+    failRead?: boolean;
+    beforeHeadValues?: () => void;
+  } = {};
+  const headValueReads: (readonly string[])[] = [];
   const headKey = (place: string, name: string) => `${place}/${name}`;
   const versionKey = (place: string, name: string, life: string, version: number) =>
     `${place}/${name}/${life}/${version}`;
   const mine = (id: string) => id === projectId;
+  /** The heads of `names` in an environment that exist, by name, as a BatchGetItem finds them. */
+  const headsOf = (id: string, place: string, names: readonly string[]) =>
+    new Map(
+      names.flatMap((name) => {
+        const head = mine(id) ? heads.get(headKey(place, name)) : undefined;
+        return head ? [[name, head] as const] : [];
+      }),
+    );
+  const memberOf = (id: string, userId: string) => (mine(id) && members.has(userId) ? member(userId) : undefined);
 
   const store: SecretStore = {
     readSecretContext: async (id, userId, place, names, withProject) => ({
-      member: mine(id) && members.has(userId) ? member(userId) : undefined,
+      member: memberOf(id, userId),
       environment: mine(id) ? places.get(place) : undefined,
       project: withProject && mine(id) ? project.record : undefined,
-      heads: new Map(
-        names.flatMap((name) => {
-          const head = mine(id) ? heads.get(headKey(place, name)) : undefined;
-          return head ? [[name, head] as const] : [];
-        }),
-      ),
+      heads: headsOf(id, place, names),
     }),
+    readPairContext: async (id, userId, pair, names, withProject) => ({
+      member: memberOf(id, userId),
+      project: withProject && mine(id) ? project.record : undefined,
+      from: { environment: mine(id) ? places.get(pair.from) : undefined, heads: headsOf(id, pair.from, names) },
+      to: { environment: mine(id) ? places.get(pair.to) : undefined, heads: headsOf(id, pair.to, names) },
+    }),
+    readHeadValues: async (id, pair, names) => {
+      headValueReads.push(names);
+      hooks.beforeHeadValues?.();
+      return {
+        project: mine(id) ? project.record : undefined,
+        from: headsOf(id, pair.from, names),
+        to: headsOf(id, pair.to, names),
+      };
+    },
     getSecretVersion: async (_id, place, name, life, version) => versions.get(versionKey(place, name, life, version)),
     listSecretHeads: async (_id, place, withValues) =>
       [...heads.values()]
         .filter((head) => head.environment === place)
         .map((head) => {
           if (withValues) return head;
-          const { name, version, updatedAt, updatedBy, deletedAt, environmentLife } = head;
-          // The repository's projection: no value, no life, no export bytes.
-          return JSON.parse(
+          const { name, version, updatedAt, updatedBy, deletedAt, environmentLife, valueDigest: digest } = head;
+          // The repository's projection: no value, no life, no export bytes; the value's digest.
+          const listed = JSON.parse(
             JSON.stringify({ name, version, updatedAt, updatedBy, deletedAt, environmentLife }),
           ) as SecretHeadRecord;
+          return digest === undefined ? listed : { ...listed, valueDigest: digest };
         }),
     listSecretVersions: async (_id, place, name, life) =>
       [...versions.entries()]
@@ -137,6 +163,7 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
         events.push(event);
         if (expiresAt !== undefined) expiries.set(key, expiresAt);
       }
+      events.push(...(change.alsoRecorded ?? []));
       if (change.newDataKey) project.record = { ...project.record, dataKey: change.newDataKey };
       return 'written';
     },
@@ -151,6 +178,7 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
     encryptValue,
     decryptValue,
     digestValue: valueDigest,
+    sameDigest,
   };
   const head = (name: string, place = 'production') => heads.get(headKey(place, name));
   const version = (name: string, life: string, number: number, place = 'production') =>
@@ -167,6 +195,7 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
     reads,
     writes,
     hooks,
+    headValueReads,
     head,
     version,
     headKey,
@@ -948,5 +977,288 @@ describe('changeSecrets', () => {
     expect(await world.changeSecrets(at(), { set: { A: 'a' } })).toEqual([
       expect.objectContaining({ name: 'A', version: 1, deleted: false }),
     ]);
+  });
+});
+
+/** A request of the session about the project as a whole (compare, promote), `days` after `now`. */
+const inProject = (days = 0, fields: Partial<InProject> = {}): InProject => {
+  const { environment: _environment, ...request } = at(days);
+  return { ...request, ...fields };
+};
+
+/**
+ * A project with staging and production, each holding `values` written through the use cases, then
+ * given its `settings`.
+ */
+const twoEnvironments = async (
+  staging: Record<string, string>,
+  production: Record<string, string>,
+  settings: Partial<Record<'staging' | 'production', Partial<EnvironmentRecord>>> = {},
+) => {
+  const world = fakeSecrets([environment('staging'), environment('production')]);
+  for (const [place, values] of [
+    ['staging', staging],
+    ['production', production],
+  ] as const) {
+    if (Object.keys(values).length > 0) await world.changeSecrets(at(0, { environment: place }), { set: values });
+    world.places.set(place, { ...(world.places.get(place) as EnvironmentRecord), ...settings[place] });
+  }
+  return world;
+};
+
+/** A head as the service wrote it before digests: without `valueDigest`. */
+const undigest = (world: ReturnType<typeof fakeSecrets>, place: string, name: string) => {
+  const { valueDigest: _digest, ...head } = world.head(name, place) as SecretHeadRecord;
+  world.heads.set(world.headKey(place, name), head);
+};
+
+const pair = { from: 'staging', to: 'production' };
+
+describe('compareEnvironments', () => {
+  it('answers each secret live in either environment by name, with its status and versions, recording no read', async () => {
+    const world = await twoEnvironments(
+      { SAME: 's', OTHER: 'a', ONLY_STAGING: 'x', GONE: 'g' },
+      { SAME: 's', OTHER: 'b' },
+    );
+    await world.putSecret(at(0, { environment: 'production' }), 'ONLY_PRODUCTION', { value: 'p' });
+    await world.putSecret(at(0, { environment: 'staging' }), 'OTHER', { value: 'b2' });
+    await world.deleteSecret(at(0, { environment: 'staging' }), 'GONE');
+    const events = world.events.length;
+
+    expect(await world.compareEnvironments(inProject(), pair)).toEqual([
+      { name: 'ONLY_PRODUCTION', status: 'only-to', fromVersion: null, toVersion: 1 },
+      { name: 'ONLY_STAGING', status: 'only-from', fromVersion: 1, toVersion: null },
+      { name: 'OTHER', status: 'different', fromVersion: 2, toVersion: 1 },
+      { name: 'SAME', status: 'same', fromVersion: 1, toVersion: 1 },
+    ]);
+    expect([world.reads, world.events.length, world.writes.length]).toEqual([[], events, 5]);
+    expect(world.headValueReads).toEqual([]);
+  });
+
+  it('answers none for two environments without secrets', async () => {
+    const world = await twoEnvironments({}, {});
+    expect(await world.compareEnvironments(inProject(), pair)).toEqual([]);
+  });
+
+  it('opens only the pairs with a head written before digests, under the project’s key, exactly and unrecorded', async () => {
+    const world = await twoEnvironments(
+      { OLD_SAME: 'v', OLD_OTHER: 'v1', HALF_SAME: 'h', NEW_SAME: 'n', ALONE: 'a' },
+      { OLD_SAME: 'v', OLD_OTHER: 'v2', HALF_SAME: 'h', NEW_SAME: 'n' },
+    );
+    for (const name of ['OLD_SAME', 'OLD_OTHER']) {
+      undigest(world, 'staging', name);
+      undigest(world, 'production', name);
+    }
+    undigest(world, 'production', 'HALF_SAME');
+    undigest(world, 'staging', 'ALONE');
+
+    const compared = await world.compareEnvironments(inProject(), pair);
+
+    expect(Object.fromEntries(compared.map((entry) => [entry.name, entry.status]))).toEqual({
+      ALONE: 'only-from',
+      HALF_SAME: 'same',
+      NEW_SAME: 'same',
+      OLD_OTHER: 'different',
+      OLD_SAME: 'same',
+    });
+    expect(world.headValueReads).toEqual([['OLD_SAME', 'OLD_OTHER', 'HALF_SAME']]);
+    expect(world.reads).toEqual([]);
+  });
+
+  it('compares what a pair holds when read again: a secret deleted in between is in one environment only', async () => {
+    const world = await twoEnvironments({ OLD: 'v', MOVED: 'm' }, { OLD: 'v', MOVED: 'm' });
+    undigest(world, 'staging', 'OLD');
+    undigest(world, 'staging', 'MOVED');
+    world.hooks.beforeHeadValues = () => {
+      const old = world.head('OLD', 'production') as SecretHeadRecord;
+      world.heads.set(world.headKey('production', 'OLD'), { ...old, deletedAt: now.toISOString() });
+      const moved = world.head('MOVED', 'staging') as SecretHeadRecord;
+      world.heads.set(world.headKey('staging', 'MOVED'), {
+        ...moved,
+        version: 2,
+        valueDigest: valueDigest(Buffer.alloc(32), 'unrelated'),
+      });
+    };
+
+    expect(await world.compareEnvironments(inProject(), pair)).toEqual([
+      { name: 'MOVED', status: 'different', fromVersion: 2, toVersion: 1 },
+      { name: 'OLD', status: 'only-from', fromVersion: 1, toVersion: null },
+    ]);
+  });
+
+  it('refuses a value that does not open with a DecryptionError', async () => {
+    const world = await twoEnvironments({ OLD: 'v' }, { OLD: 'v' });
+    undigest(world, 'staging', 'OLD');
+    const head = world.head('OLD', 'staging') as SecretHeadRecord;
+    world.heads.set(world.headKey('staging', 'OLD'), { ...head, ciphertext: flipped(head.ciphertext) });
+    await expect(world.compareEnvironments(inProject(), pair)).rejects.toBeInstanceOf(DecryptionError);
+  });
+
+  it('needs read in both: below it in either is a 403, recorded as a denial naming that environment', async () => {
+    for (const place of ['staging', 'production'] as const) {
+      const world = await twoEnvironments({ A: 'a' }, {}, { [place]: { defaultAccess: 'none' } });
+      await expect(world.compareEnvironments(inProject(), pair)).rejects.toMatchObject({
+        status: 403,
+        message: ErrorText.environmentAccess,
+      });
+      expect(world.reads).toEqual([
+        eventLike('access.denied', { details: expect.objectContaining({ environment: place, needed: 'read' }) }),
+      ]);
+    }
+    const readOnly = await twoEnvironments({ A: 'a' }, {}, { staging: { defaultAccess: 'read' } });
+    expect(await readOnly.compareEnvironments(inProject(), pair)).toHaveLength(1);
+  });
+
+  it('answers 404 to a stranger and for an unknown environment on either side', async () => {
+    const world = await twoEnvironments({}, {});
+    await expect(
+      world.compareEnvironments(inProject(0, { caller: { ...session, userId: 'u-9' } }), pair),
+    ).rejects.toMatchObject({ status: 404, message: ErrorText.projectNotFound });
+    for (const unknown of [
+      { from: 'qa', to: 'production' },
+      { from: 'staging', to: 'qa' },
+    ]) {
+      await expect(world.compareEnvironments(inProject(), unknown)).rejects.toMatchObject({
+        status: 404,
+        message: ErrorText.environmentNotFound,
+      });
+    }
+    expect(world.reads).toEqual([]);
+  });
+});
+
+describe('promoteSecrets', () => {
+  const promote = (names: string[], expectedVersions?: Record<string, number>) => ({
+    ...pair,
+    names,
+    ...(expectedVersions && { expectedVersions }),
+  });
+
+  it('writes the current values into `to` as one change, with the sources’ read in its transaction', async () => {
+    const world = await twoEnvironments({ B_KEY: 'b', A_KEY: 'a1' }, { B_KEY: 'old' });
+    await world.putSecret(at(0, { environment: 'staging' }), 'A_KEY', { value: 'a2' });
+    const before = world.writes.length;
+
+    const written = await world.promoteSecrets(inProject(1), promote(['B_KEY', 'A_KEY']));
+
+    const when = at(1).now.toISOString();
+    expect(written).toEqual([
+      { name: 'A_KEY', version: 1, updatedAt: when, updatedBy: ada, deleted: false },
+      { name: 'B_KEY', version: 2, updatedAt: when, updatedBy: ada, deleted: false },
+    ]);
+    expect(world.writes).toHaveLength(before + 1);
+    expect(world.writes.at(-1)).toMatchObject({ environment: 'production', countDelta: 1 });
+    expect(world.writes.at(-1)?.alsoRecorded).toEqual([
+      eventLike('secret.read', {
+        time: when,
+        details: expect.objectContaining({
+          environment: 'staging',
+          secrets: [
+            { name: 'A_KEY', version: 2 },
+            { name: 'B_KEY', version: 1 },
+          ],
+        }),
+      }),
+    ]);
+    expect(world.events.slice(-3).map((event) => [event.type, event.details.environment])).toEqual([
+      ['secret.updated', 'production'],
+      ['secret.created', 'production'],
+      ['secret.read', 'staging'],
+    ]);
+    expect(world.reads).toEqual([]);
+    expect(await world.exportSecrets(at(0, { environment: 'production' }))).toEqual({ A_KEY: 'a2', B_KEY: 'b' });
+    expect((await world.compareEnvironments(inProject(), pair)).map((entry) => entry.status)).toEqual(['same', 'same']);
+  });
+
+  it('writes at the expected versions only: one moved is a 409, and nothing is written', async () => {
+    const world = await twoEnvironments({ A: 'a', B: 'b' }, { A: 'old-a', B: 'old-b' });
+    await world.putSecret(at(0, { environment: 'production' }), 'B', { value: 'moved' });
+    const before = world.writes.length;
+
+    await expect(world.promoteSecrets(inProject(), promote(['A', 'B'], { A: 1, B: 1 }))).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.secretConflict,
+    });
+    expect(world.writes).toHaveLength(before);
+    expect(await world.promoteSecrets(inProject(), promote(['A', 'B'], { A: 1, B: 2 }))).toHaveLength(2);
+  });
+
+  it('reads again when another writer changed a target first, and writes after theirs', async () => {
+    const world = await twoEnvironments({ A: 'a' }, { A: 'old' });
+    let raced = false;
+    world.hooks.interfere = () => {
+      if (raced) return undefined;
+      raced = true;
+      const current = world.head('A', 'production') as SecretHeadRecord;
+      world.heads.set(world.headKey('production', 'A'), { ...current, version: 2 });
+      return 'changed';
+    };
+    expect(await world.promoteSecrets(inProject(), promote(['A']))).toEqual([
+      expect.objectContaining({ name: 'A', version: 3 }),
+    ]);
+  });
+
+  it('answers 404 Secret not found for a name not live in `from`, deleted or never written, writing nothing', async () => {
+    const world = await twoEnvironments({ A: 'a', GONE: 'g' }, {});
+    await world.deleteSecret(at(0, { environment: 'staging' }), 'GONE');
+    const before = world.writes.length;
+    for (const missing of ['GONE', 'NEVER']) {
+      await expect(world.promoteSecrets(inProject(), promote(['A', missing]))).rejects.toMatchObject({
+        status: 404,
+        message: ErrorText.secretNotFound,
+      });
+    }
+    expect(world.writes).toHaveLength(before);
+  });
+
+  it('refuses a protected `to` with 409 naming its change-request route, after judging access and sources', async () => {
+    const world = await twoEnvironments({ A: 'a' }, {}, { production: { protected: true } });
+    const before = world.writes.length;
+    await expect(world.promoteSecrets(inProject(), promote(['A']))).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.environmentProtected,
+      details: [
+        {
+          path: 'environment',
+          message: expect.stringContaining(
+            `POST /api/v1/projects/${projectId}/environments/production/change-requests`,
+          ),
+        },
+      ],
+    });
+    await expect(world.promoteSecrets(inProject(), promote(['NEVER']))).rejects.toMatchObject({ status: 404 });
+    expect([world.writes.length, world.reads]).toEqual([before, []]);
+  });
+
+  it('needs read in `from` and write in `to`: below either is a 403, recorded as a denial', async () => {
+    const cases = [
+      [{ staging: { defaultAccess: 'none' } }, 'staging', 'read'],
+      [{ production: { defaultAccess: 'read' } }, 'production', 'write'],
+    ] as const;
+    for (const [settings, place, needed] of cases) {
+      const world = await twoEnvironments({ A: 'a' }, {}, settings);
+      const before = world.writes.length;
+      await expect(world.promoteSecrets(inProject(), promote(['A']))).rejects.toMatchObject({
+        status: 403,
+        message: ErrorText.environmentAccess,
+      });
+      expect(world.reads).toEqual([
+        eventLike('access.denied', { details: expect.objectContaining({ environment: place, needed }) }),
+      ]);
+      expect(world.writes).toHaveLength(before);
+    }
+    const readOnlySource = await twoEnvironments({ A: 'a' }, {}, { staging: { defaultAccess: 'read' } });
+    expect(await readOnlySource.promoteSecrets(inProject(), promote(['A']))).toHaveLength(1);
+  });
+
+  it('answers 404 to a stranger and for an unknown environment', async () => {
+    const world = await twoEnvironments({ A: 'a' }, {});
+    await expect(
+      world.promoteSecrets(inProject(0, { caller: { ...session, userId: 'u-9' } }), promote(['A'])),
+    ).rejects.toMatchObject({ status: 404, message: ErrorText.projectNotFound });
+    await expect(world.promoteSecrets(inProject(), { ...promote(['A']), to: 'qa' })).rejects.toMatchObject({
+      status: 404,
+      message: ErrorText.environmentNotFound,
+    });
   });
 });
