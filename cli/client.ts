@@ -4,6 +4,7 @@ export {
   createClient,
   dataOf,
   parseShareLink,
+  type SecretComparison,
   SecretsApiError,
   type SecretsClient,
   SecretsNetworkError,

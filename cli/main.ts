@@ -17,6 +17,7 @@ import {
   createClient,
   dataOf,
   parseShareLink,
+  type SecretComparison,
   SecretsApiError,
   type SecretsClient,
   SecretsNetworkError,
@@ -33,6 +34,7 @@ import { runChild } from './run-child';
 import { shareValue } from './share-value';
 import { nearestName } from './suggest';
 import {
+  checkEnvironment,
   checkTarget,
   findSetup,
   homeFolder,
@@ -65,7 +67,8 @@ Without flags or variables, the project and environment come from the nearest .s
 (written by \`secrets setup\`) in this folder or above it, up to the repository's root (the folder
 holding .git) or the home folder, whichever comes first; and only once you trust it (\`secrets trust\`).
 
-Exit codes: 0 success; 1 the service refused or failed; 2 a usage error; run: the command's own.`;
+Exit codes: 0 success; 1 the service refused or failed; 2 a usage error; run: the command's own;
+diff, as diff(1): 0 the same, 1 different, 2 a usage error or the service refused or failed.`;
 
 const wholeNumber =
   (least: number, most = Number.POSITIVE_INFINITY) =>
@@ -478,6 +481,64 @@ const takeStep = (client: SecretsClient, step: 'approve' | 'reject' | 'cancel', 
   }
 };
 
+/** Two environments of a project, from one to the other (`diff`, `promote`), each of an environment's form. */
+const environmentPair = (from: string, to: string) => {
+  const pair = { from: checkEnvironment(from), to: checkEnvironment(to) };
+  if (pair.from === pair.to) throw new UsageError(`give two environments: ${from} is named twice`);
+  return pair;
+};
+
+/**
+ * Runs `work` about two environments; when the API answers that an environment is not there, or that a
+ * name is not live in `from`, the error says which, and the near name the caller may have meant.
+ */
+const withNearPair = async <T>(
+  client: SecretsClient,
+  projectId: string,
+  pair: { readonly from: string; readonly to: string },
+  names: readonly string[],
+  work: () => Promise<T>,
+): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof SecretsApiError) || error.status !== 404) throw error;
+    const missingOf = async (wanted: readonly string[], list: () => Promise<readonly string[]>) => {
+      const known = await list().catch(() => undefined);
+      const missing = known && wanted.find((name) => !known.includes(name));
+      if (known === undefined || missing === undefined) return undefined;
+      const near = nearestName(missing, known);
+      return near ? `Did you mean ${near}?` : undefined;
+    };
+    const hint =
+      error.error === ErrorText.environmentNotFound
+        ? await missingOf([pair.from, pair.to], async () =>
+            (await client.environments(projectId)).map((entry) => entry.name),
+          )
+        : error.error === ErrorText.secretNotFound
+          ? await missingOf(names, async () => (await client.list(projectId, pair.from)).map((entry) => entry.name))
+          : undefined;
+    throw hint ? new ExplainedError(error.error, hint) : error;
+  }
+};
+
+/** How `diff` shows a comparison's status, in the environments' own names. */
+const statusWords = (status: SecretComparison['status'], pair: { readonly from: string; readonly to: string }) =>
+  status === 'only-from' ? `only in ${pair.from}` : status === 'only-to' ? `only in ${pair.to}` : status;
+
+const DIFF_HELP = `
+Compares by the values' digests: no value is read, printed or recorded as read. Prints each secret of
+either environment with its status (same, different, only in one) and its version in each (- for none),
+then a count on standard error. Exits 0 when both hold the same secrets with the same values, 1 when
+they differ, 2 when it could not tell (a usage error, or the service refused or failed), as diff(1)
+does. Needs a token with read:secrets, and read access to both environments.`;
+
+const PROMOTE_HELP = `
+Copies the named secrets' current values from FROM into TO as one change: all of them, or none (at most
+${MAX_PATCH_CHANGES}). Each becomes its next version in TO; the values never leave the service. Prints each
+secret written at its new version, and on standard error what was promoted, in which project. Needs a
+token with write:secrets, read access to FROM and write access to TO.`;
+
 /** Reads the environment's secrets for `run`, from the API or, when it cannot be reached, the snapshot. */
 const readForRun = async (
   { client, target, apiUrl }: Connection,
@@ -515,8 +576,11 @@ const readForRun = async (
   }
 };
 
-/** The `secrets` program; `exitCode` receives what `run` answers. */
-export const buildProgram = (setExitCode: (code: number) => void): Command => {
+/**
+ * The `secrets` program; `setExitCode` receives what `run` and `diff` answer, and `setFailureCode` the
+ * code a command's failure exits with when it is not 1 (`diff`'s 2, as diff(1)'s trouble).
+ */
+export const buildProgram = (setExitCode: (code: number) => void, setFailureCode: (code: number) => void): Command => {
   const program = new Command('secrets')
     .description('Secrets of a Secrets Service environment, for scripts and pipelines.')
     .version(version, '-V, --version', 'print the version')
@@ -717,6 +781,80 @@ export const buildProgram = (setExitCode: (code: number) => void): Command => {
   addChangesCommands(program);
 
   program
+    .command('diff')
+    .description('compare two environments’ secrets: same, different, only in one; no values')
+    .argument('<from>', 'an environment, e.g. staging')
+    .argument('<to>', 'another, e.g. production')
+    .option('-p, --project <id>', 'project id (else SECRETS_PROJECT, else .secrets.json)')
+    .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s')
+    .addHelpText('after', DIFF_HELP)
+    .action(async (from: string, to: string, options: CommonOptions) => {
+      setFailureCode(2);
+      const pair = environmentPair(from, to);
+      const client = connectAccount(options);
+      const projectId = resolveProject(options, process.env, process.cwd());
+      const compared = await withNearPair(client, projectId, pair, [], () =>
+        client.compare(projectId, pair.from, pair.to),
+      );
+      if (compared.length > 0) {
+        const version = (number: number | null) => (number === null ? '-' : String(number));
+        out(
+          table([
+            ['NAME', 'STATUS', pair.from.toUpperCase(), pair.to.toUpperCase()],
+            ...compared.map((entry) => [
+              entry.name,
+              statusWords(entry.status, pair),
+              version(entry.fromVersion),
+              version(entry.toVersion),
+            ]),
+          ]),
+        );
+      }
+      const counts = (['same', 'different', 'only-from', 'only-to'] as const)
+        .map((status) => [status, compared.filter((entry) => entry.status === status).length] as const)
+        .filter(([, count]) => count > 0)
+        .map(([status, count]) => `${count} ${statusWords(status, pair)}`);
+      note(
+        counts.length === 0
+          ? `neither ${pair.from} nor ${pair.to} holds a secret\n`
+          : `${pair.from} → ${pair.to}: ${counts.join(', ')}\n`,
+      );
+      setExitCode(compared.every((entry) => entry.status === 'same') ? 0 : 1);
+    });
+
+  program
+    .command('promote')
+    .description(
+      `copy secrets’ current values from one environment to another, as one change (at most ${MAX_PATCH_CHANGES})`,
+    )
+    .argument('<from>', 'the environment to copy from, e.g. staging')
+    .argument('<to>', 'the environment to write, e.g. production')
+    .argument('<names...>', 'the secrets to promote')
+    .option('-p, --project <id>', 'project id (else SECRETS_PROJECT, else .secrets.json)')
+    .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s')
+    .addHelpText('after', PROMOTE_HELP)
+    .action(async (from: string, to: string, names: string[], options: CommonOptions) => {
+      const pair = environmentPair(from, to);
+      for (const name of names) secretName(name);
+      const twice = names.find((name, index) => names.indexOf(name) !== index);
+      if (twice !== undefined) throw new UsageError(`${twice} is named twice`);
+      if (names.length > MAX_PATCH_CHANGES) {
+        throw new UsageError(`one promote writes at most ${MAX_PATCH_CHANGES} secrets; ${names.length} were given`);
+      }
+      const client = connectAccount(options);
+      const projectId = resolveProject(options, process.env, process.cwd());
+      const written = await withNearPair(client, projectId, pair, names, () =>
+        client.promote(projectId, pair.from, pair.to, names),
+      );
+      out(written.map((entry) => `${entry.name}: version ${entry.version}\n`).join(''));
+      // The project's name, for the person reading: when the token may list projects (read:secrets).
+      const projects = await dataOf(client.api.GET('/api/v1/projects')).catch(() => []);
+      const named = projects.find((entry) => entry.projectId === projectId)?.name;
+      const where = named === undefined ? projectId : `${named} (${projectId})`;
+      note(`promoted ${plural(written.length, 'secret')} from ${pair.from} to ${pair.to} in ${where}\n`);
+    });
+
+  program
     .command('environments')
     .description('list the project’s environments')
     .option('-p, --project <id>', 'project id (else SECRETS_PROJECT, else .secrets.json)')
@@ -860,9 +998,15 @@ const hintFor = (error: SecretsApiError): string | undefined =>
 /** Runs the command line; answers its exit code. No token is ever printed: any message holding it is redacted. */
 export const main = async (argv: readonly string[]): Promise<number> => {
   let exitCode = 0;
-  const program = buildProgram((code) => {
-    exitCode = code;
-  });
+  let failureCode = 1;
+  const program = buildProgram(
+    (code) => {
+      exitCode = code;
+    },
+    (code) => {
+      failureCode = code;
+    },
+  );
   const token = process.env.SECRETS_TOKEN;
   const say = (text: string) => note(token ? text.split(token).join('[SECRETS_TOKEN]') : text);
   try {
@@ -879,18 +1023,18 @@ export const main = async (argv: readonly string[]): Promise<number> => {
       for (const detail of error.details ?? []) say(`  ${detail.path}: ${detail.message}\n`);
       const hint = hintFor(error);
       if (hint) say(`${hint}\n`);
-      return 1;
+      return failureCode;
     }
     if (error instanceof SecretsNetworkError) {
       say(`error: ${error.message}\n`);
-      return 1;
+      return failureCode;
     }
     if (error instanceof ExplainedError) {
       say(`error: ${error.message}\n${error.explanation}\n`);
-      return 1;
+      return failureCode;
     }
     say(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    return failureCode;
   }
 };
 

@@ -87,7 +87,8 @@ const checkProject = (projectId: string): string => {
   return projectId;
 };
 
-const checkEnvironment = (environment: string): string => {
+/** An environment's name with its form (a-z, 0-9 and -); another is a usage error. */
+export const checkEnvironment = (environment: string): string => {
   if (!ENVIRONMENT_NAME_PATTERN.test(environment)) {
     throw new UsageError(`"${environment}" is not an environment name (a-z, 0-9 and -)`);
   }

@@ -22,6 +22,10 @@ export type SecretVersion = Data<'listSecretVersions'>[number];
 export type SecretChanges = operations['changeSecrets']['requestBody']['content']['application/json'];
 /** One secret a `change` wrote, at its new version. */
 export type SecretChange = Data<'changeSecrets'>[number];
+/** One secret in two environments: only in `from`, only in `to`, or in both with the same value or another. */
+export type SecretComparison = components['schemas']['SecretComparison'];
+/** One secret a `promote` wrote in its target environment, at its new version. */
+export type PromotedSecret = Data<'promoteSecrets'>[number];
 /** A share as its creator sees it: id, expiry, views and recipients, never its ciphertext. */
 export type Share = components['schemas']['Share'];
 /** What `share` may set beside the value: hours, views and recipients (the API's defaults when left out). */
@@ -81,6 +85,22 @@ export interface SecretsClient {
   export(projectId: string, environment: string): Promise<Record<string, string>>;
   /** Sets and deletes several secrets at once: all of them, or none. */
   change(projectId: string, environment: string, changes: SecretChanges): Promise<SecretChange[]>;
+  /**
+   * How two environments' secrets compare, by name: only in `from`, only in `to`, the same value or
+   * another, with each one's version. No value is answered, and no read is recorded.
+   */
+  compare(projectId: string, from: string, to: string): Promise<SecretComparison[]>;
+  /**
+   * Copies the current values of `names` from `from` into `to` as one change: all of them, or none. With
+   * `expectedVersions`, a secret is written only if that is still its version in `to` (0: only if none).
+   */
+  promote(
+    projectId: string,
+    from: string,
+    to: string,
+    names: readonly string[],
+    options?: { readonly expectedVersions?: Readonly<Record<string, number>> },
+  ): Promise<PromotedSecret[]>;
   /**
    * Shares a value end to end: seals it here under a new key (client/share-link.ts) and stores only the
    * ciphertext. Answers the share and the key, which belongs in the link (`shareLink`) and nowhere else.
@@ -306,6 +326,28 @@ export const createClient = ({
           await api.PATCH('/api/v1/projects/{projectId}/environments/{environment}/secrets', {
             params: { path: { projectId, environment } },
             body: changes,
+          }),
+        ),
+      ),
+    compare: async (projectId, from, to) =>
+      data(
+        await api.GET('/api/v1/projects/{projectId}/compare', {
+          params: { path: { projectId }, query: { from, to } },
+        }),
+      ),
+    promote: async (projectId, from, to, names, options = {}) =>
+      written(
+        projectId,
+        to,
+        data(
+          await api.POST('/api/v1/projects/{projectId}/promote', {
+            params: { path: { projectId } },
+            body: {
+              from,
+              to,
+              names: [...names],
+              ...(options.expectedVersions !== undefined && { expectedVersions: { ...options.expectedVersions } }),
+            },
           }),
         ),
       ),

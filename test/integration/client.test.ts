@@ -119,6 +119,27 @@ describe('createClient against npm start', () => {
     expect(await client.export(projectId, ENV)).toEqual({ DATABASE_URL: 'postgres://two' });
   });
 
+  it('compares two environments and promotes secrets from one to the other', async () => {
+    await client.change(projectId, 'staging', { set: { PROMOTED: 'p-1', STAYS: 's-1' } });
+    expect(await client.compare(projectId, 'staging', 'production')).toEqual([
+      { name: 'PROMOTED', status: 'only-from', fromVersion: 1, toVersion: null },
+      { name: 'STAYS', status: 'only-from', fromVersion: 1, toVersion: null },
+    ]);
+
+    const promoted = await client.promote(projectId, 'staging', 'production', ['PROMOTED']);
+    expect(promoted).toEqual([expect.objectContaining({ name: 'PROMOTED', version: 1, deleted: false })]);
+    expect((await client.compare(projectId, 'staging', 'production')).map((entry) => entry.status)).toEqual([
+      'same',
+      'only-from',
+    ]);
+    await client.set(projectId, 'staging', 'PROMOTED', 'p-2');
+    const refused = await thrown(
+      client.promote(projectId, 'staging', 'production', ['PROMOTED'], { expectedVersions: { PROMOTED: 0 } }),
+    );
+    expect(refused).toMatchObject({ status: 409, error: ErrorText.secretConflict });
+    expect(await client.get(projectId, 'production', 'PROMOTED')).toMatchObject({ value: 'p-1', version: 1 });
+  });
+
   it('calls any other route through `api`, typed from the document', async () => {
     const members = await dataOf(
       client.api.GET('/api/v1/projects/{projectId}/members', { params: { path: { projectId } } }),
@@ -389,6 +410,18 @@ describe('createClient with cacheTtlMs', () => {
     await client.set(projectId, ENV, 'API_KEY', 'k-3');
     expect(await client.export(projectId, ENV)).toEqual({ API_KEY: 'k-3' });
     expect(requests).toBe(4);
+  });
+
+  it('drops the kept export of the environment a promote through it writes', async () => {
+    const { projectId, token } = await projectWithToken();
+    const client = createClient({ apiUrl, token, cacheTtlMs: 60_000 });
+    await client.set(projectId, 'staging', 'API_KEY', 'k-new');
+    await client.set(projectId, ENV, 'API_KEY', 'k-old');
+    expect(await client.export(projectId, ENV)).toEqual({ API_KEY: 'k-old' });
+
+    await client.promote(projectId, 'staging', ENV, ['API_KEY']);
+
+    expect(await client.export(projectId, ENV)).toEqual({ API_KEY: 'k-new' });
   });
 
   it('reads each time without cacheTtlMs', async () => {

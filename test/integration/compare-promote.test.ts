@@ -394,7 +394,7 @@ describe('POST /api/v1/projects/:projectId/promote', () => {
     const promoted = await promote(token.rawToken, projectId, {
       from: 'staging',
       to: 'production',
-      names: ['API_KEY', 'DB_URL'],
+      names: ['DB_URL', 'API_KEY'],
     });
     expect(promoted.status).toBe(200);
 
