@@ -535,9 +535,10 @@ does. Needs a token with read:secrets, and read access to both environments.`;
 
 const PROMOTE_HELP = `
 Copies the named secrets' current values from FROM into TO as one change: all of them, or none (at most
-${MAX_PATCH_CHANGES}). Each becomes its next version in TO; the values never leave the service. Prints each
-secret written at its new version, and on standard error what was promoted, in which project. Needs a
-token with write:secrets, read access to FROM and write access to TO.`;
+${MAX_PATCH_CHANGES}). Each becomes its next version in TO; the values never leave the service. Says on
+standard error first the project (by name and id) and the environment it writes to, then prints each
+secret written at its new version. Needs a token with write:secrets, read access to FROM and write
+access to TO.`;
 
 /** Reads the environment's secrets for `run`, from the API or, when it cannot be reached, the snapshot. */
 const readForRun = async (
@@ -843,15 +844,12 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
       }
       const client = connectAccount(options);
       const projectId = resolveProject(options, process.env, process.cwd());
+      announceWrite(await projectLabel(client, projectId), { projectId, environment: pair.to });
       const written = await withNearPair(client, projectId, pair, names, () =>
         client.promote(projectId, pair.from, pair.to, names),
       );
       out(written.map((entry) => `${entry.name}: version ${entry.version}\n`).join(''));
-      // The project's name, for the person reading: when the token may list projects (read:secrets).
-      const projects = await dataOf(client.api.GET('/api/v1/projects')).catch(() => []);
-      const named = projects.find((entry) => entry.projectId === projectId)?.name;
-      const where = named === undefined ? projectId : `${named} (${projectId})`;
-      note(`promoted ${plural(written.length, 'secret')} from ${pair.from} to ${pair.to} in ${where}\n`);
+      note(`promoted ${plural(written.length, 'secret')} from ${pair.from} to ${pair.to}\n`);
     });
 
   program

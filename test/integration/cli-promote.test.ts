@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { ErrorText } from '@contract/errors';
 import type { LocalService } from '../../local/service';
 import { buildCliOnce, type CliEnv, type CliResult, runCli } from './cli';
@@ -13,12 +14,18 @@ import { arrange, call, createProject, createToken, sessionFor, startService, un
 
 let service: LocalService;
 let cliFile: string;
+/**
+ * The home, config and working folder of every run: the file's own, so that no `.secrets.json` or
+ * trust another test or the machine left can choose a project here.
+ */
+let home: string;
 beforeAll(async () => {
   [service, cliFile] = await Promise.all([startService(), buildCliOnce()]);
+  home = realpathSync(mkdtempSync(join(tmpdir(), 'cli-promote-')));
 });
 afterAll(async () => {
   await service.close();
-  rmSync(dirname(cliFile), { recursive: true, force: true });
+  for (const folder of [home, dirname(cliFile)]) rmSync(folder, { recursive: true, force: true });
 });
 
 /** Every token and value the file handed out: neither command may ever print one. */
@@ -51,7 +58,12 @@ const project = async (scopes: readonly string[] = ['read:secrets', 'write:secre
 
 /** Runs `secrets`: no output of `diff` or `promote` may hold a value or a token. */
 const secrets = async (args: readonly string[], env: CliEnv) => {
-  const result = await runCli(cliFile, args, env);
+  const result = await runCli(
+    cliFile,
+    args,
+    { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...env },
+    { cwd: home },
+  );
   const everything = `${result.stdout}\n${result.stderr}`;
   for (const secret of [...tokens, ...values]) expect(everything).not.toContain(secret);
   return result;
@@ -146,7 +158,7 @@ describe('secrets diff', () => {
 });
 
 describe('secrets promote', () => {
-  it('writes the values into the other environment, prints each at its new version, and the project on standard error', async () => {
+  it('says where it writes, writes the values into the other environment and prints each at its new version', async () => {
     const { session, projectId, env, seed } = await project(['read:secrets', 'write:secrets'], 'Payments');
     await seed('staging', { API_KEY: value('key'), DB_URL: value('db') });
     await seed('production', { DB_URL: value('db-old') });
@@ -156,7 +168,7 @@ describe('secrets promote', () => {
     expect(exitOf(result)).toEqual({
       code: 0,
       stdout: 'API_KEY: version 1\nDB_URL: version 2\n',
-      stderr: `promoted 2 secrets from staging to production in Payments (${projectId})\n`,
+      stderr: `Writing to project "Payments" (${projectId}) / production\npromoted 2 secrets from staging to production\n`,
     });
     expect(exitOf(await secrets(['diff', 'staging', 'production'], env))).toMatchObject({ code: 0 });
     const [read] = await reads(session, projectId);
@@ -179,7 +191,7 @@ describe('secrets promote', () => {
     expect(exitOf(result)).toEqual({
       code: 0,
       stdout: 'API_KEY: version 1\n',
-      stderr: `promoted 1 secret from staging to production in ${projectId}\n`,
+      stderr: `Writing to project ${projectId} / production\npromoted 1 secret from staging to production\n`,
     });
   });
 
@@ -192,7 +204,7 @@ describe('secrets promote', () => {
     expect(exitOf(result)).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: ${ErrorText.secretNotFound}\nDid you mean API_KEY?\n`,
+      stderr: `Writing to project "Payments" (${projectId}) / production\nerror: ${ErrorText.secretNotFound}\nDid you mean API_KEY?\n`,
     });
     const production = await call(service, 'GET', `/api/v1/projects/${projectId}/environments/production/secrets`, {
       token: session,
