@@ -40,6 +40,7 @@ const main = async () => {
   const { mintToken } = await import('@lambdas/domain/token-format');
   const { isRouteContract, SAMPLE_SECRET, SAMPLE_SHARE, SAMPLE_WORLD } = await import('@contract/route');
   const { decryptValue, encryptValue } = await import('@lambdas/crypto/envelope');
+  const { valueDigest } = await import('@lambdas/crypto/value-digest');
 
   const now = new Date().toISOString();
   const far = '2999-01-01T00:00:00.000Z';
@@ -144,6 +145,8 @@ const main = async () => {
     copy: 'head' as const,
   };
   const secretsPartition = `SECRETS#${projectId}#${SAMPLE_SECRET.environment}`;
+  /** The other environment of the samples of the routes about two (compare, promote): they name it `to`. */
+  const OTHER_ENVIRONMENT = 'staging';
   const written = { name: SAMPLE_SECRET.name, version: 1, updatedAt: now, updatedBy: { userId: 'user-1', email } };
   const sealed = encryptValue(BENCH_DATA_KEY.plaintext, secretAddress, SAMPLE_SECRET.value);
   const sealedVersion = encryptValue(
@@ -154,16 +157,19 @@ const main = async () => {
   const exportBytes = Buffer.byteLength(
     `${JSON.stringify(SAMPLE_SECRET.name)}:${JSON.stringify(SAMPLE_SECRET.value)},`,
   );
+  const digested = { valueDigest: valueDigest(BENCH_DATA_KEY.plaintext, SAMPLE_SECRET.value) };
   const secretHead = Object.assign(
     { PK: secretsPartition, SK: `SECRET#${SAMPLE_SECRET.name}`, entity: 'SecretHead' },
     { projectId, environment: SAMPLE_SECRET.environment, life, exportBytes },
     sealed,
+    digested,
     written,
   );
   const secretVersion = Object.assign(
     { PK: secretsPartition, SK: `VERSION#${SAMPLE_SECRET.name}#${life}#0000000001`, entity: 'SecretVersion' },
     written,
     sealedVersion,
+    digested,
     { deleted: false },
   );
 
@@ -239,11 +245,15 @@ const main = async () => {
     Object.fromEntries(names.filter((name) => name in item).map((name) => [name, item[name]]));
   const responses = (items: Json[]) =>
     encode({ Responses: { [BUNDLE_ENV.TABLE_NAME]: items.map((item) => marshall(item)) }, UnprocessedKeys: {} });
-  /** A secret route's context read: the membership and the environment, with the head and the project when asked. */
-  const secretContext = (withHead: boolean, withProject: boolean) =>
+  /**
+   * A secret route's context read: the membership and the environment (and the other one, for a route
+   * about two: compare, promote), with the head and the project when asked.
+   */
+  const secretContext = (withHead: boolean, withProject: boolean, withOther: boolean) =>
     responses([
       member('user-1', 'owner'),
       environment(SAMPLE_SECRET.environment),
+      ...(withOther ? [environment(OTHER_ENVIRONMENT)] : []),
       ...(withHead ? [secretHead] : []),
       ...(withProject ? [project] : []),
     ]);
@@ -264,7 +274,9 @@ const main = async () => {
     members: itemsOf([member('user-1', 'owner'), member('user-2', 'member'), member('user-3', 'admin')]),
     environments: itemsOf(['development', 'production', 'staging'].map(environment)),
     secretHeads: itemsOf([secretHead]),
-    secretHeadsListed: itemsOf([projected(secretHead, ['name', 'version', 'updatedAt', 'updatedBy', 'deletedAt'])]),
+    secretHeadsListed: itemsOf([
+      projected(secretHead, ['name', 'version', 'updatedAt', 'updatedBy', 'deletedAt', 'valueDigest']),
+    ]),
     secretVersions: itemsOf([projected(secretVersion, ['name', 'version', 'updatedAt', 'updatedBy', 'deleted'])]),
     secretVersion: encode({ Item: marshall(secretVersion) }),
     memberRequest: encode({ Item: marshall(memberRequest) }),
@@ -272,10 +284,12 @@ const main = async () => {
     changeRequests: itemsOf([memberRequest, ownRequest]),
     proposedValues: itemsOf([proposedValue]),
     changeSlots: encode({ Item: marshall(changeSlots) }),
-    secretContext: secretContext(false, false),
-    secretContextWithHead: secretContext(true, false),
-    secretContextWithProject: secretContext(false, true),
-    secretContextWithBoth: secretContext(true, true),
+    secretContext: secretContext(false, false, false),
+    secretContextWithHead: secretContext(true, false, false),
+    secretContextWithProject: secretContext(false, true, false),
+    secretContextWithBoth: secretContext(true, true, false),
+    pairContext: secretContext(false, false, true),
+    pairContextWithBoth: secretContext(true, true, true),
     profiles: encode({
       Responses: {
         [BUNDLE_ENV.TABLE_NAME]: [
@@ -327,6 +341,9 @@ const main = async () => {
       if (!body.includes('ENV#')) return answers.profiles;
       const head = body.includes(`SECRET#${SAMPLE_SECRET.name}"`);
       const withProject = body.includes('{"S":"PROJECT"}');
+      if (body.includes(`ENV#${OTHER_ENVIRONMENT}"`)) {
+        return head && withProject ? answers.pairContextWithBoth : answers.pairContext;
+      }
       if (head) return withProject ? answers.secretContextWithBoth : answers.secretContextWithHead;
       return withProject ? answers.secretContextWithProject : answers.secretContext;
     }
