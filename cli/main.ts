@@ -537,8 +537,10 @@ const PROMOTE_HELP = `
 Copies the named secrets' current values from FROM into TO as one change: all of them, or none (at most
 ${MAX_PATCH_CHANGES}). Each becomes its next version in TO; the values never leave the service. Says on
 standard error first the project (by name and id) and the environment it writes to, then prints each
-secret written at its new version. Needs a token with write:secrets, read access to FROM and write
-access to TO.`;
+secret written at its new version. Where TO is protected nothing is written: the change is proposed as
+a change request of TO (with --note, else "Promoted from FROM"), whose id is printed alone, and it waits
+for its approvals as any other. Needs a token with write:secrets, read access to FROM and write access
+to TO.`;
 
 /** Reads the environment's secrets for `run`, from the API or, when it cannot be reached, the snapshot. */
 const readForRun = async (
@@ -832,9 +834,10 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
     .argument('<to>', 'the environment to write, e.g. production')
     .argument('<names...>', 'the secrets to promote')
     .option('-p, --project <id>', 'project id (else SECRETS_PROJECT, else .secrets.json)')
+    .option('--note <text>', 'where TO is protected: the change request’s note, for whoever approves it')
     .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s')
     .addHelpText('after', PROMOTE_HELP)
-    .action(async (from: string, to: string, names: string[], options: CommonOptions) => {
+    .action(async (from: string, to: string, names: string[], options: CommonOptions & { note?: string }) => {
       const pair = environmentPair(from, to);
       for (const name of names) secretName(name);
       const twice = names.find((name, index) => names.indexOf(name) !== index);
@@ -845,11 +848,20 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
       const client = connectAccount(options);
       const projectId = resolveProject(options, process.env, process.cwd());
       announceWrite(await projectLabel(client, projectId), { projectId, environment: pair.to });
-      const written = await withNearPair(client, projectId, pair, names, () =>
-        client.promote(projectId, pair.from, pair.to, names),
+      const promoted = await withNearPair(client, projectId, pair, names, () =>
+        client.promote(projectId, pair.from, pair.to, names, {
+          ...(options.note !== undefined && { note: options.note }),
+        }),
       );
-      out(written.map((entry) => `${entry.name}: version ${entry.version}\n`).join(''));
-      note(`promoted ${plural(written.length, 'secret')} from ${pair.from} to ${pair.to}\n`);
+      if (!Array.isArray(promoted)) {
+        out(`${promoted.id}\n`);
+        note(
+          `${pair.to} is protected: proposed as ${promoted.id}, waiting for ${plural(approvalsLeft(promoted), 'approval')} (secrets changes show ${promoted.id} -e ${pair.to})\n`,
+        );
+        return;
+      }
+      out(promoted.map((entry) => `${entry.name}: version ${entry.version}\n`).join(''));
+      note(`promoted ${plural(promoted.length, 'secret')} from ${pair.from} to ${pair.to}\n`);
     });
 
   program

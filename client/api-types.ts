@@ -5813,6 +5813,8 @@ export interface operations {
                     expectedVersions?: {
                         [key: string]: number;
                     };
+                    /** @description Where `to` is protected: the change request’s note, for whoever approves it */
+                    note?: string;
                 };
             };
         };
@@ -5834,7 +5836,28 @@ export interface operations {
                             updatedAt: string;
                             updatedBy: components["schemas"]["Person"];
                             deleted: boolean;
-                        }[];
+                        }[] | components["schemas"]["ChangeRequest"];
+                    };
+                };
+            };
+            /** @description Where `to` is protected: nothing written, the change proposed as a change request of `to`, open */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            name: string;
+                            version: number;
+                            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+                            updatedAt: string;
+                            updatedBy: components["schemas"]["Person"];
+                            deleted: boolean;
+                        }[] | components["schemas"]["ChangeRequest"];
                     };
                 };
             };
@@ -5914,7 +5937,7 @@ export interface operations {
                         /** @constant */
                         success: false;
                         /** @enum {string} */
-                        error: "Environment is protected" | "Secret version conflict" | "Secret limit reached";
+                        error: "Environment is protected" | "Secret version conflict" | "Secret limit reached" | "Change request limit reached";
                         /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
                         details?: {
                             path: string;

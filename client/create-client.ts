@@ -24,8 +24,12 @@ export type SecretChanges = operations['changeSecrets']['requestBody']['content'
 export type SecretChange = Data<'changeSecrets'>[number];
 /** One secret in two environments: only in `from`, only in `to`, or in both with the same value or another. */
 export type SecretComparison = components['schemas']['SecretComparison'];
+/** A proposed change of a protected environment's secrets, without its values. */
+export type ChangeRequest = components['schemas']['ChangeRequest'];
+/** What a `promote` did: each secret written in its target at its new version, or, where the target is protected, the change request it proposed. */
+export type Promotion = Data<'promoteSecrets'>;
 /** One secret a `promote` wrote in its target environment, at its new version. */
-export type PromotedSecret = Data<'promoteSecrets'>[number];
+export type PromotedSecret = Exclude<Promotion, ChangeRequest>[number];
 /** A share as its creator sees it: id, expiry, views and recipients, never its ciphertext. */
 export type Share = components['schemas']['Share'];
 /** What `share` may set beside the value: hours, views and recipients (the API's defaults when left out). */
@@ -93,14 +97,16 @@ export interface SecretsClient {
   /**
    * Copies the current values of `names` from `from` into `to` as one change: all of them, or none. With
    * `expectedVersions`, a secret is written only if that is still its version in `to` (0: only if none).
+   * Into a protected environment nothing is written: the answer is the change request proposed, with
+   * `note` (else one naming `from`), which waits for its approvals.
    */
   promote(
     projectId: string,
     from: string,
     to: string,
     names: readonly string[],
-    options?: { readonly expectedVersions?: Readonly<Record<string, number>> },
-  ): Promise<PromotedSecret[]>;
+    options?: { readonly expectedVersions?: Readonly<Record<string, number>>; readonly note?: string },
+  ): Promise<Promotion>;
   /**
    * Shares a value end to end: seals it here under a new key (client/share-link.ts) and stores only the
    * ciphertext. Answers the share and the key, which belongs in the link (`shareLink`) and nowhere else.
@@ -347,6 +353,7 @@ export const createClient = ({
               to,
               names: [...names],
               ...(options.expectedVersions !== undefined && { expectedVersions: { ...options.expectedVersions } }),
+              ...(options.note !== undefined && { note: options.note }),
             },
           }),
         ),

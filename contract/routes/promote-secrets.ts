@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { changeRequest, note } from '../change-requests';
 import { ErrorText } from '../errors';
 import { MAX_PATCH_CHANGES } from '../limits';
 import { route, SAMPLE_SECRET } from '../route';
@@ -14,11 +15,20 @@ export const promoteSecretsRoute = route({
   tag: 'secrets',
   tokenScope: 'write:secrets',
   summary: `Copy up to ${MAX_PATCH_CHANGES} secrets’ current values from one environment into another: all of them, or none`,
-  success: { status: 200, description: 'Each secret written in `to`, by name, at its new version' },
+  success: {
+    status: 200,
+    description: 'Each secret written in `to`, by name, at its new version',
+    created: 'Where `to` is protected: nothing written, the change proposed as a change request of `to`, open',
+  },
   errors: {
     forbidden: [ErrorText.environmentAccess],
     notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound, ErrorText.secretNotFound],
-    conflict: [ErrorText.environmentProtected, ErrorText.secretConflict, ErrorText.secretLimit],
+    conflict: [
+      ErrorText.environmentProtected,
+      ErrorText.secretConflict,
+      ErrorText.secretLimit,
+      ErrorText.changeRequestLimit,
+    ],
   },
   paramErrors: { projectId: ErrorText.projectNotFound },
   successMetric: 'SecretsPromoted',
@@ -26,7 +36,9 @@ export const promoteSecretsRoute = route({
   // data key and each named secret's head in both, strongly consistent in one call; the data key from
   // the function's cache; then one transaction: the membership checked again, the target environment's
   // counts kept under its limits, and per secret its head in `to` (only if its version is still the one
-  // read), its new version and its event, and the one `secret.read` event of the sources.
+  // read), its new version and its event, and the one `secret.read` event of the sources. Into a
+  // protected environment: the sources' read recorded, then a change request proposed as its route does
+  // (the target's context read again, its slots, and the request written atomically).
   keyUse: ['Decrypt'],
   dataAccess: [
     {
@@ -46,6 +58,37 @@ export const promoteSecretsRoute = route({
       ],
     },
     accessDenial,
+    {
+      operation: 'BatchGetItem',
+      entities: ['Member', 'Environment', 'SecretHead', 'Project'],
+      consistent: true,
+      beyondFloor: true,
+    },
+    { operation: 'GetItem', entity: 'ChangeSlots', consistent: true, beyondFloor: true },
+    {
+      operation: 'TransactWriteItems',
+      actions: [
+        { action: 'ConditionCheck', entity: 'Member' },
+        { action: 'ConditionCheck', entity: 'Environment' },
+        { action: 'Update', entity: 'ChangeSlots' },
+        { action: 'Put', entity: 'ChangeRequest' },
+        { action: 'Put', entity: 'ProposedValue' },
+        { action: 'Put', entity: 'ProjectAuditEvent' },
+      ],
+      beyondFloor: true,
+    },
+    {
+      operation: 'TransactWriteItems',
+      actions: [
+        { action: 'ConditionCheck', entity: 'Member' },
+        { action: 'ConditionCheck', entity: 'Environment' },
+        { action: 'Put', entity: 'ChangeSlots' },
+        { action: 'Put', entity: 'ChangeRequest' },
+        { action: 'Put', entity: 'ProposedValue' },
+        { action: 'Put', entity: 'ProjectAuditEvent' },
+      ],
+      beyondFloor: true,
+    },
   ],
   schemas: () => ({
     params: z.object({ projectId: projectId() }),
@@ -63,6 +106,11 @@ export const promoteSecretsRoute = route({
             z.describe('Write a secret only if this is still its current version in `to` (0: only if it has none)'),
           ),
         ),
+        note: z.optional(
+          note('a note').check(
+            z.describe('Where `to` is protected: the change request’s note, for whoever approves it'),
+          ),
+        ),
       },
       'field',
     ).check(
@@ -72,7 +120,7 @@ export const promoteSecretsRoute = route({
         path: ['expectedVersions'],
       }),
     ),
-    response: dataBody(z.array(secretChange())),
+    response: dataBody(z.union([z.array(secretChange()), changeRequest()])),
   }),
   sample: (world) => ({
     params: { projectId: world.projectId },

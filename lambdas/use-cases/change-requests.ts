@@ -26,6 +26,8 @@ import {
   type Change,
   ChangeRequestMoved,
   type InEnvironment,
+  type InProject,
+  type Pair,
   type secretUseCases,
   type Written,
 } from './secrets';
@@ -438,5 +440,26 @@ export const changeRequestUseCases = ({
       return shown(closed, environment, at.now);
     });
 
-  return { propose, list, get, values, approve, force, close };
+  /**
+   * Copies secrets' current values from one environment into another: written at once where `to` is
+   * open; where it is protected, proposed as a change request of `to` (with the caller's note, or one
+   * naming where the values come from), which waits for its approvals as any other.
+   */
+  const promote = (
+    at: InProject,
+    input: Pair & {
+      readonly names: readonly string[];
+      readonly expectedVersions?: Record<string, number>;
+      readonly note?: string;
+    },
+  ) =>
+    secrets.promoteSecrets(at, input, (into, set, expectedVersions) =>
+      propose(into, {
+        set,
+        ...(expectedVersions !== undefined && { expectedVersions }),
+        note: input.note ?? `Promoted from ${input.from}`,
+      }),
+    );
+
+  return { propose, list, get, values, approve, force, close, promote };
 };

@@ -94,6 +94,26 @@ export interface Pair {
   readonly to: string;
 }
 
+/**
+ * Makes a promote into a protected environment a change request of `into`: the values to set (opened
+ * from the source, their read recorded) and the target versions the caller expects. What it answers is
+ * the promote's answer.
+ */
+export type ProposePromotion<P> = (
+  into: InEnvironment,
+  set: Record<string, string>,
+  expectedVersions: Record<string, number> | undefined,
+) => Promise<P>;
+
+/** A secret a promote wrote, at its new version. */
+export interface PromotedSecret {
+  readonly name: string;
+  readonly version: number;
+  readonly updatedAt: string;
+  readonly updatedBy: SecretAuthor;
+  readonly deleted: boolean;
+}
+
 /** How a secret of one environment compares with the one of its name in another. */
 export type ComparisonStatus = 'only-from' | 'only-to' | 'same' | 'different';
 
@@ -607,60 +627,82 @@ export const secretUseCases = ({
   };
 
   /**
-   * A promote into a protected environment: the one seam where proposing it as a change request plugs
-   * in (the promote then answers the request, 201). Change requests are not built yet, so until they are
-   * it is refused as any direct write into a protected environment is (409, naming the change-request
-   * route). It is called once the promote is judged: the caller holds `read` in `from` and `write` in
-   * `into`, and every name is live in `from` (the sources' heads are at hand, unopened, no read
-   * recorded).
-   */
-  const promoteIntoProtected = (into: InEnvironment): never => {
-    throw protectedRefusal(into);
-  };
-
-  /**
    * Copies the current values of `names` from one environment into another, as one change: all of them
    * or none, each written at the version read in `to` (with `expectedVersions`, only at those: else
    * 409). The reads of the sources are recorded (`secret.read` in `from`) in the transaction of the
    * writes and their events: values that move inside the service are read exactly when they are written.
+   * Into a protected environment, nothing is written: the values are handed to `propose`, which makes
+   * them a change request, once their read is recorded (without `propose`, 409 as any direct write).
    */
-  const promoteSecrets = async (
+  const promoteSecrets = async <P>(
     at: InProject,
     input: Pair & { readonly names: readonly string[]; readonly expectedVersions?: Record<string, number> },
-  ) => {
+    propose?: ProposePromotion<P>,
+  ): Promise<{ readonly written: PromotedSecret[] } | { readonly proposed: P }> => {
     const into: InEnvironment = { ...at, environment: input.to };
     const source: InEnvironment = { ...at, environment: input.from };
     const expected = new Map(Object.entries(input.expectedVersions ?? {}));
-    const written = await commit(into, true, async () => {
+    const judged = async () => {
       const context = await requirePair(at, input, input.names, true, { from: 'read', to: 'write' });
       const sources = input.names.map((name) => {
         const head = context.from.heads.get(name);
         if (!live(head, context.from.environment, at.now)) throw new NotFoundError(ErrorText.secretNotFound);
         return head;
       });
-      if (isProtected(context.to.environment)) return promoteIntoProtected(into);
-      const key = await storedKey(at, context);
-      const changes = sources.map((head) => ({
-        name: head.name,
-        value: open(key, source, { name: head.name, life: head.life, copy: 'head' }, head),
-        expectedVersion: expected.get(head.name),
-      }));
       const read = sources.map(({ name, version }) => ({ name, version })).sort(byName);
-      const details = { environment: input.from, secrets: read };
+      const readEvent = auditEvent(
+        'secret.read',
+        at.origin,
+        at.now,
+        { projectId: at.projectId },
+        {
+          environment: input.from,
+          secrets: read,
+        },
+      );
+      const opened = async () => {
+        const key = await storedKey(at, context);
+        return sources.map((head) => ({
+          name: head.name,
+          value: open(key, source, { name: head.name, life: head.life, copy: 'head' }, head),
+        }));
+      };
+      return { context, opened, readEvent };
+    };
+    // The first round's reads decide between a write and a proposal; a retried write reads again.
+    let first: Awaited<ReturnType<typeof judged>> | undefined = await judged();
+    if (isProtected(first.context.to.environment)) {
+      if (propose === undefined) throw protectedRefusal(into);
+      const values = await first.opened();
+      await secrets.recordEvent(first.readEvent, at.caller.userId, at.projectId);
+      const set = Object.fromEntries(values.map(({ name, value }) => [name, value]));
+      return { proposed: await propose(into, set, input.expectedVersions) };
+    }
+    const written = await commit(into, true, async () => {
+      const { context, opened, readEvent } = first ?? (await judged());
+      first = undefined;
+      if (isProtected(context.to.environment)) throw protectedRefusal(into);
+      const changes = (await opened()).map(({ name, value }) => ({
+        name,
+        value,
+        expectedVersion: expected.get(name),
+      }));
       const { member, project, to } = context;
       return {
         context: { member, project, environment: to.environment, heads: to.heads },
         changes,
-        alsoRecorded: [auditEvent('secret.read', at.origin, at.now, { projectId: at.projectId }, details)],
+        alsoRecorded: [readEvent],
       };
     });
-    return written.map(({ name, version, updatedAt, updatedBy, deleted }) => ({
-      name,
-      version,
-      updatedAt,
-      updatedBy,
-      deleted,
-    }));
+    return {
+      written: written.map(({ name, version, updatedAt, updatedBy, deleted }) => ({
+        name,
+        version,
+        updatedAt,
+        updatedBy,
+        deleted,
+      })),
+    };
   };
 
   /** The one secret a write of one change wrote. */

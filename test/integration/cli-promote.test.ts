@@ -195,6 +195,41 @@ describe('secrets promote', () => {
     });
   });
 
+  it('into a protected environment proposes a change request, prints its id alone and the approvals it waits for', async () => {
+    const { session, projectId, env, seed } = await project();
+    await seed('staging', { API_KEY: value('key') });
+    const protect = await arrange(service, 'PATCH', `/api/v1/projects/${projectId}/environments/production`, {
+      token: session,
+      json: { protected: true },
+    });
+    expect(protect.status).toBe(200);
+
+    const result = await secrets(['promote', 'staging', 'production', 'API_KEY', '--note', 'Release 4.2'], env);
+
+    const id = result.stdout.trim();
+    expect(id).toMatch(/^chg_\w+$/);
+    expect(exitOf(result)).toEqual({
+      code: 0,
+      stdout: `${id}\n`,
+      stderr: `Writing to project "Payments" (${projectId}) / production\nproduction is protected: proposed as ${id}, waiting for 1 approval (secrets changes show ${id} -e production)\n`,
+    });
+    const request = await call(
+      service,
+      'GET',
+      `/api/v1/projects/${projectId}/environments/production/change-requests/${id}`,
+      { token: session },
+    );
+    expect(request.body.data).toMatchObject({
+      status: 'open',
+      note: 'Release 4.2',
+      changes: [{ name: 'API_KEY', action: 'set', fromVersion: 0 }],
+    });
+    const production = await call(service, 'GET', `/api/v1/projects/${projectId}/environments/production/secrets`, {
+      token: session,
+    });
+    expect(production.body.data).toEqual([]);
+  });
+
   it('exits 1 with the API’s words when it refuses, naming a near secret, and writes nothing', async () => {
     const { session, projectId, env, seed } = await project();
     await seed('staging', { API_KEY: value('key') });

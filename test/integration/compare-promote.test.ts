@@ -498,30 +498,89 @@ describe('POST /api/v1/projects/:projectId/promote', () => {
     expect([allowed.status, allowed.body.data[0].updatedBy.email]).toEqual([200, member.email]);
   });
 
-  it('answers 409 Environment is protected for a protected target, naming the change-request route, and writes nothing', async () => {
-    const owner = await signedIn('owner');
-    const projectId = await createProject(service, owner.session);
-    await seed(owner.session, projectId, 'staging', { API_KEY: 'key' });
+  it('into a protected target proposes the change as a change request (201), writes nothing, and records the read; approved, it is applied', async () => {
+    const { owner, admin, projectId } = await projectWithTeam();
+    await seed(owner.session, projectId, 'staging', { API_KEY: 'staging-key', DB_URL: 'staging-db' });
+    await seed(owner.session, projectId, 'production', { DB_URL: 'db-old' });
     const protect = await arrange(service, 'PATCH', `${project(projectId)}/environments/production`, {
       token: owner.session,
       json: { protected: true },
     });
     expect(protect.status).toBe(200);
 
-    const refused = await promote(owner.session, projectId, { from: 'staging', to: 'production', names: ['API_KEY'] });
+    const proposed = await promote(owner.session, projectId, {
+      from: 'staging',
+      to: 'production',
+      names: ['API_KEY', 'DB_URL'],
+      expectedVersions: { DB_URL: 1 },
+    });
 
-    expect([refused.status, refused.body.error]).toEqual([409, ErrorText.environmentProtected]);
-    expect(refused.body.details).toEqual([
-      {
-        path: 'environment',
-        message: expect.stringContaining(`POST /api/v1/projects/${projectId}/environments/production/change-requests`),
+    expect(proposed.status).toBe(201);
+    expect(proposed.text).not.toContain('staging-');
+    expect(proposed.body.data).toMatchObject({
+      environment: 'production',
+      status: 'open',
+      author: { email: owner.email },
+      note: 'Promoted from staging',
+      changes: [
+        { name: 'API_KEY', action: 'set', fromVersion: 0 },
+        { name: 'DB_URL', action: 'set', fromVersion: 1 },
+      ],
+      approvalsNeeded: 1,
+    });
+    expect(await valuesIn(owner.session, projectId, 'production')).toEqual({ DB_URL: 'db-old' });
+    const [read] = await trail(projectId, owner.session, 'secret.read');
+    expect(read).toMatchObject({
+      details: {
+        environment: 'staging',
+        secrets: [
+          { name: 'API_KEY', version: 1 },
+          { name: 'DB_URL', version: 1 },
+        ],
       },
-    ]);
-    expect(await valuesIn(owner.session, projectId, 'production')).toEqual({});
-    expect(await trail(projectId, owner.session, 'secret.read')).toEqual([]);
+    });
+
+    const requests = `${project(projectId)}/environments/production/change-requests/${proposed.body.data.id}`;
+    const approved = await call(service, 'POST', `${requests}/approve`, { token: admin.session });
+    expect([approved.status, approved.body.data?.status]).toEqual([200, 'applied']);
+    expect(await valuesIn(owner.session, projectId, 'production')).toEqual({
+      API_KEY: 'staging-key',
+      DB_URL: 'staging-db',
+    });
+  });
+
+  it('into a protected target names the request with the caller’s note, and checks the target versions it expects first', async () => {
+    const { owner, projectId } = await projectWithTeam();
+    await seed(owner.session, projectId, 'staging', { API_KEY: 'key' });
+    await seed(owner.session, projectId, 'production', { API_KEY: 'old' });
+    const protect = await arrange(service, 'PATCH', `${project(projectId)}/environments/production`, {
+      token: owner.session,
+      json: { protected: true },
+    });
+    expect(protect.status).toBe(200);
+
+    const stale = await promote(owner.session, projectId, {
+      from: 'staging',
+      to: 'production',
+      names: ['API_KEY'],
+      expectedVersions: { API_KEY: 0 },
+    });
+    expect([stale.status, stale.body]).toEqual([409, refusal(ErrorText.secretConflict)]);
+
+    const noted = await promote(owner.session, projectId, {
+      from: 'staging',
+      to: 'production',
+      names: ['API_KEY'],
+      note: 'Release 4.2',
+    });
+    expect([noted.status, noted.body.data.note]).toEqual([201, 'Release 4.2']);
+    const open = await call(service, 'GET', `${project(projectId)}/environments/production/change-requests`, {
+      token: owner.session,
+    });
+    expect(open.body.data.map((request: { note: string }) => request.note)).toEqual(['Release 4.2']);
     // Out of a protected environment is only a read of it.
     const out = await promote(owner.session, projectId, { from: 'production', to: 'staging', names: ['API_KEY'] });
-    expect([out.status, out.body.error]).toEqual([404, ErrorText.secretNotFound]);
+    expect([out.status, out.body.data[0].version]).toEqual([200, 2]);
   });
 
   it('refuses a stranger (404), a missing environment (404) and a body that breaks its rules (400)', async () => {
