@@ -1127,6 +1127,9 @@ describe('compareEnvironments', () => {
   });
 });
 
+/** A promote that wrote at once, as the tests without a protected target expect. */
+type Promoted = { readonly written: readonly unknown[] };
+
 describe('promoteSecrets', () => {
   const promote = (names: string[], expectedVersions?: Record<string, number>) => ({
     ...pair,
@@ -1139,7 +1142,7 @@ describe('promoteSecrets', () => {
     await world.putSecret(at(0, { environment: 'staging' }), 'A_KEY', { value: 'a2' });
     const before = world.writes.length;
 
-    const written = await world.promoteSecrets(inProject(1), promote(['B_KEY', 'A_KEY']));
+    const { written } = (await world.promoteSecrets(inProject(1), promote(['B_KEY', 'A_KEY']))) as Promoted;
 
     const when = at(1).now.toISOString();
     expect(written).toEqual([
@@ -1180,7 +1183,9 @@ describe('promoteSecrets', () => {
       message: ErrorText.secretConflict,
     });
     expect(world.writes).toHaveLength(before);
-    expect(await world.promoteSecrets(inProject(), promote(['A', 'B'], { A: 1, B: 2 }))).toHaveLength(2);
+    expect(await world.promoteSecrets(inProject(), promote(['A', 'B'], { A: 1, B: 2 }))).toMatchObject({
+      written: [{ name: 'A' }, { name: 'B' }],
+    });
   });
 
   it('reads again when another writer changed a target first, and writes after theirs', async () => {
@@ -1193,7 +1198,7 @@ describe('promoteSecrets', () => {
       world.heads.set(world.headKey('production', 'A'), { ...current, version: 2 });
       return 'changed';
     };
-    expect(await world.promoteSecrets(inProject(), promote(['A']))).toEqual([
+    expect(((await world.promoteSecrets(inProject(), promote(['A']))) as Promoted).written).toEqual([
       expect.objectContaining({ name: 'A', version: 3 }),
     ]);
   });
@@ -1230,6 +1235,34 @@ describe('promoteSecrets', () => {
     expect([world.writes.length, world.reads]).toEqual([before, []]);
   });
 
+  it('hands a protected `to` the opened values and the expected versions to propose, once their read is recorded, and writes nothing', async () => {
+    const world = await twoEnvironments({ A: 'a', B: 'b' }, { B: 'old' }, { production: { protected: true } });
+    const before = world.writes.length;
+    const proposals: unknown[] = [];
+    const promoted = await world.promoteSecrets(inProject(), promote(['B', 'A'], { B: 1 }), async (...args) => {
+      expect(world.reads).toHaveLength(1);
+      proposals.push(args);
+      return 'proposed';
+    });
+    expect(promoted).toEqual({ proposed: 'proposed' });
+    expect(proposals).toEqual([
+      [expect.objectContaining({ projectId, environment: 'production' }), { B: 'b', A: 'a' }, { B: 1 }],
+    ]);
+    expect(world.reads).toEqual([
+      expect.objectContaining({
+        type: 'secret.read',
+        details: expect.objectContaining({
+          environment: 'staging',
+          secrets: [
+            { name: 'A', version: 1 },
+            { name: 'B', version: 1 },
+          ],
+        }),
+      }),
+    ]);
+    expect(world.writes).toHaveLength(before);
+  });
+
   it('needs read in `from` and write in `to`: below either is a 403, recorded as a denial', async () => {
     const cases = [
       [{ staging: { defaultAccess: 'none' } }, 'staging', 'read'],
@@ -1248,7 +1281,9 @@ describe('promoteSecrets', () => {
       expect(world.writes).toHaveLength(before);
     }
     const readOnlySource = await twoEnvironments({ A: 'a' }, {}, { staging: { defaultAccess: 'read' } });
-    expect(await readOnlySource.promoteSecrets(inProject(), promote(['A']))).toHaveLength(1);
+    expect(await readOnlySource.promoteSecrets(inProject(), promote(['A']))).toMatchObject({
+      written: [{ name: 'A' }],
+    });
   });
 
   it('answers 404 to a stranger and for an unknown environment', async () => {
