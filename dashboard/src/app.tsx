@@ -17,7 +17,7 @@ import { useLoad } from './ui';
  * The screen the address names: a share's link page at `/s/<id>#<key>` (the key taken out of the
  * address as it is read: `takeLinkKey`); at `/`, the screen its hash names: `#/tokens` (the default),
  * `#/projects`, a project's home at `#/projects/<id>` (its Secrets) and its other tabs at
- * `#/projects/<id>/<tab>` (`secrets`, `members`, `changes`, `activity`, `settings`), `#/activity`, `#/share`.
+ * `#/projects/<id>/<tab>` (`secrets`, `members`, `compare`, `changes`, `activity`, `settings`), `#/activity`, `#/share`.
  */
 type Screen =
   | { name: 'tokens' }

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ActivityLog } from './activity';
 import type { Api } from './api';
 import { ChangesPanel } from './changes';
+import { ComparePanel } from './compare';
 import { MembersPanel } from './members';
 import { SettingsPanel } from './project-settings';
 import { loadProjects, projectHref } from './projects';
@@ -18,6 +19,9 @@ import { useLoad } from './ui';
 const PROJECT_TABS = [
   { id: 'secrets', label: 'Secrets', managers: false },
   { id: 'members', label: 'Members', managers: false },
+  // After Members, as Changes is, so that the tabs' keys still reach Members and Settings as before; and
+  // before Changes, where a promote into a protected environment leads.
+  { id: 'compare', label: 'Compare', managers: false },
   { id: 'changes', label: 'Changes', managers: false },
   { id: 'activity', label: 'Activity', managers: true },
   { id: 'settings', label: 'Settings', managers: false },
@@ -34,7 +38,7 @@ export const projectTabOf = (part: string | undefined): ProjectTab =>
 const MANAGING_ROLES: readonly ProjectRole[] = ['owner', 'admin'];
 
 /**
- * A project's home: its name, and its tabs (Secrets, Members, Changes, Activity for its owner and
+ * A project's home: its name, and its tabs (Secrets, Members, Compare, Changes, Activity for its owner and
  * admins, Settings), each at its own address. Opening it marks a project someone added the person to as
  * opened (`onOpened` once the API has), and Settings offers a member to leave it (`onLeft`).
  */
@@ -100,6 +104,19 @@ export const ProjectScreen = ({
         )}
         {shown === 'members' && (
           <MembersPanel api={api} projectId={projectId} environments={environments.data} manages={manages} />
+        )}
+        {shown === 'compare' && (
+          <ComparePanel
+            api={api}
+            projectId={projectId}
+            environments={environments.data}
+            error={environments.error}
+            manages={manages}
+            settingsHref={projectHref(projectId, 'settings')}
+            changesHref={projectHref(projectId, 'changes')}
+            onChoose={setChosen}
+            onChanged={environments.reload}
+          />
         )}
         {shown === 'changes' && (
           <ChangesPanel

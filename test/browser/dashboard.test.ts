@@ -328,6 +328,7 @@ test('a project opens at its home, on its Secrets tab, with its name as the head
   await expect(page.getByRole('tablist', { name: 'Project' }).getByRole('tab').allTextContents()).resolves.toEqual([
     'Secrets',
     'Members',
+    'Compare',
     'Changes',
     'Activity',
     'Settings',
@@ -464,6 +465,7 @@ test('a plain member sees the members but is offered no control to change them',
   await expect(page.getByRole('tablist', { name: 'Project' }).getByRole('tab').allTextContents()).resolves.toEqual([
     'Secrets',
     'Members',
+    'Compare',
     'Changes',
     'Settings',
   ]);
