@@ -44,7 +44,8 @@ const PromoteDialog = ({
   const what = `${counted(rows.length, 'secret')} from ${pair.from} to ${pair.to}`;
   const submit = (event: Event) => {
     event.preventDefault();
-    void run(() => onPromote(noteOf(note).note));
+    // Closed as Cancel closes it, so that the focus goes back to Promote.
+    void run(() => onPromote(noteOf(note).note)).then((done) => done && dialog.current?.close());
   };
   return (
     <Modal labelledBy="promote-title" onClose={onClose} dialogRef={dialog}>
@@ -110,6 +111,8 @@ const Comparison = ({
   const [problem, setProblem] = useState<string>();
   const [confirming, setConfirming] = useState(false);
   const [status, setStatus] = useState<ComponentChildren>('');
+  // The choice is cleared as the dialog closes after a promote, not before: the dialog names it till then.
+  const promoted = useRef(false);
   const rows = comparison.data;
   const promotes = target.access === 'write';
   // A secret that is no longer promotable once the comparison is read again is no longer chosen.
@@ -136,13 +139,13 @@ const Comparison = ({
   const promoting = rows?.filter((row) => chosen.has(row.name)) ?? [];
   const promote = async (note: string | undefined) => {
     try {
-      const done = await api.promote(projectId, pair.from, pair.to, [...chosen], {
+      const names = promoting.map((row) => row.name);
+      const done = await api.promote(projectId, pair.from, pair.to, names, {
         // Held to what the table shows: a secret changed in `to` since is a conflict, and nothing is written.
         expectedVersions: Object.fromEntries(promoting.map((row) => [row.name, row.toVersion ?? 0])),
         ...(note !== undefined && { note }),
       });
-      setConfirming(false);
-      setChosen(new Set());
+      promoted.current = true;
       if (Array.isArray(done)) {
         setStatus(writtenText(done.length, pair));
         onChanged();
@@ -243,7 +246,11 @@ const Comparison = ({
           target={target}
           rows={promoting}
           onPromote={promote}
-          onClose={() => setConfirming(false)}
+          onClose={() => {
+            setConfirming(false);
+            if (promoted.current) setChosen(new Set());
+            promoted.current = false;
+          }}
         />
       )}
     </>

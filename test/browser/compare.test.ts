@@ -166,6 +166,8 @@ test('promoting a secret that differs into an open environment asks first, write
   await dialog.getByRole('button', { name: 'Promote' }).click();
   await dialog.waitFor({ state: 'detached' });
   await status(page, 'Promoted 1 secret from staging to production.').waitFor();
+  // The focus is back on Promote, where it was before the dialog.
+  await expect(page.evaluate('document.activeElement.textContent')).resolves.toBe('Promote');
   await rowOf(page, 'DIFF_KEY').filter({ hasText: 'Same' }).waitFor();
   await expect(cellsOf(page, 'DIFF_KEY')).resolves.toEqual(['Same', 'version 1', 'version 2', '']);
   await expect(promoteBox(page, 'DIFF_KEY').count()).resolves.toBe(0);
@@ -216,8 +218,10 @@ test('into a protected environment a promote is proposed as a change request, wh
     'Proposed as a change request in production: nothing is written until it has 1 approval.',
   );
   await notice.waitFor();
-  // Nothing is written yet.
+  // Nothing is written yet, and the choice is done with.
   await expect(cellsOf(page, 'ONLY_STAGING')).resolves.toEqual(['Different', 'version 1', 'version 1', '']);
+  await expect(promoteBox(page, 'ONLY_STAGING').isChecked()).resolves.toBe(false);
+  await page.getByText('0 secrets chosen').waitFor();
 
   await notice.getByRole('link', { name: 'See it in Changes' }).click();
   await page.getByRole('tabpanel', { name: 'Changes' }).waitFor();
