@@ -198,7 +198,8 @@ const asRead = (
 };
 
 /**
- * The environment's counts moved by the deltas, kept under their limits, the environment still there in
+ * The environment's counts moved by the deltas and its secrets' revision raised (a poller's entity tag
+ * then changes), kept under their limits, the environment still there in
  * the life the heads were judged in (not deleted and made again since) and with the settings the write
  * was allowed by (not protected, nor members' default access lowered, since).
  */
@@ -208,6 +209,7 @@ const environmentUpdate = (change: SecretWrites): TableWrite => {
     ':count': change.countDelta,
     ':bytes': change.bytesDelta,
     ':zero': 0,
+    ':one': 1,
   };
   conditions.push(asRead('life', ':life', change.environmentLife, values));
   conditions.push(asRead('revision', ':revision', change.environmentRevision, values));
@@ -223,7 +225,7 @@ const environmentUpdate = (change: SecretWrites): TableWrite => {
     Update: {
       Key: environmentKey(change.projectId, change.environment),
       UpdateExpression:
-        'SET secretCount = secretCount + :count, exportBytes = if_not_exists(exportBytes, :zero) + :bytes',
+        'SET secretCount = secretCount + :count, exportBytes = if_not_exists(exportBytes, :zero) + :bytes, secretsRevision = if_not_exists(secretsRevision, :zero) + :one',
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeValues: values,
     },

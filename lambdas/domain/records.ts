@@ -74,6 +74,11 @@ export interface EnvironmentRecord {
   readonly approvals?: number;
   /** Raised by every change of its settings: a write checks that the settings it was allowed by still hold. */
   readonly revision?: number;
+  /**
+   * Raised by every write of its secrets, in the write's own transaction: what the entity tags of its
+   * list and export are made of (domain/entity-tag.ts). None before any write since it was added: 0.
+   */
+  readonly secretsRevision?: number;
 }
 
 /** Who wrote a version: a person (a token writes as its owner). */
