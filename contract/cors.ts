@@ -6,16 +6,16 @@
  * cookies, so no `Access-Control-Allow-Credentials`.
  */
 
-/** The request headers the dashboard may send. */
-export const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type'] as const;
+/** The request headers the dashboard may send (`If-None-Match`: a poll of a conditional route). */
+export const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'If-None-Match'] as const;
 /** How long a browser may reuse a preflight's answer, in seconds. */
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /** Headers of every answer to the dashboard: the API's and the gateway's own. */
 export const corsHeaders = (origin: string): Record<string, string> => ({
   'Access-Control-Allow-Origin': origin,
-  // A 503's Retry-After is worth reading from a browser too.
-  'Access-Control-Expose-Headers': 'Retry-After',
+  // A 503's Retry-After is worth reading from a browser too, and a conditional route's ETag, to poll with.
+  'Access-Control-Expose-Headers': 'Retry-After, ETag',
 });
 
 /** Headers of the answer to a preflight for a path that serves `methods`. */

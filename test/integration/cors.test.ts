@@ -23,7 +23,7 @@ afterAll(async () => {
 
 const expectReadable = (reply: Reply) => {
   expect(reply.headers['access-control-allow-origin']).toBe(ORIGIN);
-  expect(reply.headers['access-control-expose-headers']).toBe('Retry-After');
+  expect(reply.headers['access-control-expose-headers']).toBe('Retry-After, ETag');
 };
 
 describe('cross-origin access for the dashboard', () => {
@@ -33,13 +33,13 @@ describe('cross-origin access for the dashboard', () => {
         headers: [
           ...fromDashboard,
           ['Access-Control-Request-Method', method],
-          ['Access-Control-Request-Headers', 'authorization,content-type'],
+          ['Access-Control-Request-Headers', 'authorization,content-type,if-none-match'],
         ],
       });
       expect(reply.status).toBe(204);
       expectReadable(reply);
       expect(String(reply.headers['access-control-allow-methods']).split(', ')).toEqual([...methods, 'OPTIONS']);
-      expect(reply.headers['access-control-allow-headers']).toBe('Authorization, Content-Type');
+      expect(reply.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, If-None-Match');
       expect(reply.headers['access-control-max-age']).toBe(String(CORS_MAX_AGE_SECONDS));
       expect(reply.text).toBe('');
     }

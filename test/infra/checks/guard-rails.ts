@@ -776,7 +776,7 @@ describe('WAF', () => {
       expect(headersOf(name)).toEqual({
         'Cache-Control': 'no-store',
         'Access-Control-Allow-Origin': expect.anything(),
-        'Access-Control-Expose-Headers': 'Retry-After',
+        'Access-Control-Expose-Headers': 'Retry-After, ETag',
       });
     }
     // The dashboard's origin is the distribution's, known only at deploy time.
@@ -787,7 +787,7 @@ describe('WAF', () => {
       expect(headersOf(name)).toEqual({
         'Cache-Control': 'no-store',
         'Access-Control-Allow-Origin': headersOf('BlockIpReputation')['Access-Control-Allow-Origin'],
-        'Access-Control-Expose-Headers': 'Retry-After',
+        'Access-Control-Expose-Headers': 'Retry-After, ETag',
         'Retry-After': '60',
       });
     }
