@@ -838,6 +838,8 @@ export interface components {
     headers: {
         /** @description No answer may be kept by a browser or a cache */
         CacheControl: "no-store";
+        /** @description An opaque tag of this answer, the same while it stays the same: send it back as `If-None-Match` to get 304 until it changes */
+        ETag: string;
     };
     pathItems: never;
 }
@@ -3533,7 +3535,9 @@ export interface operations {
     exportSecrets: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Id of a project */
                 projectId: string;
@@ -3548,6 +3552,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3560,6 +3565,15 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Unchanged: `If-None-Match` holds the answer’s `ETag`. No body; nothing read or recorded */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
             401: {
@@ -3661,7 +3675,9 @@ export interface operations {
             query?: {
                 deleted?: string;
             };
-            header?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Id of a project */
                 projectId: string;
@@ -3676,6 +3692,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3685,6 +3702,15 @@ export interface operations {
                         data: components["schemas"]["Secret"][];
                     };
                 };
+            };
+            /** @description Unchanged: `If-None-Match` holds the answer’s `ETag`. No body; nothing read or recorded */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
             400: {

@@ -58,11 +58,12 @@ export const routeErrors = (contract: RouteContract): ReadonlyMap<number, NonEmp
   return errors;
 };
 
-/** Every status a route can answer: its success and its errors, ascending. */
+/** Every status a route can answer: its success (and 304, for a conditional route) and its errors, ascending. */
 export const routeStatuses = (contract: RouteContract): number[] =>
   [
     contract.success.status,
     ...(contract.success.created === undefined ? [] : [201]),
+    ...(contract.conditional ? [304] : []),
     ...routeErrors(contract).keys(),
   ].sort((a, b) => a - b);
 

@@ -77,6 +77,12 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
    * answers 400 with the schema's details instead (a name a PUT would create: the writer is told why).
    */
   readonly paramErrors?: Readonly<Record<string, ErrorTextValue>>;
+  /**
+   * Whether the route's success answers an `ETag`, and a request whose `If-None-Match` holds it 304
+   * with no body, once it is allowed all a 200 is: a poller asks again without the answer being made
+   * (docs/api.md, "Polling").
+   */
+  readonly conditional?: boolean;
   /** Largest JSON body the route accepts, in bytes (default `MAX_BODY_BYTES`); a larger one is 413. */
   readonly maxBodyBytes?: number;
   /** Metric counted once per successful request, for routes that change state worth counting. */

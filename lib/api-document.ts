@@ -47,6 +47,31 @@ const cacheControl = () =>
     .literal(NO_STORE_HEADERS['Cache-Control'])
     .check(z.meta({ header: { id: 'CacheControl' } }), z.describe('No answer may be kept by a browser or a cache'));
 
+/** A conditional route's entity tag (the component `ETag`). */
+const etag = () =>
+  z
+    .string()
+    .check(
+      z.meta({ header: { id: 'ETag' } }),
+      z.describe(
+        'An opaque tag of this answer, the same while it stays the same: send it back as `If-None-Match` to get 304 until it changes',
+      ),
+    );
+
+/** The request header of a poll of a conditional route. */
+const ifNoneMatch = () =>
+  z.object({
+    'If-None-Match': z.optional(
+      z
+        .string()
+        .check(
+          z.describe(
+            'The `ETag` of an earlier answer (or several, comma-separated; `*`: any): while it still holds, the answer is 304 with no body, and nothing is read or recorded. Refusals are answered as without it',
+          ),
+        ),
+    ),
+  });
+
 const errorResponse = (status: number, texts: NonEmpty<ErrorTextValue>): ZodOpenApiResponseObject => ({
   description: ERROR_DESCRIPTIONS[status] ?? 'Error',
   content: jsonContent(
@@ -86,9 +111,15 @@ const operation = (route: RouteContract): ZodOpenApiOperationObject => {
     [route.success.status]: {
       description: route.success.description,
       content: jsonContent(response),
-      headers: z.object({ 'Cache-Control': cacheControl() }),
+      headers: z.object({ 'Cache-Control': cacheControl(), ...(route.conditional && { ETag: etag() }) }),
     },
   };
+  if (route.conditional) {
+    responses[304] = {
+      description: 'Unchanged: `If-None-Match` holds the answer’s `ETag`. No body; nothing read or recorded',
+      headers: z.object({ 'Cache-Control': cacheControl(), ETag: etag() }),
+    };
+  }
   if (route.success.created !== undefined) {
     responses[201] = {
       description: route.success.created,
@@ -103,7 +134,13 @@ const operation = (route: RouteContract): ZodOpenApiOperationObject => {
     summary: route.summary,
     description: who,
     security: security(route),
-    ...((params || query) && { requestParams: { ...(params && { path: params }), ...(query && { query }) } }),
+    ...((params || query || route.conditional) && {
+      requestParams: {
+        ...(params && { path: params }),
+        ...(query && { query }),
+        ...(route.conditional && { header: ifNoneMatch() }),
+      },
+    }),
     ...(body && { requestBody: { required: !bodyIsOptional(body), content: jsonContent(body) } }),
     responses,
   };

@@ -307,8 +307,16 @@ export const readRequest = async (req: IncomingMessage): Promise<RawRequest> => 
   };
 };
 
-/** Writes a gateway result to a Node response. */
+/**
+ * Writes a gateway result to a Node response; a 304 (a conditional route's answer to a tag that still
+ * holds) with no body and no `Content-Length`, which would describe the body it stands for.
+ */
 export const writeResult = (res: ServerResponse, result: GatewayResult): void => {
+  if (result.statusCode === 304) {
+    res.writeHead(304, result.headers);
+    res.end();
+    return;
+  }
   res.writeHead(result.statusCode, { ...result.headers, 'Content-Length': Buffer.byteLength(result.body) });
   res.end(result.body);
 };

@@ -19,10 +19,12 @@ export const exportSecretsRoute = route({
     notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound],
   },
   paramErrors: { projectId: ErrorText.projectNotFound, environment: ErrorText.environmentNotFound },
+  conditional: true,
   // Least work (export): the caller's membership, the environment and the project's wrapped data key,
-  // strongly consistent in one call, beside the environment's secret heads (one Query; they hold the
-  // current values); the data key from the function's cache; then one `secret.read` event of every
-  // secret read, written before the values are answered.
+  // strongly consistent in one call, then the environment's secret heads (one Query; they hold the
+  // current values; read after the environment, so that no export is older than its ETag); the data
+  // key from the function's cache; then one `secret.read` event of every secret read, written before
+  // the values are answered. A 304 makes the first call only: no head, no key, no event.
   keyUse: ['Decrypt'],
   dataAccess: [
     { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'Project'], consistent: true },

@@ -23,9 +23,11 @@ export const listSecretsRoute = route({
     notFound: [ErrorText.projectNotFound, ErrorText.environmentNotFound],
   },
   paramErrors: { projectId: ErrorText.projectNotFound, environment: ErrorText.environmentNotFound },
+  conditional: true,
   // Least work (list secrets): the caller's membership and the environment, strongly consistent in one
-  // call, beside the environment's secret heads (one Query of their partition, strongly consistent so
-  // that one just written is listed).
+  // call, then the environment's secret heads (one Query of their partition, strongly consistent so
+  // that one just written is listed): read after the environment, so that the list is never older
+  // than the revision its ETag names. A 304 of the live list reads no head.
   dataAccess: [
     { operation: 'BatchGetItem', entities: ['Member', 'Environment'], consistent: true },
     { operation: 'Query', entity: 'SecretHead', consistent: true },

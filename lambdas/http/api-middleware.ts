@@ -43,7 +43,8 @@ export interface ApiEvent<R extends RouteContract> extends APIGatewayProxyEvent 
   input: RouteInput<R>['body'];
 }
 
-const header = (event: APIGatewayProxyEvent, name: string): string | undefined => {
+/** A request header's value by its name in any case. */
+export const header = (event: APIGatewayProxyEvent, name: string): string | undefined => {
   const wanted = name.toLowerCase();
   const key = Object.keys(event.headers ?? {}).find((candidate) => candidate.toLowerCase() === wanted);
   return key === undefined ? undefined : event.headers[key];

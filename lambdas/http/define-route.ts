@@ -7,8 +7,8 @@ import type { Principal } from '@lambdas/domain/principal';
 import { logger, tracer } from '@lambdas/observability';
 import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { type ApiEvent, apiMiddleware, MIDDY_OPTIONS } from './api-middleware';
-import { type Created, reply } from './responses';
+import { type ApiEvent, apiMiddleware, header, MIDDY_OPTIONS } from './api-middleware';
+import { type Created, reply, type Tagged } from './responses';
 
 /** What a route's function is given: its caller and its input as the contract validated them. */
 export interface RouteRequest<R extends RouteContract> {
@@ -18,6 +18,8 @@ export interface RouteRequest<R extends RouteContract> {
   readonly params: RouteInput<R>['params'];
   readonly query: RouteInput<R>['query'];
   readonly input: RouteInput<R>['body'];
+  /** The request's `If-None-Match` (a conditional route answers 304 when it holds the answer's tag). */
+  readonly ifNoneMatch: string | undefined;
   /** The request's instant, from the one clock. */
   readonly now: Date;
 }
@@ -30,7 +32,7 @@ export interface RouteRequest<R extends RouteContract> {
  */
 export const defineRoute =
   <R extends RouteContract>(route: R) =>
-  (serve: (request: RouteRequest<R>) => Promise<RouteAnswer<R> | Created<RouteAnswer<R>>>) =>
+  (serve: (request: RouteRequest<R>) => Promise<RouteAnswer<R> | Created<RouteAnswer<R>> | Tagged<RouteAnswer<R>>>) =>
     middy<ApiEvent<R>, APIGatewayProxyResult>(
       async (event: ApiEvent<R>) =>
         reply(
@@ -41,6 +43,7 @@ export const defineRoute =
             params: event.params,
             query: event.query,
             input: event.input,
+            ifNoneMatch: route.conditional ? header(event, 'if-none-match') : undefined,
             now: clock.now(),
           }),
         ),

@@ -1,4 +1,4 @@
-import { JSON_HEADERS } from '@contract/headers';
+import { JSON_HEADERS, NO_STORE_HEADERS } from '@contract/headers';
 import type { RouteAnswer, RouteContract } from '@contract/route';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 
@@ -26,13 +26,31 @@ export class Created<T> {
 }
 
 /**
+ * A conditional route's success (`conditional` in its contract) with its entity tag: the body, or none
+ * when the request's `If-None-Match` holds the tag (answered 304).
+ */
+export class Tagged<T> {
+  constructor(
+    readonly etag: string,
+    readonly body: T | undefined,
+  ) {}
+}
+
+/**
  * A route's success answer: its contract's status (201 for a `Created` body of a route that may
- * create), with a body its response schema describes.
+ * create), with a body its response schema describes; a `Tagged` one with its `ETag`, or 304 with
+ * no body.
  */
 export const reply = <R extends RouteContract>(
   route: R,
-  answer: RouteAnswer<R> | Created<RouteAnswer<R>>,
+  answer: RouteAnswer<R> | Created<RouteAnswer<R>> | Tagged<RouteAnswer<R>>,
 ): APIGatewayProxyResult => {
+  if (answer instanceof Tagged) {
+    if (!route.conditional) throw new Error(`Route ${route.handler} answers no ETag`);
+    const etag = { ETag: answer.etag };
+    if (answer.body === undefined) return { statusCode: 304, headers: { ...NO_STORE_HEADERS, ...etag }, body: '' };
+    return json(route.success.status, answer.body, etag);
+  }
   if (!(answer instanceof Created)) return json(route.success.status, answer);
   if (route.success.created === undefined) throw new Error(`Route ${route.handler} answers no 201`);
   return json(201, answer.body);

@@ -1,9 +1,14 @@
 import { listSecretsRoute } from '@contract/routes/list-secrets';
 import { inEnvironment, secrets } from '@lambdas/composition/secrets';
 import { defineRoute } from '@lambdas/http/define-route';
+import { Tagged } from '@lambdas/http/responses';
 
 /** GET /api/v1/projects/{projectId}/environments/{environment}/secrets: members; no values. */
-export const handler = defineRoute(listSecretsRoute)(async (request) => ({
-  success: true,
-  data: await secrets.listSecrets(inEnvironment(request), request.query.deleted === 'true'),
-}));
+export const handler = defineRoute(listSecretsRoute)(async (request) => {
+  const { etag, data } = await secrets.listSecrets(
+    inEnvironment(request),
+    request.query.deleted === 'true',
+    request.ifNoneMatch,
+  );
+  return new Tagged(etag, data && { success: true as const, data });
+});

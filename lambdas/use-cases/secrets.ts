@@ -5,6 +5,7 @@ import type { NeededAccess } from '@contract/roles';
 import type { DataKey, DataKeys, SealedValue, ValueAddress, ValueCopy } from '@lambdas/crypto/envelope';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
+import { noneMatchHolds, secretsTag } from '@lambdas/domain/entity-tag';
 import { accessIn, allows, isProtected } from '@lambdas/domain/environment-access';
 import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import { newLife } from '@lambdas/domain/ids';
@@ -112,6 +113,15 @@ export interface PromotedSecret {
   readonly updatedAt: string;
   readonly updatedBy: SecretAuthor;
   readonly deleted: boolean;
+}
+
+/**
+ * A conditional read's answer: its entity tag, and what it reads, none when the caller's
+ * `If-None-Match` holds the tag (the answer is the one the caller has).
+ */
+export interface Tagged<T> {
+  readonly etag: string;
+  readonly data?: T;
 }
 
 /** How a secret of one environment compares with the one of its name in another. */
@@ -353,18 +363,36 @@ export const secretUseCases = ({
 
   /**
    * The live secrets of an environment, by name, without values; or, `deleted`, those deleted within
-   * 30 days (what a restore can bring back), each as its delete left it.
+   * 30 days (what a restore can bring back), each as its delete left it; with their entity tag. The
+   * heads are read after the environment, so that no answer is older than the revision its tag names;
+   * a live list whose tag `ifNoneMatch` holds reads none. The deleted list's tag counts what it lists
+   * (it changes as deletes expire, without a write), so it is read first.
    */
-  const listSecrets = async (at: InEnvironment, deleted = false) => {
-    const [{ environment }, heads] = await Promise.all([
-      requireContext(at, [], false, 'read'),
-      secrets.listSecretHeads(at.projectId, at.environment, false),
-    ]);
-    const listed = (head: SecretHeadRecord) =>
-      deleted
-        ? head.deletedAt !== undefined && alive(head, environment, at.now) !== undefined
-        : live(head, environment, at.now);
-    return heads.filter(listed).map(shown).sort(byName);
+  const listSecrets = async (
+    at: InEnvironment,
+    deleted = false,
+    ifNoneMatch?: string,
+  ): Promise<Tagged<ReturnType<typeof shown>[]>> => {
+    const { environment } = await requireContext(at, [], false, 'read');
+    if (!deleted) {
+      const etag = secretsTag('list', environment);
+      if (noneMatchHolds(ifNoneMatch, etag)) return { etag };
+      const heads = await secrets.listSecretHeads(at.projectId, at.environment, false);
+      return {
+        etag,
+        data: heads
+          .filter((head) => live(head, environment, at.now))
+          .map(shown)
+          .sort(byName),
+      };
+    }
+    const heads = await secrets.listSecretHeads(at.projectId, at.environment, false);
+    const listed = heads
+      .filter((head) => head.deletedAt !== undefined && alive(head, environment, at.now) !== undefined)
+      .map(shown)
+      .sort(byName);
+    const etag = secretsTag('deleted', environment, listed.length);
+    return noneMatchHolds(ifNoneMatch, etag) ? { etag } : { etag, data: listed };
   };
 
   /** One live secret with its value, current or of an earlier `version`: a recorded read. */
@@ -388,14 +416,18 @@ export const secretUseCases = ({
     return { name, value, version: read.version, updatedAt: read.updatedAt, updatedBy: read.updatedBy };
   };
 
-  /** Every live secret's value, `{NAME: value}`: one recorded read of them all. */
-  const exportSecrets = async (at: InEnvironment) => {
-    const [context, heads] = await Promise.all([
-      requireContext(at, [], true, 'read'),
-      secrets.listSecretHeads(at.projectId, at.environment, true),
-    ]);
+  /**
+   * Every live secret's value, `{NAME: value}`: one recorded read of them all, with their entity tag.
+   * The heads are read after the environment (no export is older than its tag); when `ifNoneMatch`
+   * holds the tag, none is read, no value opened and no read recorded.
+   */
+  const exportSecrets = async (at: InEnvironment, ifNoneMatch?: string): Promise<Tagged<Record<string, string>>> => {
+    const context = await requireContext(at, [], true, 'read');
+    const etag = secretsTag('export', context.environment);
+    if (noneMatchHolds(ifNoneMatch, etag)) return { etag };
+    const heads = await secrets.listSecretHeads(at.projectId, at.environment, true);
     const listed = heads.filter((head) => live(head, context.environment, at.now)).sort(byName);
-    if (listed.length === 0) return {};
+    if (listed.length === 0) return { etag, data: {} };
     const key = await storedKey(at, context);
     const values = listed.map((head) => [
       head.name,
@@ -406,7 +438,7 @@ export const secretUseCases = ({
       listed.map(({ name, version }) => ({ name, version })),
     );
     // fromEntries defines each name as the object's own property, whatever the name.
-    return Object.fromEntries(values) as Record<string, string>;
+    return { etag, data: Object.fromEntries(values) as Record<string, string> };
   };
 
   /** A secret's versions, newest first, also while it is deleted (for 30 days). */

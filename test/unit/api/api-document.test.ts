@@ -56,6 +56,7 @@ describe('the OpenAPI document', () => {
       const expected = [
         success,
         ...(route.success.created === undefined ? [] : [201]),
+        ...(route.conditional ? [304] : []),
         401,
         403,
         429,
@@ -98,9 +99,33 @@ describe('the OpenAPI document', () => {
       expect((operation.parameters ?? []).map((parameter: Json) => [parameter.in, parameter.name])).toEqual([
         ...parameters,
         ...query,
+        ...(route.conditional ? [['header', 'If-None-Match']] : []),
       ]);
     },
   );
+
+  it('documents the ETag and the 304 of a conditional route, and of no other', () => {
+    for (const route of routes) {
+      const { responses } = operationOf(route.method, route.path);
+      const success = responses[route.success.status];
+      if (!route.conditional) {
+        expect(responses[304]).toBeUndefined();
+        expect(success.headers.ETag).toBeUndefined();
+        continue;
+      }
+      expect(success.headers.ETag).toEqual({ $ref: '#/components/headers/ETag' });
+      expect(responses[304].headers).toEqual({
+        'Cache-Control': { $ref: '#/components/headers/CacheControl' },
+        ETag: { $ref: '#/components/headers/ETag' },
+      });
+      expect(responses[304].content).toBeUndefined();
+    }
+    expect(document.components.headers.ETag.required).toBe(true);
+    expect(routes.filter((route) => route.conditional).map((route) => route.handler)).toEqual([
+      'export-secrets',
+      'list-secrets',
+    ]);
+  });
 
   it("documents the trails' paging and filters, and the event schema once", () => {
     for (const path of ['/api/v1/audit-events', '/api/v1/projects/{projectId}/audit-events']) {

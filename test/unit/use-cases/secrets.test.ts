@@ -81,6 +81,8 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
     beforeHeadValues?: () => void;
   } = {};
   const headValueReads: (readonly string[])[] = [];
+  /** The environments whose heads were listed, a Query each. */
+  const headListings: string[] = [];
   const headKey = (place: string, name: string) => `${place}/${name}`;
   const versionKey = (place: string, name: string, life: string, version: number) =>
     `${place}/${name}/${life}/${version}`;
@@ -118,8 +120,9 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
       };
     },
     getSecretVersion: async (_id, place, name, life, version) => versions.get(versionKey(place, name, life, version)),
-    listSecretHeads: async (_id, place, withValues) =>
-      [...heads.values()]
+    listSecretHeads: async (_id, place, withValues) => {
+      headListings.push(place);
+      return [...heads.values()]
         .filter((head) => head.environment === place)
         .map((head) => {
           if (withValues) return head;
@@ -129,7 +132,8 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
             JSON.stringify({ name, version, updatedAt, updatedBy, deletedAt, environmentLife }),
           ) as SecretHeadRecord;
           return digest === undefined ? listed : { ...listed, valueDigest: digest };
-        }),
+        });
+    },
     listSecretVersions: async (_id, place, name, life) =>
       [...versions.entries()]
         .filter(([key]) => key.startsWith(`${place}/${name}/${life}/`))
@@ -155,6 +159,7 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
         ...place,
         secretCount: place.secretCount + change.countDelta,
         exportBytes: (place.exportBytes ?? 0) + change.bytesDelta,
+        secretsRevision: (place.secretsRevision ?? 0) + 1,
       });
       for (const { head, version, event, expiresAt } of change.writes) {
         const key = versionKey(head.environment, head.name, head.life, version.version);
@@ -196,6 +201,7 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
     writes,
     hooks,
     headValueReads,
+    headListings,
     head,
     version,
     headKey,
@@ -278,7 +284,7 @@ describe('putSecret', () => {
     await world.putSecret(at(), 'B', { value: 'two' });
     expect(world.writes[1]?.newDataKey).toBeUndefined();
     expect(world.project.record.dataKey).toBe(stored);
-    expect(await world.exportSecrets(at())).toEqual({ A: 'one', B: 'two' });
+    expect((await world.exportSecrets(at())).data).toEqual({ A: 'one', B: 'two' });
   });
 
   it('writes the next version as an update, answering created: false and recording secret.updated', async () => {
@@ -633,7 +639,7 @@ describe('exportSecrets', () => {
     await world.putSecret(at(), 'DB_URL', { value: 'postgres://db' });
     await world.putSecret(at(), 'GONE', { value: 'deleted' });
     await world.deleteSecret(at(), 'GONE');
-    expect(await world.exportSecrets(at())).toEqual({ API_KEY: 'second', DB_URL: 'postgres://db' });
+    expect((await world.exportSecrets(at())).data).toEqual({ API_KEY: 'second', DB_URL: 'postgres://db' });
     expect(world.reads).toEqual([
       readOf([
         { name: 'API_KEY', version: 2 },
@@ -646,7 +652,7 @@ describe('exportSecrets', () => {
     const world = fakeSecrets();
     await world.putSecret(at(), 'ZED', { value: 'z' });
     await world.putSecret(at(), 'ALPHA', { value: 'a' });
-    expect(JSON.stringify(await world.exportSecrets(at()))).toBe('{"ALPHA":"a","ZED":"z"}');
+    expect(JSON.stringify((await world.exportSecrets(at())).data)).toBe('{"ALPHA":"a","ZED":"z"}');
     expect(world.reads).toEqual([
       readOf([
         { name: 'ALPHA', version: 1 },
@@ -658,8 +664,8 @@ describe('exportSecrets', () => {
   it('answers {} for an environment with no live secret, recording no read', async () => {
     const world = await withTwoVersions();
     await world.deleteSecret(at(), 'API_KEY');
-    expect(await world.exportSecrets(at())).toEqual({});
-    expect(await fakeSecrets().exportSecrets(at())).toEqual({});
+    expect((await world.exportSecrets(at())).data).toEqual({});
+    expect((await fakeSecrets().exportSecrets(at())).data).toEqual({});
     expect(world.reads).toEqual([]);
   });
 
@@ -690,6 +696,60 @@ describe('exportSecrets', () => {
   });
 });
 
+describe('exportSecrets with If-None-Match', () => {
+  it('answers only its tag while the tag holds: no head read, no value opened, no read recorded', async () => {
+    const world = await withTwoVersions();
+    const { etag } = await world.exportSecrets(at());
+    world.headListings.length = 0;
+    world.reads.length = 0;
+    expect(await world.exportSecrets(at(), etag)).toEqual({ etag });
+    expect(world.headListings).toEqual([]);
+    expect(world.reads).toEqual([]);
+    expect((await world.exportSecrets(at(), '"another"')).data).toEqual({ API_KEY: 'second' });
+  });
+
+  it('moves its tag with every write, a delete included, and keeps it while none is made', async () => {
+    const world = await withTwoVersions();
+    const tags = [(await world.exportSecrets(at())).etag];
+    expect((await world.exportSecrets(at(1))).etag).toBe(tags[0]);
+    await world.putSecret(at(), 'DB_URL', { value: 'postgres://db' });
+    tags.push((await world.exportSecrets(at())).etag);
+    await world.deleteSecret(at(), 'DB_URL');
+    tags.push((await world.exportSecrets(at())).etag);
+    expect(new Set(tags).size).toBe(3);
+  });
+
+  it('refuses whom it refuses without it, recording no read', async () => {
+    const world = await withTwoVersions();
+    const { etag } = await world.exportSecrets(at());
+    await expect(world.exportSecrets(at(0, { caller: { ...session, userId: 'u-9' } }), etag)).rejects.toMatchObject({
+      message: ErrorText.projectNotFound,
+    });
+    expect(world.reads).toHaveLength(1);
+  });
+});
+
+describe('listSecrets with If-None-Match', () => {
+  it('reads no head for a live list whose tag holds, and tags the live list apart from the export', async () => {
+    const world = await withTwoVersions();
+    const { etag } = await world.listSecrets(at());
+    expect(etag).not.toBe((await world.exportSecrets(at())).etag);
+    world.headListings.length = 0;
+    expect(await world.listSecrets(at(), false, etag)).toEqual({ etag });
+    expect(world.headListings).toEqual([]);
+  });
+
+  it('moves the deleted list’s tag when a delete passes its 30 days, without a write', async () => {
+    const world = await withTwoVersions();
+    await world.deleteSecret(at(), 'API_KEY');
+    const { etag } = await world.listSecrets(at(1), true);
+    expect(await world.listSecrets(at(DELETED_SECRET_DAYS - 0.001), true, etag)).toEqual({ etag });
+    const expired = await world.listSecrets(at(DELETED_SECRET_DAYS), true, etag);
+    expect(expired.data).toEqual([]);
+    expect(expired.etag).not.toBe(etag);
+  });
+});
+
 describe('listSecrets', () => {
   it('lists the live secrets by name, without values', async () => {
     const world = fakeSecrets();
@@ -697,7 +757,7 @@ describe('listSecrets', () => {
     await world.putSecret(at(1), 'ALPHA', { value: 'a' });
     await world.putSecret(at(), 'GONE', { value: 'g' });
     await world.deleteSecret(at(), 'GONE');
-    expect(await world.listSecrets(at(2))).toEqual([
+    expect((await world.listSecrets(at(2))).data).toEqual([
       { name: 'ALPHA', version: 1, updatedAt: at(1).now.toISOString(), updatedBy: ada },
       { name: 'ZED', version: 1, updatedAt: now.toISOString(), updatedBy: ada },
     ]);
@@ -711,11 +771,11 @@ describe('listSecrets', () => {
     await world.deleteSecret(at(), 'OLD');
     await world.putSecret(at(1), 'RECENT', { value: 'r' });
     await world.deleteSecret(at(1), 'RECENT');
-    expect(await world.listSecrets(at(DELETED_SECRET_DAYS - 0.001), true)).toEqual([
+    expect((await world.listSecrets(at(DELETED_SECRET_DAYS - 0.001), true)).data).toEqual([
       { name: 'OLD', version: 2, updatedAt: now.toISOString(), updatedBy: ada },
       { name: 'RECENT', version: 2, updatedAt: at(1).now.toISOString(), updatedBy: ada },
     ]);
-    expect(await world.listSecrets(at(DELETED_SECRET_DAYS), true)).toEqual([
+    expect((await world.listSecrets(at(DELETED_SECRET_DAYS), true)).data).toEqual([
       expect.objectContaining({ name: 'RECENT' }),
     ]);
   });
@@ -730,9 +790,9 @@ describe('listSecrets', () => {
       environment('production', { life: 'second-life', createdAt: at(1).now.toISOString() }),
     );
     await world.putSecret(at(1), 'NEW', { value: 'n' });
-    expect((await world.listSecrets(at(1))).map((secret) => secret.name)).toEqual(['NEW']);
-    expect(await world.listSecrets(at(1), true)).toEqual([]);
-    expect(await world.exportSecrets(at(1))).toEqual({ NEW: 'n' });
+    expect((await world.listSecrets(at(1))).data?.map((secret) => secret.name)).toEqual(['NEW']);
+    expect((await world.listSecrets(at(1), true)).data).toEqual([]);
+    expect((await world.exportSecrets(at(1))).data).toEqual({ NEW: 'n' });
   });
 
   it('counts a head from before lives in an environment from before lives, or made before the head was written', async () => {
@@ -741,13 +801,13 @@ describe('listSecrets', () => {
     await world.putSecret(at(1), 'EARLIER', { value: 'e' });
     const earlier = world.head('EARLIER') as SecretHeadRecord;
     world.heads.set(world.headKey('production', 'EARLIER'), { ...earlier, updatedAt: '2026-10-01T00:00:00.000Z' });
-    expect((await world.listSecrets(at(1))).map((secret) => secret.name)).toEqual(['EARLIER', 'OLD']);
+    expect((await world.listSecrets(at(1))).data?.map((secret) => secret.name)).toEqual(['EARLIER', 'OLD']);
     // The environment made again (with a life) after OLD was written: OLD is the old one's.
     world.places.set('production', environment('production', { createdAt: at(2).now.toISOString() }));
-    expect(await world.listSecrets(at(2))).toEqual([]);
+    expect((await world.listSecrets(at(2))).data).toEqual([]);
     // Made again at the very instant OLD was written: OLD was written in it.
     world.places.set('production', environment('production', { createdAt: at(1).now.toISOString() }));
-    expect((await world.listSecrets(at(2))).map((secret) => secret.name)).toEqual(['OLD']);
+    expect((await world.listSecrets(at(2))).data?.map((secret) => secret.name)).toEqual(['OLD']);
   });
 
   it('answers 404 to a stranger and for an unknown environment', async () => {
@@ -875,7 +935,7 @@ describe('restoreSecret', () => {
   it('restores a live secret to an earlier value as an update', async () => {
     const world = await withTwoVersions();
     await world.restoreSecret(at(), 'API_KEY', 1);
-    expect((await world.exportSecrets(at())).API_KEY).toBe('first');
+    expect((await world.exportSecrets(at())).data?.API_KEY).toBe('first');
     expect(world.places.get('production')?.secretCount).toBe(1);
   });
 
@@ -933,7 +993,7 @@ describe('changeSecrets', () => {
       { name: 'OLD', version: 2, updatedAt: when, updatedBy: ada, deleted: true },
       { name: 'ZED', version: 1, updatedAt: when, updatedBy: ada, deleted: false },
     ]);
-    expect(await world.exportSecrets(at(1))).toEqual({ API_KEY: 'third', ZED: 'z' });
+    expect((await world.exportSecrets(at(1))).data).toEqual({ API_KEY: 'third', ZED: 'z' });
     expect(world.places.get('production')).toMatchObject({
       secretCount: 2,
       exportBytes: exportBytesOf('API_KEY', 'third') + exportBytesOf('ZED', 'z'),
@@ -1169,7 +1229,7 @@ describe('promoteSecrets', () => {
       ['secret.read', 'staging'],
     ]);
     expect(world.reads).toEqual([]);
-    expect(await world.exportSecrets(at(0, { environment: 'production' }))).toEqual({ A_KEY: 'a2', B_KEY: 'b' });
+    expect((await world.exportSecrets(at(0, { environment: 'production' }))).data).toEqual({ A_KEY: 'a2', B_KEY: 'b' });
     expect((await world.compareEnvironments(inProject(), pair)).map((entry) => entry.status)).toEqual(['same', 'same']);
   });
 
