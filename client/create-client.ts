@@ -51,7 +51,10 @@ export interface ClientOptions {
   readonly retries?: number;
   /**
    * Keep each environment's `export` for this long, so an application reads its secrets at start and
-   * not on every use (default: not kept). A write through the same client drops the kept copy.
+   * not on every use (default: not kept). Once it is over, the kept copy is revalidated with its
+   * `ETag` (`If-None-Match`): an environment that has not changed answers 304, without its values
+   * and without a recorded read, and the copy is kept for as long again. A write through the same
+   * client drops the kept copy.
    */
   readonly cacheTtlMs?: number;
   /** The `fetch` to send requests with (default: the global one). */
@@ -85,7 +88,7 @@ export interface SecretsClient {
   history(projectId: string, environment: string, name: string): Promise<SecretVersion[]>;
   /** Makes an earlier version's value the secret's next version. */
   restore(projectId: string, environment: string, name: string, version: number): Promise<SecretInfo>;
-  /** Every live secret of an environment with its value, by name (kept for `cacheTtlMs` when set). */
+  /** Every live secret of an environment with its value, by name (kept for `cacheTtlMs` when set, then revalidated). */
   export(projectId: string, environment: string): Promise<Record<string, string>>;
   /** Sets and deletes several secrets at once: all of them, or none. */
   change(projectId: string, environment: string, changes: SecretChanges): Promise<SecretChange[]>;
@@ -189,6 +192,12 @@ export const bodyOf = async <T>(call: Promise<{ data?: T }>): Promise<T> => body
 /** The success body's `data` of a client's `api` call: `const tokens = await dataOf(client.api.GET('/api/v1/tokens'))`. */
 export const dataOf = async <T>(call: Promise<{ data?: { data: T } }>): Promise<T> => data(await call);
 
+/** An environment's export as read, with its tag (none from a service without tags). */
+interface Exported {
+  readonly etag: string | undefined;
+  readonly values: Record<string, string>;
+}
+
 /**
  * A client of the Secrets Service over `fetch`. Every non-2xx answer throws a {@link SecretsApiError}
  * with the API's exact text, after trying a 429 or a 503 again up to `retries` times as its
@@ -230,8 +239,9 @@ export const createClient = ({
   const send = async (request: Request): Promise<Response> => {
     for (let tried = 0; ; tried++) {
       const { response, body } = await attempt(request);
-      if (response.ok) {
-        return new Response(response.status === 204 ? null : body, {
+      // A 304 answers an `If-None-Match` its caller sent: the caller's copy still holds.
+      if (response.ok || response.status === 304) {
+        return new Response(response.status === 204 || response.status === 304 ? null : body, {
           status: response.status,
           statusText: response.statusText,
           headers: response.headers,
@@ -247,7 +257,7 @@ export const createClient = ({
 
   const api = createFetchClient<paths>({ baseUrl: apiUrl, fetch: send });
 
-  const exports = new Map<string, { readonly at: number; readonly values: Promise<Record<string, string>> }>();
+  const exports = new Map<string, { readonly at: number; readonly exported: Promise<Exported> }>();
   const cacheKey = (projectId: string, environment: string) => JSON.stringify([projectId, environment]);
   /** A write through this client makes the environment's kept export stale. */
   const written = <T>(projectId: string, environment: string, result: T): T => {
@@ -255,12 +265,17 @@ export const createClient = ({
     return result;
   };
 
-  const readExport = async (projectId: string, environment: string) =>
-    data(
-      await api.GET('/api/v1/projects/{projectId}/environments/{environment}/export', {
-        params: { path: { projectId, environment } },
-      }),
-    );
+  /** The export, or `kept` again when the service answers that it still holds (304 to its tag). */
+  const readExport = async (projectId: string, environment: string, kept?: Exported): Promise<Exported> => {
+    const result = await api.GET('/api/v1/projects/{projectId}/environments/{environment}/export', {
+      params: {
+        path: { projectId, environment },
+        ...(kept?.etag !== undefined && { header: { 'If-None-Match': kept.etag } }),
+      },
+    });
+    if (kept !== undefined && result.response.status === 304) return kept;
+    return { etag: result.response.headers.get('ETag') ?? undefined, values: data(result) };
+  };
 
   return {
     api,
@@ -312,17 +327,20 @@ export const createClient = ({
         ),
       ),
     export: async (projectId, environment) => {
-      if (cacheTtlMs === undefined || cacheTtlMs <= 0) return readExport(projectId, environment);
+      if (cacheTtlMs === undefined || cacheTtlMs <= 0) return (await readExport(projectId, environment)).values;
       const key = cacheKey(projectId, environment);
       const kept = exports.get(key);
-      if (kept !== undefined && now() - kept.at < cacheTtlMs) return { ...(await kept.values) };
-      // Concurrent reads at start share one request; a failed read is not kept.
-      const values = readExport(projectId, environment);
-      exports.set(key, { at: now(), values });
-      values.catch(() => {
-        if (exports.get(key)?.values === values) exports.delete(key);
+      if (kept !== undefined && now() - kept.at < cacheTtlMs) return { ...(await kept.exported).values };
+      // Past its time to live, a kept copy is revalidated. Concurrent reads share one request; a failed
+      // read is not kept.
+      const exported = (kept?.exported ?? Promise.resolve(undefined)).then((earlier) =>
+        readExport(projectId, environment, earlier),
+      );
+      exports.set(key, { at: now(), exported });
+      exported.catch(() => {
+        if (exports.get(key)?.exported === exported) exports.delete(key);
       });
-      return { ...(await values) };
+      return { ...(await exported).values };
     },
     change: async (projectId, environment, changes) =>
       written(

@@ -412,6 +412,57 @@ describe('createClient with cacheTtlMs', () => {
     expect(requests).toBe(4);
   });
 
+  it('revalidates the kept export once its time to live is over: a 304 keeps it, and records no read', async () => {
+    const { projectId, token } = await projectWithToken();
+    let clock = 1_000_000;
+    const sent: { ifNoneMatch: string | null; status: number }[] = [];
+    const client = createClient({
+      apiUrl,
+      token,
+      cacheTtlMs: 60_000,
+      now: () => clock,
+      fetch: async (request) => {
+        const response = await fetch(request);
+        if (request.url.endsWith('/export')) {
+          sent.push({ ifNoneMatch: request.headers.get('If-None-Match'), status: response.status });
+        }
+        return response;
+      },
+    });
+    await client.set(projectId, ENV, 'API_KEY', 'k-1');
+    const reads = async () =>
+      (
+        await dataOf(
+          client.api.GET('/api/v1/projects/{projectId}/audit-events', {
+            params: { path: { projectId }, query: { type: 'secret.read' } },
+          }),
+        )
+      ).length;
+
+    expect(await client.export(projectId, ENV)).toEqual({ API_KEY: 'k-1' });
+    const readsBefore = await reads();
+    clock += 60_000;
+    expect(await client.export(projectId, ENV)).toEqual({ API_KEY: 'k-1' });
+    clock += 59_999;
+    expect(await client.export(projectId, ENV)).toEqual({ API_KEY: 'k-1' });
+
+    expect(sent).toEqual([
+      { ifNoneMatch: null, status: 200 },
+      { ifNoneMatch: expect.stringMatching(/^"/), status: 304 },
+    ]);
+    expect(await reads()).toBe(readsBefore);
+
+    // Another writer's change: the revalidation answers the new values, and they are kept.
+    await createClient({ apiUrl, token }).set(projectId, ENV, 'API_KEY', 'k-2');
+    clock += 1;
+    expect(await client.export(projectId, ENV)).toEqual({ API_KEY: 'k-2' });
+    expect(sent[2]).toEqual({ ifNoneMatch: sent[1]?.ifNoneMatch, status: 200 });
+    clock += 60_000;
+    expect(await client.export(projectId, ENV)).toEqual({ API_KEY: 'k-2' });
+    expect(sent[3]?.status).toBe(304);
+    expect(sent[3]?.ifNoneMatch).not.toBe(sent[1]?.ifNoneMatch);
+  });
+
   it('drops the kept export of the environment a promote through it writes', async () => {
     const { projectId, token } = await projectWithToken();
     const client = createClient({ apiUrl, token, cacheTtlMs: 60_000 });
