@@ -27,7 +27,7 @@ import { parseDuration } from './duration';
 import { parseEnvFile } from './env-file';
 import { CommandError, ExplainedError, fileProblem, UsageError } from './errors';
 import { readSnapshot, writeSnapshot } from './fallback';
-import { EXPORT_FORMATS, type ExportFormat, formatExport } from './formats';
+import { dotenvOnlyNames, EXPORT_FORMATS, type ExportFormat, formatExport } from './formats';
 import { changeRequestId, secretName } from './names';
 import { version } from './package.json';
 import { runChild } from './run-child';
@@ -643,6 +643,12 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
       client.export(target.projectId, target.environment),
     );
     out(formatExport(values, options.format));
+    const hidden = options.format === 'dotenv' ? dotenvOnlyNames(values) : [];
+    if (hidden.length > 0) {
+      note(
+        `secrets: ${hidden.join(', ')}: for dotenv readers only; a shell sourcing this file leaves ${hidden.length === 1 ? 'it' : 'them'} unset (a value with ' and $, \`, \\ or " has no quoting both read exactly): use --format shell for a shell\n`,
+      );
+    }
   });
 
   withTarget(

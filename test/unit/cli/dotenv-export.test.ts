@@ -1,0 +1,106 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+import fc from 'fast-check';
+import { CommandError } from '../../../cli/errors';
+import { dotenvOnlyNames, formatExport } from '../../../cli/formats';
+
+/**
+ * `secrets export --format dotenv` against the readers of a .env file: POSIX shells sourcing it with
+ * `set -a; . ./file`, which must never run or expand anything in a value, and `dotenv`, which must read
+ * every value back exactly. (`dotenv-expand` is not installed in this repository, so it is not run here.)
+ */
+
+const SHELLS = ['sh', 'bash', 'dash'].filter((shell) => {
+  try {
+    execFileSync('which', [shell], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+});
+
+const work = mkdtempSync(join(tmpdir(), 'dotenv-export-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** What `shell` sets when it sources `text` with `set -a`: each of `names` by its value, or null when unset. */
+const sourced = (shell: string, text: string, names: readonly string[]): Record<string, string | null> => {
+  const file = join(work, `export-${names.length}-${Math.random().toString(36).slice(2)}.env`);
+  writeFileSync(file, text);
+  const script = `process.stdout.write(JSON.stringify(Object.fromEntries(${JSON.stringify(names)}.map((n) => [n, process.env[n] ?? null]))))`;
+  const output = execFileSync(shell, ['-c', 'set -a; . "$FILE"; exec "$NODE" -e "$SCRIPT"'], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: work, FILE: file, NODE: process.execPath, SCRIPT: script },
+  });
+  return JSON.parse(output) as Record<string, string | null>;
+};
+
+describe('secrets export --format dotenv', () => {
+  const marks = (label: string) => join(work, `ran-${label}`);
+  const values: Record<string, string> = {
+    SINGLE: "it's",
+    DOUBLE: 'say "hi"',
+    DOLLAR: `$HOME \${HOME} $1 $`,
+    SUBSTITUTION: `$(touch ${marks('substitution')})`,
+    BACKTICKS: `\`touch ${marks('backticks')}\``,
+    BACKSLASH: 'C:\\path\\n\\',
+    NEWLINE: 'first\nsecond\n',
+    HASH: 'a # not a comment',
+    QUOTE_AND_DOLLAR: `it's $(touch ${marks('quote-and-dollar')}) $HOME`,
+    QUOTE_AND_NEWLINE: "it's\nsecond",
+    QUOTE_AND_BACKTICKS: `it's \`touch ${marks('quote-and-backticks')}\``,
+    QUOTE_AND_BACKSLASH: "it's a \\ and \\n",
+    HEREDOC_END: "it's $X\nSECRETS_DOTENV_ONLY\n$(touch /nonexistent)",
+  };
+  const names = Object.keys(values);
+
+  it('is read back exactly by dotenv', () => {
+    expect(parseDotenv(formatExport(values, 'dotenv'))).toEqual(values);
+  });
+
+  it.each(SHELLS)('runs and expands nothing when %s sources it, and sets every value it can exactly', (shell) => {
+    const read = sourced(shell, formatExport(values, 'dotenv'), names);
+    expect(readdirSync(work).filter((file) => file.startsWith('ran-'))).toEqual([]);
+    expect(existsSync(marks('substitution'))).toBe(false);
+    const hidden = dotenvOnlyNames(values);
+    // A value with a ' and a $, `, \ or " has no quoting both a shell and dotenv read exactly: dotenv gets it.
+    expect(hidden).toEqual(['HEREDOC_END', 'QUOTE_AND_BACKSLASH', 'QUOTE_AND_BACKTICKS', 'QUOTE_AND_DOLLAR']);
+    expect(read).toEqual(Object.fromEntries(names.map((name) => [name, hidden.includes(name) ? null : values[name]])));
+  });
+
+  it('gives any value either exactly or not at all to a shell, and exactly to dotenv, or refuses it', () => {
+    const characters = fc.constantFrom("'", '"', '$', '`', '\\', '\n', '#', '(', ')', '{', '}', ' ', 'a', 'n', '=');
+    const valueMaps = fc.dictionary(
+      fc.stringMatching(/^[A-Z][A-Z0-9_]{0,8}$/),
+      fc.string({ unit: characters, maxLength: 12 }),
+      { maxKeys: 4 },
+    );
+    fc.assert(
+      fc.property(valueMaps, (generated) => {
+        let text: string;
+        try {
+          text = formatExport(generated, 'dotenv');
+        } catch (error) {
+          // A value with all three of dotenv's quotes has no quoting dotenv reads back: refused, never bent.
+          expect(error).toBeInstanceOf(CommandError);
+          expect(Object.values(generated).some((value) => /'/.test(value) && /"/.test(value) && /`/.test(value))).toBe(
+            true,
+          );
+          return;
+        }
+        expect(parseDotenv(text)).toEqual(generated);
+        const hidden = dotenvOnlyNames(generated);
+        for (const shell of SHELLS) {
+          const read = sourced(shell, text, Object.keys(generated));
+          for (const [name, value] of Object.entries(generated)) {
+            expect(read[name]).toBe(hidden.includes(name) ? null : value);
+          }
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
