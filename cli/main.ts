@@ -1,3 +1,4 @@
+import './no-inspector';
 import { readFileSync } from 'node:fs';
 import { type ChangeRequestStatus, changeRequestStatuses } from '@contract/change-requests';
 import { normalizeEmail } from '@contract/email';
@@ -604,7 +605,7 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
       .passThroughOptions()
       .addHelpText(
         'after',
-        '\nExits with the command’s exit code, or 128 + the number of the signal that ended it. SIGINT, SIGTERM and SIGHUP are passed on.\nThe command does not get SECRETS_TOKEN or SECRETS_FALLBACK_PASSPHRASE.',
+        '\nExits with the command’s exit code, or 128 + the number of the signal that ended it; 127 when it is not found, 126 when it cannot be run. SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and SIGWINCH are passed on.\nThe command does not get SECRETS_TOKEN or SECRETS_FALLBACK_PASSPHRASE.',
       ),
   ).action(
     async (
@@ -628,7 +629,7 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
       const env = options.preserveEnv ? { ...values, ...inherited } : { ...inherited, ...values };
       const [command, ...args] = argv;
       if (command === undefined) throw new UsageError('give the command to run after --');
-      setExitCode(await runChild(command, args, env));
+      setExitCode(await runChild(command, args, env, note));
     },
   );
 
