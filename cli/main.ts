@@ -32,6 +32,7 @@ import { dotenvOnlyNames, EXPORT_FORMATS, type ExportFormat, formatExport } from
 import { changeRequestId, secretName } from './names';
 import { version } from './package.json';
 import { runChild } from './run-child';
+import { injectableSecrets } from './run-env';
 import { shareValue } from './share-value';
 import { nearestName } from './suggest';
 import {
@@ -600,6 +601,11 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
       .description('run a command with the environment’s secrets added to its environment')
       .argument('<command...>', 'the command and its arguments, after --')
       .option('--preserve-env', 'keep a variable already set rather than the secret of the same name')
+      .option(
+        '--allow-name <name>',
+        'inject a secret whose name changes how programs load (PATH, LD_PRELOAD, NODE_OPTIONS…); repeat for several',
+        repeated,
+      )
       .option('--fallback <file>', 'keep an encrypted snapshot here, and run from it when the API cannot be reached')
       .option('--fallback-max-age <duration>', 'the oldest snapshot to run from, e.g. 90s, 15m, 24h', '24h')
       .passThroughOptions()
@@ -610,8 +616,14 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
   ).action(
     async (
       argv: string[],
-      options: CommonOptions & { preserveEnv?: boolean; fallback?: string; fallbackMaxAge: string },
+      options: CommonOptions & {
+        preserveEnv?: boolean;
+        allowName?: string[];
+        fallback?: string;
+        fallbackMaxAge: string;
+      },
     ) => {
+      const allowed = new Set((options.allowName ?? []).map(secretName));
       const connection = connect(options);
       let fallback: { file: string; passphrase: string; maxAgeMs: number } | undefined;
       if (options.fallback !== undefined) {
@@ -623,7 +635,10 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
           maxAgeMs: parseDuration(options.fallbackMaxAge, '--fallback-max-age'),
         };
       }
-      const values = await readForRun(connection, fallback);
+      const { inject: values, skipped } = injectableSecrets(await readForRun(connection, fallback), allowed);
+      for (const name of skipped) {
+        note(`secrets: ${name} not injected: it changes how programs load (--allow-name ${name} injects it)\n`);
+      }
       const inherited = { ...process.env };
       for (const name of OWN_VARIABLES) delete inherited[name];
       const env = options.preserveEnv ? { ...values, ...inherited } : { ...inherited, ...values };

@@ -156,3 +156,56 @@ describe('secrets run and signals', () => {
     expect(existsSync(plain)).toBe(true);
   });
 });
+
+/** A node one-liner printing the named variables as JSON (null where unset). */
+const printEnv = (...names: string[]) => [
+  '--',
+  process.execPath,
+  '-e',
+  `process.stdout.write(JSON.stringify({${names.map((name) => `${name}: process.env.${name} ?? null`).join(',')}}))`,
+];
+
+describe('secrets run and names that change how programs load', () => {
+  it('injects none of them unless --allow-name names it, and names each one it skips, never its value', async () => {
+    const values = {
+      PATH: `/nonexistent-${randomUUID()}`,
+      NODE_OPTIONS: `--max-old-space-size=${1000 + Math.floor(Math.random() * 1000)}`,
+      LD_LIBRARY_PATH: `/nonexistent-${randomUUID()}`,
+      BASH_ENV: `/nonexistent-${randomUUID()}`,
+      GIT_CONFIG_COUNT: '1',
+      PLAIN: `plain-${randomUUID()}`,
+    };
+    const { env } = await project(values);
+    const names = Object.keys(values);
+    const result = await runCli(cliFile, ['run', ...printEnv(...names)], env);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      PATH: process.env.PATH,
+      NODE_OPTIONS: null,
+      LD_LIBRARY_PATH: null,
+      BASH_ENV: null,
+      GIT_CONFIG_COUNT: null,
+      PLAIN: values.PLAIN,
+    });
+    expect(result.stderr.split('\n').filter(Boolean)).toEqual(
+      ['BASH_ENV', 'GIT_CONFIG_COUNT', 'LD_LIBRARY_PATH', 'NODE_OPTIONS', 'PATH'].map(
+        (name) => `secrets: ${name} not injected: it changes how programs load (--allow-name ${name} injects it)`,
+      ),
+    );
+    const allowed = await runCli(
+      cliFile,
+      ['run', '--allow-name', 'BASH_ENV', '--allow-name', 'GIT_CONFIG_COUNT', ...printEnv(...names)],
+      env,
+    );
+    expect(JSON.parse(allowed.stdout)).toMatchObject({
+      BASH_ENV: values.BASH_ENV,
+      GIT_CONFIG_COUNT: '1',
+      PATH: process.env.PATH,
+    });
+    expect(allowed.stderr).not.toContain('BASH_ENV');
+    for (const value of Object.values(values)) {
+      expect(result.stderr).not.toContain(value);
+      expect(allowed.stderr).not.toContain(value);
+    }
+  });
+});
