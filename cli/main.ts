@@ -29,7 +29,7 @@ import { parseEnvFile } from './env-file';
 import { CommandError, ExplainedError, fileProblem, UsageError } from './errors';
 import { readSnapshot, writeSnapshot } from './fallback';
 import { dotenvOnlyNames, EXPORT_FORMATS, type ExportFormat, formatExport } from './formats';
-import { changeRequestId, secretName } from './names';
+import { changeRequestId, secretName, servedSecrets } from './names';
 import { version } from './package.json';
 import { runChild } from './run-child';
 import { injectableSecrets } from './run-env';
@@ -550,8 +550,8 @@ const readForRun = async (
   fallback: { file: string; passphrase: string; maxAgeMs: number } | undefined,
 ): Promise<Record<string, string>> => {
   try {
-    const values = await withNearNames(client, target, undefined, () =>
-      client.export(target.projectId, target.environment),
+    const values = servedSecrets(
+      await withNearNames(client, target, undefined, () => client.export(target.projectId, target.environment)),
     );
     if (fallback) {
       try {
@@ -577,7 +577,7 @@ const readForRun = async (
       throw new CommandError(`${failed}, and ${(problem as Error).message}`);
     }
     note(`secrets: ${reason}; running with the fallback snapshot of ${snapshot.createdAt}\n`);
-    return snapshot.values;
+    return servedSecrets(snapshot.values);
   }
 };
 
@@ -655,8 +655,8 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
       .addOption(new Option('--format <format>', 'output format').choices(EXPORT_FORMATS).default('dotenv')),
   ).action(async (options: CommonOptions & { format: ExportFormat }) => {
     const { client, target } = connect(options);
-    const values = await withNearNames(client, target, undefined, () =>
-      client.export(target.projectId, target.environment),
+    const values = servedSecrets(
+      await withNearNames(client, target, undefined, () => client.export(target.projectId, target.environment)),
     );
     out(formatExport(values, options.format));
     const hidden = options.format === 'dotenv' ? dotenvOnlyNames(values) : [];

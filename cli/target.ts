@@ -164,16 +164,23 @@ export const writeSetup = (cwd: string, target: Target, env: NodeJS.ProcessEnv):
 /** A base URL without its trailing slashes; `npm start` prints its address with `/api/v1`, which the client adds itself. */
 const baseUrl = (url: string): string => url.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
 
-/** Where the API is and the token to use, from the environment only. */
+/**
+ * Whether a URL's host (as `URL` writes it: IPv4 in dotted form, IPv6 in brackets) is this machine:
+ * only there may the token and the values travel over plain http, where no one else can read them.
+ */
+const isLoopback = (hostname: string): boolean =>
+  hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+
+/** Where the API is (https, or http on a loopback address) and the token to use, from the environment only. */
 export const resolveCredentials = (env: NodeJS.ProcessEnv): { apiUrl: string; token: string } => {
   const token = env.SECRETS_TOKEN;
   if (!token) throw new UsageError('SECRETS_TOKEN is not set: create an API token in the dashboard and export it');
   const apiUrl = env.SECRETS_API_URL;
   if (!apiUrl) throw new UsageError('SECRETS_API_URL is not set: give the API’s base URL (the stack’s ApiUrl)');
-  try {
-    new URL(apiUrl);
-  } catch {
-    throw new UsageError('SECRETS_API_URL is not a URL');
+  if (!URL.canParse(apiUrl)) throw new UsageError('SECRETS_API_URL is not a URL');
+  const { protocol, hostname } = new URL(apiUrl);
+  if (protocol !== 'https:' && !(protocol === 'http:' && isLoopback(hostname))) {
+    throw new UsageError('SECRETS_API_URL must be https, or http on a loopback address (127.0.0.0/8, ::1, localhost)');
   }
   return { apiUrl: baseUrl(apiUrl), token };
 };

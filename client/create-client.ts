@@ -162,6 +162,16 @@ const apiError = (status: number, text: string): SecretsApiError => {
   return new SecretsApiError(status, error, details);
 };
 
+/** The error a redirect stands for, naming the origin it points to (a browser hides it: status 0, no `Location`). */
+const redirectError = (response: Response, from: string): SecretsApiError => {
+  const location = response.headers.get('Location');
+  const to =
+    location !== null && URL.canParse(location, from)
+      ? `, a redirect to ${new URL(location, from).origin}`
+      : ', a redirect';
+  return new SecretsApiError(response.status, `The service answered ${response.status}${to}, which is not followed`);
+};
+
 /** Where the service is, for a message: the URL without any user or password in it. */
 const shownUrl = (apiUrl: string): string => {
   try {
@@ -223,7 +233,8 @@ export const createClient = ({
     headers.set('Authorization', `Bearer ${bearer()}`);
     const signal = typeof AbortSignal.any === 'function' ? AbortSignal.any([request.signal, timeout]) : timeout;
     try {
-      const response = await baseFetch(new Request(request.clone(), { headers, signal }));
+      // A redirect is never followed: the token and the values go to the configured origin or nowhere.
+      const response = await baseFetch(new Request(request.clone(), { headers, signal, redirect: 'manual' }));
       return { response, body: await response.arrayBuffer() };
     } catch (cause) {
       if (timeout.aborted) {
@@ -246,6 +257,9 @@ export const createClient = ({
           statusText: response.statusText,
           headers: response.headers,
         });
+      }
+      if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+        throw redirectError(response, request.url);
       }
       const wait = retryWait(response, tried);
       if (!RETRIED_STATUSES.has(response.status) || tried >= retries || wait > LONGEST_RETRY_WAIT_MS) {

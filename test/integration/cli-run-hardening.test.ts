@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -206,6 +207,87 @@ describe('secrets run and names that change how programs load', () => {
     for (const value of Object.values(values)) {
       expect(result.stderr).not.toContain(value);
       expect(allowed.stderr).not.toContain(value);
+    }
+  });
+});
+
+/** A loopback HTTP server answering every request with `answer`; counts what it was sent. */
+const fakeServer = async (answer: (request: IncomingMessage, response: ServerResponse) => void) => {
+  const requests: string[] = [];
+  const server = createHttpServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
+    answer(request, response);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  servers.push(server);
+  return { url: `http://127.0.0.1:${port}`, requests };
+};
+const servers: ReturnType<typeof createHttpServer>[] = [];
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map(async (server) => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    }),
+  );
+});
+
+const json = (response: ServerResponse, status: number, body: unknown) => {
+  response.writeHead(status, { 'Content-Type': 'application/json' });
+  response.end(JSON.stringify(body));
+};
+
+describe('secrets and a hostile or impersonated server', () => {
+  const target: CliEnv = {
+    HOME: tmpdir(),
+    SECRETS_TOKEN: 'svc_live_hostile_test_token',
+    SECRETS_PROJECT: 'prj_0123456789abcdef',
+    SECRETS_ENV: 'development',
+  };
+
+  it('refuses names that are no secret names (A=B, a line break) before running or writing anything', async () => {
+    const hostile = await fakeServer((_request, response) =>
+      json(response, 200, { data: { OK: 'fine', 'A=B': 'x', 'PATH\nX': 'y' } }),
+    );
+    const mark = join(work, `started-${randomUUID()}`);
+    const env = { ...target, SECRETS_API_URL: hostile.url };
+    const run = await runCli(
+      cliFile,
+      ['run', '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(mark)}, '')`],
+      env,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error: the service answered a name that is no secret's name, "A=B"/);
+    expect(existsSync(mark)).toBe(false);
+    const exported = await runCli(cliFile, ['export'], env);
+    expect({ code: exported.code, stdout: exported.stdout }).toEqual({ code: 1, stdout: '' });
+  });
+
+  it('follows no redirect: a 3xx is an error, and its target is sent nothing', async () => {
+    const elsewhere = await fakeServer((_request, response) => json(response, 200, { data: [] }));
+    const redirecting = await fakeServer((request, response) => {
+      response.writeHead(307, { Location: `${elsewhere.url}${request.url}` });
+      response.end();
+    });
+    const result = await runCli(cliFile, ['list'], { ...target, SECRETS_API_URL: redirecting.url });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `error: The service answered 307, a redirect to ${elsewhere.url}, which is not followed\n`,
+    );
+    expect(redirecting.requests).toHaveLength(1);
+    expect(elsewhere.requests).toEqual([]);
+  });
+
+  it('refuses an http API URL that is not on a loopback address, before sending anything', async () => {
+    for (const url of ['http://example.com', 'http://127.0.0.1.example.com:3000', 'ftp://127.0.0.1/']) {
+      const result = await runCli(cliFile, ['list'], { ...target, SECRETS_API_URL: url });
+      expect({ code: result.code, stderr: result.stderr }).toEqual({
+        code: 2,
+        stderr: 'error: SECRETS_API_URL must be https, or http on a loopback address (127.0.0.0/8, ::1, localhost)\n',
+      });
     }
   });
 });

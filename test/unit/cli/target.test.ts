@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findSetup, SETUP_FILE } from '../../../cli/target';
+import { UsageError } from '../../../cli/errors';
+import { findSetup, resolveCredentials, SETUP_FILE } from '../../../cli/target';
 
 let root: string;
 beforeEach(() => {
@@ -71,5 +72,31 @@ describe('findSetup (where the search for .secrets.json goes)', () => {
     const repo = folder('home', 'repo');
     mkdirSync(join(repo, '.git'));
     expect(findSetup(folder('home', 'repo', 'src'), home)).toBeUndefined();
+  });
+});
+
+describe('resolveCredentials', () => {
+  const apiUrl = (url: string) => resolveCredentials({ SECRETS_TOKEN: 'svc_live_x', SECRETS_API_URL: url }).apiUrl;
+
+  it.each([
+    ['https://api.example.com/prod/', 'https://api.example.com/prod'],
+    ['http://127.0.0.1:3000/api/v1', 'http://127.0.0.1:3000'],
+    ['http://127.1.2.3:3000', 'http://127.1.2.3:3000'],
+    ['http://localhost:3000', 'http://localhost:3000'],
+    ['http://[::1]:3000', 'http://[::1]:3000'],
+  ])('takes %s', (url, base) => {
+    expect(apiUrl(url)).toBe(base);
+  });
+
+  it.each([
+    'http://example.com',
+    'http://127.0.0.1.example.com',
+    'http://localhost.example.com',
+    'http://0.0.0.0:3000',
+    'http://10.0.0.1:3000',
+    'http://[::ffff:127.0.0.1]:3000',
+    'ftp://127.0.0.1',
+  ])('refuses %s as a usage error: http only on a loopback address', (url) => {
+    expect(() => apiUrl(url)).toThrow(UsageError);
   });
 });
