@@ -283,8 +283,9 @@ yours alone: $XDG_CONFIG_HOME/secrets/trusted.json (default ~/.config/secrets/tr
 Needs no token: nothing is sent.`;
 
 const REVEAL_HELP = `
-Spends one of the share's views and prints its value to standard output exactly, without a line break
-added; who shared it and the views left go to standard error. A link without its key (the part after #)
+With -, the link is read from standard input (secrets reveal - < link.txt), which keeps its key out
+of the process list and shell history. Spends one of the share's views and prints its value to
+standard output exactly, without a line break added; who shared it and the views left go to standard error. A link without its key (the part after #)
 is refused before anything is sent, as is a key cut short, so no view is spent. Needs a token with
 read:secrets.`;
 
@@ -943,10 +944,11 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
   program
     .command('reveal')
     .description('reveal a share: print its value (spends one of its views)')
-    .argument('<link>', 'the whole link, key included: <dashboard>/s/shr_…#key')
+    .argument('<link>', 'the whole link, key included: <dashboard>/s/shr_…#key; - reads it from standard input')
     .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s')
     .addHelpText('after', REVEAL_HELP)
-    .action(async (link: string, options: { timeout: string }) => {
+    .action(async (argument: string, options: { timeout: string }) => {
+      const link = argument === '-' ? (await readStandardInput()).trim() : argument;
       const parsed = parseShareLink(link);
       if (!parsed) throw new UsageError('that is not a share link (<dashboard>/s/shr_…#key)');
       if (!parsed.key) {

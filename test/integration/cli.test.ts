@@ -861,6 +861,16 @@ describe('secrets share and secrets reveal', () => {
     });
   });
 
+  it('reads the link from standard input with reveal -, so its key stays out of ps and shell history', async () => {
+    const sharer = await person('sharer');
+    const secret = value('from-stdin');
+    const shared = await share(sharer.env, secret);
+    const revealed = await secrets(['reveal', '-'], sharer.env, { input: `${shared.link}\n` });
+    expect({ code: revealed.code, stdout: revealed.stdout }).toEqual({ code: 0, stdout: secret });
+    const empty = await secrets(['reveal', '-'], sharer.env, { input: '' });
+    expect(exitOf(empty)).toEqual({ code: 2, stderr: 'error: that is not a share link (<dashboard>/s/shr_…#key)\n' });
+  });
+
   it('lets only a --recipient reveal it: another person’s token gets Share not found and spends nothing', async () => {
     const sharer = await person('sharer');
     const recipient = await person('recipient');
