@@ -27,7 +27,7 @@ import {
 import { parseDuration } from './duration';
 import { parseEnvFile } from './env-file';
 import { CommandError, ExplainedError, fileProblem, UsageError } from './errors';
-import { readSnapshot, writeSnapshot } from './fallback';
+import { type FallbackKey, fallbackKey, readSnapshot, type SnapshotSource, writeSnapshot } from './fallback';
 import { dotenvOnlyNames, EXPORT_FORMATS, type ExportFormat, formatExport } from './formats';
 import { changeRequestId, secretName, servedSecrets } from './names';
 import { version } from './package.json';
@@ -54,14 +54,15 @@ import {
 import { plural, shellWord } from './text';
 
 /** Variables of the command itself, which a child of `run` does not need and is not given. */
-const OWN_VARIABLES = ['SECRETS_TOKEN', 'SECRETS_FALLBACK_PASSPHRASE'];
+const OWN_VARIABLES = ['SECRETS_TOKEN', 'SECRETS_FALLBACK_PASSPHRASE', 'SECRETS_FALLBACK_KEY_FILE'];
 
 const ENVIRONMENT_HELP = `
 Environment:
   SECRETS_API_URL              the API's base URL (the stack's ApiUrl, or npm start's address)
   SECRETS_TOKEN                an API token (svc_live_…); never a flag, so it stays out of shell history
   SECRETS_PROJECT, SECRETS_ENV the project and environment when no flag names them
-  SECRETS_FALLBACK_PASSPHRASE  the passphrase of run --fallback's encrypted snapshot
+  SECRETS_FALLBACK_PASSPHRASE  the passphrase of run --fallback's encrypted snapshot (16 characters or more)
+  SECRETS_FALLBACK_KEY_FILE    instead, a file of at least 32 random bytes as its key
   SECRETS_DASHBOARD_URL        the dashboard a share's link opens (the stack's DashboardUrl);
                                default: where the API says its dashboard is
 
@@ -548,15 +549,19 @@ to TO.`;
 /** Reads the environment's secrets for `run`, from the API or, when it cannot be reached, the snapshot. */
 const readForRun = async (
   { client, target, apiUrl }: Connection,
-  fallback: { file: string; passphrase: string; maxAgeMs: number } | undefined,
+  fallback: { file: string; key: FallbackKey; maxAgeMs: number } | undefined,
 ): Promise<Record<string, string>> => {
+  const api = new URL(apiUrl);
+  api.username = '';
+  api.password = '';
+  const source: SnapshotSource = { api: api.href.replace(/\/+$/, ''), ...target };
   try {
     const values = servedSecrets(
       await withNearNames(client, target, undefined, () => client.export(target.projectId, target.environment)),
     );
     if (fallback) {
       try {
-        writeSnapshot(fallback.file, values, fallback.passphrase);
+        writeSnapshot(fallback.file, values, fallback.key, source);
       } catch (error) {
         note(`secrets: warning: the fallback snapshot could not be written: ${(error as Error).message}\n`);
       }
@@ -570,7 +575,7 @@ const readForRun = async (
       error instanceof SecretsApiError ? `the API answered ${error.status} ${error.error}` : (error as Error).message;
     let snapshot: ReturnType<typeof readSnapshot>;
     try {
-      snapshot = readSnapshot(fallback.file, fallback.passphrase, fallback.maxAgeMs);
+      snapshot = readSnapshot(fallback.file, fallback.key, fallback.maxAgeMs, source);
     } catch (problem) {
       // Both halves matter: the API could not be reached (where, and why), and the snapshot could not stand in.
       const failed =
@@ -612,7 +617,7 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
       .passThroughOptions()
       .addHelpText(
         'after',
-        '\nExits with the command’s exit code, or 128 + the number of the signal that ended it; 127 when it is not found, 126 when it cannot be run. SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and SIGWINCH are passed on.\nThe command does not get SECRETS_TOKEN or SECRETS_FALLBACK_PASSPHRASE.',
+        '\nExits with the command’s exit code, or 128 + the number of the signal that ended it; 127 when it is not found, 126 when it cannot be run. SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and SIGWINCH are passed on.\nThe command does not get SECRETS_TOKEN, SECRETS_FALLBACK_PASSPHRASE or SECRETS_FALLBACK_KEY_FILE.',
       ),
   ).action(
     async (
@@ -626,13 +631,11 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
     ) => {
       const allowed = new Set((options.allowName ?? []).map(secretName));
       const connection = connect(options);
-      let fallback: { file: string; passphrase: string; maxAgeMs: number } | undefined;
+      let fallback: { file: string; key: FallbackKey; maxAgeMs: number } | undefined;
       if (options.fallback !== undefined) {
-        const passphrase = process.env.SECRETS_FALLBACK_PASSPHRASE;
-        if (!passphrase) throw new UsageError('--fallback needs SECRETS_FALLBACK_PASSPHRASE');
         fallback = {
           file: options.fallback,
-          passphrase,
+          key: fallbackKey(process.env),
           maxAgeMs: parseDuration(options.fallbackMaxAge, '--fallback-max-age'),
         };
       }

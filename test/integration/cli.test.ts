@@ -194,6 +194,15 @@ describe('secrets run --fallback', () => {
     await Promise.all(relays.splice(0).map((relay) => relay.stop()));
   });
 
+  const HOUR = 60 * 60 * 1000;
+  const DAY = 24 * HOUR;
+  /** Where a run with `env` reads its secrets, at `api`: what a snapshot it may use records. */
+  const sourceOf = (env: CliEnv, api: string) => ({
+    api,
+    projectId: String(env.SECRETS_PROJECT),
+    environment: String(env.SECRETS_ENV),
+  });
+
   /** A project whose API is reached through a relay the test can stop, and a fresh snapshot path. */
   const behindRelay = async () => {
     const owner = await project();
@@ -231,8 +240,8 @@ describe('secrets run --fallback', () => {
     failing.listen(0, '127.0.0.1');
     await once(failing, 'listening');
     try {
-      writeSnapshot(snapshot, { KEPT: 'from-snapshot' }, PASSPHRASE);
       const { port } = failing.address() as { port: number };
+      writeSnapshot(snapshot, { KEPT: 'from-snapshot' }, PASSPHRASE, sourceOf(env, `http://127.0.0.1:${port}`));
       const result = await secrets(['run', '--fallback', snapshot, ...printEnv('KEPT')], {
         ...env,
         SECRETS_API_URL: `http://127.0.0.1:${port}`,
@@ -262,7 +271,7 @@ describe('secrets run --fallback', () => {
       const listed = await secrets(['list', '--timeout', '1s'], mute);
       expect(listed.code).toBe(1);
       expect(listed.stderr).toBe(`error: The service at http://127.0.0.1:${port}/ did not answer within 1000 ms\n`);
-      writeSnapshot(snapshot, { KEPT: 'from-snapshot' }, PASSPHRASE);
+      writeSnapshot(snapshot, { KEPT: 'from-snapshot' }, PASSPHRASE, sourceOf(env, `http://127.0.0.1:${port}`));
       const result = await secrets(['run', '--timeout', '1s', '--fallback', snapshot, ...printEnv('KEPT')], mute);
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual({ KEPT: 'from-snapshot' });
@@ -280,19 +289,39 @@ describe('secrets run --fallback', () => {
     await relay.stop();
     const result = await secrets(['run', '--fallback', snapshot, ...printEnv('KEPT')], {
       ...env,
-      SECRETS_FALLBACK_PASSPHRASE: 'wrong',
+      SECRETS_FALLBACK_PASSPHRASE: 'wrong but long enough',
     });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
-      'cannot be reached (ECONNREFUSED), and the fallback snapshot cannot be opened with SECRETS_FALLBACK_PASSPHRASE',
+      'cannot be reached (ECONNREFUSED), and the fallback snapshot cannot be opened with its key',
     );
+  });
+
+  it('never runs another environment or project from a snapshot: it stands in only for where it was read', async () => {
+    const { env, put, relay, snapshot } = await behindRelay();
+    await put('KEPT', value('kept'));
+    expect((await secrets(['run', '--fallback', snapshot, ...nodeChild('')], env)).code).toBe(0);
+    await relay.stop();
+    const production = await secrets(['run', '-e', 'production', '--fallback', snapshot, ...printEnv('KEPT')], env);
+    expect(production.code).toBe(1);
+    expect(production.stdout).toBe('');
+    expect(production.stderr).toContain(
+      `the fallback snapshot at ${snapshot} is of project ${env.SECRETS_PROJECT} / development at ${relay.url}, not of project ${env.SECRETS_PROJECT} / production at ${relay.url}: it is not used`,
+    );
+    const other = await project();
+    const otherProject = await secrets(['run', '--fallback', snapshot, ...printEnv('KEPT')], {
+      ...env,
+      SECRETS_PROJECT: other.projectId,
+    });
+    expect(otherProject.code).toBe(1);
+    expect(otherProject.stderr).toContain('it is not used');
   });
 
   it('refuses a snapshot older than --fallback-max-age (24h by default)', async () => {
     const { env, relay, snapshot } = await behindRelay();
     await relay.stop();
-    writeSnapshot(snapshot, { OLD: 'old' }, PASSPHRASE, new Date(Date.now() - 25 * 60 * 60 * 1000));
+    writeSnapshot(snapshot, { OLD: 'old' }, PASSPHRASE, sourceOf(env, relay.url), new Date(Date.now() - DAY - HOUR));
     const stale = await secrets(['run', '--fallback', snapshot, ...printEnv('OLD')], env);
     expect(stale.code).toBe(1);
     expect(stale.stdout).toBe('');
@@ -332,7 +361,10 @@ describe('secrets run --fallback', () => {
       ...env,
       SECRETS_FALLBACK_PASSPHRASE: undefined,
     });
-    expect(exitOf(result)).toEqual({ code: 2, stderr: 'error: --fallback needs SECRETS_FALLBACK_PASSPHRASE\n' });
+    expect(exitOf(result)).toEqual({
+      code: 2,
+      stderr: 'error: --fallback needs SECRETS_FALLBACK_PASSPHRASE or SECRETS_FALLBACK_KEY_FILE\n',
+    });
   });
 });
 
