@@ -1,5 +1,6 @@
 import './no-inspector';
 import { readFileSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import { type ChangeRequestStatus, changeRequestStatuses } from '@contract/change-requests';
 import { normalizeEmail } from '@contract/email';
 import { ErrorText } from '@contract/errors';
@@ -29,12 +30,14 @@ import { parseEnvFile } from './env-file';
 import { CommandError, ExplainedError, fileProblem, UsageError } from './errors';
 import { type FallbackKey, fallbackKey, readSnapshot, type SnapshotSource, writeSnapshot } from './fallback';
 import { dotenvOnlyNames, EXPORT_FORMATS, type ExportFormat, formatExport } from './formats';
+import { createMount, MOUNT_FORMATS, type MountFormat, mountFormatOf } from './mount';
 import { changeRequestId, secretName, servedSecrets } from './names';
 import { version } from './package.json';
-import { runChild } from './run-child';
+import { runChild, superviseChild } from './run-child';
 import { injectableSecrets } from './run-env';
 import { shareValue } from './share-value';
 import { nearestName } from './suggest';
+import { readTaggedExport } from './tagged-export';
 import {
   checkEnvironment,
   checkTarget,
@@ -546,19 +549,64 @@ a change request of TO (with --note, else "Promoted from FROM"), whose id is pri
 for its approvals as any other. Needs a token with write:secrets, read access to FROM and write access
 to TO.`;
 
-/** Reads the environment's secrets for `run`, from the API or, when it cannot be reached, the snapshot. */
+const RUN_HELP = `
+Exits with the command’s exit code, or 128 + the number of the signal that ended it; 127 when it is not found, 126 when it cannot be run. SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and SIGWINCH are passed on.
+The command does not get SECRETS_TOKEN, SECRETS_FALLBACK_PASSPHRASE or SECRETS_FALLBACK_KEY_FILE.
+--watch asks with the export's ETag, so a check that finds no change reads no value and records no read;
+a failed check leaves the command running and says so. --mount writes the secrets to a file created anew
+(never an existing one, never through a link), gives its absolute path as SECRETS_MOUNT_PATH, updates
+it on a change before the restart or signal, and removes it when the command ends.`;
+
+/** The shortest time between two `--watch` checks: more often would only load the service. */
+const LEAST_WATCH_INTERVAL_MS = 5000;
+
+/** `run --watch`'s timing and signal, checked before anything is read or started. */
+const watchOptions = (options: { watchInterval: string; watchGrace: string; watchSignal?: string }) => {
+  const intervalMs = parseDuration(options.watchInterval, '--watch-interval');
+  if (intervalMs < LEAST_WATCH_INTERVAL_MS) {
+    throw new UsageError(
+      `--watch-interval is at least ${LEAST_WATCH_INTERVAL_MS / 1000}s, not ${options.watchInterval}`,
+    );
+  }
+  const graceMs = parseDuration(options.watchGrace, '--watch-grace');
+  const signal = options.watchSignal?.toUpperCase();
+  if (signal !== undefined && !(signal in osConstants.signals)) {
+    throw new UsageError(`--watch-signal takes a signal's name such as SIGHUP, not "${options.watchSignal}"`);
+  }
+  return { intervalMs, graceMs, ...(signal !== undefined && { signal: signal as NodeJS.Signals }) };
+};
+
+/** Whether two exports hold the same names with the same values. */
+const sameValues = (a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([name, value]) => b[name] === value);
+
+/** Why a `--watch` check failed, in a few words that hold no value and no token. */
+const watchProblem = (error: unknown): string => {
+  const why =
+    error instanceof SecretsApiError
+      ? `the API answered ${error.status} ${error.error}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  const token = process.env.SECRETS_TOKEN;
+  return (token ? why.split(token).join('[SECRETS_TOKEN]') : why).replace(/\s+/g, ' ');
+};
+
+/**
+ * Reads the environment's secrets for `run`, from the API or, when it cannot be reached, the snapshot;
+ * with the export's tag when the API answered, which `--watch` asks again with.
+ */
 const readForRun = async (
   { client, target, apiUrl }: Connection,
   fallback: { file: string; key: FallbackKey; maxAgeMs: number } | undefined,
-): Promise<Record<string, string>> => {
+): Promise<{ values: Record<string, string>; etag: string | undefined }> => {
   const api = new URL(apiUrl);
   api.username = '';
   api.password = '';
   const source: SnapshotSource = { api: api.href.replace(/\/+$/, ''), ...target };
   try {
-    const values = servedSecrets(
-      await withNearNames(client, target, undefined, () => client.export(target.projectId, target.environment)),
-    );
+    const exported = await withNearNames(client, target, undefined, () => readTaggedExport(client, target));
+    const values = servedSecrets(exported?.values ?? {});
     if (fallback) {
       try {
         writeSnapshot(fallback.file, values, fallback.key, source);
@@ -566,7 +614,7 @@ const readForRun = async (
         note(`secrets: warning: the fallback snapshot could not be written: ${(error as Error).message}\n`);
       }
     }
-    return values;
+    return { values, etag: exported?.etag };
   } catch (error) {
     const unreachable =
       error instanceof SecretsNetworkError || (error instanceof SecretsApiError && error.status >= 500);
@@ -583,7 +631,7 @@ const readForRun = async (
       throw new CommandError(`${failed}, and ${(problem as Error).message}`);
     }
     note(`secrets: ${reason}; running with the fallback snapshot of ${snapshot.createdAt}\n`);
-    return servedSecrets(snapshot.values);
+    return { values: servedSecrets(snapshot.values), etag: undefined };
   }
 };
 
@@ -614,11 +662,23 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
       )
       .option('--fallback <file>', 'keep an encrypted snapshot here, and run from it when the API cannot be reached')
       .option('--fallback-max-age <duration>', 'the oldest snapshot to run from, e.g. 90s, 15m, 24h', '24h')
+      .option('--watch', 'check for changes every --watch-interval; on one, restart the command with the new secrets')
+      .option('--watch-interval <duration>', 'time between checks, at least 5s', '30s')
+      .option('--watch-grace <duration>', 'time a restarted command has between SIGTERM and SIGKILL', '10s')
+      .option('--watch-signal <signal>', 'on a change, send this signal (e.g. SIGHUP) instead of restarting')
+      .option(
+        '--mount <file>',
+        'write the secrets to this new file (mode 0600), removed at the end, not in the environment',
+      )
+      .addOption(
+        new Option(
+          '--mount-format <format>',
+          'the mount file’s format (default: from its extension, else dotenv)',
+        ).choices(MOUNT_FORMATS),
+      )
+      .option('--inject', 'with --mount, inject the secrets into the environment as well')
       .passThroughOptions()
-      .addHelpText(
-        'after',
-        '\nExits with the command’s exit code, or 128 + the number of the signal that ended it; 127 when it is not found, 126 when it cannot be run. SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and SIGWINCH are passed on.\nThe command does not get SECRETS_TOKEN, SECRETS_FALLBACK_PASSPHRASE or SECRETS_FALLBACK_KEY_FILE.',
-      ),
+      .addHelpText('after', RUN_HELP),
   ).action(
     async (
       argv: string[],
@@ -627,9 +687,23 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
         allowName?: string[];
         fallback?: string;
         fallbackMaxAge: string;
+        watch?: boolean;
+        watchInterval: string;
+        watchGrace: string;
+        watchSignal?: string;
+        mount?: string;
+        mountFormat?: MountFormat;
+        inject?: boolean;
       },
     ) => {
       const allowed = new Set((options.allowName ?? []).map(secretName));
+      const [command, ...args] = argv;
+      if (command === undefined) throw new UsageError('give the command to run after --');
+      const watch = options.watch ? watchOptions(options) : undefined;
+      const mount =
+        options.mount === undefined
+          ? undefined
+          : createMount(options.mount, options.mountFormat ?? mountFormatOf(options.mount));
       const connection = connect(options);
       let fallback: { file: string; key: FallbackKey; maxAgeMs: number } | undefined;
       if (options.fallback !== undefined) {
@@ -639,16 +713,51 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
           maxAgeMs: parseDuration(options.fallbackMaxAge, '--fallback-max-age'),
         };
       }
-      const { inject: values, skipped } = injectableSecrets(await readForRun(connection, fallback), allowed);
-      for (const name of skipped) {
-        note(`secrets: ${name} not injected: it changes how programs load (--allow-name ${name} injects it)\n`);
-      }
       const inherited = { ...process.env };
       for (const name of OWN_VARIABLES) delete inherited[name];
-      const env = options.preserveEnv ? { ...values, ...inherited } : { ...inherited, ...values };
-      const [command, ...args] = argv;
-      if (command === undefined) throw new UsageError('give the command to run after --');
-      setExitCode(await runChild(command, args, env, note));
+      const inject = mount === undefined || options.inject === true;
+      /** The command's environment with `values`, after the name filter; the mount file is written first. */
+      const environmentWith = (read: Readonly<Record<string, string>>): NodeJS.ProcessEnv => {
+        const { inject: values, skipped } = injectableSecrets(read, allowed);
+        for (const name of skipped) {
+          note(`secrets: ${name} not injected: it changes how programs load (--allow-name ${name} injects it)\n`);
+        }
+        mount?.write(values);
+        const added = inject ? values : {};
+        const env = options.preserveEnv ? { ...added, ...inherited } : { ...inherited, ...added };
+        return mount === undefined ? env : { ...env, SECRETS_MOUNT_PATH: mount.path };
+      };
+      const first = await readForRun(connection, fallback);
+      const env = environmentWith(first.values);
+      // The mount file goes with the run: when the command ends, and when the wrapper is told to stop.
+      const unmount = () => mount?.remove();
+      const stops = ['SIGINT', 'SIGTERM'] as const;
+      for (const signal of stops) process.on(signal, unmount);
+      try {
+        if (watch === undefined) {
+          setExitCode(await runChild(command, args, env, note));
+          return;
+        }
+        let { etag, values } = first;
+        const check = async (): Promise<NodeJS.ProcessEnv | undefined> => {
+          try {
+            const read = await readTaggedExport(connection.client, connection.target, etag);
+            if (read === undefined) return undefined;
+            const served = servedSecrets(read.values);
+            etag = read.etag;
+            if (sameValues(served, values)) return undefined;
+            values = served;
+            return environmentWith(served);
+          } catch (error) {
+            note(`secrets: could not check for changes (${watchProblem(error)}); the command keeps running\n`);
+            return undefined;
+          }
+        };
+        setExitCode(await superviseChild(command, args, env, note, { ...watch, check }));
+      } finally {
+        for (const signal of stops) process.off(signal, unmount);
+        unmount();
+      }
     },
   );
 

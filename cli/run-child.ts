@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
 /**
@@ -17,35 +17,125 @@ const START_FAILURES: Readonly<Record<string, { readonly code: number; readonly 
   ENOEXEC: { code: 126, why: 'not an executable format' },
 };
 
-/**
- * Runs `command` with `env`, standard streams inherited, passing on the signals of `FORWARDED`; answers
- * its exit code, 128 + the number of the signal that ended it, or, when it cannot start, 127 or 126
- * after saying why through `say`, as a shell does.
- */
-export const runChild = (
+/** A started command: its process, and its exit code (as `runChild` answers it) once it has ended. */
+interface Started {
+  readonly child: ChildProcess;
+  readonly exited: Promise<number>;
+}
+
+/** Starts `command` with `env`, standard streams inherited; a command that cannot start says why through `say`. */
+const start = (
   command: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   say: (text: string) => void,
-): Promise<number> =>
-  new Promise((resolve) => {
-    const child = spawn(command, args, { env, stdio: 'inherit' });
-    const forward = (signal: NodeJS.Signals) => () => {
-      child.kill(signal);
-    };
-    const handlers = FORWARDED.map((signal) => [signal, forward(signal)] as const);
-    for (const [signal, handler] of handlers) process.on(signal, handler);
-    const cleanUp = () => {
-      for (const [signal, handler] of handlers) process.off(signal, handler);
-    };
+): Started => {
+  const child = spawn(command, args, { env, stdio: 'inherit' });
+  const exited = new Promise<number>((resolve) => {
     child.on('error', (error: NodeJS.ErrnoException) => {
-      cleanUp();
       const failure = START_FAILURES[error.code ?? ''] ?? { code: 126, why: error.message };
       say(`error: cannot start ${command}: ${failure.why}\n`);
       resolve(failure.code);
     });
     child.on('exit', (code, signal) => {
-      cleanUp();
       resolve(signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1));
     });
   });
+  return { child, exited };
+};
+
+/** Passes the signals of `FORWARDED` on to whichever child `current` answers; answers how to stop. */
+const forwardSignals = (current: () => ChildProcess): (() => void) => {
+  const handlers = FORWARDED.map((signal) => [signal, () => current().kill(signal)] as const);
+  for (const [signal, handler] of handlers) process.on(signal, handler);
+  return () => {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+  };
+};
+
+/**
+ * Runs `command` with `env`, standard streams inherited, passing on the signals of `FORWARDED`; answers
+ * its exit code, 128 + the number of the signal that ended it, or, when it cannot start, 127 or 126
+ * after saying why through `say`, as a shell does.
+ */
+export const runChild = async (
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  say: (text: string) => void,
+): Promise<number> => {
+  const { child, exited } = start(command, args, env, say);
+  const stop = forwardSignals(() => child);
+  try {
+    return await exited;
+  } finally {
+    stop();
+  }
+};
+
+/** How `superviseChild` watches for a new environment and acts on one. */
+export interface Watch {
+  /** Time between the end of one check and the start of the next. */
+  readonly intervalMs: number;
+  /** A new environment for the command, or undefined when nothing changed (or the check failed, and said so). */
+  readonly check: () => Promise<NodeJS.ProcessEnv | undefined>;
+  /** The signal that tells the command of a change; without one, the command is restarted. */
+  readonly signal?: NodeJS.Signals;
+  /** How long a restarted command has between SIGTERM and SIGKILL. */
+  readonly graceMs: number;
+}
+
+/**
+ * Runs `command` as `runChild` does, and every `watch.intervalMs` asks `watch.check` for a new
+ * environment: on one, it signals the command, or stops it (SIGTERM, SIGKILL after the grace) and
+ * starts it again with the new environment. Answers the exit code of the command that ends on its own.
+ */
+export const superviseChild = async (
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  say: (text: string) => void,
+  watch: Watch,
+): Promise<number> => {
+  let current = start(command, args, env, say);
+  let restarting: Promise<void> | undefined;
+  let ended = false;
+  let timer: NodeJS.Timeout | undefined;
+  const stop = forwardSignals(() => current.child);
+  const restart = async (next: NodeJS.ProcessEnv) => {
+    const old = current;
+    const kill = setTimeout(() => old.child.kill('SIGKILL'), watch.graceMs);
+    old.child.kill('SIGTERM');
+    await old.exited;
+    clearTimeout(kill);
+    current = start(command, args, next, say);
+  };
+  const schedule = () => {
+    timer = setTimeout(async () => {
+      const next = await watch.check();
+      const running = current.child.exitCode === null && current.child.signalCode === null;
+      if (ended || !running) return;
+      if (next !== undefined && watch.signal !== undefined) current.child.kill(watch.signal);
+      if (next !== undefined && watch.signal === undefined) {
+        restarting = restart(next);
+        await restarting;
+        restarting = undefined;
+      }
+      schedule();
+    }, watch.intervalMs);
+  };
+  schedule();
+  try {
+    // The command a restart stopped does not end the run; the one that ends on its own does.
+    for (;;) {
+      const running = current;
+      const code = await running.exited;
+      if (restarting === undefined && running === current) return code;
+      await restarting;
+    }
+  } finally {
+    ended = true;
+    clearTimeout(timer);
+    stop();
+  }
+};
