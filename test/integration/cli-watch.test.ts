@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { LocalService } from '../../local/service';
-import { buildCliOnce, type CliEnv, collect, runCli, spawnCli, startRecorder } from './cli';
+import { buildCliOnce, type CliEnv, collect, runCli, spawnCli, startRecorder, startRelay } from './cli';
 import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
 
 /**
@@ -46,6 +46,9 @@ const project = async (value: string) => {
   };
   return { env, setA };
 };
+
+/** A watch test waits for a start and a change, each up to `until`'s limit, on a busy machine. */
+const WATCH_TEST_MS = 180_000;
 
 /** Waits, with a generous limit, until `check` holds; a busy machine may be slow, never wrong. */
 const until = async (check: () => boolean, what: string): Promise<void> => {
@@ -107,73 +110,116 @@ const background = (args: readonly string[], env: CliEnv, log: string) => {
 };
 
 describe('secrets run --watch', () => {
-  it('restarts the command with the new value when a secret changes', async () => {
-    const { env, setA } = await project('old');
-    const log = join(work, `restart-${randomUUID()}`);
-    const run = background(['run', '--watch', '--watch-interval', '5s', ...recorder(log)], env, log);
-    try {
-      await until(() => lines(log).length === 1, 'the command to start');
-      await setA('new');
-      await until(() => lines(log).some((line) => line.A === 'new'), 'the command to start again with the new value');
-      const [first, second] = lines(log);
-      expect(first).toMatchObject({ event: 'start', A: 'old' });
-      expect(second).toMatchObject({ event: 'start', A: 'new' });
-      expect(second?.pid).not.toBe(first?.pid);
-      run.wrapper.kill('SIGTERM');
-      const [code] = await run.exited;
-      expect(code).toBe(0);
-      expect(run.output().stderr).toBe('');
-    } finally {
-      run.cleanUp();
-    }
-  });
+  it(
+    'restarts the command with the new value when a secret changes',
+    async () => {
+      const { env, setA } = await project('old');
+      const log = join(work, `restart-${randomUUID()}`);
+      const run = background(['run', '--watch', '--watch-interval', '5s', ...recorder(log)], env, log);
+      try {
+        await until(() => lines(log).length === 1, 'the command to start');
+        await setA('new');
+        await until(() => lines(log).some((line) => line.A === 'new'), 'the command to start again with the new value');
+        const [first, second] = lines(log);
+        expect(first).toMatchObject({ event: 'start', A: 'old' });
+        expect(second).toMatchObject({ event: 'start', A: 'new' });
+        expect(second?.pid).not.toBe(first?.pid);
+        run.wrapper.kill('SIGTERM');
+        const [code] = await run.exited;
+        expect(code).toBe(0);
+        expect(run.output().stderr).toBe('');
+      } finally {
+        run.cleanUp();
+      }
+    },
+    WATCH_TEST_MS,
+  );
 
-  it('with --watch-signal SIGHUP signals the command instead, after updating the mount file', async () => {
-    const { env, setA } = await project('old');
-    const log = join(work, `signal-${randomUUID()}`);
-    const mountPath = join(work, `signal-${randomUUID()}.json`);
-    const args = ['run', '--watch', '--watch-interval', '5s', '--watch-signal', 'SIGHUP', '--mount', mountPath];
-    const run = background([...args, ...recorder(log)], env, log);
-    try {
-      await until(() => lines(log).length === 1, 'the command to start');
-      expect(JSON.parse(lines(log)[0]?.mount ?? '')).toEqual({ A: 'old' });
-      await setA('new');
-      await until(() => lines(log).some((line) => line.event === 'hup'), 'the command to get SIGHUP');
-      const [start, hup, ...more] = lines(log);
-      expect(more).toEqual([]);
-      expect(hup?.pid).toBe(start?.pid);
-      expect(JSON.parse(hup?.mount ?? '')).toEqual({ A: 'new' });
-      run.wrapper.kill('SIGTERM');
-      await run.exited;
-      expect(existsSync(mountPath)).toBe(false);
-    } finally {
-      run.cleanUp();
-    }
-  });
+  it(
+    'with --watch-signal SIGHUP signals the command instead, after updating the mount file',
+    async () => {
+      const { env, setA } = await project('old');
+      const log = join(work, `signal-${randomUUID()}`);
+      const mountPath = join(work, `signal-${randomUUID()}.json`);
+      const args = ['run', '--watch', '--watch-interval', '5s', '--watch-signal', 'SIGHUP', '--mount', mountPath];
+      const run = background([...args, ...recorder(log)], env, log);
+      try {
+        await until(() => lines(log).length === 1, 'the command to start');
+        expect(JSON.parse(lines(log)[0]?.mount ?? '')).toEqual({ A: 'old' });
+        await setA('new');
+        await until(() => lines(log).some((line) => line.event === 'hup'), 'the command to get SIGHUP');
+        const [start, hup, ...more] = lines(log);
+        expect(more).toEqual([]);
+        expect(hup?.pid).toBe(start?.pid);
+        expect(JSON.parse(hup?.mount ?? '')).toEqual({ A: 'new' });
+        run.wrapper.kill('SIGTERM');
+        await run.exited;
+        expect(existsSync(mountPath)).toBe(false);
+      } finally {
+        run.cleanUp();
+      }
+    },
+    WATCH_TEST_MS,
+  );
 
-  it('neither restarts nor signals the command while the environment is unchanged, asking with its ETag', async () => {
-    const { env } = await project('same');
-    const recorded = await startRecorder(service.port);
-    const log = join(work, `unchanged-${randomUUID()}`);
-    const run = background(
-      ['run', '--watch', '--watch-interval', '5s', ...recorder(log)],
-      { ...env, SECRETS_API_URL: recorded.url },
-      log,
-    );
-    const checks = () =>
-      recorded.requests.filter((request) => request.url.endsWith('/export') && request.headers['if-none-match']);
-    try {
-      await until(() => checks().length >= 3, 'three checks');
-      expect(lines(log)).toHaveLength(1);
-      run.wrapper.kill('SIGTERM');
-      await run.exited;
-      expect(lines(log)).toHaveLength(1);
-      expect(run.output().stderr).toBe('');
-    } finally {
-      run.cleanUp();
-      await recorded.stop();
-    }
-  });
+  it(
+    'neither restarts nor signals the command while the environment is unchanged, asking with its ETag',
+    async () => {
+      const { env } = await project('same');
+      const recorded = await startRecorder(service.port);
+      const log = join(work, `unchanged-${randomUUID()}`);
+      const run = background(
+        ['run', '--watch', '--watch-interval', '5s', ...recorder(log)],
+        { ...env, SECRETS_API_URL: recorded.url },
+        log,
+      );
+      const checks = () =>
+        recorded.requests.filter((request) => request.url.endsWith('/export') && request.headers['if-none-match']);
+      try {
+        await until(() => checks().length >= 3, 'three checks');
+        expect(lines(log)).toHaveLength(1);
+        run.wrapper.kill('SIGTERM');
+        await run.exited;
+        expect(lines(log)).toHaveLength(1);
+        expect(run.output().stderr).toBe('');
+      } finally {
+        run.cleanUp();
+        await recorded.stop();
+      }
+    },
+    WATCH_TEST_MS,
+  );
+
+  it(
+    'keeps the command running when a check fails, and says so in one line without the token',
+    async () => {
+      const { env } = await project('kept');
+      const relay = await startRelay(service.port);
+      const log = join(work, `failed-${randomUUID()}`);
+      const run = background(
+        ['run', '--watch', '--watch-interval', '5s', ...recorder(log)],
+        { ...env, SECRETS_API_URL: relay.url },
+        log,
+      );
+      try {
+        await until(() => lines(log).length === 1, 'the command to start');
+        await relay.stop();
+        await until(() => run.output().stderr.includes('could not check for changes'), 'a failed check');
+        const [line, ...rest] = run.output().stderr.split('\n');
+        expect(line).toMatch(/^secrets: could not check for changes \(.+\); the command keeps running$/);
+        expect(rest.every((more) => more === '' || more === line)).toBe(true);
+        expect(run.output().stderr).not.toContain(String(env.SECRETS_TOKEN));
+        expect(lines(log)).toHaveLength(1);
+        run.wrapper.kill('SIGTERM');
+        const [code] = await run.exited;
+        expect(code).toBe(0);
+      } finally {
+        run.cleanUp();
+        await relay.stop();
+      }
+    },
+    WATCH_TEST_MS,
+  );
 
   it('refuses an interval under 5s as a usage error, starting nothing', async () => {
     const { env } = await project('a');
