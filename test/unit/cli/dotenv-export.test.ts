@@ -57,6 +57,10 @@ describe('secrets export --format dotenv', () => {
   };
   const names = Object.keys(values);
 
+  it('refuses, rather than bends, a value ending in a backslash before another quoted line, which dotenv would read as one value', () => {
+    expect(() => formatExport({ A: '\\', B: '\n' }, 'dotenv')).toThrow(CommandError);
+  });
+
   it('is read back exactly by dotenv', () => {
     expect(parseDotenv(formatExport(values, 'dotenv'))).toEqual(values);
   });
@@ -84,11 +88,15 @@ describe('secrets export --format dotenv', () => {
         try {
           text = formatExport(generated, 'dotenv');
         } catch (error) {
-          // A value with all three of dotenv's quotes has no quoting dotenv reads back: refused, never bent.
+          // A value with all three of dotenv's quotes has no quoting dotenv reads back, nor has one with a
+          // backslash that dotenv takes to escape its closing quote (`A='\'` then a later `'`, read as one
+          // value): refused, never bent.
           expect(error).toBeInstanceOf(CommandError);
-          expect(Object.values(generated).some((value) => /'/.test(value) && /"/.test(value) && /`/.test(value))).toBe(
-            true,
-          );
+          expect(
+            Object.values(generated).some(
+              (value) => (/'/.test(value) && /"/.test(value) && /`/.test(value)) || value.includes('\\'),
+            ),
+          ).toBe(true);
           return;
         }
         expect(parseDotenv(text)).toEqual(generated);
