@@ -270,6 +270,7 @@ const main = async () => {
     token: encode({ Item: marshall(token) }),
     claim: encode({ Item: marshall(claim) }),
     owner: encode({ Item: marshall(member('user-1', 'owner')) }),
+    plainMember: encode({ Item: marshall(member('user-2', 'member')) }),
     tokens: itemsOf(Array.from({ length: 5 }, () => token)),
     members: itemsOf([member('user-1', 'owner'), member('user-2', 'member'), member('user-3', 'admin')]),
     environments: itemsOf(['development', 'production', 'staging'].map(environment)),
@@ -284,6 +285,7 @@ const main = async () => {
     changeRequests: itemsOf([memberRequest, ownRequest]),
     proposedValues: itemsOf([proposedValue]),
     changeSlots: encode({ Item: marshall(changeSlots) }),
+    otherEnvironment: encode({ Item: marshall(environment(OTHER_ENVIRONMENT)) }),
     secretContext: secretContext(false, false, false),
     secretContextWithHead: secretContext(true, false, false),
     secretContextWithProject: secretContext(false, true, false),
@@ -322,7 +324,11 @@ const main = async () => {
       if (body.includes('SHARE#')) return answers.share;
       if (body.includes('TOKEN#')) return answers.token;
       if (body.includes('EMAIL#')) return answers.claim;
+      // The member the samples name (the claim's user): a plain member, whose access an owner sets.
+      if (body.includes(`MEMBER#${claim.userId}`)) return answers.plainMember;
       if (body.includes('MEMBER#')) return answers.owner;
+      // The environment a settings change names (update-environment's sample: the other one).
+      if (body.includes(`ENV#${OTHER_ENVIRONMENT}`)) return answers.otherEnvironment;
       return answers.none;
     }
     if (operation === 'Query') {
