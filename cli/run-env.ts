@@ -8,8 +8,12 @@ const LOADING_NAMES: ReadonlySet<string> = new Set([
   'PATH',
   'BASH_ENV',
   'ENV',
+  'PS0',
+  'PS1',
+  'PS2',
   'PS4',
   'PROMPT_COMMAND',
+  'SHELL',
   'SHELLOPTS',
   'BASHOPTS',
   'IFS',
@@ -50,12 +54,15 @@ const LOADING_NAMES: ReadonlySet<string> = new Set([
   'GIT_EXTERNAL_DIFF',
   'GIT_PROXY_COMMAND',
   'GIT_TEMPLATE_DIR',
+  'GIT_DIR',
+  'GIT_WORK_TREE',
   'SSH_ASKPASS',
   'EDITOR',
   'VISUAL',
   'PAGER',
   'LESSOPEN',
   'LESSCLOSE',
+  'BROWSER',
   // Others that load code
   'OPENSSL_CONF',
   'LUA_INIT',
@@ -63,10 +70,15 @@ const LOADING_NAMES: ReadonlySet<string> = new Set([
   'LUA_CPATH',
   'PHPRC',
   'PHP_INI_SCAN_DIR',
+  // Go
+  'GOFLAGS',
 ]);
 
-/** Families of such names: the dynamic loaders' (`LD_PRELOAD`, `DYLD_INSERT_LIBRARIES`) and Git's configuration by variable. */
-const LOADING_PREFIXES = ['LD_', 'DYLD_', 'GIT_CONFIG_'] as const;
+/**
+ * Families of such names: the dynamic loaders' (`LD_PRELOAD`, `DYLD_INSERT_LIBRARIES`), Git's
+ * configuration by variable, and npm's (`npm_config_node_options` becomes its scripts' NODE_OPTIONS).
+ */
+const LOADING_PREFIXES = ['LD_', 'DYLD_', 'GIT_CONFIG_', 'NPM_CONFIG_'] as const;
 
 /** Whether a variable of this name changes how programs load or what they run. */
 export const changesLoading = (name: string): boolean => {

@@ -18,6 +18,8 @@ describe('injectableSecrets', () => {
       ?.map((name) => name.replace(/`/g, '').replace('*', 'X'));
     expect(listed?.length).toBeGreaterThan(40);
     for (const name of listed ?? []) expect(changesLoading(name)).toBe(true);
+    // npm reads its configuration in any case: npm_config_node_options becomes its scripts' NODE_OPTIONS.
+    for (const name of ['npm_config_node_options', 'GOFLAGS', 'PS1']) expect(changesLoading(name)).toBe(true);
     for (const name of ['API_KEY', 'DATABASE_URL', 'HOME', 'PATHWAY', 'NODE_ENV'])
       expect(changesLoading(name)).toBe(false);
   });
