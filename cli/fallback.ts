@@ -160,6 +160,8 @@ export const readSnapshot = (
       'aes-256-gcm',
       keyFor(secret, Buffer.from(snapshot.salt, 'base64')),
       Buffer.from(snapshot.iv, 'base64'),
+      // A full tag only: GCM would otherwise take a truncated one, which is forged far more easily.
+      { authTagLength: 16 },
     );
     decipher.setAAD(additionalData(snapshot.createdAt, source));
     decipher.setAuthTag(Buffer.from(snapshot.tag, 'base64'));

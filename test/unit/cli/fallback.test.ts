@@ -56,6 +56,15 @@ describe('the fallback snapshot', () => {
     );
   });
 
+  it('refuses a truncated tag, which GCM would otherwise check on its first bytes only', () => {
+    const file = join(folder, 'snapshot');
+    writeSnapshot(file, { A: 'a' }, PASSPHRASE, SOURCE);
+    const truncated = JSON.parse(readFileSync(file, 'utf8'));
+    truncated.tag = Buffer.from(truncated.tag, 'base64').subarray(0, 4).toString('base64');
+    writeFileSync(file, JSON.stringify(truncated));
+    expect(() => readSnapshot(file, PASSPHRASE, DAY, SOURCE)).toThrow(/cannot be opened/);
+  });
+
   it('refuses a snapshot of the earlier format, which does not say where it came from', () => {
     const file = join(folder, 'snapshot');
     const old = {
