@@ -54,7 +54,7 @@ import {
   trustSetup,
   writeSetup,
 } from './target';
-import { plural, shellWord } from './text';
+import { plural, printable, shellWord } from './text';
 
 /** Variables of the command itself, which a child of `run` does not need and is not given. */
 const OWN_VARIABLES = ['SECRETS_TOKEN', 'SECRETS_FALLBACK_PASSPHRASE', 'SECRETS_FALLBACK_KEY_FILE'];
@@ -700,6 +700,10 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
       const [command, ...args] = argv;
       if (command === undefined) throw new UsageError('give the command to run after --');
       const watch = options.watch ? watchOptions(options) : undefined;
+      if (watch?.signal !== undefined && options.mount === undefined) {
+        // A running command's environment cannot change: only a mount file can bring it the new values.
+        throw new UsageError('--watch-signal needs --mount: a signal cannot change the command’s environment');
+      }
       const mount =
         options.mount === undefined
           ? undefined
@@ -744,10 +748,15 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
             const read = await readTaggedExport(connection.client, connection.target, etag);
             if (read === undefined) return undefined;
             const served = servedSecrets(read.values);
+            if (sameValues(served, values)) {
+              etag = read.etag;
+              return undefined;
+            }
+            // The mount file is written first: if that fails, the old tag is kept and the next check tries again.
+            const next = environmentWith(served);
             etag = read.etag;
-            if (sameValues(served, values)) return undefined;
             values = served;
-            return environmentWith(served);
+            return next;
           } catch (error) {
             note(`secrets: could not check for changes (${watchProblem(error)}); the command keeps running\n`);
             return undefined;
@@ -940,7 +949,7 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
           table([
             ['NAME', 'STATUS', pair.from.toUpperCase(), pair.to.toUpperCase()],
             ...compared.map((entry) => [
-              entry.name,
+              printable(entry.name),
               statusWords(entry.status, pair),
               version(entry.fromVersion),
               version(entry.toVersion),
@@ -995,7 +1004,7 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
         );
         return;
       }
-      out(promoted.map((entry) => `${entry.name}: version ${entry.version}\n`).join(''));
+      out(promoted.map((entry) => `${printable(entry.name)}: version ${entry.version}\n`).join(''));
       note(`promoted ${plural(promoted.length, 'secret')} from ${pair.from} to ${pair.to}\n`);
     });
 

@@ -2,6 +2,7 @@ import type { AuditEvent, AuditEventType } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
 import { DELETED_SECRET_DAYS } from '@contract/limits';
 import type { NeededAccess } from '@contract/roles';
+import type { comparisonStatuses } from '@contract/routes/compare-environments';
 import type { DataKey, DataKeys, SealedValue, ValueAddress, ValueCopy } from '@lambdas/crypto/envelope';
 import { auditEvent, type RequestOrigin } from '@lambdas/domain/audit';
 import { toIso } from '@lambdas/domain/clock';
@@ -125,7 +126,7 @@ export interface Tagged<T> {
 }
 
 /** How a secret of one environment compares with the one of its name in another. */
-export type ComparisonStatus = 'only-from' | 'only-to' | 'same' | 'different';
+export type ComparisonStatus = (typeof comparisonStatuses)[number];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DELETED_MS = DELETED_SECRET_DAYS * DAY_MS;

@@ -231,6 +231,17 @@ describe('secrets run --watch', () => {
     });
     expect(lines(log)).toEqual([]);
   });
+
+  it('refuses --watch-signal without --mount, which alone could bring a running command new values', async () => {
+    const { env } = await project('a');
+    const log = join(work, `signal-${randomUUID()}`);
+    const result = await runCli(cliFile, ['run', '--watch', '--watch-signal', 'SIGHUP', ...recorder(log)], env);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({
+      code: 2,
+      stderr: 'error: --watch-signal needs --mount: a signal cannot change the command’s environment\n',
+    });
+    expect(lines(log)).toEqual([]);
+  });
 });
 
 /** A node one-liner printing, as JSON, what the command sees of the mount file and of A. */
