@@ -13,6 +13,7 @@ import {
   updatedBy,
   versionNumber,
 } from './schemas';
+import type { DataCall } from './work';
 
 /**
  * What the change-request routes share: their path parameters, the request as answered, and what a
@@ -149,3 +150,44 @@ export const changeProposal = () =>
       { message: 'Expect versions only of the secrets this request changes', path: ['expectedVersions'] },
     ),
   );
+
+/**
+ * The writes of a proposal, after its reads: atomically, the membership and the environment checked
+ * again, the slots moved on (the limit of open requests), the request, each proposed value sealed
+ * apart, and the event; an environment's first request puts its slots (beyond the floor), and, with
+ * `storesKey`, a project's first value stores its data key. One list for the routes that propose:
+ * create-change-request, and promote into a protected environment (whose sources hold the key).
+ */
+export const proposalWrites = ({
+  beyondFloor,
+  storesKey,
+}: {
+  beyondFloor: boolean;
+  storesKey: boolean;
+}): DataCall[] => [
+  {
+    operation: 'TransactWriteItems',
+    actions: [
+      { action: 'ConditionCheck', entity: 'Member' },
+      { action: 'ConditionCheck', entity: 'Environment' },
+      { action: 'Update', entity: 'ChangeSlots' },
+      { action: 'Put', entity: 'ChangeRequest' },
+      { action: 'Put', entity: 'ProposedValue' },
+      { action: 'Put', entity: 'ProjectAuditEvent' },
+    ],
+    ...(beyondFloor && { beyondFloor: true }),
+  },
+  {
+    operation: 'TransactWriteItems',
+    actions: [
+      { action: 'ConditionCheck', entity: 'Member' },
+      { action: 'ConditionCheck', entity: 'Environment' },
+      { action: 'Put', entity: 'ChangeSlots' },
+      { action: 'Put', entity: 'ChangeRequest' },
+      { action: 'Put', entity: 'ProposedValue' },
+      { action: 'Put', entity: 'ProjectAuditEvent' },
+      ...(storesKey ? [{ action: 'Update', entity: 'Project' } as const] : []),
+    ],
+    beyondFloor: true,
+  },
+];

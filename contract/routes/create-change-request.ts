@@ -1,4 +1,4 @@
-import { changeProposal, changeRequest, changeRequestsParams } from '../change-requests';
+import { changeProposal, changeRequest, changeRequestsParams, proposalWrites } from '../change-requests';
 import { ErrorText } from '../errors';
 import { PATCH_BODY_BYTES } from '../limits';
 import { route, SAMPLE_SECRET } from '../route';
@@ -41,30 +41,7 @@ export const createChangeRequestRoute = route({
       consistent: true,
     },
     { operation: 'GetItem', entity: 'ChangeSlots', consistent: true },
-    {
-      operation: 'TransactWriteItems',
-      actions: [
-        { action: 'ConditionCheck', entity: 'Member' },
-        { action: 'ConditionCheck', entity: 'Environment' },
-        { action: 'Update', entity: 'ChangeSlots' },
-        { action: 'Put', entity: 'ChangeRequest' },
-        { action: 'Put', entity: 'ProposedValue' },
-        { action: 'Put', entity: 'ProjectAuditEvent' },
-      ],
-    },
-    {
-      operation: 'TransactWriteItems',
-      actions: [
-        { action: 'ConditionCheck', entity: 'Member' },
-        { action: 'ConditionCheck', entity: 'Environment' },
-        { action: 'Put', entity: 'ChangeSlots' },
-        { action: 'Put', entity: 'ChangeRequest' },
-        { action: 'Put', entity: 'ProposedValue' },
-        { action: 'Put', entity: 'ProjectAuditEvent' },
-        { action: 'Update', entity: 'Project' },
-      ],
-      beyondFloor: true,
-    },
+    ...proposalWrites({ beyondFloor: false, storesKey: true }),
     accessDenial,
   ],
   schemas: () => ({

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { changeRequest, note } from '../change-requests';
+import { changeRequest, note, proposalWrites } from '../change-requests';
 import { ErrorText } from '../errors';
 import { MAX_PATCH_CHANGES } from '../limits';
 import { route, SAMPLE_SECRET } from '../route';
@@ -65,30 +65,7 @@ export const promoteSecretsRoute = route({
       beyondFloor: true,
     },
     { operation: 'GetItem', entity: 'ChangeSlots', consistent: true, beyondFloor: true },
-    {
-      operation: 'TransactWriteItems',
-      actions: [
-        { action: 'ConditionCheck', entity: 'Member' },
-        { action: 'ConditionCheck', entity: 'Environment' },
-        { action: 'Update', entity: 'ChangeSlots' },
-        { action: 'Put', entity: 'ChangeRequest' },
-        { action: 'Put', entity: 'ProposedValue' },
-        { action: 'Put', entity: 'ProjectAuditEvent' },
-      ],
-      beyondFloor: true,
-    },
-    {
-      operation: 'TransactWriteItems',
-      actions: [
-        { action: 'ConditionCheck', entity: 'Member' },
-        { action: 'ConditionCheck', entity: 'Environment' },
-        { action: 'Put', entity: 'ChangeSlots' },
-        { action: 'Put', entity: 'ChangeRequest' },
-        { action: 'Put', entity: 'ProposedValue' },
-        { action: 'Put', entity: 'ProjectAuditEvent' },
-      ],
-      beyondFloor: true,
-    },
+    ...proposalWrites({ beyondFloor: true, storesKey: false }),
   ],
   schemas: () => ({
     params: z.object({ projectId: projectId() }),
