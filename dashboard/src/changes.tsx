@@ -4,9 +4,8 @@ import { useState } from 'preact/hooks';
 import { type Api, dataOf } from './api';
 import { ApplyWithoutApproval, ProposedValues } from './change-dialogs';
 import { ageText, type ChangeRequest, changeText, counted, openFirst, statusText } from './change-words';
-import { chosenOf, EnvironmentChoice } from './environment-choice';
+import { ChosenEnvironment, chosenOf } from './environment-choice';
 import { List } from './list';
-import { NoAccess } from './secrets';
 import { ErrorMessage, errorText, useLoad } from './ui';
 
 /** The routes of the steps on an open request that carry no body. */
@@ -248,29 +247,25 @@ export const ChangesPanel = ({
   const me = useLoad(() => dataOf(api.api.GET('/api/v1/me')));
   const current = chosenOf(environments, chosen);
   return (
-    <>
-      <EnvironmentChoice
-        environments={environments}
-        error={error}
-        current={current}
-        manages={role === 'owner' || role === 'admin'}
-        settingsHref={settingsHref}
-        onChoose={onChoose}
-      />
-      {current &&
-        (current.access === 'none' ? (
-          <NoAccess environment={current.name} />
-        ) : (
-          <EnvironmentChanges
-            key={current.name}
-            api={api}
-            projectId={projectId}
-            environment={current}
-            role={role}
-            userId={me.data?.userId}
-            onApplied={onChanged}
-          />
-        ))}
-    </>
+    <ChosenEnvironment
+      environments={environments}
+      error={error}
+      current={current}
+      manages={role === 'owner' || role === 'admin'}
+      settingsHref={settingsHref}
+      onChoose={onChoose}
+    >
+      {(environment) => (
+        <EnvironmentChanges
+          key={environment.name}
+          api={api}
+          projectId={projectId}
+          environment={environment}
+          role={role}
+          userId={me.data?.userId}
+          onApplied={onChanged}
+        />
+      )}
+    </ChosenEnvironment>
   );
 };

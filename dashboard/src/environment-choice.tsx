@@ -1,4 +1,5 @@
 import type { Environment } from '@client/index';
+import type { ComponentChildren } from 'preact';
 import { ErrorMessage } from './ui';
 
 /** The environment chosen among `environments`; the first when `chosen` is not one of them. */
@@ -55,5 +56,25 @@ export const EnvironmentChoice = ({
         ))}
       </fieldset>
     )}
+  </>
+);
+
+/** What stands for an environment's secrets where the person has no access: not even their names. */
+export const NoAccess = ({ environment }: { environment: string }) => (
+  <p class="empty">You have no access to {environment}.</p>
+);
+
+/**
+ * A tab about one environment (Secrets, Changes): the choice of environment, then what `children`
+ * shows of the chosen one, or, where the person has no access, only that they have none.
+ */
+export const ChosenEnvironment = ({
+  children,
+  ...choice
+}: Parameters<typeof EnvironmentChoice>[0] & { children: (environment: Environment) => ComponentChildren }) => (
+  <>
+    <EnvironmentChoice {...choice} />
+    {choice.current &&
+      (choice.current.access === 'none' ? <NoAccess environment={choice.current.name} /> : children(choice.current))}
   </>
 );

@@ -1,12 +1,7 @@
 import type { Environment } from '@client/index';
 import type { Api } from './api';
-import { chosenOf, EnvironmentChoice } from './environment-choice';
+import { ChosenEnvironment, chosenOf } from './environment-choice';
 import { EnvironmentSecrets } from './environment-secrets';
-
-/** What stands for an environment's secrets where the person has no access: not even their names. */
-export const NoAccess = ({ environment }: { environment: string }) => (
-  <p class="empty">You have no access to {environment}.</p>
-);
 
 /**
  * A project's Secrets tab: its environments as a segmented control, each with its count of live
@@ -41,28 +36,24 @@ export const SecretsPanel = ({
 }) => {
   const current = chosenOf(environments, chosen);
   return (
-    <>
-      <EnvironmentChoice
-        environments={environments}
-        error={error}
-        current={current}
-        manages={manages}
-        settingsHref={settingsHref}
-        onChoose={onChoose}
-      />
-      {current &&
-        (current.access === 'none' ? (
-          <NoAccess environment={current.name} />
-        ) : (
-          <EnvironmentSecrets
-            key={current.name}
-            api={api}
-            projectId={projectId}
-            environment={current}
-            changesHref={changesHref}
-            onChanged={onChanged}
-          />
-        ))}
-    </>
+    <ChosenEnvironment
+      environments={environments}
+      error={error}
+      current={current}
+      manages={manages}
+      settingsHref={settingsHref}
+      onChoose={onChoose}
+    >
+      {(environment) => (
+        <EnvironmentSecrets
+          key={environment.name}
+          api={api}
+          projectId={projectId}
+          environment={environment}
+          changesHref={changesHref}
+          onChanged={onChanged}
+        />
+      )}
+    </ChosenEnvironment>
   );
 };
