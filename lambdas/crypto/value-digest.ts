@@ -10,7 +10,7 @@
  * copy): that is its purpose. So it tells a reader of the table which stored values of one project are
  * equal, never what they are; values of two projects never compare (two data keys).
  */
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 /**
  * The HKDF label (`info`) of the digest key. Another scheme takes another label, and its digests are
@@ -25,9 +25,23 @@ export const DIGEST_BYTES = 32;
 export const digestKeyOf = (dataKey: Uint8Array): Buffer =>
   Buffer.from(hkdfSync('sha256', dataKey, Buffer.alloc(0), VALUE_DIGEST_LABEL, DIGEST_BYTES));
 
+/**
+ * Digest keys by the data key they derive from, derived once per unwrapped key a function keeps rather
+ * than once per value (an HKDF is most of a digest's work); each leaves with its data key.
+ */
+const digestKeys = new WeakMap<Uint8Array, KeyObject>();
+
+const digestKeyFor = (dataKey: Uint8Array): KeyObject => {
+  const kept = digestKeys.get(dataKey);
+  if (kept !== undefined) return kept;
+  const derived = createSecretKey(digestKeyOf(dataKey));
+  digestKeys.set(dataKey, derived);
+  return derived;
+};
+
 /** The keyed digest of `value` in the project whose data key is `dataKey`. */
 export const valueDigest = (dataKey: Uint8Array, value: string): Buffer =>
-  createHmac('sha256', digestKeyOf(dataKey)).update(value, 'utf8').digest();
+  createHmac('sha256', digestKeyFor(dataKey)).update(value, 'utf8').digest();
 
 /** Whether two stored digests are of the same value (a digest of another length is of no value of ours). */
 export const sameDigest = (a: Uint8Array, b: Uint8Array): boolean =>

@@ -25,6 +25,7 @@ import {
   backoffMs,
   type Change,
   ChangeRequestMoved,
+  type FoundContext,
   type InEnvironment,
   type InProject,
   type Pair,
@@ -75,6 +76,17 @@ export const newChangeRequestId = (): string =>
 const statusOf = (request: ChangeRequestRecord, now: Date): ChangeRequestStatus =>
   request.status === 'open' && Date.parse(request.expiresAt) <= now.getTime() ? 'expired' : request.status;
 
+/** The request if it is open: 409 otherwise. */
+const open = (request: ChangeRequestRecord, at: InEnvironment): ChangeRequestRecord => {
+  if (statusOf(request, at.now) !== 'open') throw new ConflictError(ErrorText.changeRequestNotOpen);
+  return request;
+};
+
+/** An open request of an environment, with what the caller is there. */
+type OpenRequest = FoundContext & { readonly request: ChangeRequestRecord };
+/** An open request as a step that may apply it reads it: with the project and the proposed values. */
+type ApplicableRequest = OpenRequest & { readonly sealed: readonly ProposedValue[] };
+
 const authorOf = (at: InEnvironment): SecretAuthor => ({ userId: at.caller.userId, email: at.caller.email ?? null });
 
 /** The change-request use cases, over their store, the envelope and the secret use cases they apply through. */
@@ -119,9 +131,8 @@ export const changeRequestUseCases = ({
     forcedReason: request.forcedReason ?? null,
   });
 
-  /** A request of this life of the environment (404 otherwise). */
-  const requireRequest = async (at: InEnvironment, environment: EnvironmentRecord, id: string) => {
-    const request = await changes.getChangeRequest(at.projectId, at.environment, id);
+  /** The request read, of this life of the environment (404 otherwise). */
+  const found = (request: ChangeRequestRecord | undefined, environment: EnvironmentRecord) => {
     if (!request || request.environmentLife !== environment.life) {
       throw new NotFoundError(ErrorText.changeRequestNotFound);
     }
@@ -246,15 +257,21 @@ export const changeRequestUseCases = ({
 
   /** One change request (needs `read` there). */
   const get = async (at: InEnvironment, id: string) => {
-    const { environment } = await secrets.requireContext(at, [], false, 'read', true);
-    return shown(await requireRequest(at, environment, id), environment, at.now);
+    const [{ environment }, request] = await Promise.all([
+      secrets.requireContext(at, [], false, 'read', true),
+      changes.getChangeRequest(at.projectId, at.environment, id),
+    ]);
+    return shown(found(request, environment), environment, at.now);
   };
 
   /** The values a change request proposes, `{NAME: value}` (needs `read` there): a recorded read. */
   const values = async (at: InEnvironment, id: string) => {
-    const context = await secrets.requireContext(at, [], true, 'read', true);
-    const request = await requireRequest(at, context.environment, id);
-    const sealed = await changes.getProposedValues(at.projectId, at.environment, id);
+    const [context, stored, sealed] = await Promise.all([
+      secrets.requireContext(at, [], true, 'read', true),
+      changes.getChangeRequest(at.projectId, at.environment, id),
+      changes.getProposedValues(at.projectId, at.environment, id),
+    ]);
+    const request = found(stored, context.environment);
     if (sealed.length === 0) return {};
     const wrapped = context.project?.dataKey;
     if (wrapped === undefined) throw new Error(`Project ${at.projectId} holds a proposed value but no data key`);
@@ -282,17 +299,13 @@ export const changeRequestUseCases = ({
    */
   const apply = async (
     at: InEnvironment,
-    request: ChangeRequestRecord,
+    { project, environment, request, sealed }: ApplicableRequest,
     closed: ChangeRequestRecord,
     events: (written: readonly Written[]) => AuditEvent[],
   ) => {
-    const context = await secrets.requireContext(at, [], true, 'write', true);
-    const sealed = await changes.getProposedValues(at.projectId, at.environment, request.id);
     const byName = new Map(sealed.map((value) => [value.name, value]));
     const key =
-      sealed.length === 0
-        ? undefined
-        : (await crypto.keys.dataKeyFor(at.projectId, context.project?.dataKey)).plaintext;
+      sealed.length === 0 ? undefined : (await crypto.keys.dataKeyFor(at.projectId, project?.dataKey)).plaintext;
     const planned: Change[] = request.changes.map((change) => {
       if (change.action === 'delete') return { name: change.name, expectedVersion: change.fromVersion };
       if (change.action === 'restore') {
@@ -331,7 +344,7 @@ export const changeRequestUseCases = ({
       if (outcome === 'requestChanged') throw new ChangeRequestMoved();
       throw new ConflictError(ErrorText.changeRequestOutOfDate);
     }
-    return shown(closed, context.environment, at.now);
+    return shown(closed, environment, at.now);
   };
 
   /** Retries a step while its request moves under it (another approval, say), reading it again each time. */
@@ -347,12 +360,26 @@ export const changeRequestUseCases = ({
     throw new ServiceUnavailableError();
   };
 
-  /** An open request of this environment, with what the caller is there. */
-  const requireOpen = async (at: InEnvironment, id: string, needs: 'read' | 'write') => {
-    const context = await secrets.requireContext(at, [], false, needs, true);
-    const request = await requireRequest(at, context.environment, id);
-    if (statusOf(request, at.now) !== 'open') throw new ConflictError(ErrorText.changeRequestNotOpen);
-    return { ...context, request };
+  /** An open request of this environment (404, 409), with what the caller is there (`read` at least). */
+  const requireOpen = async (at: InEnvironment, id: string): Promise<OpenRequest> => {
+    const [context, request] = await Promise.all([
+      secrets.requireContext(at, [], false, 'read', true),
+      changes.getChangeRequest(at.projectId, at.environment, id),
+    ]);
+    return { ...context, request: open(found(request, context.environment), at) };
+  };
+
+  /**
+   * An open request as `requireOpen` finds it, with the project (its data key) and the values the
+   * request proposes, all read at once: what a step that may apply it needs.
+   */
+  const requireOpenToApply = async (at: InEnvironment, id: string): Promise<ApplicableRequest> => {
+    const [context, request, sealed] = await Promise.all([
+      secrets.requireContext(at, [], true, 'read', true),
+      changes.getChangeRequest(at.projectId, at.environment, id),
+      changes.getProposedValues(at.projectId, at.environment, id),
+    ]);
+    return { ...context, request: open(found(request, context.environment), at), sealed };
   };
 
   /** The written secrets as an event names them. */
@@ -366,7 +393,8 @@ export const changeRequestUseCases = ({
    */
   const approve = (at: InEnvironment, id: string) =>
     retrying(async () => {
-      const { member, environment, request } = await requireOpen(at, id, 'read');
+      const applicable = await requireOpenToApply(at, id);
+      const { member, environment, request } = applicable;
       requireManager(member);
       if (request.author.userId === at.caller.userId) throw new ForbiddenError(ErrorText.ownApproval);
       if (request.approvals.some((approval) => approval.userId === at.caller.userId)) {
@@ -392,7 +420,7 @@ export const changeRequestUseCases = ({
         closedAt: toIso(at.now),
         revision: request.revision + 1,
       };
-      return apply(at, request, closed, (written) => [
+      return apply(at, applicable, closed, (written) => [
         approved,
         eventOf('change_request.applied', at, id, namedIn(written)),
       ]);
@@ -401,7 +429,8 @@ export const changeRequestUseCases = ({
   /** Applies an open request without its approvals: the owner only, with a reason (break glass). */
   const force = (at: InEnvironment, id: string, reason: string) =>
     retrying(async () => {
-      const { member, request } = await requireOpen(at, id, 'read');
+      const applicable = await requireOpenToApply(at, id);
+      const { member, request } = applicable;
       if (member.role !== 'owner') throw new ForbiddenError(ErrorText.projectRole);
       const closed: ChangeRequestRecord = {
         ...request,
@@ -411,7 +440,7 @@ export const changeRequestUseCases = ({
         forcedReason: reason,
         revision: request.revision + 1,
       };
-      return apply(at, request, closed, (written) => [
+      return apply(at, applicable, closed, (written) => [
         eventOf('change_request.forced', at, id, { note: reason }),
         eventOf('change_request.applied', at, id, namedIn(written)),
       ]);
@@ -420,7 +449,7 @@ export const changeRequestUseCases = ({
   /** Closes an open request without applying it: rejected by an owner or admin, or cancelled by its author. */
   const close = (at: InEnvironment, id: string, as: 'rejected' | 'cancelled') =>
     retrying(async () => {
-      const { member, environment, request } = await requireOpen(at, id, 'read');
+      const { member, environment, request } = await requireOpen(at, id);
       if (as === 'rejected') requireManager(member);
       else if (request.author.userId !== at.caller.userId) throw new ForbiddenError(ErrorText.notAuthor);
       const closed: ChangeRequestRecord = {

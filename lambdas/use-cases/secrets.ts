@@ -190,7 +190,7 @@ const live = (
 ): head is SecretHeadRecord => head?.deletedAt === undefined && alive(head, environment, now) !== undefined;
 
 /** What a secret request read, once the caller's membership and the environment were found. */
-type FoundContext = SecretContext & { readonly member: MemberRecord; readonly environment: EnvironmentRecord };
+export type FoundContext = SecretContext & { readonly member: MemberRecord; readonly environment: EnvironmentRecord };
 
 /**
  * How a write is made beyond its changes: through a change request (into a protected environment too),
