@@ -31,9 +31,8 @@ export const applyChangeRequestRoute = route({
   // place of the approval. Only the owner, in a session.
   keyUse: ['Decrypt'],
   dataAccess: [
-    { operation: 'BatchGetItem', entities: ['Member', 'Environment'], consistent: true },
-    { operation: 'GetItem', entity: 'ChangeRequest', consistent: true },
     { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'Project'], consistent: true },
+    { operation: 'GetItem', entity: 'ChangeRequest', consistent: true },
     { operation: 'Query', entity: 'ProposedValue', consistent: true },
     { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead', 'Project'], consistent: true },
     {

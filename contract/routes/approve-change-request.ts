@@ -28,16 +28,15 @@ export const approveChangeRequestRoute = route({
   },
   paramErrors: CHANGE_REQUEST_PARAM_ERRORS,
   successMetric: 'ChangeRequestsApproved',
-  // Least work (approve, the last approval): the caller's membership and the environment, the request;
-  // then the environment with the project's key, the proposed values, and the write of them all as one
-  // change (the secrets' write: membership, environment, each head at the version it was proposed on,
-  // its version and event), closing the request with its events and freeing its slot in the same
-  // transaction. Only people approve: no API token may.
+  // Least work (approve, the last approval): at once, the caller's membership, the environment and the
+  // project's key, the request and its proposed values; then the write of them all as one change (the
+  // secrets' write: membership, environment, each head at the version it was proposed on, its version
+  // and event), closing the request with its events and freeing its slot in the same transaction. Only
+  // people approve: no API token may.
   keyUse: ['Decrypt'],
   dataAccess: [
-    { operation: 'BatchGetItem', entities: ['Member', 'Environment'], consistent: true },
-    { operation: 'GetItem', entity: 'ChangeRequest', consistent: true },
     { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'Project'], consistent: true },
+    { operation: 'GetItem', entity: 'ChangeRequest', consistent: true },
     { operation: 'Query', entity: 'ProposedValue', consistent: true },
     { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead', 'Project'], consistent: true },
     {
