@@ -13,11 +13,27 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
  */
 const shellReadsExactly = (value: string): boolean => !value.includes("'") || /^[^$`\\"]*$/.test(value);
 
+/**
+ * What a dotenv line holds for `value`: the value itself, unless dotenv-expand would expand something in
+ * it (a `$` before `{` or a name's first character) or read a `\$` of it as `$`; then every `$` written
+ * as `\$`, which dotenv-expand reads back as the value and expands nothing at, and which dotenv and a
+ * shell read with the backslashes. No quoting holds both readings: dotenv-expand reads what dotenv does.
+ */
+const dotenvText = (value: string): string =>
+  /\$[{A-Za-z_]/.test(value) || value.includes('\\$') ? value.replace(/\$/g, () => '\\$') : value;
+
+const namesWhere = (values: Readonly<Record<string, string>>, holds: (value: string) => boolean): string[] =>
+  Object.keys(values)
+    .filter((name) => holds(values[name] ?? ''))
+    .sort();
+
 /** The secrets of `values` that a dotenv export gives to dotenv readers only (a shell sourcing it leaves them unset). */
 export const dotenvOnlyNames = (values: Readonly<Record<string, string>>): string[] =>
-  Object.keys(values)
-    .filter((name) => !shellReadsExactly(values[name] ?? ''))
-    .sort();
+  namesWhere(values, (value) => !shellReadsExactly(dotenvText(value)));
+
+/** The secrets of `values` that a dotenv export writes with each `$` as `\$`, for dotenv-expand (`dotenvText`). */
+export const dollarEscapedNames = (values: Readonly<Record<string, string>>): string[] =>
+  namesWhere(values, (value) => dotenvText(value) !== value);
 
 const cannotWrite = (name: string) =>
   new CommandError(
@@ -25,43 +41,45 @@ const cannotWrite = (name: string) =>
   );
 
 /**
- * One `.env` line whose value `dotenv.parse` reads back exactly: the quoting a shell reads literally
- * when there is one, else (a line only dotenv sees) double quotes or backticks, which dotenv reads
- * literally too but for `\n` and `\r` in double quotes; each is checked with the parser itself, and a
- * value none holds (a carriage return, which dotenv reads as a line break) is refused rather than bent.
+ * One `.env` line from which `dotenv.parse` reads `text` (a value's `dotenvText`) back exactly: the
+ * quoting a shell reads literally when there is one, else (a line only dotenv sees) double quotes or
+ * backticks, which dotenv reads literally too but for `\n` and `\r` in double quotes; each is checked
+ * with the parser itself, and a text none holds (a carriage return, which dotenv reads as a line break)
+ * is refused rather than bent.
  */
-const dotenvLine = (name: string, value: string): string => {
-  const candidates = shellReadsExactly(value)
-    ? [value.includes("'") ? `"${value}"` : `'${value}'`]
-    : [`"${value}"`, `\`${value}\``];
-  const line = candidates.map((quoted) => `${name}=${quoted}`).find((text) => parseDotenv(text)[name] === value);
+const dotenvLine = (name: string, text: string): string => {
+  const candidates = shellReadsExactly(text)
+    ? [text.includes("'") ? `"${text}"` : `'${text}'`]
+    : [`"${text}"`, `\`${text}\``];
+  const line = candidates.map((quoted) => `${name}=${quoted}`).find((line) => parseDotenv(line)[name] === text);
   if (line === undefined) throw cannotWrite(name);
   return line;
 };
 
 /**
- * A `.env` file no POSIX shell can be made to run or expand anything from, and that dotenv reads back
- * exactly. A shell reads every line it sees literally; the lines only dotenv can read exactly (values
- * with a `'` and a `$`, backtick, `\` or `"`) sit in a here-document with a quoted delimiter after `:`,
- * which a shell skips unread and dotenv, seeing no `NAME=` on those two lines, reads through. The
- * delimiter is chosen to be no line of any value, so no value can end the here-document early.
+ * A `.env` file no POSIX shell can be made to run or expand anything from, nor dotenv-expand expand
+ * anything in, and that dotenv reads back exactly (each value's `dotenvText`). A shell reads every line
+ * it sees literally; the lines only dotenv can read exactly (texts with a `'` and a `$`, backtick, `\`
+ * or `"`) sit in a here-document with a quoted delimiter after `:`, which a shell skips unread and
+ * dotenv, seeing no `NAME=` on those two lines, reads through. The delimiter is chosen to be no line of
+ * any text, so no value can end the here-document early.
  */
 const dotenvFile = (entries: readonly (readonly [string, string])[]): string => {
-  const values = Object.fromEntries(entries);
-  const hidden = new Set(dotenvOnlyNames(values));
+  const texts = entries.map(([name, value]) => [name, dotenvText(value)] as const);
+  const hidden = new Set(dotenvOnlyNames(Object.fromEntries(entries)));
   const lines = (shown: boolean) =>
-    entries.filter(([name]) => hidden.has(name) !== shown).map(([name, value]) => `${dotenvLine(name, value)}\n`);
-  let text = lines(true).join('');
+    texts.filter(([name]) => hidden.has(name) !== shown).map(([name, text]) => `${dotenvLine(name, text)}\n`);
+  let file = lines(true).join('');
   if (hidden.size > 0) {
-    const valueLines = new Set(entries.flatMap(([, value]) => value.split('\n')));
+    const textLines = new Set(texts.flatMap(([, text]) => text.split('\n')));
     let delimiter = 'SECRETS_DOTENV_ONLY';
-    while (valueLines.has(delimiter)) delimiter += '_';
-    text += `:<<'${delimiter}'\n${lines(false).join('')}${delimiter}\n`;
+    while (textLines.has(delimiter)) delimiter += '_';
+    file += `:<<'${delimiter}'\n${lines(false).join('')}${delimiter}\n`;
   }
-  const read = parseDotenv(text);
-  const misread = entries.find(([name, value]) => read[name] !== value);
+  const read = parseDotenv(file);
+  const misread = texts.find(([name, text]) => read[name] !== text);
   if (misread) throw cannotWrite(misread[0]);
-  return text;
+  return file;
 };
 
 /** A value in single quotes for a POSIX shell: `'` is written as `'\''`. */

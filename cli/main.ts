@@ -29,7 +29,7 @@ import { parseDuration } from './duration';
 import { parseEnvFile } from './env-file';
 import { CommandError, ExplainedError, fileProblem, UsageError } from './errors';
 import { type FallbackKey, fallbackKey, readSnapshot, type SnapshotSource, writeSnapshot } from './fallback';
-import { dotenvOnlyNames, EXPORT_FORMATS, type ExportFormat, formatExport } from './formats';
+import { dollarEscapedNames, dotenvOnlyNames, EXPORT_FORMATS, type ExportFormat, formatExport } from './formats';
 import { createMount, MOUNT_FORMATS, type MountFormat, mountFormatOf } from './mount';
 import { changeRequestId, secretName, servedSecrets } from './names';
 import { version } from './package.json';
@@ -781,7 +781,14 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
       await withNearNames(client, target, undefined, () => client.export(target.projectId, target.environment)),
     );
     out(formatExport(values, options.format));
-    const hidden = options.format === 'dotenv' ? dotenvOnlyNames(values) : [];
+    if (options.format !== 'dotenv') return;
+    const escaped = dollarEscapedNames(values);
+    if (escaped.length > 0) {
+      note(
+        `secrets: ${escaped.join(', ')}: each $ written as \\$, so that dotenv-expand expands nothing and reads the value exactly; dotenv and a shell keep the backslashes: use --format json or shell for exact values\n`,
+      );
+    }
+    const hidden = dotenvOnlyNames(values);
     if (hidden.length > 0) {
       note(
         `secrets: ${hidden.join(', ')}: for dotenv readers only; a shell sourcing this file leaves ${hidden.length === 1 ? 'it' : 'them'} unset (a value with ' and $, \`, \\ or " has no quoting both read exactly): use --format shell for a shell\n`,

@@ -3,15 +3,30 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import { expand } from 'dotenv-expand';
 import fc from 'fast-check';
 import { CommandError } from '../../../cli/errors';
-import { dotenvOnlyNames, formatExport } from '../../../cli/formats';
+import { dollarEscapedNames, dotenvOnlyNames, formatExport } from '../../../cli/formats';
 
 /**
  * `secrets export --format dotenv` against the readers of a .env file: POSIX shells sourcing it with
- * `set -a; . ./file`, which must never run or expand anything in a value, and `dotenv`, which must read
- * every value back exactly. (`dotenv-expand` is not installed in this repository, so it is not run here.)
+ * `set -a; . ./file` and `dotenv-expand` (what Next.js and Vite load .env files with), which must never
+ * run or expand anything in a value, and `dotenv`; `dotenv-expand` reads every value back exactly, and
+ * `dotenv` and the shells too, but for the backslash before each `$` of a value dotenv-expand would
+ * expand something in.
  */
+
+/** What dotenv-expand makes of `text`, where every name it could expand is set to something else. */
+const expanded = (text: string): Record<string, string> => {
+  const parsed = parseDotenv(text);
+  const lure = Object.fromEntries(['HOME', 'X', 'a', 'n', ...Object.keys(parsed)].map((name) => [name, 'EXPANDED']));
+  // processEnv wins over the file for a name it holds: give it only the names the file does not set.
+  for (const name of Object.keys(parsed)) delete lure[name];
+  return expand({ parsed: { ...parsed }, processEnv: lure }).parsed ?? {};
+};
+
+/** A value as dotenv and a shell read it from the export: with `\$` for each `$` when dotenv-expand would expand in it. */
+const withEscapedDollars = (value: string): string => value.replace(/\$/g, () => '\\$');
 
 const SHELLS = ['sh', 'bash', 'dash'].filter((shell) => {
   try {
@@ -61,8 +76,20 @@ describe('secrets export --format dotenv', () => {
     expect(() => formatExport({ A: '\\', B: '\n' }, 'dotenv')).toThrow(CommandError);
   });
 
-  it('is read back exactly by dotenv', () => {
-    expect(parseDotenv(formatExport(values, 'dotenv'))).toEqual(values);
+  /** The values dotenv-expand would expand something in, which dotenv and the shells read with `\$`. */
+  const escaped = ['DOLLAR', 'HEREDOC_END', 'QUOTE_AND_DOLLAR'];
+  const asDotenvReads = Object.fromEntries(
+    names.map((name) => [name, escaped.includes(name) ? withEscapedDollars(values[name] as string) : values[name]]),
+  );
+
+  it('is read back exactly by dotenv, but for a backslash before each $ of the values dotenv-expand would expand in', () => {
+    expect(dollarEscapedNames(values)).toEqual(escaped);
+    expect(asDotenvReads.DOLLAR).toBe(String.raw`\$HOME \${HOME} \$1 \$`);
+    expect(parseDotenv(formatExport(values, 'dotenv'))).toEqual(asDotenvReads);
+  });
+
+  it('is read back exactly by dotenv-expand, which expands nothing in it', () => {
+    expect(expanded(formatExport(values, 'dotenv'))).toEqual(values);
   });
 
   it.each(SHELLS)('runs and expands nothing when %s sources it, and sets every value it can exactly', (shell) => {
@@ -72,10 +99,12 @@ describe('secrets export --format dotenv', () => {
     const hidden = dotenvOnlyNames(values);
     // A value with a ' and a $, `, \ or " has no quoting both a shell and dotenv read exactly: dotenv gets it.
     expect(hidden).toEqual(['HEREDOC_END', 'QUOTE_AND_BACKSLASH', 'QUOTE_AND_BACKTICKS', 'QUOTE_AND_DOLLAR']);
-    expect(read).toEqual(Object.fromEntries(names.map((name) => [name, hidden.includes(name) ? null : values[name]])));
+    expect(read).toEqual(
+      Object.fromEntries(names.map((name) => [name, hidden.includes(name) ? null : asDotenvReads[name]])),
+    );
   });
 
-  it('gives any value either exactly or not at all to a shell, and exactly to dotenv, or refuses it', () => {
+  it('gives any value exactly to dotenv-expand, to dotenv and a shell as dotenv-expand needs it or not at all to a shell, or refuses it', () => {
     const characters = fc.constantFrom("'", '"', '$', '`', '\\', '\n', '#', '(', ')', '{', '}', ' ', 'a', 'n', '=');
     const valueMaps = fc.dictionary(
       fc.stringMatching(/^[A-Z][A-Z0-9_]{0,8}$/),
@@ -92,19 +121,35 @@ describe('secrets export --format dotenv', () => {
           // backslash that dotenv takes to escape its closing quote (`A='\'` then a later `'`, read as one
           // value): refused, never bent.
           expect(error).toBeInstanceOf(CommandError);
+          // A `$` before `{` or a letter is written as `\$`, a backslash like any other.
           expect(
             Object.values(generated).some(
-              (value) => (/'/.test(value) && /"/.test(value) && /`/.test(value)) || value.includes('\\'),
+              (value) =>
+                (/'/.test(value) && /"/.test(value) && /`/.test(value)) ||
+                value.includes('\\') ||
+                /\$[{a-z]/.test(value),
             ),
           ).toBe(true);
           return;
         }
-        expect(parseDotenv(text)).toEqual(generated);
+        expect(expanded(text)).toEqual(generated);
+        const escapedNames = dollarEscapedNames(generated);
+        const dotenvReads = Object.fromEntries(
+          Object.entries(generated).map(([name, value]) => [
+            name,
+            escapedNames.includes(name) ? withEscapedDollars(value) : value,
+          ]),
+        );
+        expect(parseDotenv(text)).toEqual(dotenvReads);
+        for (const [name, value] of Object.entries(generated)) {
+          // Escaped exactly where dotenv-expand would expand or unescape something.
+          expect(escapedNames.includes(name)).toBe(/\$[{a-z]/.test(value) || value.includes('\\$'));
+        }
         const hidden = dotenvOnlyNames(generated);
         for (const shell of SHELLS) {
           const read = sourced(shell, text, Object.keys(generated));
-          for (const [name, value] of Object.entries(generated)) {
-            expect(read[name]).toBe(hidden.includes(name) ? null : value);
+          for (const name of Object.keys(generated)) {
+            expect(read[name]).toBe(hidden.includes(name) ? null : dotenvReads[name]);
           }
         }
       }),
