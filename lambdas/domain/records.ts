@@ -126,8 +126,6 @@ export interface SecretVersionRecord {
   readonly ciphertext?: Uint8Array;
   /** How `ciphertext` is bound, as on the head. */
   readonly binding?: number;
-  /** The value's keyed digest, as on the head. */
-  readonly valueDigest?: Uint8Array;
   readonly deleted: boolean;
 }
 

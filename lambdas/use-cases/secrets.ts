@@ -499,11 +499,12 @@ export const secretUseCases = ({
     // a version's ciphertext written into the head (a rollback) opens as no head's, nor the other way.
     const seal = (plain: string, copy: ValueCopy) =>
       crypto.encryptValue((key as DataKey).plaintext, addressOf(at, change.name, life, version, copy), plain);
-    // Both copies carry the value's digest, so that a compare finds it equal to another without opening it.
-    const sealBoth = (plain: string) => {
-      const valueDigest = crypto.digestValue((key as DataKey).plaintext, plain);
-      return { head: { ...seal(plain, 'head'), valueDigest }, version: { ...seal(plain, 'version'), valueDigest } };
-    };
+    // The head carries the value's digest, so that a compare finds it equal to another without opening
+    // it; a version, which nothing compares, carries none (nor tells which earlier values were equal).
+    const sealBoth = (plain: string) => ({
+      head: { ...seal(plain, 'head'), valueDigest: crypto.digestValue((key as DataKey).plaintext, plain) },
+      version: seal(plain, 'version'),
+    });
     const sealed = value === undefined ? undefined : sealBoth(value);
     const exportBytes = value === undefined ? 0 : exportBytesOf(change.name, value);
     const next: SecretHeadRecord = Object.assign(

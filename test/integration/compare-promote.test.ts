@@ -67,7 +67,7 @@ const storedItems = async (projectId: string, environment: string, name: string)
 const hex = (bytes: unknown) => Buffer.from(bytes as Uint8Array).toString('hex');
 
 describe('value digests', () => {
-  it('stores with every value written a 32-byte digest on its head and its version, the same for the same value', async () => {
+  it('stores with every value written a 32-byte digest on its head, none on its version, the same for the same value', async () => {
     const owner = await signedIn('owner');
     const projectId = await createProject(service, owner.session);
     await seed(owner.session, projectId, 'staging', { API_KEY: 'one', OTHER: 'two' });
@@ -89,7 +89,7 @@ describe('value digests', () => {
     for (const { head, version } of [staging, other, production]) {
       expect(head.valueDigest).toBeInstanceOf(Uint8Array);
       expect(Buffer.from(head.valueDigest as Uint8Array)).toHaveLength(32);
-      expect(hex(version.valueDigest)).toBe(hex(head.valueDigest));
+      expect(version).not.toHaveProperty('valueDigest');
     }
     // The restore of version 1 ('one') stores the digest of 'one' again, as its first write did.
     expect(hex(production.head.valueDigest)).toBe(hex(staging.head.valueDigest));
@@ -97,7 +97,7 @@ describe('value digests', () => {
     const changed = await getItem(
       secretVersionKey(projectId, 'production', 'API_KEY', String(production.head.life), 2),
     );
-    expect(hex(changed.valueDigest)).not.toBe(hex(staging.head.valueDigest));
+    expect(changed).not.toHaveProperty('valueDigest');
   });
 
   it('stores no digest with a delete', async () => {

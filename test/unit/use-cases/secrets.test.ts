@@ -262,17 +262,17 @@ describe('putSecret', () => {
     ]);
   });
 
-  it('stores the value’s digest under the project’s data key on its head and its version, and none with a delete', async () => {
+  it('stores the value’s digest under the project’s data key on its head only, and none with a delete', async () => {
     const world = fakeSecrets();
     await world.putSecret(at(), 'API_KEY', { value: 'sk_live_1' });
     const dataKey = (await world.crypto.keys.dataKeyFor(projectId, world.project.record.dataKey)).plaintext;
     const digest = valueDigest(dataKey, 'sk_live_1');
     const head = world.head('API_KEY');
     expect(Buffer.from(head?.valueDigest ?? []).equals(digest)).toBe(true);
-    expect(Buffer.from(world.version('API_KEY', head?.life ?? '', 1)?.valueDigest ?? []).equals(digest)).toBe(true);
+    expect(world.version('API_KEY', head?.life ?? '', 1)).not.toHaveProperty('valueDigest');
     await world.deleteSecret(at(), 'API_KEY');
     expect(world.head('API_KEY')?.valueDigest).toBeUndefined();
-    expect(world.version('API_KEY', head?.life ?? '', 2)?.valueDigest).toBeUndefined();
+    expect(world.version('API_KEY', head?.life ?? '', 2)).not.toHaveProperty('valueDigest');
   });
 
   it('stores the project’s new data key with its first value only, and seals every value under it', async () => {
