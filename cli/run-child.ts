@@ -44,9 +44,27 @@ const start = (
   return { child, exited };
 };
 
-/** Passes the signals of `FORWARDED` on to whichever child `current` answers; answers how to stop. */
-const forwardSignals = (current: () => ChildProcess): (() => void) => {
-  const handlers = FORWARDED.map((signal) => [signal, () => current().kill(signal)] as const);
+/** The signals of `FORWARDED` that ask a program to end. */
+const ENDING: ReadonlySet<NodeJS.Signals> = new Set(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']);
+
+/**
+ * Passes the signals of `FORWARDED` on to whichever child `current` answers, telling `heard` of each
+ * first; answers how to stop.
+ */
+const forwardSignals = (
+  current: () => ChildProcess,
+  heard: (signal: NodeJS.Signals) => void = () => {},
+): (() => void) => {
+  const handlers = FORWARDED.map(
+    (signal) =>
+      [
+        signal,
+        () => {
+          heard(signal);
+          current().kill(signal);
+        },
+      ] as const,
+  );
   for (const [signal, handler] of handlers) process.on(signal, handler);
   return () => {
     for (const [signal, handler] of handlers) process.off(signal, handler);
@@ -88,7 +106,9 @@ export interface Watch {
 /**
  * Runs `command` as `runChild` does, and every `watch.intervalMs` asks `watch.check` for a new
  * environment: on one, it signals the command, or stops it (SIGTERM, SIGKILL after the grace) and
- * starts it again with the new environment. Answers the exit code of the command that ends on its own.
+ * starts it again with the new environment. Answers the exit code of the command that ends on its own,
+ * or of the one it was restarting when a signal asked it to end (SIGINT, SIGTERM, SIGHUP, SIGQUIT):
+ * that signal reaches the command being stopped, and no other is started after it.
  */
 export const superviseChild = async (
   command: string,
@@ -100,15 +120,22 @@ export const superviseChild = async (
   let current = start(command, args, env, say);
   let restarting: Promise<void> | undefined;
   let ended = false;
+  /** A signal asked the run to end while a restart was stopping the command: none is started after it. */
+  let endAsked = false;
   let timer: NodeJS.Timeout | undefined;
-  const stop = forwardSignals(() => current.child);
+  const stop = forwardSignals(
+    () => current.child,
+    (signal) => {
+      if (restarting !== undefined && ENDING.has(signal)) endAsked = true;
+    },
+  );
   const restart = async (next: NodeJS.ProcessEnv) => {
     const old = current;
     const kill = setTimeout(() => old.child.kill('SIGKILL'), watch.graceMs);
     old.child.kill('SIGTERM');
     await old.exited;
     clearTimeout(kill);
-    current = start(command, args, next, say);
+    if (!endAsked) current = start(command, args, next, say);
   };
   const schedule = () => {
     timer = setTimeout(async () => {
@@ -120,6 +147,7 @@ export const superviseChild = async (
         restarting = restart(next);
         await restarting;
         restarting = undefined;
+        if (endAsked) return;
       }
       schedule();
     }, watch.intervalMs);

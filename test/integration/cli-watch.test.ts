@@ -75,8 +75,23 @@ const recorder = (log: string) => [
    setInterval(() => {}, 1000);`,
 ];
 
+/**
+ * As `recorder`, but SIGTERM only writes a `term` line: the command outlives a restart's SIGTERM until
+ * the grace ends, or another signal ends it (SIGINT, whose default ends it).
+ */
+const stubborn = (log: string) => [
+  '--',
+  process.execPath,
+  '-e',
+  `const fs = require('fs');
+   const write = (event) => fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ event, pid: process.pid, A: process.env.A ?? null, mount: null }) + '\\n');
+   process.on('SIGTERM', () => write('term'));
+   write('start');
+   setInterval(() => {}, 1000);`,
+];
+
 interface Line {
-  readonly event: 'start' | 'hup';
+  readonly event: 'start' | 'hup' | 'term';
   readonly pid: number;
   readonly A: string | null;
   readonly mount: string | null;
@@ -216,6 +231,35 @@ describe('secrets run --watch', () => {
       } finally {
         run.cleanUp();
         await relay.stop();
+      }
+    },
+    WATCH_TEST_MS,
+  );
+
+  it(
+    'ends with the command a restart was stopping when SIGINT asks it to, starting no other',
+    async () => {
+      const { env, setA } = await project('old');
+      const log = join(work, `ended-${randomUUID()}`);
+      const run = background(
+        ['run', '--watch', '--watch-interval', '5s', '--watch-grace', '60s', ...stubborn(log)],
+        env,
+        log,
+      );
+      try {
+        await until(() => lines(log).length === 1, 'the command to start');
+        await setA('new');
+        await until(() => lines(log).some((line) => line.event === 'term'), 'the restart to ask the command to stop');
+        run.wrapper.kill('SIGINT');
+        // Waited for well within the grace: ended by SIGINT (128 + 2), with no second command.
+        const ended = await Promise.race([
+          run.exited,
+          new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 45_000)),
+        ]);
+        expect(ended).toEqual([130, null]);
+        expect(lines(log).map((line) => line.event)).toEqual(['start', 'term']);
+      } finally {
+        run.cleanUp();
       }
     },
     WATCH_TEST_MS,
