@@ -113,6 +113,19 @@ const main = async () => {
     version: 3,
     slots: { [SAMPLE_WORLD.shareId]: Date.parse(far), shr_BBBBBBBBBBBBBBBBBBBBBB: Date.parse(far) },
   };
+  /** The service account the service-account routes' samples name, reading the sample secret's environment. */
+  const serviceAccount = {
+    PK: `PROJECT#${projectId}`,
+    SK: `SERVICE_ACCOUNT#${SAMPLE_WORLD.serviceAccountId}`,
+    entity: 'ServiceAccount',
+    projectId,
+    serviceAccountId: SAMPLE_WORLD.serviceAccountId,
+    name: 'bench',
+    description: null,
+    access: { [SAMPLE_SECRET.environment]: { level: 'read' } },
+    createdAt: now,
+    createdBy: { userId: 'user-1', email },
+  };
   const claim = {
     PK: 'EMAIL#new@example.com',
     SK: 'USER',
@@ -292,6 +305,8 @@ const main = async () => {
     secretContextWithBoth: secretContext(true, true, false),
     pairContext: secretContext(false, false, true),
     pairContextWithBoth: secretContext(true, true, true),
+    serviceAccount: encode({ Item: marshall(serviceAccount) }),
+    serviceAccounts: itemsOf([serviceAccount, serviceAccount, serviceAccount]),
     profiles: encode({
       Responses: {
         [BUNDLE_ENV.TABLE_NAME]: [
@@ -314,6 +329,7 @@ const main = async () => {
    */
   const answer = (operation: string, body: { includes: (text: string) => boolean }): Buffer => {
     if (operation === 'GetItem') {
+      if (body.includes('SERVICE_ACCOUNT#')) return answers.serviceAccount;
       if (body.includes('CHANGE_SLOTS')) return answers.changeSlots;
       if (body.includes('CHANGE#')) {
         return body.includes(SAMPLE_WORLD.ownChangeRequestId) ? answers.ownRequest : answers.memberRequest;
@@ -340,6 +356,7 @@ const main = async () => {
         if (body.includes('VERSION#')) return answers.secretVersions;
         return body.includes('ProjectionExpression') ? answers.secretHeadsListed : answers.secretHeads;
       }
+      if (body.includes('SERVICE_ACCOUNT#')) return answers.serviceAccounts;
       return body.includes('ENV#') ? answers.environments : answers.members;
     }
     if (operation === 'BatchGetItem') {

@@ -537,6 +537,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{projectId}/service-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the service accounts of a project
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         */
+        get: operations["listServiceAccounts"];
+        put?: never;
+        /**
+         * Add a service account to a project, with its access to environments (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        post: operations["createServiceAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/service-accounts/{serviceAccountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one service account of a project
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         */
+        get: operations["getServiceAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a service account (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        delete: operations["deleteServiceAccount"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a service account’s name, description or access (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        patch: operations["updateServiceAccount"];
+        trace?: never;
+    };
     "/api/v1/shares": {
         parameters: {
             query?: never;
@@ -700,7 +752,7 @@ export interface components {
             /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
             time: string;
             /** @enum {string} */
-            type: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "user.offboarded";
+            type: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "user.offboarded";
             actor: {
                 userId: string | null;
                 email: string | null;
@@ -715,6 +767,7 @@ export interface components {
                 email: string | null;
                 shareId: string | null;
                 changeRequestId: string | null;
+                serviceAccountId: string | null;
             };
             sourceIp: string | null;
             userAgent: string | null;
@@ -814,6 +867,19 @@ export interface components {
             updatedAt: string;
             updatedBy: components["schemas"]["Person"];
         };
+        /** @description A machine identity of a project: it belongs to the project, not to the person who made it */
+        ServiceAccount: {
+            /** @description `sa_` + 16 base62 characters */
+            id: string;
+            name: string;
+            description: string | null;
+            access: {
+                [key: string]: "read" | "write";
+            };
+            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+            createdAt: string;
+            createdBy: components["schemas"]["Person"];
+        };
         /** @description A share as its creator sees it: its limits, never its ciphertext */
         Share: {
             id: string;
@@ -850,7 +916,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 cursor?: string;
-                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "user.offboarded";
+                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "user.offboarded";
                 since?: string;
                 until?: string;
             };
@@ -1389,7 +1455,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 cursor?: string;
-                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "user.offboarded";
+                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "user.offboarded";
                 since?: string;
                 until?: string;
             };
@@ -5969,6 +6035,757 @@ export interface operations {
                             path: string;
                             message: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listServiceAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service accounts, by name */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ServiceAccount"][];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Project not found";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createServiceAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 characters, trimmed; no invisible, formatting or control characters (a joiner or variation selector only where an emoji or a script uses it) */
+                    name: string;
+                    /** @description Up to 500 characters, trimmed, for people: what the machine is */
+                    description?: string;
+                    /** @description Its access by environment name: read or write; an environment left out, none */
+                    access: {
+                        [key: string]: "read" | "write";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The new service account */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ServiceAccount"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Environment not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service account limit reached";
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getServiceAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description Id of a service account (`sa_` + 16 base62) */
+                serviceAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service account */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ServiceAccount"];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Service account not found";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteServiceAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description Id of a service account (`sa_` + 16 base62) */
+                serviceAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Service account not found";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updateServiceAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description Id of a service account (`sa_` + 16 base62) */
+                serviceAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 characters, trimmed; no invisible, formatting or control characters (a joiner or variation selector only where an emoji or a script uses it) */
+                    name?: string;
+                    /** @description The new description; null takes it away */
+                    description?: string | null;
+                    /** @description Its whole access: replaces what it held, by environment name */
+                    access?: {
+                        [key: string]: "read" | "write";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The service account as changed */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ServiceAccount"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Service account not found" | "Environment not found";
                     };
                 };
             };

@@ -39,6 +39,9 @@ export const auditEventTypes = [
   'share.created',
   'share.revealed',
   'share.deleted',
+  'service_account.created',
+  'service_account.updated',
+  'service_account.deleted',
   'user.offboarded',
 ] as const;
 
@@ -109,6 +112,8 @@ const buildAuditEventSchema = () =>
         shareId: nullableText(),
         /** `change_request.*`: the change request's id. */
         changeRequestId: nullableText(),
+        /** `service_account.*`: the service account's id. */
+        serviceAccountId: nullableText(),
       }),
       /** The caller's address as API Gateway saw it. */
       sourceIp: nullableText(),
@@ -138,7 +143,7 @@ const buildAuditEventSchema = () =>
         maxViews: z.nullable(z.int()),
         /** `share.created`, `share.revealed`: how many reveals the share has left. */
         viewsLeft: z.nullable(z.int()),
-        /** `member.access_changed`: the levels set, by environment. */
+        /** `member.access_changed`: the levels set, by environment; `service_account.created` and `.updated`: its access. */
         access: z.nullable(z.record(z.string(), z.enum(accessLevels))),
         /** `access.denied`: the level the refused request needed in `environment`. */
         needed: z.nullable(z.enum(accessLevels)),

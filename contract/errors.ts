@@ -34,6 +34,8 @@ export const ErrorText = {
   notAuthor: 'Forbidden: Only its author can cancel a change request',
   shareNotFound: 'Share not found',
   shareLimit: 'Share limit reached',
+  serviceAccountNotFound: 'Service account not found',
+  serviceAccountLimit: 'Service account limit reached',
   malformedJson: 'Malformed JSON body',
   validation: 'Validation failed',
   tooLarge: 'Request body too large',

@@ -1,5 +1,6 @@
 /**
- * The forms of the identifiers the API hands out: API tokens, their public ids and project ids. The
+ * The forms of the identifiers the API hands out: API tokens, their public ids, project ids and the other
+ * resources' ids. The
  * code that mints them (lambdas/domain) and the schemas that describe them share these.
  */
 
@@ -57,4 +58,13 @@ export const CHANGE_REQUEST_ID_RANDOM_LENGTH = 16;
 /** A change request's id. */
 export const CHANGE_REQUEST_ID_PATTERN = new RegExp(
   `^${CHANGE_REQUEST_ID_PREFIX}[0-9A-Za-z]{${CHANGE_REQUEST_ID_RANDOM_LENGTH}}$`,
+);
+
+/** Prefix of a service account's id. */
+export const SERVICE_ACCOUNT_ID_PREFIX = 'sa_';
+/** Random base62 characters after the prefix of a service account's id. */
+export const SERVICE_ACCOUNT_ID_RANDOM_LENGTH = 16;
+/** A service account's id. */
+export const SERVICE_ACCOUNT_ID_PATTERN = new RegExp(
+  `^${SERVICE_ACCOUNT_ID_PREFIX}[0-9A-Za-z]{${SERVICE_ACCOUNT_ID_RANDOM_LENGTH}}$`,
 );

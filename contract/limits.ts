@@ -27,6 +27,12 @@ export const MAX_ENVIRONMENTS = 20;
 /** Open change requests an environment holds at most. */
 export const MAX_OPEN_CHANGE_REQUESTS = 50;
 
+/** Service accounts a project holds at most. */
+export const MAX_SERVICE_ACCOUNTS = 50;
+
+/** Characters of a service account's description. */
+export const MAX_DESCRIPTION_LENGTH = 500;
+
 /** Days a change request stays open before it expires. */
 export const CHANGE_REQUEST_DAYS = 14;
 

@@ -21,3 +21,9 @@ export type AccessLevel = (typeof accessLevels)[number];
 
 /** What a route under an environment needs of its caller there. */
 export type NeededAccess = Exclude<AccessLevel, 'none'>;
+
+/** The levels a service account may hold in an environment: `none` is an environment left out of its access. */
+export const SERVICE_ACCOUNT_LEVELS = ['read', 'write'] as const satisfies readonly NeededAccess[];
+
+/** One level a service account holds in an environment. */
+export type ServiceAccountLevel = (typeof SERVICE_ACCOUNT_LEVELS)[number];

@@ -20,6 +20,8 @@ export const API_TAGS = {
   secrets: "A project's environments and their versioned, encrypted secrets: read, write, export, history, restore",
   changes:
     'Change requests: proposed changes of an environment’s secrets, approved by others and applied all or nothing',
+  serviceAccounts:
+    'Service accounts of a project: machine identities that belong to the project, with their access to its environments',
   shares:
     'Secrets handed from one person to another, end-to-end encrypted: the service holds ciphertext it cannot read',
 } as const;
@@ -118,7 +120,8 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
  * `SAMPLE_SECRET` is at version 1, which stored the project's data key. The caller also holds a live
  * share, `SAMPLE_SHARE`, and in `SAMPLE_SECRET`'s environment the member and the caller have each
  * proposed a change request, open. The caller is also a plain member of the other member's project,
- * `joinedProjectId`, added by them and not opened yet.
+ * `joinedProjectId`, added by them and not opened yet. The caller's project holds one service account,
+ * `serviceAccountId`, that reads `SAMPLE_SECRET`'s environment.
  */
 export interface SampleWorld {
   readonly projectId: string;
@@ -133,6 +136,8 @@ export interface SampleWorld {
   readonly changeRequestId: string;
   /** An open change request of the caller's own there. */
   readonly ownChangeRequestId: string;
+  /** A service account of the caller's project. */
+  readonly serviceAccountId: string;
 }
 
 /**
@@ -155,6 +160,7 @@ export const SAMPLE_WORLD: SampleWorld = {
   shareId: 'shr_AAAAAAAAAAAAAAAAAAAAAA',
   changeRequestId: 'chg_AAAAAAAAAAAAAAAA',
   ownChangeRequestId: 'chg_BBBBBBBBBBBBBBBB',
+  serviceAccountId: 'sa_AAAAAAAAAAAAAAAA',
 };
 
 /**

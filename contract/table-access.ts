@@ -101,6 +101,7 @@ const partitions: Readonly<
   Membership: { table: keyPrefix.user },
   Share: { table: keyPrefix.share, indexes: { [listIndexName]: keyPrefix.user } },
   ShareSlots: { table: keyPrefix.user },
+  ServiceAccount: { table: keyPrefix.project },
   AuditEvent: { table: keyPrefix.audit },
   ProjectAuditEvent: { table: keyPrefix.audit, indexes: { [listIndexName]: keyPrefix.project } },
 };

@@ -26,6 +26,7 @@ export type Entity =
   | 'Membership'
   | 'Share'
   | 'ShareSlots'
+  | 'ServiceAccount'
   | 'AuditEvent'
   | 'ProjectAuditEvent';
 

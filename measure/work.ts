@@ -292,7 +292,7 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
    * the sample secret takes it from no other route's world) with a session and an admin token already
    * used once, the owner's project with one other member and its sample secret at version 1, a spare
    * token of the owner's, a share of the owner's, another signed-in user, an open change request of
-   * the member's and one of the owner's, and, for a route whose sample names it, the member's own
+   * the member's and one of the owner's, a service account, and, for a route whose sample names it, the member's own
    * project, to which they added the owner (not opened yet).
    */
   const newWorld = async (
@@ -368,6 +368,12 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
     };
     const changeRequestId = await propose(memberSession, 'MEMBER_PROPOSED');
     const ownChangeRequestId = await propose(worldSession, 'OWNER_PROPOSED');
+    // The service account the service-account routes' samples name, reading the sample secret's environment.
+    const madeAccount = await send('POST', `/api/v1/projects/${projectId}/service-accounts`, {
+      token: worldSession,
+      json: { name: 'work', access: { [SAMPLE_SECRET.environment]: 'read' } },
+    });
+    const serviceAccountId = String(expectStatus(madeAccount, 201, 'service account create').body.data.id);
     const worldToken = String(expectStatus(await token('work'), 201, 'world token').body.data.rawToken);
     // Its first use records lastUsedAt; the measured request is then a steady use.
     expectStatus(await send('GET', '/api/v1/tokens', { token: worldToken }), 200, 'world token use');
@@ -381,6 +387,7 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
         shareId,
         changeRequestId,
         ownChangeRequestId,
+        serviceAccountId,
       },
       credentials: { token: worldToken, session: worldSession },
     };

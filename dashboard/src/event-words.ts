@@ -95,6 +95,10 @@ const accessPhrase = (access: AuditEvent['details']['access']): string =>
     .map(([environment, level]) => `${environment}: ${level}`)
     .join(', ');
 
+/** A service account by its name, else its id. */
+const serviceAccountPhrase = ({ target, details }: AuditEvent): string =>
+  details.name === null ? (target.serviceAccountId ?? '') : quoted(details.name);
+
 /** `protected, 2 approvals, members read by default`: the settings an environment's change set. */
 const settingsPhrase = (details: AuditEvent['details']): string =>
   [
@@ -189,6 +193,12 @@ export const eventSentence = (event: AuditEvent, reading: Reading): string => {
       return `Revealed share ${target.shareId ?? ''}${target.email === null ? '' : ` of ${target.email}`}${viewsLeftPhrase(details.viewsLeft)}`;
     case 'share.deleted':
       return `Withdrew share ${target.shareId ?? ''}`;
+    case 'service_account.created':
+      return `Created service account ${serviceAccountPhrase(event)}${ofProject(event, reading, 'in')}: ${accessPhrase(details.access) || 'no access yet'}`;
+    case 'service_account.updated':
+      return `Changed service account ${serviceAccountPhrase(event)}${ofProject(event, reading, 'of')}: ${accessPhrase(details.access) || 'no access'}`;
+    case 'service_account.deleted':
+      return `Deleted service account ${serviceAccountPhrase(event)}${ofProject(event, reading, 'of')}`;
     case 'user.offboarded':
       return `Offboarded ${personPhrase(event)}: their tokens revoked and their memberships removed`;
     default: {

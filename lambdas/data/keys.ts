@@ -68,6 +68,15 @@ export const environmentKey = (projectId: string, name: string): ItemKey => ({
   SK: `${ENVIRONMENT_PREFIX}${name}`,
 });
 
+/** Sort-key prefix of the service accounts in a project's partition. */
+export const SERVICE_ACCOUNT_PREFIX = 'SERVICE_ACCOUNT#';
+
+/** One service account of a project, by id. */
+export const serviceAccountKey = (projectId: string, serviceAccountId: string): ItemKey => ({
+  PK: projectKey(projectId).PK,
+  SK: `${SERVICE_ACCOUNT_PREFIX}${serviceAccountId}`,
+});
+
 /** The partition of one environment's secrets: each one's head and its versions. */
 export const secretsPartition = (projectId: string, environment: string): string =>
   `${keyPrefix.secrets}${projectId}#${environment}`;

@@ -1,6 +1,8 @@
 import {
   PROJECT_ID_PREFIX,
   PROJECT_ID_RANDOM_LENGTH,
+  SERVICE_ACCOUNT_ID_PREFIX,
+  SERVICE_ACCOUNT_ID_RANDOM_LENGTH,
   SHARE_ID_PREFIX,
   SHARE_ID_RANDOM_LENGTH,
 } from '@contract/identifiers';
@@ -11,6 +13,10 @@ export const newProjectId = (): string => `${PROJECT_ID_PREFIX}${randomBase62(PR
 
 /** A new share id: `shr_` + 22 random base62 characters. */
 export const newShareId = (): string => `${SHARE_ID_PREFIX}${randomBase62(SHARE_ID_RANDOM_LENGTH)}`;
+
+/** A new service account id: `sa_` + 16 random base62 characters. */
+export const newServiceAccountId = (): string =>
+  `${SERVICE_ACCOUNT_ID_PREFIX}${randomBase62(SERVICE_ACCOUNT_ID_RANDOM_LENGTH)}`;
 
 /** Random characters of a life: a secret's (its versions are kept under it) or an environment's (keys.ts). */
 const LIFE_LENGTH = 12;

@@ -1,6 +1,6 @@
 import type { AuditEvent, AuditEventType } from '@contract/audit';
 import type { ChangeAction, ChangeRequestStatus } from '@contract/change-requests';
-import type { AccessLevel, ProjectRole } from '@contract/roles';
+import type { AccessLevel, ProjectRole, ServiceAccountLevel } from '@contract/roles';
 import type { Scope } from '@contract/scopes';
 
 /*
@@ -165,6 +165,31 @@ export interface Adder {
 /** An access level set for one member in one life of an environment. */
 export interface SetAccess {
   readonly level: AccessLevel;
+  /** The environment's life when it was set (`EnvironmentRecord.life`); none for an environment without lives. */
+  readonly life?: string;
+}
+
+/**
+ * A service account of a project: a machine identity that belongs to the project, never to the person
+ * who made it (`createdBy` is a record of who did, nothing more).
+ */
+export interface ServiceAccountRecord {
+  readonly projectId: string;
+  readonly serviceAccountId: string;
+  readonly name: string;
+  readonly description: string | null;
+  /**
+   * Its access by environment, each level for the life of the environment it was set in: an
+   * environment deleted (and perhaps made again) since is none of its access.
+   */
+  readonly access: Readonly<Record<string, ServiceAccountAccess>>;
+  readonly createdAt: string;
+  readonly createdBy: SecretAuthor;
+}
+
+/** A level a service account holds in one life of an environment. */
+export interface ServiceAccountAccess {
+  readonly level: ServiceAccountLevel;
   /** The environment's life when it was set (`EnvironmentRecord.life`); none for an environment without lives. */
   readonly life?: string;
 }

@@ -19,7 +19,7 @@ import { grantTableAccess } from './table-access';
  */
 export const ROUTE_DOMAINS = {
   Tokens: ['tokens'],
-  Projects: ['projects', 'members', 'audit'],
+  Projects: ['projects', 'members', 'serviceAccounts', 'audit'],
   Secrets: ['secrets'],
   Changes: ['changes'],
   Shares: ['shares'],

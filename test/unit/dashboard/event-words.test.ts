@@ -53,6 +53,7 @@ const FULL_TARGET: AuditTarget = {
   email: 'bob@example.com',
   shareId: 'shr_0000000000000000000001',
   changeRequestId: null,
+  serviceAccountId: null,
 };
 const FULL_DETAILS: AuditDetails = {
   name: 'deploy-bot',

@@ -10,6 +10,7 @@ import {
   secretOfHeadKey,
   secretVersionKey,
   secretVersionsPrefix,
+  serviceAccountKey,
   tokenKey,
   tokenListKeys,
   tokenListPartition,
@@ -30,6 +31,13 @@ describe('keys', () => {
   it('puts members in their project’s partition, apart from the project item', () => {
     expect(memberKey('prj_1', 'u1').PK).toBe(projectKey('prj_1').PK);
     expect(memberKey('prj_1', 'u1').SK).not.toBe(projectKey('prj_1').SK);
+  });
+
+  it('puts service accounts in their project’s partition, apart from its members and environments', () => {
+    expect(serviceAccountKey('prj_1', 'sa_1')).toEqual({ PK: 'PROJECT#prj_1', SK: 'SERVICE_ACCOUNT#sa_1' });
+    for (const other of [projectKey('prj_1').SK, memberKey('prj_1', 'sa_1').SK, 'ENV#']) {
+      expect(serviceAccountKey('prj_1', 'sa_1').SK.startsWith(other)).toBe(false);
+    }
   });
 
   it('files a token’s next expiry notice under the day it is due, in time order within the day', () => {

@@ -16,6 +16,7 @@ const event: AuditEvent = {
     email: 'bob@example.com',
     shareId: null,
     changeRequestId: null,
+    serviceAccountId: null,
   },
   sourceIp: '203.0.113.7',
   userAgent: 'curl/8.5.0',

@@ -1,0 +1,154 @@
+import type { AuditEvent } from '@contract/audit';
+import { ErrorText } from '@contract/errors';
+import { ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
+import type { Principal } from '@lambdas/domain/principal';
+import type { EnvironmentRecord, MemberRecord, ServiceAccountRecord } from '@lambdas/domain/records';
+import { type ServiceAccountStore, serviceAccountUseCases } from '@lambdas/use-cases/service-accounts';
+import { eventLike, now, origin, session } from './fakes';
+
+const projectId = 'prj_a';
+const member = (userId: string, role: MemberRecord['role']): MemberRecord => ({
+  projectId,
+  projectName: 'Apollo',
+  projectCreatedAt: '2026-11-01T00:00:00.000Z',
+  userId,
+  role,
+  addedAt: '2026-11-01T00:00:00.000Z',
+});
+const environment = (name: string, life: string): EnvironmentRecord => ({
+  projectId,
+  name,
+  createdAt: '2026-11-01T00:00:00.000Z',
+  secretCount: 0,
+  life,
+});
+
+/** One project's members, environments and service accounts in memory. */
+const fakeServiceAccounts = (members: MemberRecord[], environments: EnvironmentRecord[]) => {
+  const stored = new Map<string, ServiceAccountRecord>();
+  const events: AuditEvent[] = [];
+  let next = 0;
+  const store: ServiceAccountStore = {
+    getMember: async (project, userId) => members.find((m) => m.projectId === project && m.userId === userId),
+    listEnvironments: async () => [...environments],
+    listServiceAccounts: async () => [...stored.values()],
+    getServiceAccount: async (_project, id) => stored.get(id),
+    createServiceAccount: async (_manager, created, event) => {
+      stored.set(created.serviceAccountId, created);
+      events.push(event);
+    },
+    updateServiceAccount: async (_manager, changed, event) => {
+      stored.set(changed.serviceAccountId, changed);
+      events.push(event);
+    },
+    deleteServiceAccount: async (_manager, _project, id, event) => {
+      stored.delete(id);
+      events.push(event);
+    },
+  };
+  const useCases = serviceAccountUseCases({ serviceAccounts: store, newServiceAccountId: () => `sa_${++next}` });
+  return { ...useCases, stored, events, environments };
+};
+
+const as = (userId: string): Principal => ({ ...session, userId });
+const team = () => [member('u-1', 'owner'), member('u-2', 'admin'), member('u-3', 'member')];
+
+describe('service account use cases', () => {
+  it('binds the access it is created with to each environment’s life, and records who made it', async () => {
+    const accounts = fakeServiceAccounts(team(), [environment('staging', 'L1'), environment('production', 'L2')]);
+    const created = await accounts.createServiceAccount(
+      as('u-2'),
+      projectId,
+      { name: 'deploy', description: '', access: { staging: 'read', production: 'write' } },
+      origin,
+      now,
+    );
+    expect(created).toEqual({
+      id: 'sa_1',
+      name: 'deploy',
+      description: null,
+      access: { staging: 'read', production: 'write' },
+      createdAt: now.toISOString(),
+      createdBy: { userId: 'u-2', email: session.email },
+    });
+    expect(accounts.stored.get('sa_1')?.access).toEqual({
+      staging: { level: 'read', life: 'L1' },
+      production: { level: 'write', life: 'L2' },
+    });
+    expect(accounts.events).toEqual([
+      eventLike('service_account.created', {
+        target: expect.objectContaining({ projectId, serviceAccountId: 'sa_1' }),
+        details: expect.objectContaining({ name: 'deploy', access: { staging: 'read', production: 'write' } }),
+      }),
+    ]);
+  });
+
+  it('refuses access to an environment the project lacks (404), a plain member (403) and a stranger (404)', async () => {
+    const accounts = fakeServiceAccounts(team(), [environment('staging', 'L1')]);
+    const request = { name: 'x', access: { qa: 'read' as const } };
+    await expect(accounts.createServiceAccount(as('u-1'), projectId, request, origin, now)).rejects.toEqual(
+      new NotFoundError(ErrorText.environmentNotFound),
+    );
+    await expect(
+      accounts.createServiceAccount(as('u-3'), projectId, { name: 'x', access: {} }, origin, now),
+    ).rejects.toEqual(new ForbiddenError(ErrorText.projectRole));
+    await expect(accounts.listServiceAccounts(as('u-9'), projectId)).rejects.toEqual(
+      new NotFoundError(ErrorText.projectNotFound),
+    );
+    expect(accounts.stored.size).toBe(0);
+    expect(accounts.events).toEqual([]);
+  });
+
+  it('shows only access to environments in the life it was set in, and lists by name', async () => {
+    const accounts = fakeServiceAccounts(team(), [environment('staging', 'L1'), environment('production', 'L2')]);
+    const request = { name: 'zeta', access: { staging: 'read' as const, production: 'write' as const } };
+    await accounts.createServiceAccount(as('u-1'), projectId, request, origin, now);
+    await accounts.createServiceAccount(as('u-1'), projectId, { name: 'alpha', access: {} }, origin, now);
+    // staging deleted and made again: a new life, which the access was not set in.
+    accounts.environments.splice(0, 1, environment('staging', 'L3'));
+    const listed = await accounts.listServiceAccounts(as('u-3'), projectId);
+    expect(listed.map((entry) => [entry.name, entry.access])).toEqual([
+      ['alpha', {}],
+      ['zeta', { production: 'write' }],
+    ]);
+  });
+
+  it('changes only what is given, replacing the whole access, and records the access it now has', async () => {
+    const accounts = fakeServiceAccounts(team(), [environment('staging', 'L1'), environment('production', 'L2')]);
+    const request = { name: 'bot', description: 'first', access: { staging: 'read' as const } };
+    await accounts.createServiceAccount(as('u-1'), projectId, request, origin, now);
+    const changed = await accounts.updateServiceAccount(
+      as('u-2'),
+      projectId,
+      'sa_1',
+      { access: { production: 'read' } },
+      origin,
+      now,
+    );
+    expect([changed.name, changed.description, changed.access]).toEqual(['bot', 'first', { production: 'read' }]);
+    expect(accounts.events.at(-1)).toEqual(
+      eventLike('service_account.updated', {
+        details: expect.objectContaining({ name: 'bot', access: { production: 'read' } }),
+      }),
+    );
+    await expect(
+      accounts.updateServiceAccount(as('u-1'), projectId, 'sa_9', { name: 'y' }, origin, now),
+    ).rejects.toEqual(new NotFoundError(ErrorText.serviceAccountNotFound));
+  });
+
+  it('deletes one with an event naming it, and answers 404 for one that is gone', async () => {
+    const accounts = fakeServiceAccounts(team(), []);
+    await accounts.createServiceAccount(as('u-1'), projectId, { name: 'bot', access: {} }, origin, now);
+    await accounts.deleteServiceAccount(as('u-2'), projectId, 'sa_1', origin, now);
+    expect(accounts.stored.size).toBe(0);
+    expect(accounts.events.at(-1)).toEqual(
+      eventLike('service_account.deleted', {
+        target: expect.objectContaining({ serviceAccountId: 'sa_1' }),
+        details: expect.objectContaining({ name: 'bot' }),
+      }),
+    );
+    await expect(accounts.deleteServiceAccount(as('u-1'), projectId, 'sa_1', origin, now)).rejects.toEqual(
+      new NotFoundError(ErrorText.serviceAccountNotFound),
+    );
+  });
+});
