@@ -447,6 +447,7 @@ describe('pipe', () => {
       '$.dynamodb.NewImage.target.M.email',
       '$.dynamodb.NewImage.target.M.shareId',
       '$.dynamodb.NewImage.target.M.changeRequestId',
+      '$.dynamodb.NewImage.target.M.serviceAccountId',
       '$.dynamodb.NewImage.sourceIp',
       '$.dynamodb.NewImage.userAgent',
       '$.dynamodb.NewImage.requestId',
