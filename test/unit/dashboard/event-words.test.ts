@@ -53,7 +53,7 @@ const FULL_TARGET: AuditTarget = {
   email: 'bob@example.com',
   shareId: 'shr_0000000000000000000001',
   changeRequestId: null,
-  serviceAccountId: null,
+  serviceAccountId: 'sa_0000000000000001',
 };
 const FULL_DETAILS: AuditDetails = {
   name: 'deploy-bot',
@@ -167,6 +167,20 @@ describe('eventSentence', () => {
         inPayments,
       ),
     ).toBe('Removed bob@example.com');
+  });
+
+  it('names a service account and the access it was given, in its project’s trail and outside it', () => {
+    const serviceAccountId = 'sa_0000000000000001';
+    const target = { projectId: PROJECT, serviceAccountId };
+    const created = eventOf('service_account.created', target, { name: 'ci', access: { staging: 'read' } });
+    expect(eventSentence(created, inPayments)).toBe('Created service account “ci”: staging: read');
+    expect(eventSentence(created, account)).toBe('Created service account “ci” in “payments”: staging: read');
+    expect(eventSentence(eventOf('service_account.updated', target, { name: 'ci', access: {} }), inPayments)).toBe(
+      'Changed service account “ci”: no access',
+    );
+    expect(eventSentence(eventOf('service_account.deleted', target), inPayments)).toBe(
+      `Deleted service account ${serviceAccountId}`,
+    );
   });
 
   it('says a member left, naming the project outside its own trail', () => {
