@@ -186,21 +186,37 @@ const requestOutline = (contract: RouteContract): string => {
 };
 
 const tokenNeeds = (contract: RouteContract): string =>
-  contract.tokenScope === null ? 'not allowed (403)' : `\`${contract.tokenScope}\``;
+  contract.tokenScope === null ? 'no token (403)' : `\`${contract.tokenScope}\``;
 
 const successStatus = (contract: RouteContract): string =>
   `${contract.success.created === undefined ? '' : '201 or '}${contract.success.status}`;
 
+/** The methods of the README's API table, one column each. */
+const API_TABLE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
 /**
- * The README's API table: one row per route, in the order of `routes`, who may call it and its success
- * status; what each does is docs/api.md's (the README stays a short page as routes are added).
+ * The README's API table: one row per path, in the order of `routes`, and under each method the path
+ * serves, what an API token needs there and the success status; what each does is docs/api.md's (the
+ * README stays a short page as routes are added).
  */
 export const renderApiTable = (): string => {
-  const rows = routes.map(
-    (contract) =>
-      `| ${[contract.method, `\`${shortPath(contract)}\``, tokenNeeds(contract), successStatus(contract)].join(' | ')} |`,
-  );
-  return ['| method | path | API token needs | success |', '| --- | --- | --- | --- |', ...rows].join('\n');
+  const byPath = new Map<string, RouteContract[]>();
+  for (const contract of routes)
+    byPath.set(shortPath(contract), [...(byPath.get(shortPath(contract)) ?? []), contract]);
+  const unknown = routes.find((contract) => !(API_TABLE_METHODS as readonly string[]).includes(contract.method));
+  if (unknown) throw new Error(`The README's API table has no column for ${unknown.method}`);
+  const rows = [...byPath].map(([path, served]) => {
+    const cells = API_TABLE_METHODS.map((method) => {
+      const contract = served.find((candidate) => candidate.method === method);
+      return contract === undefined ? '' : `${tokenNeeds(contract)}, ${successStatus(contract)}`;
+    });
+    return `| ${[`\`${path}\``, ...cells].join(' | ')} |`.replace(/ {2}\|/g, ' |');
+  });
+  return [
+    `| path | ${API_TABLE_METHODS.join(' | ')} |`,
+    `| --- | ${API_TABLE_METHODS.map(() => '---').join(' | ')} |`,
+    ...rows,
+  ].join('\n');
 };
 
 /** docs/api.md's route table: one row per route, in the order of `routes`, its request and its answers. */

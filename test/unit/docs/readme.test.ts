@@ -36,10 +36,33 @@ describe('the generated tables', () => {
   const tables = { ...renderTables('README.md'), ...renderTables('docs/api.md') };
   const routeKeys = routes.map((route) => `| ${route.method} \`${route.path.replace(/^\/api\/v1/, '')}\``);
 
-  it.each(['api', 'routes'] as const)('%s: list every route once, by method and path under /api/v1', (name) => {
-    const rows = (tables[name] ?? '').split('\n').slice(2);
+  it('routes: lists every route once, by method and path under /api/v1', () => {
+    const rows = (tables.routes ?? '').split('\n').slice(2);
     expect(rows).toHaveLength(routes.length);
     expect(rows.map((row) => row.split(' | ').slice(0, 2).join(' '))).toEqual(routeKeys);
+  });
+
+  it('api: lists every route once, by path under /api/v1 and its method’s column, with its token scope and status', () => {
+    const [header = '', , ...rows] = (tables.api ?? '').split('\n');
+    const methods = header
+      .split('|')
+      .slice(2, -1)
+      .map((cell) => cell.trim());
+    const listed = rows.flatMap((row) => {
+      const [path = '', ...cells] = row
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim());
+      return cells.flatMap((cell, column) => (cell === '' ? [] : [{ key: `| ${methods[column]} ${path}`, cell }]));
+    });
+    expect(listed.map(({ key }) => key).sort()).toEqual([...routeKeys].sort());
+    for (const route of routes) {
+      const { cell } =
+        listed.find(({ key }) => key === `| ${route.method} \`${route.path.replace(/^\/api\/v1/, '')}\``) ?? {};
+      expect(cell).toBe(
+        `${route.tokenScope === null ? 'no token (403)' : `\`${route.tokenScope}\``}, ${route.success.created === undefined ? '' : '201 or '}${route.success.status}`,
+      );
+    }
   });
 
   it('name every error text of the contract', () => {
