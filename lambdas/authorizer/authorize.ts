@@ -125,6 +125,7 @@ const authorizeToken = async (
       tokenId: token.tokenId,
       scopes: token.scopes,
       ...(token.ownerEmail && { email: token.ownerEmail }),
+      ...(token.projects && { projects: token.projects }),
     },
     tokenLastUsedAt: token.lastUsedAt,
   };

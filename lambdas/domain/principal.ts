@@ -1,4 +1,5 @@
 import type { Scope } from '@contract/scopes';
+import type { TokenProject } from './records';
 
 /**
  * Who is calling: a dashboard session (every scope) or an API token (its scopes), as a user id. Access
@@ -15,4 +16,9 @@ export interface Principal {
   readonly scopes: readonly Scope[];
   /** For the record only: a session's verified e-mail, or the one a token's owner had when creating it. */
   readonly email?: string;
+  /**
+   * A token's limit to projects and environments (none: not limited). The authorizer holds a route to
+   * them; a route that reads beyond its own path (a value's references) holds its reads to them too.
+   */
+  readonly projects?: readonly TokenProject[];
 }

@@ -29,6 +29,20 @@ const decoded = (value: string | undefined): string | undefined => {
 };
 
 /**
+ * Whether a token limited to `projects` (`undefined`: not limited) may read the secrets of `environment`
+ * in `projectId`: what a value's references in another environment or project are held to.
+ */
+export const tokenReachesEnvironment = (
+  projects: readonly TokenProject[] | undefined,
+  projectId: string,
+  environment: string,
+): boolean => {
+  if (projects === undefined) return true;
+  const listed = projects.find((entry) => entry.projectId === projectId);
+  return listed !== undefined && (listed.environments === undefined || listed.environments.includes(environment));
+};
+
+/**
  * Whether a token limited to `projects` may call the route of `resource` with `pathParameters`
  * (`undefined` projects: the token is not limited). Fails closed: a route outside a project, or a
  * parameter missing or undecodable, is refused.

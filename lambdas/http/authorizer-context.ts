@@ -1,6 +1,7 @@
 import { scopes as allScopes, type Scope } from '@contract/scopes';
 import { TokenExpiredError, UnauthorizedError } from '@lambdas/domain/errors';
 import type { Principal } from '@lambdas/domain/principal';
+import type { TokenProject } from '@lambdas/domain/records';
 
 /**
  * How the authorizer hands the principal to the route: API Gateway's authorizer context, which holds
@@ -25,9 +26,33 @@ export const toAuthorizerContext = (principal: Principal): AuthorizerContext => 
   ...(principal.tokenId && { tokenId: principal.tokenId }),
   ...(principal.issuedAt && { issuedAt: principal.issuedAt }),
   ...(principal.email && { email: principal.email }),
+  ...(principal.projects && { projects: JSON.stringify(principal.projects) }),
 });
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** A limited token's projects as the context holds them (JSON), or `null` when they are not of that form. */
+const projectsIn = (text: string): TokenProject[] | null => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const isProject = (entry: unknown): entry is TokenProject => {
+    if (typeof entry !== 'object' || entry === null) return false;
+    const { projectId, environments } = entry as Record<string, unknown>;
+    return (
+      isText(projectId) &&
+      (environments === undefined || (Array.isArray(environments) && environments.every((name) => isText(name))))
+    );
+  };
+  return Array.isArray(parsed) && parsed.every(isProject)
+    ? parsed.map(({ projectId, environments }) =>
+        environments === undefined ? { projectId } : { projectId, environments },
+      )
+    : null;
+};
 
 /**
  * The principal the authorizer passed on, or the authentication error the route must answer.
@@ -35,15 +60,18 @@ const isText = (value: unknown): value is string => typeof value === 'string' &&
  */
 export const principalFromContext = (context: Record<string, unknown> | null | undefined): Principal => {
   if (context?.denial === 'expired') throw new TokenExpiredError();
-  const { kind, userId, scopes, tokenId, issuedAt, email } = context ?? {};
+  const { kind, userId, scopes, tokenId, issuedAt, email, projects } = context ?? {};
   const complete =
     isText(userId) &&
     typeof scopes === 'string' &&
     ((kind === 'token' && isText(tokenId)) || (kind === 'session' && isText(issuedAt)));
   if (!complete) throw new UnauthorizedError();
+  // A limit that does not read is no limit at all: refused, never read as none.
+  const limits = projects === undefined ? undefined : typeof projects === 'string' ? projectsIn(projects) : null;
+  if (limits === null || (limits !== undefined && kind !== 'token')) throw new UnauthorizedError();
   const granted = scopes.split(' ').filter((scope): scope is Scope => (allScopes as readonly string[]).includes(scope));
   const recorded = isText(email) ? { email } : {};
   return kind === 'token'
-    ? { kind, userId, tokenId: tokenId as string, scopes: granted, ...recorded }
+    ? { kind, userId, tokenId: tokenId as string, scopes: granted, ...recorded, ...(limits && { projects: limits }) }
     : { kind: 'session', userId, issuedAt: issuedAt as string, scopes: granted, ...recorded };
 };

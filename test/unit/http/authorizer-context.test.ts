@@ -14,6 +14,20 @@ describe('authorizer context', () => {
     expect(principalFromContext(toAuthorizerContext(session))).toEqual(session);
   });
 
+  it('round-trips a limited token’s projects and environments', () => {
+    const token = {
+      kind: 'token' as const,
+      userId: 'u1',
+      tokenId: 'AAAAAAAAAAAA',
+      scopes: ['read:secrets' as const],
+      projects: [
+        { projectId: 'prj_AAAAAAAAAAAAAAAA', environments: ['staging'] },
+        { projectId: 'prj_BBBBBBBBBBBBBBBB' },
+      ],
+    };
+    expect(principalFromContext(toAuthorizerContext(token))).toEqual(token);
+  });
+
   it('carries no e-mail: access is keyed by the user id', () => {
     const context = toAuthorizerContext({ kind: 'token', userId: 'u1', tokenId: 'AAAAAAAAAAAA', scopes: ['admin'] });
     expect(Object.keys(context).sort()).toEqual(['kind', 'scopes', 'tokenId', 'userId']);
@@ -30,6 +44,22 @@ describe('authorizer context', () => {
     ['an unknown kind', { kind: 'robot', userId: 'u', scopes: 'admin' }],
     ['a token without its id', { kind: 'token', userId: 'u', scopes: 'admin' }],
     ['a session without its issue time', { kind: 'session', userId: 'u', scopes: 'admin' }],
+    ['projects that are not JSON', { kind: 'token', userId: 'u', tokenId: 'AAAAAAAAAAAA', scopes: '', projects: '[' }],
+    ['projects of another form', { kind: 'token', userId: 'u', tokenId: 'AAAAAAAAAAAA', scopes: '', projects: '[{}]' }],
+    [
+      'environments of another form',
+      {
+        kind: 'token',
+        userId: 'u',
+        tokenId: 'AAAAAAAAAAAA',
+        scopes: '',
+        projects: '[{"projectId":"p","environments":"x"}]',
+      },
+    ],
+    [
+      'a session with projects',
+      { kind: 'session', userId: 'u', issuedAt: '2026-11-23T10:00:00.000Z', scopes: '', projects: '[]' },
+    ],
   ])('fails closed with the generic 401 for %s', (_label, context) => {
     expect(() => principalFromContext(context)).toThrow(ErrorText.unauthorized);
   });
