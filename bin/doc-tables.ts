@@ -70,6 +70,8 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   secretNotFound:
     'no such secret in the environment, or it was deleted (for a history or a restore: over 30 days ago); for a promote, a name not live in `from`',
   secretVersionNotFound: 'the secret has no such version, or that version is its delete',
+  referenceUnresolved:
+    'a value read or exported without `raw=true` holds a reference that cannot be resolved: to a secret that is missing or that the caller (or the token’s limits) may not read, alike; a cycle; more than 5 levels deep; or a resolved value longer than 64 KiB. `details` names each secret and its reference, `[{path: <secret>, message: "<the reference as written> <why>"}]`, never a value; nothing is recorded; or an export its resolved values make longer than 5,000,000 bytes',
   secretConflict: 'an `expectedVersion` (or one of `expectedVersions`) is not the secret’s current version',
   secretLimit: 'the write would take the environment over 1,000 live secrets or 5,000,000 bytes of export',
   changeRequestNotFound: 'no such change request in the environment (one closed over 90 days ago is gone)',

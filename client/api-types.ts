@@ -309,7 +309,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every live secret of an environment with its value, `{NAME: value}`: one recorded read
+         * Every live secret of an environment with its value, `{NAME: value}`, references resolved (`?raw=true`: as stored): one recorded read
          * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
          */
         get: operations["exportSecrets"];
@@ -353,7 +353,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read one secret’s value, current or of `?version=N`: a recorded read
+         * Read one secret’s value, current or of `?version=N`, its references resolved (`?raw=true`: as stored): a recorded read
          * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
          */
         get: operations["getSecret"];
@@ -3600,7 +3600,9 @@ export interface operations {
     };
     exportSecrets: {
         parameters: {
-            query?: never;
+            query?: {
+                raw?: string;
+            };
             header?: {
                 "If-None-Match"?: string;
             };
@@ -3640,6 +3642,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Validation failed";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
             };
             /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
             401: {
@@ -3683,6 +3705,26 @@ export interface operations {
                         success: false;
                         /** @enum {string} */
                         error: "Project not found" | "Environment not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Secret reference cannot be resolved";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4109,6 +4151,7 @@ export interface operations {
         parameters: {
             query?: {
                 version?: string;
+                raw?: string;
             };
             header?: never;
             path: {
@@ -4207,6 +4250,26 @@ export interface operations {
                         success: false;
                         /** @enum {string} */
                         error: "Project not found" | "Environment not found" | "Secret not found" | "Secret version not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Secret reference cannot be resolved";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };

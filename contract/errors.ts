@@ -25,6 +25,7 @@ export const ErrorText = {
   secretNotFound: 'Secret not found',
   secretVersionNotFound: 'Secret version not found',
   secretConflict: 'Secret version conflict',
+  referenceUnresolved: 'Secret reference cannot be resolved',
   secretLimit: 'Secret limit reached',
   changeRequestNotFound: 'Change request not found',
   changeRequestNotOpen: 'Change request is not open',
@@ -47,8 +48,15 @@ export const ErrorText = {
   unavailable: 'Service temporarily unavailable',
 } as const;
 
-/** The errors whose answer carries `details`: each failed field, or the way round a protected environment. */
-export const ERRORS_WITH_DETAILS: ReadonlySet<string> = new Set([ErrorText.validation, ErrorText.environmentProtected]);
+/**
+ * The errors whose answer carries `details`: each failed field, the way round a protected environment,
+ * or each secret whose reference cannot be resolved.
+ */
+export const ERRORS_WITH_DETAILS: ReadonlySet<string> = new Set([
+  ErrorText.validation,
+  ErrorText.environmentProtected,
+  ErrorText.referenceUnresolved,
+]);
 
 /** One failed field of a request. */
 export interface ValidationDetail {

@@ -462,3 +462,14 @@ export const trailPage = () =>
     data: z.array(auditEventSchema()),
     nextCursor: z.nullable(z.string()),
   });
+
+/** `?raw=true`: values as stored, their references not resolved (`false`, the default: resolved). */
+export const rawQuery = () =>
+  z.optional(
+    z
+      .string()
+      .check(
+        z.regex(/^(true|false)$/, 'Use true or false'),
+        z.describe('true: values as stored, references not resolved (and no referenced secret read)'),
+      ),
+  );

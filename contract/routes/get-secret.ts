@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { route, SAMPLE_SECRET } from '../route';
-import { dataBody, exactly, secretWithValue } from '../schemas';
+import { dataBody, exactly, rawQuery, secretWithValue } from '../schemas';
 import { SECRET_PARAM_ERRORS, secretParams } from '../secret-routes';
 
 // The contract of get secret (one module per route: a function bundles only its own).
@@ -15,10 +15,12 @@ export const getSecretRoute = route({
   handler: 'get-secret',
   tag: 'secrets',
   tokenScope: 'read:secrets',
-  summary: 'Read one secret’s value, current or of `?version=N`: a recorded read',
+  summary:
+    'Read one secret’s value, current or of `?version=N`, its references resolved (`?raw=true`: as stored): a recorded read',
   success: { status: 200, description: 'The secret and its value; the read is in the audit trail' },
   errors: {
     forbidden: [ErrorText.environmentAccess],
+    conflict: [ErrorText.referenceUnresolved],
     notFound: [
       ErrorText.projectNotFound,
       ErrorText.environmentNotFound,
@@ -30,12 +32,21 @@ export const getSecretRoute = route({
   // Least work (read a secret): the caller's membership, the environment, the secret's head (which holds
   // the current value) and the project's wrapped data key, strongly consistent in one call; the data
   // key from the function's cache (a KMS Decrypt at most once per project per five minutes); then the
-  // `secret.read` event, written before the value is answered. An older version is one more read.
+  // `secret.read` event, written before the value is answered. An older version is one more read. A value
+  // with references reads them by levels, one BatchGetItem a level (the referenced heads, and the caller's
+  // membership, the project and the environment of each met for the first time), and records one more
+  // `secret.read` in each other environment read.
   keyUse: ['Decrypt'],
   dataAccess: [
     { operation: 'BatchGetItem', entities: ['Member', 'Environment', 'SecretHead', 'Project'], consistent: true },
     { operation: 'PutItem', entity: 'ProjectAuditEvent' },
     { operation: 'GetItem', entity: 'SecretVersion', consistent: true, beyondFloor: true },
+    {
+      operation: 'BatchGetItem',
+      entities: ['Member', 'Environment', 'SecretHead', 'Project'],
+      consistent: true,
+      beyondFloor: true,
+    },
   ],
   schemas: () => ({
     params: secretParams(),
@@ -49,6 +60,7 @@ export const getSecretRoute = route({
               z.describe('The version to read; default: the current one'),
             ),
         ),
+        raw: rawQuery(),
       },
       'query parameter',
     ),

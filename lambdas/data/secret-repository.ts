@@ -6,6 +6,7 @@ import type {
   MemberRecord,
   PairContext,
   ProjectRecord,
+  ReferencedItems,
   SecretContext,
   SecretHeadRecord,
   SecretVersionRecord,
@@ -13,6 +14,7 @@ import type {
   SecretWriteOutcome,
   SecretWrites,
 } from '@lambdas/domain/records';
+import { placeKey, type ReferenceTarget, targetKey, type ValuePlace } from '@lambdas/domain/references';
 import { auditEventPut } from './audit-repository';
 import { closingWrites } from './change-request-repository';
 import {
@@ -137,6 +139,54 @@ export const readHeadValues = async (
   };
 };
 
+/**
+ * What a round of resolving references reads, strongly consistent, in one BatchGetItem (more past 100
+ * keys): the caller's membership and the project of each of `projects`, each of `environments`, and
+ * the heads of `heads`, with their values.
+ */
+export const readReferenced = async (
+  userId: string,
+  wanted: {
+    readonly projects: readonly string[];
+    readonly environments: readonly ValuePlace[];
+    readonly heads: readonly ReferenceTarget[];
+  },
+): Promise<ReferencedItems> => {
+  const keyed = new Map<string, ItemKey>();
+  const add = (key: ItemKey) => keyed.set(`${key.PK}\n${key.SK}`, key);
+  for (const projectId of wanted.projects) {
+    add(memberKey(projectId, userId));
+    add(projectKey(projectId));
+  }
+  for (const place of wanted.environments) add(environmentKey(place.projectId, place.environment));
+  for (const target of wanted.heads) add(secretHeadKey(target.projectId, target.environment, target.name));
+  const items = await batchGetItems<Item>([...keyed.values()], true);
+  const found = new Map(items.map((item) => [`${item.PK}\n${item.SK}`, item]));
+  const find = <T>(key: ItemKey) => found.get(`${key.PK}\n${key.SK}`) as T | undefined;
+  const byKey = <K, T>(entries: readonly K[], keyOf: (entry: K) => ItemKey, name: (entry: K) => string) => {
+    const map = new Map<string, T>();
+    for (const entry of entries) {
+      const item = find<T>(keyOf(entry));
+      if (item !== undefined) map.set(name(entry), item);
+    }
+    return map;
+  };
+  return {
+    members: byKey<string, MemberRecord>(wanted.projects, (projectId) => memberKey(projectId, userId), String),
+    projects: byKey<string, ProjectRecord>(wanted.projects, projectKey, String),
+    environments: byKey<ValuePlace, EnvironmentRecord>(
+      wanted.environments,
+      (place) => environmentKey(place.projectId, place.environment),
+      placeKey,
+    ),
+    heads: byKey<ReferenceTarget, SecretHeadRecord>(
+      wanted.heads,
+      (target) => secretHeadKey(target.projectId, target.environment, target.name),
+      targetKey,
+    ),
+  };
+};
+
 /** One version of a life of a secret, strongly consistent. */
 export const getSecretVersion = (
   projectId: string,
@@ -221,13 +271,14 @@ const environmentUpdate = (change: SecretWrites): TableWrite => {
     conditions.push('(attribute_not_exists(exportBytes) OR exportBytes <= :bytesRoom)');
     values[':bytesRoom'] = MAX_EXPORT_BYTES - change.bytesDelta;
   }
+  const referenced = change.referencedPlaces ?? [];
   return {
     Update: {
       Key: environmentKey(change.projectId, change.environment),
-      UpdateExpression:
-        'SET secretCount = secretCount + :count, exportBytes = if_not_exists(exportBytes, :zero) + :bytes, secretsRevision = if_not_exists(secretsRevision, :zero) + :one',
+      UpdateExpression: `SET secretCount = secretCount + :count, exportBytes = if_not_exists(exportBytes, :zero) + :bytes, secretsRevision = if_not_exists(secretsRevision, :zero) + :one${referenced.length > 0 ? ' ADD referencedPlaces :places' : ''}`,
       ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeValues: values,
+      ExpressionAttributeValues:
+        referenced.length > 0 ? Object.assign(values, { ':places': new Set(referenced) }) : values,
     },
   };
 };

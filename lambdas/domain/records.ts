@@ -79,6 +79,12 @@ export interface EnvironmentRecord {
    * list and export are made of (domain/entity-tag.ts). None before any write since it was added: 0.
    */
   readonly secretsRevision?: number;
+  /**
+   * The other environments (`projectId/environment`, references.ts `placeKey`) its values have ever
+   * referenced, added by the writes that wrote such a value and never removed: whose revisions its
+   * export's entity tag covers, without opening a value.
+   */
+  readonly referencedPlaces?: ReadonlySet<string>;
 }
 
 /** Who wrote a version: a person (a token writes as its owner). */
@@ -254,6 +260,18 @@ export interface DueNotice {
 }
 
 /** What a secret request reads first, in one strongly consistent call. */
+/**
+ * What one round of resolving references read, strongly consistent: by project id, the caller's
+ * membership and the project (its data key); by `placeKey`, the environments; by `targetKey`, the
+ * heads. What does not exist is absent.
+ */
+export interface ReferencedItems {
+  readonly members: ReadonlyMap<string, MemberRecord>;
+  readonly projects: ReadonlyMap<string, ProjectRecord>;
+  readonly environments: ReadonlyMap<string, EnvironmentRecord>;
+  readonly heads: ReadonlyMap<string, SecretHeadRecord>;
+}
+
 export interface SecretContext {
   readonly member: MemberRecord | undefined;
   readonly environment: EnvironmentRecord | undefined;
@@ -309,6 +327,8 @@ export interface SecretWrites {
   readonly closing?: ClosingChangeRequest;
   /** Events the change records beside its writes' own, in the same transaction: a promote's read of its sources. */
   readonly alsoRecorded?: readonly AuditEvent[];
+  /** The other environments the written values reference (`placeKey`), added to the environment's `referencedPlaces`. */
+  readonly referencedPlaces?: readonly string[];
 }
 
 /** A change request closed by the write that applies it: as read, as closed, and the events of closing it. */

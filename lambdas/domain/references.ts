@@ -90,6 +90,18 @@ export const targetKey = (target: ReferenceTarget): string =>
 /** A place's key: its project and environment. */
 export const placeKey = (place: ValuePlace): string => `${place.projectId}/${place.environment}`;
 
+/** The place a `placeKey` names. */
+export const placeOf = (key: string): ValuePlace => {
+  const at = key.indexOf('/');
+  return { projectId: key.slice(0, at), environment: key.slice(at + 1) };
+};
+
+/** The other places (`placeKey`) a value read at `place` references, each once. */
+export const placesReferenced = (value: string, place: ValuePlace): string[] => {
+  const own = placeKey(place);
+  return [...new Set(referencesIn(value, place).map((part) => placeKey(part.target)))].filter((key) => key !== own);
+};
+
 /** How deep references may nest: a reference in a referenced value resolves too, up to this many levels. */
 export const MAX_REFERENCE_DEPTH = 5;
 
@@ -181,4 +193,12 @@ export const referenceResolver = (stored: ReadonlyMap<string, string | undefined
   };
 
   return { resolve };
+};
+
+/** What a problem of a reference is said as, after the reference: never a value, nor whether a secret exists. */
+export const PROBLEM_TEXT: Readonly<Record<ReferenceProblem, string>> = {
+  unreadable: 'names no secret this caller can read',
+  cycle: 'leads back to a secret it is part of',
+  depth: `nests more than ${MAX_REFERENCE_DEPTH} references deep`,
+  size: 'resolves to a value longer than a value may be',
 };

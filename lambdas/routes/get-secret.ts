@@ -6,5 +6,8 @@ import { defineRoute } from '@lambdas/http/define-route';
 export const handler = defineRoute(getSecretRoute)(async (request) => {
   const { name } = request.params;
   const version = request.query.version === undefined ? undefined : Number(request.query.version);
-  return { success: true, data: await secrets.getSecret(inEnvironment(request), name, version) };
+  return {
+    success: true,
+    data: await secrets.getSecret(inEnvironment(request), name, version, request.query.raw === 'true'),
+  };
 });

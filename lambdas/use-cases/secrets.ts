@@ -1,6 +1,6 @@
 import type { AuditEvent, AuditEventType } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
-import { DELETED_SECRET_DAYS } from '@contract/limits';
+import { DELETED_SECRET_DAYS, MAX_EXPORT_BYTES, MAX_SECRET_VALUE_BYTES } from '@contract/limits';
 import type { NeededAccess } from '@contract/roles';
 import type { comparisonStatuses } from '@contract/routes/compare-environments';
 import type { DataKey, DataKeys, SealedValue, ValueAddress, ValueCopy } from '@lambdas/crypto/envelope';
@@ -17,6 +17,8 @@ import type {
   EnvironmentRecord,
   MemberRecord,
   PairContext,
+  ProjectRecord,
+  ReferencedItems,
   SecretAuthor,
   SecretContext,
   SecretHeadRecord,
@@ -25,6 +27,19 @@ import type {
   SecretWriteOutcome,
   SecretWrites,
 } from '@lambdas/domain/records';
+import {
+  MAX_REFERENCE_DEPTH,
+  PROBLEM_TEXT,
+  placeKey,
+  placeOf,
+  placesReferenced,
+  type ReferenceTarget,
+  referenceResolver,
+  referencesIn,
+  targetKey,
+  type ValuePlace,
+} from '@lambdas/domain/references';
+import { tokenReachesEnvironment } from '@lambdas/domain/token-limits';
 
 /** What the secret use cases read and write: the repository, over DynamoDB (their tests run through HTTP). */
 export interface SecretStore {
@@ -61,6 +76,15 @@ export interface SecretStore {
     environments: Pair,
     names: readonly string[],
   ): Promise<Pick<PairContext, 'project'> & Record<keyof Pair, ReadonlyMap<string, SecretHeadRecord>>>;
+  /** What one round of resolving references reads: memberships and projects, environments, heads with values. */
+  readReferenced(
+    userId: string,
+    wanted: {
+      readonly projects: readonly string[];
+      readonly environments: readonly ValuePlace[];
+      readonly heads: readonly ReferenceTarget[];
+    },
+  ): Promise<ReferencedItems>;
   writeSecrets(change: SecretWrites): Promise<SecretWriteOutcome>;
   /** Records an event of its own: a read before its values are answered, or a refusal. */
   recordEvent(event: AuditEvent, userId: string, projectId: string): Promise<void>;
@@ -238,6 +262,8 @@ interface Planned {
   readonly written: Written;
   readonly countDelta: number;
   readonly bytesDelta: number;
+  /** The other environments its value references (`placeKey`): the export's entity tag covers them. */
+  readonly referencedPlaces: readonly string[];
 }
 
 /** The secret use cases over their store and the envelope. */
@@ -363,6 +389,152 @@ export const secretUseCases = ({
   };
 
   /**
+   * The values of `read` (secrets of the caller's environment, as stored; `current`: the head's value,
+   * so that a reference back to it is a cycle) with their references resolved, and the reads to record,
+   * by environment (`placeKey`): the caller's own, then each referenced one. Resolution reads by levels,
+   * one BatchGetItem a level, at most `MAX_REFERENCE_DEPTH` of them: the referenced heads, and the
+   * caller's membership, the project and the environment of each project and environment met for the
+   * first time. A referenced secret is read only where the caller holds `read` and the token's limits
+   * reach; a reference that cannot be resolved (missing or not readable alike, a cycle, too deep, too
+   * long) refuses the whole read with 409, naming each secret and its reference, never a value.
+   * `whole`: `read` is every live secret of the environment, so a name it lacks is missing there.
+   */
+  const resolveReferences = async (
+    at: InEnvironment,
+    context: Pick<FoundContext, 'member' | 'environment' | 'project'>,
+    read: readonly { name: string; version: number; value: string; current: boolean }[],
+    whole: boolean,
+  ): Promise<{ values: Map<string, string>; reads: Map<string, { name: string; version: number }[]> }> => {
+    const home: ValuePlace = { projectId: at.projectId, environment: at.environment };
+    const homeKey = placeKey(home);
+    const own = read.map(({ name, version }) => ({ name, version }));
+    const reads = new Map([[homeKey, own]]);
+    const values = new Map(read.map(({ name, value }) => [name, value]));
+    const references = read.flatMap(({ value }) => referencesIn(value, home));
+    if (references.length === 0) return { values, reads };
+
+    /** Each target met, by `targetKey`: its stored value, or `undefined` when it is missing or not readable. */
+    const stored = new Map<string, string | undefined>();
+    for (const secret of read) if (secret.current) stored.set(targetKey({ ...home, name: secret.name }), secret.value);
+    const projects = new Map<string, { member: MemberRecord | undefined; project: ProjectRecord | undefined }>([
+      [at.projectId, { member: context.member, project: context.project }],
+    ]);
+    /** Each environment met, by `placeKey`: its record when the caller may read it there, else `null`. */
+    const readable = new Map<string, EnvironmentRecord | null>([[homeKey, context.environment]]);
+    const keys = new Map<string, Uint8Array>();
+    const keyOf = async (projectId: string) => {
+      const found =
+        keys.get(projectId) ?? (await storedKey({ ...at, projectId }, { project: projects.get(projectId)?.project }));
+      keys.set(projectId, found);
+      return found;
+    };
+
+    let level = references.map((part) => part.target);
+    for (let depth = 1; depth <= MAX_REFERENCE_DEPTH && level.length > 0; depth += 1) {
+      const wanted = new Map<string, ReferenceTarget>();
+      for (const target of level) {
+        const key = targetKey(target);
+        if (stored.has(key) || wanted.has(key)) continue;
+        const place = placeKey(target);
+        if (
+          readable.get(place) === null ||
+          (whole && place === homeKey) ||
+          !tokenReachesEnvironment(at.caller.projects, target.projectId, target.environment)
+        ) {
+          stored.set(key, undefined);
+        } else {
+          wanted.set(key, target);
+        }
+      }
+      if (wanted.size === 0) break;
+      const targets = [...wanted.values()];
+      const newProjects = [...new Set(targets.map((target) => target.projectId))].filter((id) => !projects.has(id));
+      const newPlaces = [...new Set(targets.map(placeKey))].filter((key) => !readable.has(key)).map(placeOf);
+      const items = await secrets.readReferenced(at.caller.userId, {
+        projects: newProjects,
+        environments: newPlaces,
+        heads: targets,
+      });
+      for (const id of newProjects)
+        projects.set(id, { member: items.members.get(id), project: items.projects.get(id) });
+      for (const place of newPlaces) {
+        const key = placeKey(place);
+        const member = projects.get(place.projectId)?.member;
+        const environment = items.environments.get(key);
+        const allowed =
+          member !== undefined && environment !== undefined && allows(accessIn(member, environment), 'read');
+        readable.set(key, allowed ? environment : null);
+      }
+      level = [];
+      for (const [key, target] of wanted) {
+        const environment = readable.get(placeKey(target));
+        const head = items.heads.get(key);
+        if (!environment || !live(head, environment, at.now)) {
+          stored.set(key, undefined);
+          continue;
+        }
+        const there: InEnvironment = { ...at, projectId: target.projectId, environment: target.environment };
+        const value = open(
+          await keyOf(target.projectId),
+          there,
+          { name: target.name, life: head.life, copy: 'head' },
+          head,
+        );
+        stored.set(key, value);
+        const place = placeKey(target);
+        const list = reads.get(place) ?? [];
+        if (!list.some((entry) => entry.name === target.name)) list.push({ name: target.name, version: head.version });
+        reads.set(place, list);
+        level.push(...referencesIn(value, target).map((part) => part.target));
+      }
+    }
+
+    const { resolve } = referenceResolver(stored, MAX_SECRET_VALUE_BYTES);
+    const failures: { path: string; message: string }[] = [];
+    for (const secret of read) {
+      const resolved = resolve(secret.value, home, secret.current ? secret.name : undefined);
+      if ('failure' in resolved) {
+        const { reference, problem } = resolved.failure;
+        failures.push({ path: secret.name, message: `${reference} ${PROBLEM_TEXT[problem]}` });
+      } else {
+        values.set(secret.name, resolved.value);
+      }
+    }
+    if (failures.length > 0) throw new ConflictError(ErrorText.referenceUnresolved, failures);
+    return { values, reads };
+  };
+
+  /**
+   * Refuses an export that its resolved references make longer than an environment's export may be
+   * (409, naming the secret at which it passes the limit): the answer must stay under what a function
+   * may answer.
+   */
+  const requireExportRoom = (values: ReadonlyMap<string, string>) => {
+    let bytes = 0;
+    for (const [name, value] of values) {
+      bytes += exportBytesOf(name, value);
+      if (bytes > MAX_EXPORT_BYTES) {
+        throw new ConflictError(ErrorText.referenceUnresolved, [
+          { path: name, message: `its references make the export longer than ${MAX_EXPORT_BYTES} bytes` },
+        ]);
+      }
+    }
+  };
+
+  /** Records the reads of a resolution, one `secret.read` event per environment, each in its project's trail. */
+  const recordReads = async (
+    at: InEnvironment,
+    reads: ReadonlyMap<string, readonly { name: string; version: number }[]>,
+  ) => {
+    await Promise.all(
+      [...reads].map(([key, read]) => {
+        const place = placeOf(key);
+        return recordRead({ ...at, ...place }, [...read].sort(byName));
+      }),
+    );
+  };
+
+  /**
    * The live secrets of an environment, by name, without values; or, `deleted`, those deleted within
    * 30 days (what a restore can bring back), each as its delete left it; with their entity tag. The
    * heads are read after the environment, so that no answer is older than the revision its tag names;
@@ -396,8 +568,11 @@ export const secretUseCases = ({
     return noneMatchHolds(ifNoneMatch, etag) ? { etag } : { etag, data: listed };
   };
 
-  /** One live secret with its value, current or of an earlier `version`: a recorded read. */
-  const getSecret = async (at: InEnvironment, name: string, version: number | undefined) => {
+  /**
+   * One live secret with its value, current or of an earlier `version`, its references resolved (`raw`:
+   * as stored): a recorded read, of each referenced secret too.
+   */
+  const getSecret = async (at: InEnvironment, name: string, version: number | undefined, raw = false) => {
     const context = await requireContext(at, [name], true, 'read');
     const head = context.heads.get(name);
     if (!live(head, context.environment, at.now)) throw new NotFoundError(ErrorText.secretNotFound);
@@ -412,32 +587,78 @@ export const secretUseCases = ({
       read = stored;
       copy = 'version';
     }
-    const value = open(await storedKey(at, context), at, { name, life: head.life, copy }, read);
-    await recordRead(at, [{ name, version: read.version }]);
+    const stored = open(await storedKey(at, context), at, { name, life: head.life, copy }, read);
+    const asRead = [{ name, version: read.version, value: stored, current: copy === 'head' }];
+    const { values, reads } = raw
+      ? { values: new Map([[name, stored]]), reads: new Map([[placeKey(at), [{ name, version: read.version }]]]) }
+      : await resolveReferences(at, context, asRead, false);
+    await recordReads(at, reads);
+    const value = values.get(name) as string;
     return { name, value, version: read.version, updatedAt: read.updatedAt, updatedBy: read.updatedBy };
   };
 
   /**
-   * Every live secret's value, `{NAME: value}`: one recorded read of them all, with their entity tag.
-   * The heads are read after the environment (no export is older than its tag); when `ifNoneMatch`
-   * holds the tag, none is read, no value opened and no read recorded.
+   * What an export's entity tag covers beyond its own environment: each other environment its values
+   * have ever referenced (`referencedPlaces`), and theirs in turn, `MAX_REFERENCE_DEPTH` levels deep,
+   * each as read now (`undefined`: there is none), by `placeKey`. One BatchGetItem of environments a
+   * level; none when the environment's values never referenced another.
    */
-  const exportSecrets = async (at: InEnvironment, ifNoneMatch?: string): Promise<Tagged<Record<string, string>>> => {
+  const referencedEnvironments = async (at: InEnvironment, environment: EnvironmentRecord) => {
+    const own = placeKey(at);
+    const seen = new Map<string, EnvironmentRecord | undefined>();
+    let level = [...(environment.referencedPlaces ?? [])].filter((key) => key !== own);
+    for (let depth = 1; depth <= MAX_REFERENCE_DEPTH && level.length > 0; depth += 1) {
+      const read = await secrets.readReferenced(at.caller.userId, {
+        projects: [],
+        environments: level.map(placeOf),
+        heads: [],
+      });
+      const next = new Set<string>();
+      for (const key of level) {
+        const found = read.environments.get(key);
+        seen.set(key, found);
+        for (const further of found?.referencedPlaces ?? [])
+          if (further !== own && !seen.has(further)) next.add(further);
+      }
+      level = [...next].filter((key) => !seen.has(key));
+    }
+    return seen;
+  };
+
+  /**
+   * Every live secret's value, `{NAME: value}`, its references resolved (`raw`: as stored): one recorded
+   * read of them all, and one of the secrets they reference in each other environment, with their entity
+   * tag, which covers the environments its values reference (`referencedEnvironments`). The heads are
+   * read after the environments (no export is older than its tag); when `ifNoneMatch` holds the tag,
+   * none is read, no value opened and no read recorded.
+   */
+  const exportSecrets = async (
+    at: InEnvironment,
+    ifNoneMatch?: string,
+    raw = false,
+  ): Promise<Tagged<Record<string, string>>> => {
     const context = await requireContext(at, [], true, 'read');
-    const etag = secretsTag('export', context.environment);
+    const referenced = raw ? new Map() : await referencedEnvironments(at, context.environment);
+    const etag = secretsTag(raw ? 'raw-export' : 'export', context.environment, undefined, referenced);
     if (noneMatchHolds(ifNoneMatch, etag)) return { etag };
     const heads = await secrets.listSecretHeads(at.projectId, at.environment, true);
     const listed = heads.filter((head) => live(head, context.environment, at.now)).sort(byName);
     if (listed.length === 0) return { etag, data: {} };
     const key = await storedKey(at, context);
-    const values = listed.map((head) => [
-      head.name,
-      open(key, at, { name: head.name, life: head.life, copy: 'head' }, head),
-    ]);
-    await recordRead(
-      at,
-      listed.map(({ name, version }) => ({ name, version })),
-    );
+    const read = listed.map((head) => ({
+      name: head.name,
+      version: head.version,
+      value: open(key, at, { name: head.name, life: head.life, copy: 'head' }, head),
+      current: true,
+    }));
+    const { values, reads } = raw
+      ? {
+          values: new Map(read.map(({ name, value }) => [name, value])),
+          reads: new Map([[placeKey(at), read.map(({ name, version }) => ({ name, version }))]]),
+        }
+      : await resolveReferences(at, context, read, true);
+    if (!raw) requireExportRoom(values);
+    await recordReads(at, reads);
     // fromEntries defines each name as the object's own property, whatever the name.
     return { etag, data: Object.fromEntries(values) as Record<string, string> };
   };
@@ -541,6 +762,7 @@ export const secretUseCases = ({
       written,
       countDelta: (deleted ? 0 : 1) - (wasLive ? 1 : 0),
       bytesDelta: exportBytes - oldBytes,
+      referencedPlaces: value === undefined ? [] : placesReferenced(value, at),
     } satisfies Planned;
   };
 
@@ -562,6 +784,7 @@ export const secretUseCases = ({
       const planned: Planned[] = [];
       for (const change of changes) planned.push(await plan(at, context, key, change, options.author));
       const written = planned.map((change) => change.written).sort(byName);
+      const referencedPlaces = [...new Set(planned.flatMap((change) => change.referencedPlaces))];
       const outcome = await secrets.writeSecrets({
         projectId: at.projectId,
         environment: at.environment,
@@ -573,6 +796,7 @@ export const secretUseCases = ({
         countDelta: planned.reduce((sum, change) => sum + change.countDelta, 0),
         bytesDelta: planned.reduce((sum, change) => sum + change.bytesDelta, 0),
         ...(key?.created && { newDataKey: key.wrapped }),
+        ...(referencedPlaces.length > 0 && { referencedPlaces }),
         ...(options.closing && { closing: options.closing(written) }),
         ...(alsoRecorded && { alsoRecorded }),
       });

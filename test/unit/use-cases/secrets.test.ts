@@ -119,6 +119,22 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
         to: headsOf(id, pair.to, names),
       };
     },
+    readReferenced: async (userId, wanted) => ({
+      members: new Map(wanted.projects.flatMap((id) => (memberOf(id, userId) ? [[id, member(userId)]] : []))),
+      projects: new Map(wanted.projects.filter(mine).map((id) => [id, project.record])),
+      environments: new Map(
+        wanted.environments.flatMap((place) => {
+          const found = mine(place.projectId) ? places.get(place.environment) : undefined;
+          return found ? [[`${place.projectId}/${place.environment}`, found]] : [];
+        }),
+      ),
+      heads: new Map(
+        wanted.heads.flatMap((target) => {
+          const head = mine(target.projectId) ? heads.get(headKey(target.environment, target.name)) : undefined;
+          return head ? [[`${target.projectId}/${target.environment}/${target.name}`, head]] : [];
+        }),
+      ),
+    }),
     getSecretVersion: async (_id, place, name, life, version) => versions.get(versionKey(place, name, life, version)),
     listSecretHeads: async (_id, place, withValues) => {
       headListings.push(place);
