@@ -181,6 +181,50 @@ describe.each([
   });
 });
 
+describe('references into other environments', () => {
+  /** A project whose development refers to staging, and staging to another project's production. */
+  const referring = async () => {
+    const { owner, projectId } = await projectWithSecret();
+    const other = await createProject(service, owner.session);
+    const write = async (where: string, value: string) => {
+      const reply = await arrange(service, 'PUT', where, { token: owner.session, json: { value } });
+      expect(reply.status).toBeLessThan(300);
+    };
+    await write(secret(other, 'PASSWORD', 'production'), 'p-1');
+    await write(secret(projectId, 'URL', 'staging'), `db://\${${other}.production.PASSWORD}`);
+    await write(secret(projectId, 'DATABASE', 'development'), `\${staging.URL}`);
+    return { owner, projectId, other, write };
+  };
+
+  it('moves the export’s tag when a referenced secret changes in another environment or project, 304 until then', async () => {
+    const { owner, projectId, other, write } = await referring();
+    const first = await get(owner.session, exported(projectId));
+    expect(first.body.data.DATABASE).toBe('db://p-1');
+    const tag = tagOf(first);
+    const readsBefore = await reads(other, owner.session);
+    expect((await get(owner.session, exported(projectId), tag)).status).toBe(304);
+    expect(await reads(other, owner.session)).toBe(readsBefore);
+
+    await write(secret(projectId, 'URL', 'staging'), `db2://\${${other}.production.PASSWORD}`);
+    const second = await get(owner.session, exported(projectId), tag);
+    expect(second.body.data.DATABASE).toBe('db2://p-1');
+    expect(tagOf(second)).not.toBe(tag);
+
+    // Two levels away, in another project.
+    await write(secret(other, 'PASSWORD', 'production'), 'p-2');
+    const third = await get(owner.session, exported(projectId), tagOf(second));
+    expect(third.body.data.DATABASE).toBe('db2://p-2');
+    expect(tagOf(third)).not.toBe(tagOf(second));
+  });
+
+  it('keeps the list’s tag, which answers names only, when a referenced secret changes', async () => {
+    const { owner, projectId, other, write } = await referring();
+    const tag = tagOf(await get(owner.session, list(projectId)));
+    await write(secret(other, 'PASSWORD', 'production'), 'p-2');
+    expect((await get(owner.session, list(projectId), tag)).status).toBe(304);
+  });
+});
+
 describe('the deleted list', () => {
   it('answers its own ETag, which a delete moves', async () => {
     const { owner, projectId } = await projectWithSecret();
