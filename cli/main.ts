@@ -774,11 +774,14 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
     program
       .command('export')
       .description('print the environment’s secrets')
-      .addOption(new Option('--format <format>', 'output format').choices(EXPORT_FORMATS).default('dotenv')),
-  ).action(async (options: CommonOptions & { format: ExportFormat }) => {
+      .addOption(new Option('--format <format>', 'output format').choices(EXPORT_FORMATS).default('dotenv'))
+      .option('--raw', 'values as stored, their references to other secrets not resolved'),
+  ).action(async (options: CommonOptions & { format: ExportFormat; raw?: boolean }) => {
     const { client, target } = connect(options);
     const values = servedSecrets(
-      await withNearNames(client, target, undefined, () => client.export(target.projectId, target.environment)),
+      await withNearNames(client, target, undefined, () =>
+        client.export(target.projectId, target.environment, { raw: options.raw === true }),
+      ),
     );
     out(formatExport(values, options.format));
     if (options.format !== 'dotenv') return;
@@ -801,12 +804,13 @@ export const buildProgram = (setExitCode: (code: number) => void, setFailureCode
       .command('get')
       .description('print one secret’s value, alone')
       .argument('<name>')
-      .option('--version <n>', 'an earlier version', wholeNumber(1)),
-  ).action(async (name: string, options: CommonOptions & { version?: number }) => {
+      .option('--version <n>', 'an earlier version', wholeNumber(1))
+      .option('--raw', 'the value as stored, its references to other secrets not resolved'),
+  ).action(async (name: string, options: CommonOptions & { version?: number; raw?: boolean }) => {
     secretName(name);
     const { client, target } = connect(options);
     const secret = await withNearNames(client, target, name, () =>
-      client.get(target.projectId, target.environment, name, options.version),
+      client.get(target.projectId, target.environment, name, options.version, { raw: options.raw === true }),
     );
     out(secret.value);
   });

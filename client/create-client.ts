@@ -69,8 +69,17 @@ export interface SecretsClient {
   environments(projectId: string): Promise<Environment[]>;
   /** The live secrets of an environment, without values. */
   list(projectId: string, environment: string): Promise<SecretInfo[]>;
-  /** A secret's value, at its current version or at `version`. The read is in the audit trail. */
-  get(projectId: string, environment: string, name: string, version?: number): Promise<SecretValue>;
+  /**
+   * A secret's value, at its current version or at `version`, its references resolved (`raw`: as
+   * stored). The read is in the audit trail, with those of the secrets it references.
+   */
+  get(
+    projectId: string,
+    environment: string,
+    name: string,
+    version?: number,
+    options?: { readonly raw?: boolean },
+  ): Promise<SecretValue>;
   /**
    * Writes a secret's value: a new version, or version 1 (`created`). With `expectedVersion`, only if
    * that is still its current version (0: only if it has none), else a 409.
@@ -88,8 +97,11 @@ export interface SecretsClient {
   history(projectId: string, environment: string, name: string): Promise<SecretVersion[]>;
   /** Makes an earlier version's value the secret's next version. */
   restore(projectId: string, environment: string, name: string, version: number): Promise<SecretInfo>;
-  /** Every live secret of an environment with its value, by name (kept for `cacheTtlMs` when set, then revalidated). */
-  export(projectId: string, environment: string): Promise<Record<string, string>>;
+  /**
+   * Every live secret of an environment with its value, by name, references resolved (kept for
+   * `cacheTtlMs` when set, then revalidated); `raw`: as stored, never kept.
+   */
+  export(projectId: string, environment: string, options?: { readonly raw?: boolean }): Promise<Record<string, string>>;
   /** Sets and deletes several secrets at once: all of them, or none. */
   change(projectId: string, environment: string, changes: SecretChanges): Promise<SecretChange[]>;
   /**
@@ -301,15 +313,17 @@ export const createClient = ({
           params: { path: { projectId, environment } },
         }),
       ),
-    get: async (projectId, environment, name, version) =>
-      data(
+    get: async (projectId, environment, name, version, options = {}) => {
+      const query = {
+        ...(version !== undefined && { version: String(version) }),
+        ...(options.raw === true && { raw: 'true' }),
+      };
+      return data(
         await api.GET('/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}', {
-          params: {
-            path: { projectId, environment, name },
-            ...(version !== undefined && { query: { version: String(version) } }),
-          },
+          params: { path: { projectId, environment, name }, ...(Object.keys(query).length > 0 && { query }) },
         }),
-      ),
+      );
+    },
     set: async (projectId, environment, name, value, options = {}) => {
       const result = await api.PUT('/api/v1/projects/{projectId}/environments/{environment}/secrets/{name}', {
         params: { path: { projectId, environment, name } },
@@ -340,7 +354,14 @@ export const createClient = ({
           }),
         ),
       ),
-    export: async (projectId, environment) => {
+    export: async (projectId, environment, options = {}) => {
+      if (options.raw === true) {
+        return data(
+          await api.GET('/api/v1/projects/{projectId}/environments/{environment}/export', {
+            params: { path: { projectId, environment }, query: { raw: 'true' } },
+          }),
+        );
+      }
       if (cacheTtlMs === undefined || cacheTtlMs <= 0) return (await readExport(projectId, environment)).values;
       const key = cacheKey(projectId, environment);
       const kept = exports.get(key);

@@ -34,7 +34,8 @@ afterAll(async () => {
 });
 
 /** A value no format may bend: a newline, both quotes, `$`, `#` and backslashes. */
-const TRICKY = `first line\nsecond "double" 'single' $HOME \${NOPE} # not a comment \\ back\\slash \\n end`;
+// `${NOPE:-x}` is a shell expansion, and no reference to a secret (those are `${NAME}`), so it reads as written.
+const TRICKY = `first line\nsecond "double" 'single' $HOME \${NOPE:-x} # not a comment \\ back\\slash \\n end`;
 
 /** Every token and value the file handed out: none may appear in output that is not a value's own. */
 const tokens: string[] = [];
@@ -418,6 +419,31 @@ describe('secrets export', () => {
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain('error: the value of CARRIAGE cannot be written so that dotenv reads it back');
     expect(JSON.parse((await secrets(['export', '--format', 'json'], env)).stdout).CARRIAGE).toBe('windows\r\nline');
+  });
+});
+
+describe('references', () => {
+  it('get and export print values with their references resolved, and as stored with --raw', async () => {
+    const { env, put } = await project();
+    const host = value('host');
+    await put('HOST', host);
+    await put('URL', `db://\${HOST}:5432`);
+
+    expect((await secrets(['get', 'URL'], env)).stdout).toBe(`db://${host}:5432`);
+    expect((await secrets(['get', 'URL', '--raw'], env)).stdout).toBe(`db://\${HOST}:5432`);
+    const exported = JSON.parse((await secrets(['export', '--format', 'json'], env)).stdout);
+    expect(exported).toEqual({ HOST: host, URL: `db://${host}:5432` });
+    const raw = JSON.parse((await secrets(['export', '--format', 'json', '--raw'], env)).stdout);
+    expect(raw).toEqual({ HOST: host, URL: `db://\${HOST}:5432` });
+  });
+
+  it('says the API’s refusal of a reference that cannot be resolved, and prints no value', async () => {
+    const { env, put } = await project();
+    await put('URL', `db://\${NOWHERE}`);
+    const result = await secrets(['get', 'URL'], env);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Secret reference cannot be resolved');
   });
 });
 
