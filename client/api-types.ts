@@ -4184,6 +4184,14 @@ export interface operations {
                             /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
                             updatedAt: string;
                             updatedBy: components["schemas"]["Person"];
+                            /** @description Each reference the stored value holds, once, in order, with the secret it names */
+                            references: {
+                                /** @description The reference as the value writes it */
+                                reference: string;
+                                projectId: string;
+                                environment: string;
+                                name: string;
+                            }[];
                         };
                     };
                 };

@@ -275,9 +275,25 @@ export const secretMeta = () => {
   return secretMetaSchema;
 };
 
-/** A secret with its value, as a read answers it. */
+/** A secret with its value, as a read answers it, and the references its stored value holds. */
 export const secretWithValue = () =>
-  z.object({ name: z.string(), value: z.string(), ...versionFields() }).check(z.describe('A secret and its value'));
+  z
+    .object({
+      name: z.string(),
+      value: z.string(),
+      ...versionFields(),
+      references: z
+        .array(
+          z.object({
+            reference: z.string().check(z.describe('The reference as the value writes it')),
+            projectId: z.string(),
+            environment: z.string(),
+            name: z.string(),
+          }),
+        )
+        .check(z.describe('Each reference the stored value holds, once, in order, with the secret it names')),
+    })
+    .check(z.describe('A secret and its value'));
 
 /** One version in a secret's history: `deleted` when it is the delete. */
 export const secretVersion = () => z.object({ ...versionFields(), deleted: z.boolean() });

@@ -594,7 +594,17 @@ export const secretUseCases = ({
       : await resolveReferences(at, context, asRead, false);
     await recordReads(at, reads);
     const value = values.get(name) as string;
-    return { name, value, version: read.version, updatedAt: read.updatedAt, updatedBy: read.updatedBy };
+    const references = new Map(
+      referencesIn(stored, at).map(({ reference, target }) => [reference, Object.assign({ reference }, target)]),
+    );
+    return {
+      name,
+      value,
+      version: read.version,
+      updatedAt: read.updatedAt,
+      updatedBy: read.updatedBy,
+      references: [...references.values()],
+    };
   };
 
   /**

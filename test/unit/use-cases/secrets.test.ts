@@ -518,6 +518,77 @@ describe('putSecret', () => {
   });
 });
 
+describe('references', () => {
+  const inStaging = at(0, { environment: 'staging' });
+  /** Production's URL refers to staging's HOST. */
+  const referring = async () => {
+    const world = fakeSecrets([environment('production'), environment('staging')]);
+    await world.putSecret(inStaging, 'HOST', { value: 'db' });
+    await world.putSecret(at(), 'URL', { value: `x://\${staging.HOST}` });
+    return world;
+  };
+  const stagingRead = eventLike('secret.read', {
+    details: expect.objectContaining({ environment: 'staging', secrets: [{ name: 'HOST', version: 1 }] }),
+  });
+
+  it('resolves a reference into another environment, records the read there, and lists the references', async () => {
+    const world = await referring();
+    expect(await world.getSecret(at(), 'URL', undefined)).toMatchObject({
+      value: 'x://db',
+      references: [{ reference: `\${staging.HOST}`, projectId, environment: 'staging', name: 'HOST' }],
+    });
+    expect(world.reads).toHaveLength(2);
+    expect(world.reads).toEqual(expect.arrayContaining([readOf([{ name: 'URL', version: 1 }]), stagingRead]));
+  });
+
+  it('answers the value as stored when raw, reading nothing else', async () => {
+    const world = await referring();
+    expect(await world.getSecret(at(), 'URL', undefined, true)).toMatchObject({ value: `x://\${staging.HOST}` });
+    expect(await world.exportSecrets(at(), undefined, true)).toMatchObject({ data: { URL: `x://\${staging.HOST}` } });
+    expect(world.reads).toEqual([readOf([{ name: 'URL', version: 1 }]), readOf([{ name: 'URL', version: 1 }])]);
+  });
+
+  it('refuses with 409 where the caller may not read, naming the secret and the reference, and records nothing', async () => {
+    const world = await referring();
+    world.places.set('staging', { ...(world.places.get('staging') as EnvironmentRecord), defaultAccess: 'none' });
+    const refused = world.getSecret(at(), 'URL', undefined);
+    await expect(refused).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.referenceUnresolved,
+      details: [{ path: 'URL', message: `\${staging.HOST} names no secret this caller can read` }],
+    });
+    await expect(world.exportSecrets(at())).rejects.toMatchObject({ status: 409 });
+    expect(world.reads).toEqual([]);
+  });
+
+  it('holds references to a limited token’s environments', async () => {
+    const world = await referring();
+    const token = { ...session, kind: 'token' as const, tokenId: 'AAAAAAAAAAAA' };
+    const limited = at(0, { caller: { ...token, projects: [{ projectId, environments: ['production'] }] } });
+    await expect(world.getSecret(limited, 'URL', undefined)).rejects.toMatchObject({ status: 409 });
+    const whole = at(0, { caller: { ...token, projects: [{ projectId }] } });
+    await expect(world.getSecret(whole, 'URL', undefined)).resolves.toMatchObject({ value: 'x://db' });
+  });
+
+  it('writes the other environments a value references with the write, for the export’s entity tag', async () => {
+    const world = await referring();
+    expect(world.writes.map((write) => write.referencedPlaces)).toEqual([undefined, [`${projectId}/staging`]]);
+  });
+
+  it('moves the export’s entity tag with a referenced environment’s revision', async () => {
+    const world = await referring();
+    const staging = world.places.get('staging') as EnvironmentRecord;
+    world.places.set('production', {
+      ...(world.places.get('production') as EnvironmentRecord),
+      referencedPlaces: new Set([`${projectId}/staging`]),
+    });
+    const { etag } = await world.exportSecrets(at());
+    expect((await world.exportSecrets(at(), etag)).data).toBeUndefined();
+    world.places.set('staging', { ...staging, secretsRevision: (staging.secretsRevision ?? 0) + 1 });
+    expect((await world.exportSecrets(at(), etag)).data).toEqual({ URL: 'x://db' });
+  });
+});
+
 describe('getSecret', () => {
   it('answers the current value after recording its read, and nothing else', async () => {
     const world = await withTwoVersions();
@@ -527,6 +598,7 @@ describe('getSecret', () => {
       version: 2,
       updatedAt: now.toISOString(),
       updatedBy: ada,
+      references: [],
     });
     expect(world.reads).toEqual([readOf([{ name: 'API_KEY', version: 2 }], at(1).now)]);
   });
