@@ -18,11 +18,13 @@ import { useLoad } from './ui';
  * address as it is read: `takeLinkKey`); at `/`, the screen its hash names: `#/tokens` (the default),
  * `#/projects`, a project's home at `#/projects/<id>` (its Secrets) and its other tabs at
  * `#/projects/<id>/<tab>` (`secrets`, `members`, `compare`, `changes`, `activity`, `settings`), `#/activity`, `#/share`.
+ * `#/projects/<id>/secrets/<environment>/<name>` opens the Secrets of that environment filtered by that
+ * name: where a revealed value's reference leads.
  */
 type Screen =
   | { name: 'tokens' }
   | { name: 'projects' }
-  | { name: 'project'; projectId: string; tab: ProjectTab }
+  | { name: 'project'; projectId: string; tab: ProjectTab; environment?: string; filter?: string }
   | { name: 'activity' }
   | { name: 'share' }
   /** `id` is undefined when the path names no share. */
@@ -42,13 +44,24 @@ const shareLinkScreen = (key: string | undefined): Screen => {
   return { name: 'share-link', id: parsed?.id, key };
 };
 
+/** A part of the address, decoded; one of broken percent-escapes as it is. */
+const decoded = (part: string): string => {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+};
+
 const screenOf = (hash: string, linkKey: string | undefined): Screen => {
   if (isShareLink()) return shareLinkScreen(linkKey);
-  const [, first, second, third] = hash.replace(/^#/, '').split('/');
+  const [, first, second, third, fourth, fifth] = hash.replace(/^#/, '').split('/');
   if (first === 'activity') return { name: 'activity' };
   if (first === 'share') return { name: 'share' };
   if (first === 'projects' && second) {
-    return { name: 'project', projectId: decodeURIComponent(second), tab: projectTabOf(third) };
+    const tab = projectTabOf(third);
+    const place = tab === 'secrets' && fourth ? { environment: decoded(fourth), filter: decoded(fifth ?? '') } : {};
+    return { name: 'project', projectId: decodeURIComponent(second), tab, ...place };
   }
   if (first === 'projects') return { name: 'projects' };
   return { name: 'tokens' };
@@ -151,6 +164,8 @@ const Screens = ({ api, screen }: { api: Api; screen: Exclude<Screen, { name: 's
           api={api}
           projectId={screen.projectId}
           tab={screen.tab}
+          environment={screen.environment}
+          filter={screen.filter}
           onOpened={settle}
           onLeft={(projectId) => {
             leave(projectId);

@@ -1,11 +1,12 @@
-import type { Environment, SecretInfo } from '@client/index';
+import type { Environment, SecretInfo, SecretValue } from '@client/index';
 import { DELETED_SECRET_DAYS } from '@contract/limits';
-import type { ComponentChildren } from 'preact';
+import { type ComponentChildren, Fragment } from 'preact';
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { type Api, bodyOf } from './api';
 import { counted } from './change-words';
 import { ImportSecretsForm } from './import-secrets-form';
 import { List } from './list';
+import { projectHref } from './projects';
 import { type Proposal, ProposeDialog, ProposedStatus, proposeChange, type WriteMode, writeModeOf } from './proposals';
 import { RevealedValue } from './revealed-value';
 import { AddSecretForm, EditSecretForm } from './secret-forms';
@@ -14,11 +15,37 @@ import { Confirm, ErrorMessage, errorText, useAction, useLoad, When } from './ui
 
 type SecretEntry = SecretInfo;
 
-/** A value read by Reveal, with the version it is the value of. */
+/** A value read by Reveal (its references resolved), with the version it is the value of and its references. */
 interface Revealed {
   readonly version: number;
   readonly value: string;
+  readonly references: SecretValue['references'];
 }
+
+/**
+ * Where a reference leads: the Secrets of its environment filtered by its name, in this project; the
+ * home of another project (whose environments the person may not see).
+ */
+const referenceHref = (projectId: string, reference: SecretValue['references'][number]): string =>
+  reference.projectId === projectId
+    ? `${projectHref(projectId, 'secrets')}/${encodeURIComponent(reference.environment)}/${encodeURIComponent(reference.name)}`
+    : projectHref(reference.projectId);
+
+/** The references of a revealed value, each a link to the secret it names. */
+const References = ({ projectId, references }: { projectId: string; references: Revealed['references'] }) =>
+  references.length === 0 ? null : (
+    <p class="references">
+      Refers to{' '}
+      {references.map((reference, index) => (
+        <Fragment key={reference.reference}>
+          {index > 0 && ', '}
+          <a href={referenceHref(projectId, reference)}>
+            <code>{reference.reference}</code>
+          </a>
+        </Fragment>
+      ))}
+    </p>
+  );
 
 /** The dialog open over the list: a form, or a secret's history. */
 type Dialog =
@@ -78,11 +105,14 @@ export const EnvironmentSecrets = ({
   projectId,
   environment: settings,
   changesHref,
+  initialFilter,
   onChanged,
 }: {
   api: Api;
   projectId: string;
   environment: Environment;
+  /** The name to filter by first (a reference's link). */
+  initialFilter?: string;
   /** Where proposed changes wait for approval: the project's Changes. */
   changesHref: string;
   /** The environment's secrets changed: its count is to be read again. */
@@ -93,7 +123,7 @@ export const EnvironmentSecrets = ({
   const draftKey = `secret:${projectId}:${environment}`;
   const secrets = useLoad(() => api.list(projectId, environment));
   const [view, setView] = useState<View>('live');
-  const [filter, setFilter] = useState('');
+  const [filter, setFilter] = useState(initialFilter ?? '');
   const [revealed, setRevealed] = useState<ReadonlyMap<string, Revealed>>(new Map());
   const [revealing, setRevealing] = useState<string>();
   const [revealErrors, setRevealErrors] = useState<ReadonlyMap<string, string>>(new Map());
@@ -134,7 +164,8 @@ export const EnvironmentSecrets = ({
     setRevealErrors((previous) => without(previous, secret.name));
     try {
       const read = await api.get(projectId, environment, secret.name);
-      setRevealed((previous) => new Map(previous).set(secret.name, { version: read.version, value: read.value }));
+      const shown = { version: read.version, value: read.value, references: read.references };
+      setRevealed((previous) => new Map(previous).set(secret.name, shown));
       setStatus(`Showing the value of ${secret.name}, version ${read.version}. The read is recorded.`);
       // Changed since the list was read: the list catches up, so the row and its value agree.
       if (read.version !== secret.version) secrets.reload();
@@ -258,7 +289,10 @@ export const EnvironmentSecrets = ({
                 return (
                   <>
                     {shown?.version === secret.version ? (
-                      <RevealedValue id={`value-${secret.name}`} value={shown.value} />
+                      <>
+                        <RevealedValue id={`value-${secret.name}`} value={shown.value} />
+                        <References projectId={projectId} references={shown.references} />
+                      </>
                     ) : (
                       <span class="concealed">Hidden</span>
                     )}

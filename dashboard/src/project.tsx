@@ -46,19 +46,28 @@ export const ProjectScreen = ({
   api,
   projectId,
   tab,
+  environment,
+  filter,
   onOpened,
   onLeft,
 }: {
   api: Api;
   projectId: string;
   tab: ProjectTab;
+  /** The environment the address names (a reference's link), chosen when it changes. */
+  environment?: string;
+  /** The name the address filters the Secrets by (a reference's link). */
+  filter?: string;
   onOpened: (projectId: string) => void;
   onLeft: (projectId: string) => void;
 }) => {
   const projects = useLoad(() => loadProjects(api));
   const environments = useLoad(() => api.environments(projectId));
   // Kept while the person moves between tabs: Secrets and Changes come back at the environment they chose.
-  const [chosen, setChosen] = useState<string>();
+  const [chosen, setChosen] = useState<string | undefined>(environment);
+  useEffect(() => {
+    if (environment !== undefined) setChosen(environment);
+  }, [environment, filter]);
   const project = projects.data?.data.find((entry) => entry.projectId === projectId);
   const manages = project !== undefined && MANAGING_ROLES.includes(project.role);
   const added = project?.addedBy !== null && project?.addedBy !== undefined;
@@ -95,6 +104,7 @@ export const ProjectScreen = ({
             environments={environments.data}
             error={environments.error}
             chosen={chosen}
+            filter={filter}
             manages={manages}
             settingsHref={projectHref(projectId, 'settings')}
             changesHref={projectHref(projectId, 'changes')}

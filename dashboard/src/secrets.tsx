@@ -13,6 +13,7 @@ export const SecretsPanel = ({
   environments,
   error,
   chosen,
+  filter,
   manages,
   settingsHref,
   changesHref,
@@ -25,6 +26,8 @@ export const SecretsPanel = ({
   error: string | undefined;
   /** The environment chosen; the first when it is not one of them. */
   chosen: string | undefined;
+  /** The name to filter the secrets by first (a reference's link). */
+  filter?: string;
   manages: boolean;
   /** Where environments are added: the project's Settings. */
   settingsHref: string;
@@ -46,10 +49,11 @@ export const SecretsPanel = ({
     >
       {(environment) => (
         <EnvironmentSecrets
-          key={environment.name}
+          key={`${environment.name}/${filter ?? ''}`}
           api={api}
           projectId={projectId}
           environment={environment}
+          initialFilter={filter}
           changesHref={changesHref}
           onChanged={onChanged}
         />
