@@ -185,7 +185,7 @@ export const referenceResolver = (stored: ReadonlyMap<string, string | undefined
    * that a reference back to it is a cycle.
    */
   const resolve = (value: string, place: ValuePlace, self?: string): Resolution => {
-    const key = self === undefined ? undefined : targetKey({ ...place, name: self });
+    const key = self === undefined ? undefined : targetKey(Object.assign({ name: self }, place));
     if (key !== undefined) open.add(key);
     const expanded = expand(value, place);
     if (key !== undefined) open.delete(key);

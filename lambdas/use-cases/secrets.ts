@@ -415,7 +415,9 @@ export const secretUseCases = ({
 
     /** Each target met, by `targetKey`: its stored value, or `undefined` when it is missing or not readable. */
     const stored = new Map<string, string | undefined>();
-    for (const secret of read) if (secret.current) stored.set(targetKey({ ...home, name: secret.name }), secret.value);
+    for (const secret of read) {
+      if (secret.current) stored.set(targetKey(Object.assign({ name: secret.name }, home)), secret.value);
+    }
     const projects = new Map<string, { member: MemberRecord | undefined; project: ProjectRecord | undefined }>([
       [at.projectId, { member: context.member, project: context.project }],
     ]);
@@ -424,7 +426,8 @@ export const secretUseCases = ({
     const keys = new Map<string, Uint8Array>();
     const keyOf = async (projectId: string) => {
       const found =
-        keys.get(projectId) ?? (await storedKey({ ...at, projectId }, { project: projects.get(projectId)?.project }));
+        keys.get(projectId) ??
+        (await storedKey(Object.assign({}, at, { projectId }), { project: projects.get(projectId)?.project }));
       keys.set(projectId, found);
       return found;
     };
@@ -473,7 +476,10 @@ export const secretUseCases = ({
           stored.set(key, undefined);
           continue;
         }
-        const there: InEnvironment = { ...at, projectId: target.projectId, environment: target.environment };
+        const there: InEnvironment = Object.assign({}, at, {
+          projectId: target.projectId,
+          environment: target.environment,
+        });
         const value = open(
           await keyOf(target.projectId),
           there,
@@ -528,8 +534,7 @@ export const secretUseCases = ({
   ) => {
     await Promise.all(
       [...reads].map(([key, read]) => {
-        const place = placeOf(key);
-        return recordRead({ ...at, ...place }, [...read].sort(byName));
+        return recordRead(Object.assign({}, at, placeOf(key)), [...read].sort(byName));
       }),
     );
   };
