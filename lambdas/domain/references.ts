@@ -24,7 +24,8 @@ export interface ValuePlace {
   readonly environment: string;
 }
 
-const whole = (pattern: RegExp) => pattern.source.replace(/^\^/, '').replace(/\$$/, '');
+/** An anchored pattern (`^…$`) without its anchors, to be part of another. */
+const whole = (pattern: RegExp) => pattern.source.slice(1, -1);
 
 /** `$${` (an escape), or `${` and what may follow it up to `}`: the body is judged after the match. */
 const TOKEN = /\$\$\{|\$\{([^}]*)\}/g;
@@ -143,23 +144,21 @@ export const referenceResolver = (stored: ReadonlyMap<string, string | undefined
     let text = '';
     let bytes = 0;
     let height = 0;
-    // Literal text alone is never longer than the stored value: only a reference's value overflows.
-    let last = '';
     for (const part of parseValue(value, place)) {
-      let piece: string;
       if ('text' in part) {
-        piece = part.text;
-      } else {
-        last = part.reference;
-        const found = resolveTarget(part.target);
-        if ('problem' in found) return { failed: { reference: last, problem: found.problem } };
-        if (found.height + 1 > MAX_REFERENCE_DEPTH) return { failed: { reference: last, problem: 'depth' } };
-        height = Math.max(height, found.height + 1);
-        piece = found.value;
+        // Literal text is never longer than the stored value it is part of: only a reference's value overflows.
+        bytes += Buffer.byteLength(part.text);
+        text += part.text;
+        continue;
       }
-      bytes += Buffer.byteLength(piece, 'utf8');
-      if (bytes > maxBytes) return { failed: { reference: last, problem: 'size' } };
-      text += piece;
+      const { reference } = part;
+      const found = resolveTarget(part.target);
+      if ('problem' in found) return { failed: { reference, problem: found.problem } };
+      if (found.height + 1 > MAX_REFERENCE_DEPTH) return { failed: { reference, problem: 'depth' } };
+      height = Math.max(height, found.height + 1);
+      bytes += Buffer.byteLength(found.value);
+      if (bytes > maxBytes) return { failed: { reference, problem: 'size' } };
+      text += found.value;
     }
     return { value: text, height };
   };

@@ -1,6 +1,8 @@
 import {
   MAX_REFERENCE_DEPTH,
+  PROBLEM_TEXT,
   parseValue,
+  placesReferenced,
   referenceResolver,
   referencesIn,
   targetKey,
@@ -51,6 +53,17 @@ describe('parseValue', () => {
     expect(parseValue(value, here)).toEqual([{ text: value }]);
   });
 
+  it('starts and ends with a reference without empty text beside it', () => {
+    expect(parseValue('${A}${B}', here).map((part) => ('text' in part ? 'text' : part.reference))).toEqual([
+      '${A}',
+      '${B}',
+    ]);
+  });
+
+  it('reads a name that only begins like __proto__ as a name', () => {
+    expect(referencesIn('${__proto__x}', here).map((part) => part.target.name)).toEqual(['__proto__x']);
+  });
+
   it('reads a reference right after a ${ that opens none', () => {
     expect(referencesIn('${${DB}', here).map((part) => part.reference)).toEqual(['${DB}']);
   });
@@ -76,6 +89,24 @@ describe('parseValue', () => {
         expect(parseValue(escaped, here)).toEqual(text === '' ? [] : [{ text }]);
       }),
     );
+  });
+});
+
+describe('placesReferenced', () => {
+  it('names each other environment a value references once, leaving out its own', () => {
+    const value = `\${A} \${staging.B} \${staging.C} \${${OTHER}.production.D} \${${PROJECT}.development.E}`;
+    expect(placesReferenced(value, here)).toEqual([`${PROJECT}/staging`, `${OTHER}/production`]);
+  });
+});
+
+describe('PROBLEM_TEXT', () => {
+  it('says each problem in the words the API answers', () => {
+    expect(PROBLEM_TEXT).toEqual({
+      unreadable: 'names no secret this caller can read',
+      cycle: 'leads back to a secret it is part of',
+      depth: 'nests more than 5 references deep',
+      size: 'resolves to a value longer than a value may be',
+    });
   });
 });
 
@@ -141,6 +172,35 @@ describe('referenceResolver', () => {
     );
     expect(resolve('${B}', here)).toEqual({ value: 'x'.repeat(120) });
     expect(resolve('${C}', here)).toEqual({ failure: { reference: '${C}', problem: 'size' } });
+  });
+
+  it('counts the secret being read as part of a cycle while its own value resolves, and only then', () => {
+    const { resolve } = resolverOf([['development', 'A', 'a']]);
+    expect(resolve('${SELF}', here, 'SELF')).toEqual({ failure: { reference: '${SELF}', problem: 'cycle' } });
+    expect(resolve('x', here, 'A')).toEqual({ value: 'x' });
+    expect(resolve('${A}', here)).toEqual({ value: 'a' });
+  });
+
+  it('allows a resolved value of exactly the largest size', () => {
+    const { resolve } = resolverOf([['development', 'A', 'x'.repeat(10)]], 12);
+    expect(resolve('..${A}', here)).toEqual({ value: `..${'x'.repeat(10)}` });
+    expect(resolve('...${A}', here)).toEqual({ failure: { reference: '${A}', problem: 'size' } });
+  });
+
+  it('reads each target’s stored value once, however often it is referenced', () => {
+    const stored = new Map([
+      [targetKey({ ...here, name: 'A' }), 'a'],
+      [targetKey({ ...here, name: 'B' }), '${A}${A}'],
+    ]);
+    const gets: string[] = [];
+    const counting = new Map(stored);
+    counting.get = (key: string) => {
+      gets.push(key);
+      return stored.get(key);
+    };
+    const { resolve } = referenceResolver(counting, 100);
+    expect(resolve('${B}${A}${B}', here)).toEqual({ value: 'aaaaa' });
+    expect(gets.sort()).toEqual([targetKey({ ...here, name: 'A' }), targetKey({ ...here, name: 'B' })]);
   });
 
   it('resolves a value shared by many references once', () => {
