@@ -181,6 +181,11 @@ describe('referenceResolver', () => {
     expect(resolve('${A}', here)).toEqual({ value: 'a' });
   });
 
+  it('counts no secret as the one being read when none is, not even one named undefined', () => {
+    const { resolve } = resolverOf([['development', 'undefined', 'u']]);
+    expect(resolve('${undefined}', here)).toEqual({ value: 'u' });
+  });
+
   it('allows a resolved value of exactly the largest size', () => {
     const { resolve } = resolverOf([['development', 'A', 'x'.repeat(10)]], 12);
     expect(resolve('..${A}', here)).toEqual({ value: `..${'x'.repeat(10)}` });
