@@ -87,6 +87,8 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   shareLimit: 'the caller already holds 100 live shares',
   serviceAccountNotFound: 'no such service account in the project (one deleted is gone)',
   serviceAccountLimit: 'the project holds 50 service accounts',
+  webhookNotFound: 'no such webhook in the project',
+  webhookLimit: 'the project has 10 webhooks already (delete one first)',
   tooLarge: `the body is over the route’s limit (${MAX_BODY_BYTES / 1024} KiB unless its contract sets another)`,
   contentType:
     'a body without a JSON `Content-Type` (a route whose body is optional also takes no body and no content type)',

@@ -13,6 +13,7 @@ import {
   StartConfigError,
   unreachableEndpoint,
 } from '../local/start-config';
+import type { WebhookDispatch } from '../local/webhook-dispatch';
 
 const quoted = (value: string) => JSON.stringify(value);
 
@@ -55,11 +56,13 @@ const readTrustedIssuer = (): TrustedIssuer | undefined => {
 let dynamo: DynamoDbLocal | undefined;
 let listener: LocalListener | undefined;
 let eventLog: EventLog | undefined;
+let webhookDispatch: WebhookDispatch | undefined;
 let dataDirLock: DataDirLock | undefined;
 
 /** Stops whatever has started, so no DynamoDB Local outlives this process. */
 const shutdown = async (code: number): Promise<never> => {
   await eventLog?.stop().catch(() => undefined);
+  await webhookDispatch?.stop().catch(() => undefined);
   await listener?.close().catch(() => undefined);
   await dynamo?.stop().catch(() => undefined);
   dataDirLock?.release();
@@ -93,13 +96,19 @@ const main = async (): Promise<void> => {
     if (dataDir) dataDirLock = lockDataDir(dataDir);
     // Loaded only once every setting has passed, so a refused start ends before the service's modules and
     // the AWS SDK load, which take most of a second.
-    const [{ listenLocal }, { startDynamoDbLocal }, { createTable }, { EVENTS_FILE, printEvents, startEventLog }] =
-      await Promise.all([
-        import('../local/service'),
-        import('../local/dynamodb-local'),
-        import('../local/create-table'),
-        import('../local/event-log'),
-      ]);
+    const [
+      { listenLocal },
+      { startDynamoDbLocal },
+      { createTable },
+      { EVENTS_FILE, printEvents, startEventLog },
+      { LOOPBACK_NOTICE, startWebhookDispatch },
+    ] = await Promise.all([
+      import('../local/service'),
+      import('../local/dynamodb-local'),
+      import('../local/create-table'),
+      import('../local/event-log'),
+      import('../local/webhook-dispatch'),
+    ]);
     // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
     process.env.AWS_ACCESS_KEY_ID = 'local';
     process.env.AWS_SECRET_ACCESS_KEY = 'local';
@@ -126,7 +135,18 @@ const main = async (): Promise<void> => {
       throw (external && unreachableEndpoint(error, external)) || error;
     });
     // Positioned before the API serves, so the first request's events are shown.
-    eventLog = await startEventLog({ endpoint, tableName, sink: printEvents(dataDir) });
+    // Each event is printed, then handed to the webhooks that receive it (delivered beside the log).
+    const print = printEvents(dataDir);
+    const dispatch = startWebhookDispatch();
+    webhookDispatch = dispatch;
+    eventLog = await startEventLog({
+      endpoint,
+      tableName,
+      sink: async (event) => {
+        await print(event);
+        await dispatch.sink(event);
+      },
+    });
     const service = await listener.serve({ dynamoEndpoint: endpoint, tableName, dataDir, trustedIssuer });
 
     const storage = dataDir ? `data in ${dataDir}` : 'in memory';
@@ -147,6 +167,8 @@ const main = async (): Promise<void> => {
     }
     const eventsFile = dataDir ? ` and appended to ${join(dataDir, EVENTS_FILE)}` : '';
     console.log(`Audit events, as the event bus would receive them: "event: <json>" lines here${eventsFile}`);
+    console.log('Webhooks: each audit event is delivered to the webhooks that receive it, as deployed');
+    if (process.env.WEBHOOKS_ALLOW_LOOPBACK === '1') console.log(LOOPBACK_NOTICE);
     console.log(
       `Requests: one line each here, with ${functionLogs ?? "the functions' warnings and errors (LOG_LEVEL=info shows all their JSON logs)"}`,
     );

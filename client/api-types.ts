@@ -589,6 +589,90 @@ export interface paths {
         patch: operations["updateServiceAccount"];
         trace?: never;
     };
+    "/api/v1/projects/{projectId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project’s webhooks, oldest first, never their secrets (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook for the project’s audit events; its signing secret is shown once (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook: nothing more is delivered to it (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook’s last 100 delivery attempts, newest event first (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/webhooks/{webhookId}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook a `webhook.pinged` event, delivered as any other; its outcome shows in its deliveries
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shares": {
         parameters: {
             query?: never;
@@ -752,7 +836,7 @@ export interface components {
             /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
             time: string;
             /** @enum {string} */
-            type: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "user.offboarded";
+            type: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
             actor: {
                 userId: string | null;
                 email: string | null;
@@ -768,6 +852,7 @@ export interface components {
                 shareId: string | null;
                 changeRequestId: string | null;
                 serviceAccountId: string | null;
+                webhookId: string | null;
             };
             sourceIp: string | null;
             userAgent: string | null;
@@ -796,6 +881,7 @@ export interface components {
                 protected: boolean | null;
                 approvals: number | null;
                 defaultAccess: ("none" | "read" | "write") | null;
+                url: string | null;
             };
         };
         /** @description One secret in two environments, without its values */
@@ -880,6 +966,31 @@ export interface components {
             createdAt: string;
             createdBy: components["schemas"]["Person"];
         };
+        /** @description A webhook of a project; never its signing secret */
+        Webhook: {
+            /** @description `whk_` + 16 base62 */
+            id: string;
+            url: string;
+            events: string[];
+            environments: string[] | null;
+            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+            createdAt: string;
+        };
+        /** @description One attempt to deliver an event to a webhook */
+        WebhookDelivery: {
+            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+            time: string;
+            eventId: string;
+            /** @description The audit event type delivered */
+            event: string;
+            /** @description 1 for the first attempt, up to 10 */
+            attempt: number;
+            statusCode: number | null;
+            durationMs: number;
+            /** @enum {string} */
+            outcome: "delivered" | "retrying" | "failed";
+            error: string | null;
+        };
         /** @description A share as its creator sees it: its limits, never its ciphertext */
         Share: {
             id: string;
@@ -916,7 +1027,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 cursor?: string;
-                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "user.offboarded";
+                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
                 since?: string;
                 until?: string;
             };
@@ -1455,7 +1566,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 cursor?: string;
-                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "user.offboarded";
+                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
                 since?: string;
                 until?: string;
             };
@@ -6887,6 +6998,705 @@ export interface operations {
                         success: false;
                         /** @constant */
                         error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Project not found";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where to deliver: an https URL whose host resolves to public addresses only */
+                    url: string;
+                    /** @description The events to deliver: audit event types or `prefix.*` patterns */
+                    events: string[];
+                    /** @description Only events in these environments; without it, every event that matches */
+                    environments?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook, with its signing secret this once */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description `whk_` + 16 base62 */
+                            id: string;
+                            url: string;
+                            events: string[];
+                            environments: string[] | null;
+                            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+                            createdAt: string;
+                            /** @description The signing secret (`whsec_` + 32 base62): shown this once, keep it with the receiver */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Malformed JSON body" | "Validation failed";
+                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Project not found";
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored state */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Webhook limit reached";
+                    };
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Request body too large";
+                    };
+                };
+            };
+            /** @description A body without `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Content-Type must be application/json";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description Id of a webhook (`whk_` + 16 base62) */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Webhook not found";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description Id of a webhook (`whk_` + 16 base62) */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts: time, event, status code, duration, attempt and outcome */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Webhook not found";
+                    };
+                };
+            };
+            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Too many requests";
+                    };
+                };
+            };
+            /** @description A bug; details only in the log */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Internal server error";
+                    };
+                };
+            };
+            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @constant */
+                        error: "Service temporarily unavailable";
+                    };
+                };
+            };
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description Id of a webhook (`whk_` + 16 base62) */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ping event, on its way; its deliveries show how it went */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The id of the `webhook.pinged` event */
+                            eventId: string;
+                        };
+                    };
+                };
+            };
+            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                    };
+                };
+            };
+            /** @description The credential may not call this route, or the web ACL blocked the request */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    };
+                };
+            };
+            /** @description The addressed resource does not exist for this caller */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        /** @enum {string} */
+                        error: "Project not found" | "Webhook not found";
                     };
                 };
             };

@@ -43,6 +43,9 @@ export const auditEventTypes = [
   'service_account.updated',
   'service_account.deleted',
   'user.offboarded',
+  'webhook.created',
+  'webhook.deleted',
+  'webhook.pinged',
 ] as const;
 
 /** One kind of audit event. */
@@ -63,7 +66,7 @@ export const MAX_USER_AGENT_LENGTH = 256;
 /**
  * The most an event's item takes, in bytes, when it names at most one secret: a 256-character user
  * agent, two e-mails of up to 254 characters, a 128-character secret name or the access levels of 20
- * environments of up to 32 characters, its ids, keys and attribute names. A trail's page reads at most this per such event. The read of an export names every secret
+ * environments of up to 32 characters or a webhook's origin, its ids, keys and attribute names. A trail's page reads at most this per such event. The read of an export names every secret
  * read (up to 1,000: about 150 KB at the longest names), so a page holding those reads more, and
  * DynamoDB ends a page at 1 MB.
  */
@@ -114,6 +117,8 @@ const buildAuditEventSchema = () =>
         changeRequestId: nullableText(),
         /** `service_account.*`: the service account's id. */
         serviceAccountId: nullableText(),
+        /** `webhook.*`: the webhook's id. */
+        webhookId: nullableText(),
       }),
       /** The caller's address as API Gateway saw it. */
       sourceIp: nullableText(),
@@ -155,6 +160,11 @@ const buildAuditEventSchema = () =>
         approvals: z.nullable(z.int()),
         /** `environment.updated`: a plain member's access there unless set for them. */
         defaultAccess: z.nullable(z.enum(accessLevels)),
+        /**
+         * `webhook.*`: where the webhook delivers, its origin only (scheme, host and port): a path or
+         * query may hold the receiver's own secret, which the trail never keeps.
+         */
+        url: nullableText(),
       }),
     })
     .check(z.meta({ id: 'AuditEvent' }), z.describe('One recorded change or denial; never a credential'));

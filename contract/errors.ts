@@ -37,6 +37,8 @@ export const ErrorText = {
   shareLimit: 'Share limit reached',
   serviceAccountNotFound: 'Service account not found',
   serviceAccountLimit: 'Service account limit reached',
+  webhookNotFound: 'Webhook not found',
+  webhookLimit: 'Webhook limit reached',
   malformedJson: 'Malformed JSON body',
   validation: 'Validation failed',
   tooLarge: 'Request body too large',

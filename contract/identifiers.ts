@@ -68,3 +68,13 @@ export const SERVICE_ACCOUNT_ID_RANDOM_LENGTH = 16;
 export const SERVICE_ACCOUNT_ID_PATTERN = new RegExp(
   `^${SERVICE_ACCOUNT_ID_PREFIX}[0-9A-Za-z]{${SERVICE_ACCOUNT_ID_RANDOM_LENGTH}}$`,
 );
+/** Prefix of a webhook's id. */
+export const WEBHOOK_ID_PREFIX = 'whk_';
+/** Random base62 characters after the prefix of a webhook's id. */
+export const WEBHOOK_ID_RANDOM_LENGTH = 16;
+/** A webhook's id. */
+export const WEBHOOK_ID_PATTERN = new RegExp(`^${WEBHOOK_ID_PREFIX}[0-9A-Za-z]{${WEBHOOK_ID_RANDOM_LENGTH}}$`);
+/** Prefix of a webhook's signing secret, shown once when it is registered. */
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+/** Random base62 characters of a webhook's signing secret (about 190 bits). */
+export const WEBHOOK_SECRET_RANDOM_LENGTH = 32;

@@ -90,3 +90,13 @@ export const SHARE_LIMIT = 100;
 export const SHARE_BODY_BYTES = 128 * 1024;
 /** Seconds a client should wait before retrying a 503, from the gateway or a route. */
 export const RETRY_AFTER_SECONDS = '1';
+/** Webhooks a project holds at most. */
+export const MAX_WEBHOOKS = 10;
+/** Longest webhook URL (`lambdas/domain/webhook-url.ts` checks the rest: https, public addresses). */
+export const MAX_WEBHOOK_URL_LENGTH = 512;
+/** Event patterns one webhook names at most. */
+export const MAX_WEBHOOK_EVENTS = 20;
+/** Deliveries a webhook's list shows: its latest. */
+export const WEBHOOK_DELIVERIES_SHOWN = 100;
+/** Days a delivery's record is kept before DynamoDB's TTL removes it. */
+export const WEBHOOK_DELIVERY_DAYS = 30;

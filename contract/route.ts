@@ -24,6 +24,8 @@ export const API_TAGS = {
     'Service accounts of a project: machine identities that belong to the project, with their access to its environments',
   shares:
     'Secrets handed from one person to another, end-to-end encrypted: the service holds ciphertext it cannot read',
+  webhooks:
+    'A project’s webhooks: its audit events, never a value, signed and delivered to public https receivers, with each delivery’s outcome',
 } as const;
 
 /** The group of an operation in the API document (`API_TAGS`). */
@@ -121,7 +123,7 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
  * share, `SAMPLE_SHARE`, and in `SAMPLE_SECRET`'s environment the member and the caller have each
  * proposed a change request, open. The caller is also a plain member of the other member's project,
  * `joinedProjectId`, added by them and not opened yet. The caller's project holds one service account,
- * `serviceAccountId`, that reads `SAMPLE_SECRET`'s environment.
+ * `serviceAccountId`, that reads `SAMPLE_SECRET`'s environment, and a webhook, `webhookId`.
  */
 export interface SampleWorld {
   readonly projectId: string;
@@ -138,6 +140,8 @@ export interface SampleWorld {
   readonly ownChangeRequestId: string;
   /** A service account of the caller's project. */
   readonly serviceAccountId: string;
+  /** A webhook of the caller's project. */
+  readonly webhookId: string;
 }
 
 /**
@@ -161,6 +165,7 @@ export const SAMPLE_WORLD: SampleWorld = {
   changeRequestId: 'chg_AAAAAAAAAAAAAAAA',
   ownChangeRequestId: 'chg_BBBBBBBBBBBBBBBB',
   serviceAccountId: 'sa_AAAAAAAAAAAAAAAA',
+  webhookId: 'whk_AAAAAAAAAAAAAAAA',
 };
 
 /**

@@ -104,6 +104,8 @@ const partitions: Readonly<
   ServiceAccount: { table: keyPrefix.project },
   AuditEvent: { table: keyPrefix.audit },
   ProjectAuditEvent: { table: keyPrefix.audit, indexes: { [listIndexName]: keyPrefix.project } },
+  Webhook: { table: keyPrefix.project },
+  WebhookDelivery: { table: keyPrefix.project },
 };
 
 /** The indexes that hold an entity's items: there its lists are read, and a write may rewrite its entry too. */
@@ -147,3 +149,20 @@ export const grantsOf = (calls: readonly DataCall[]): TableAccess => {
     ...(index && { index }),
   }));
 };
+
+/**
+ * The DynamoDB calls of the webhook delivery function (docs/operations.md, "Webhooks"): for an audit
+ * event of a project, the project's webhooks (strongly consistent, so one deleted a moment ago is not
+ * delivered to); for each delivery attempt, the webhook again and the project (its data key, to open
+ * the webhook's signing secret), and the attempt's record.
+ */
+export const webhookDeliveryCalls: readonly DataCall[] = [
+  { operation: 'Query', entity: 'Webhook', consistent: true },
+  { operation: 'GetItem', entity: 'Webhook', consistent: true },
+  { operation: 'GetItem', entity: 'Project', consistent: true },
+  { operation: 'Query', entity: 'WebhookDelivery', consistent: true },
+  { operation: 'PutItem', entity: 'WebhookDelivery' },
+];
+
+/** The webhook delivery function's table access, derived from its calls. */
+export const webhookDeliveryTableAccess: TableAccess = grantsOf(webhookDeliveryCalls);

@@ -28,7 +28,9 @@ export type Entity =
   | 'ShareSlots'
   | 'ServiceAccount'
   | 'AuditEvent'
-  | 'ProjectAuditEvent';
+  | 'ProjectAuditEvent'
+  | 'Webhook'
+  | 'WebhookDelivery';
 
 /** One DynamoDB call a pattern needs. */
 export type FloorCall =

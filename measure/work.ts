@@ -293,7 +293,7 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
    * used once, the owner's project with one other member and its sample secret at version 1, a spare
    * token of the owner's, a share of the owner's, another signed-in user, an open change request of
    * the member's and one of the owner's, a service account, and, for a route whose sample names it, the member's own
-   * project, to which they added the owner (not opened yet).
+   * project, to which they added the owner (not opened yet), and a webhook of the owner's project.
    */
   const newWorld = async (
     route: RouteContract,
@@ -374,6 +374,20 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
       json: { name: 'work', access: { [SAMPLE_SECRET.environment]: 'read' } },
     });
     const serviceAccountId = String(expectStatus(madeAccount, 201, 'service account create').body.data.id);
+    // The webhook the webhook routes' samples name, made only for a route whose sample names one.
+    const webhookId =
+      route.sample(SAMPLE_WORLD).params?.webhookId === undefined
+        ? SAMPLE_WORLD.webhookId
+        : String(
+            expectStatus(
+              await send('POST', `/api/v1/projects/${projectId}/webhooks`, {
+                token: worldSession,
+                json: { url: 'https://203.0.114.10/hooks/work', events: ['secret.*'] },
+              }),
+              201,
+              'webhook create',
+            ).body.data.id,
+          );
     const worldToken = String(expectStatus(await token('work'), 201, 'world token').body.data.rawToken);
     // Its first use records lastUsedAt; the measured request is then a steady use.
     expectStatus(await send('GET', '/api/v1/tokens', { token: worldToken }), 200, 'world token use');
@@ -388,6 +402,7 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
         changeRequestId,
         ownChangeRequestId,
         serviceAccountId,
+        webhookId,
       },
       credentials: { token: worldToken, session: worldSession },
     };

@@ -201,6 +201,12 @@ export const eventSentence = (event: AuditEvent, reading: Reading): string => {
       return `Deleted service account ${serviceAccountPhrase(event)}${ofProject(event, reading, 'of')}`;
     case 'user.offboarded':
       return `Offboarded ${personPhrase(event)}: their tokens revoked and their memberships removed`;
+    case 'webhook.created':
+      return `Registered webhook ${target.webhookId ?? ''}${details.url === null ? '' : ` to ${details.url}`}${ofProject(event, reading, 'in')}`;
+    case 'webhook.deleted':
+      return `Deleted webhook ${target.webhookId ?? ''}${details.url === null ? '' : ` to ${details.url}`}${ofProject(event, reading, 'of')}`;
+    case 'webhook.pinged':
+      return `Pinged webhook ${target.webhookId ?? ''}${ofProject(event, reading, 'of')}`;
     default: {
       // A type this dashboard does not know yet (a newer service): its name, rather than nothing.
       const unknown: never = event.type;

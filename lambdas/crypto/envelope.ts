@@ -197,3 +197,29 @@ export const dataKeys = (wrapper: KeyWrapper, options: DataKeysOptions = {}): Da
     },
   };
 };
+
+/**
+ * The additional data of a webhook's signing secret: its project and webhook, so a sealed secret moved
+ * to another webhook does not open. Its array starts with a text, where a value's starts with a number
+ * or is four long, so it never coincides with a value's.
+ */
+const webhookSecretData = (projectId: string, webhookId: string): Buffer =>
+  Buffer.from(JSON.stringify(['webhook-secret', projectId, webhookId]), 'utf8');
+
+/** A webhook's signing secret sealed under its project's data key. */
+export const encryptWebhookSecret = (key: Uint8Array, projectId: string, webhookId: string, secret: string): Buffer =>
+  sealBytes(key, webhookSecretData(projectId, webhookId), Buffer.from(secret, 'utf8'));
+
+/** The signing secret `encryptWebhookSecret` sealed for this webhook; a `DecryptionError` naming it otherwise. */
+export const decryptWebhookSecret = (
+  key: Uint8Array,
+  projectId: string,
+  webhookId: string,
+  sealed: Uint8Array,
+): string =>
+  openBytes(
+    key,
+    webhookSecretData(projectId, webhookId),
+    sealed,
+    `The signing secret of webhook ${projectId}/${webhookId}`,
+  ).toString('utf8');

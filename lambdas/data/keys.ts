@@ -200,3 +200,34 @@ export const auditEventKeys = (event: { time: string; id: string }, userId: stri
   SK: auditSortKey(event.time, event.id),
   ...(projectId !== null && { GSI1PK: projectAuditPartition(projectId), GSI1SK: auditSortKey(event.time, event.id) }),
 });
+
+/** Sort-key prefix of the webhook items in a project's partition. */
+export const WEBHOOK_PREFIX = 'WEBHOOK#';
+
+/** One webhook of a project, by id. */
+export const webhookKey = (projectId: string, webhookId: string): ItemKey => ({
+  PK: projectKey(projectId).PK,
+  SK: `${WEBHOOK_PREFIX}${webhookId}`,
+});
+
+/** Sort-key prefix of one webhook's delivery attempts in its project's partition, which sort by event time. */
+export const webhookDeliveryPrefix = (webhookId: string): string => `DELIVERY#${webhookId}#`;
+
+/** Sort-key prefix of the attempts to deliver one event to one webhook. */
+export const webhookEventDeliveryPrefix = (webhookId: string, eventTime: string, eventId: string): string =>
+  `${webhookDeliveryPrefix(webhookId)}${eventTime}#${eventId}#`;
+
+/**
+ * One delivery attempt: its webhook, its event's time and id, and its number, so that a webhook's read
+ * newest event first with each event's attempts together, and one event's attempts read alone.
+ */
+export const webhookDeliveryKey = (
+  projectId: string,
+  webhookId: string,
+  eventTime: string,
+  eventId: string,
+  attempt: number,
+): ItemKey => ({
+  PK: projectKey(projectId).PK,
+  SK: `${webhookEventDeliveryPrefix(webhookId, eventTime, eventId)}${String(attempt).padStart(2, '0')}`,
+});

@@ -436,3 +436,40 @@ export interface NewChangeRequest {
   /** A new wrapped data key for the project, stored only if it still has none. */
   readonly newDataKey?: Uint8Array;
 }
+
+/** A webhook of a project: where it delivers, what, and its signing secret sealed under the project's data key. */
+export interface WebhookRecord {
+  readonly projectId: string;
+  readonly webhookId: string;
+  readonly url: string;
+  readonly events: readonly string[];
+  /** The environments whose events it receives; null: every event that matches. */
+  readonly environments: readonly string[] | null;
+  readonly createdAt: string;
+  /** The user who registered it. */
+  readonly createdBy: string;
+  /** The signing secret, sealed (`encryptWebhookSecret`); never answered, logged or put in an event. */
+  readonly secret: Uint8Array;
+}
+
+/** What came of one attempt to deliver an event to a webhook. */
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed';
+
+/** One attempt to deliver an event to a webhook, as its deliveries list shows it. */
+export interface DeliveryRecord {
+  readonly projectId: string;
+  readonly webhookId: string;
+  /** When the attempt was made. */
+  readonly time: string;
+  readonly eventId: string;
+  /** The event's own time. */
+  readonly eventTime: string;
+  /** The event's type. */
+  readonly event: string;
+  readonly attempt: number;
+  readonly statusCode: number | null;
+  readonly durationMs: number;
+  readonly outcome: DeliveryOutcome;
+  /** Why no 2xx came when no status tells it: a timeout, a refused address, a connection error. */
+  readonly error: string | null;
+}

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { MAX_WEBHOOK_URL_LENGTH } from '@contract/limits';
 import ipaddr from 'ipaddr.js';
 import { canonicalIp } from './ip';
 
@@ -8,9 +9,6 @@ import { canonicalIp } from './ip';
  * connects to the address checked here, so a name re-pointed between the check and the connection
  * (DNS rebinding) cannot reach a private one.
  */
-
-/** Longest webhook URL. */
-export const MAX_WEBHOOK_URL_LENGTH = 512;
 
 /** Finds every address of a host name (node:dns `lookup` with `all`, in the service). */
 export type ResolveHost = (hostname: string) => Promise<readonly string[]>;

@@ -23,6 +23,7 @@ export const ROUTE_DOMAINS = {
   Secrets: ['secrets'],
   Changes: ['changes'],
   Shares: ['shares'],
+  Webhooks: ['webhooks'],
 } as const satisfies Record<string, readonly ApiTag[]>;
 
 /** A route domain, e.g. `Secrets`; its nested stack's construct id is `<domain>Routes`. */

@@ -50,6 +50,7 @@ const sampleEvent = (userId: string): AuditEvent => ({
     shareId: null,
     changeRequestId: null,
     serviceAccountId: null,
+    webhookId: null,
   },
   sourceIp: '127.0.0.1',
   userAgent: 'event-log-test',
@@ -72,6 +73,7 @@ const sampleEvent = (userId: string): AuditEvent => ({
     protected: null,
     approvals: null,
     defaultAccess: null,
+    url: null,
     note: null,
   },
 });

@@ -102,6 +102,7 @@ const tokenCreated: AuditEvent = {
     shareId: null,
     changeRequestId: null,
     serviceAccountId: null,
+    webhookId: null,
   },
   sourceIp: '203.0.113.9',
   // Quotes and a backslash: free text must reach the bus intact.
@@ -125,6 +126,7 @@ const tokenCreated: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    url: null,
     note: null,
   },
 };
@@ -141,6 +143,7 @@ const tokenDenied: AuditEvent = {
     shareId: null,
     changeRequestId: null,
     serviceAccountId: null,
+    webhookId: null,
   },
   sourceIp: '198.51.100.7',
   userAgent: null,
@@ -163,6 +166,7 @@ const tokenDenied: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    url: null,
     note: null,
   },
 };
@@ -179,6 +183,7 @@ const memberAdded: AuditEvent = {
     shareId: null,
     changeRequestId: null,
     serviceAccountId: null,
+    webhookId: null,
   },
   sourceIp: '203.0.113.9',
   userAgent: 'secrets-cli/1.0',
@@ -201,6 +206,7 @@ const memberAdded: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    url: null,
     note: null,
   },
 };
@@ -217,6 +223,7 @@ const userOffboarded: AuditEvent = {
     shareId: null,
     changeRequestId: null,
     serviceAccountId: null,
+    webhookId: null,
   },
   sourceIp: null,
   userAgent: null,
@@ -239,6 +246,7 @@ const userOffboarded: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    url: null,
     note: null,
   },
 };
@@ -255,6 +263,7 @@ const secretRead: AuditEvent = {
     shareId: null,
     changeRequestId: null,
     serviceAccountId: null,
+    webhookId: null,
   },
   sourceIp: '198.51.100.7',
   userAgent: 'secrets-cli',
@@ -280,6 +289,7 @@ const secretRead: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    url: null,
     note: null,
   },
 };
@@ -296,6 +306,7 @@ const shareRevealed: AuditEvent = {
     shareId: 'shr_abc',
     changeRequestId: null,
     serviceAccountId: null,
+    webhookId: null,
   },
   sourceIp: '198.51.100.8',
   userAgent: null,
@@ -318,6 +329,7 @@ const shareRevealed: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    url: null,
     note: null,
   },
 };
@@ -489,6 +501,7 @@ describe('pipe', () => {
         shareId: { NULL: true },
         changeRequestId: { NULL: true },
         serviceAccountId: { NULL: true },
+        webhookId: null,
       },
       sourceIp: { S: '198.51.100.7' },
       userAgent: { NULL: true },
@@ -511,6 +524,7 @@ describe('pipe', () => {
         protected: { NULL: true },
         approvals: { NULL: true },
         defaultAccess: { NULL: true },
+        url: null,
         note: { NULL: true },
       },
     });

@@ -54,6 +54,7 @@ const FULL_TARGET: AuditTarget = {
   shareId: 'shr_0000000000000000000001',
   changeRequestId: null,
   serviceAccountId: 'sa_0000000000000001',
+  webhookId: null,
 };
 const FULL_DETAILS: AuditDetails = {
   name: 'deploy-bot',
@@ -73,6 +74,7 @@ const FULL_DETAILS: AuditDetails = {
   protected: true,
   approvals: 2,
   defaultAccess: 'read',
+  url: null,
   note: null,
 };
 

@@ -17,6 +17,7 @@ const event: AuditEvent = {
     shareId: null,
     changeRequestId: null,
     serviceAccountId: null,
+    webhookId: null,
   },
   sourceIp: '203.0.113.7',
   userAgent: 'curl/8.5.0',
@@ -39,6 +40,7 @@ const event: AuditEvent = {
     protected: null,
     approvals: null,
     defaultAccess: null,
+    url: null,
     note: null,
   },
 };
