@@ -100,3 +100,9 @@ export const MAX_WEBHOOK_EVENTS = 20;
 export const WEBHOOK_DELIVERIES_SHOWN = 100;
 /** Days a delivery's record is kept before DynamoDB's TTL removes it. */
 export const WEBHOOK_DELIVERY_DAYS = 30;
+/**
+ * Seconds to wait after each failed webhook delivery attempt before the next: from a minute to eight
+ * hours, ten attempts in all over about 24 hours (86,160 seconds of waiting); after the tenth fails, the
+ * delivery is failed. Deployed, each delay is one queue's visibility timeout (lib/constructs/webhook-delivery.ts).
+ */
+export const WEBHOOK_RETRY_DELAYS_SECONDS = [60, 300, 900, 1_800, 3_600, 7_200, 14_400, 28_800, 28_800] as const;

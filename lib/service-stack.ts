@@ -10,6 +10,7 @@ import { SecretVersionCleanup } from '@lib/constructs/secret-version-cleanup';
 import { ServiceApi, type SessionIssuerSettings } from '@lib/constructs/service-api';
 import { UserDirectory } from '@lib/constructs/user-directory';
 import { WebAcl } from '@lib/constructs/web-acl';
+import { WebhookDelivery } from '@lib/constructs/webhook-delivery';
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 
@@ -43,6 +44,8 @@ export class ServiceStack extends Stack {
   readonly offboarding: Offboarding | undefined;
   /** The hourly `token.expiring` notices: their schedule, function and dead-letter queue. */
   readonly expiryNotices: ExpiryNotices;
+  /** Webhooks: the audit bus's events of a project, through the attempts' queues, to their receivers. */
+  readonly webhookDelivery: WebhookDelivery;
   /** The web dashboard: its bucket, distribution and deployment. */
   readonly dashboard: DashboardSite;
   /** The deletion of a deleted secret's versions once its head expires: stream mapping, function, dead-letter queue. */
@@ -141,6 +144,15 @@ export class ServiceStack extends Stack {
       table: this.dataStore.table,
       retentionDays: config.auditRetentionDays,
       logRetention: config.logRetention,
+    });
+
+    this.webhookDelivery = new WebhookDelivery(this, 'WebhookDelivery', {
+      table: this.dataStore.table,
+      logRetention: config.logRetention,
+      logLevel: config.logLevel,
+      auditRetentionDays: config.auditRetentionDays,
+      eventBus: this.auditStream.eventBus,
+      secretsKey: this.dataStore.secretsKey,
     });
 
     this.webAcl = config.waf

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { AuditEvent } from '@contract/audit';
+import { WEBHOOK_RETRY_DELAYS_SECONDS } from '@contract/limits';
 
 /** What a webhook receives: its event patterns and, when set, the environments it is limited to. */
 export interface WebhookFilter {
@@ -28,11 +29,8 @@ export const webhookReceives = (webhook: WebhookFilter, event: AuditEvent): bool
 export const signatureHeader = (secret: string, unixSeconds: number, body: string): string =>
   `t=${unixSeconds},v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`;
 
-/**
- * Seconds to wait after each failed attempt before the next: from a minute to eight hours, ten attempts
- * in all over about 24 hours (86,160 seconds of waiting). After the tenth fails, the delivery is failed.
- */
-export const RETRY_DELAYS_SECONDS = [60, 300, 900, 1_800, 3_600, 7_200, 14_400, 28_800, 28_800] as const;
+/** Seconds to wait after each failed attempt before the next (`WEBHOOK_RETRY_DELAYS_SECONDS`). */
+export const RETRY_DELAYS_SECONDS = WEBHOOK_RETRY_DELAYS_SECONDS;
 
 /** Attempts a delivery gets before it is failed. */
 export const MAX_DELIVERY_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;

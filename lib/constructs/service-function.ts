@@ -34,6 +34,11 @@ export interface ServiceFunctionProps {
    * no dead-letter queue of its own. Default: API Gateway invokes it synchronously.
    */
   readonly invokedByStream?: boolean;
+  /**
+   * Set for a function the event source mappings of SQS queues invoke: the queues' redrive keeps what
+   * fails, so the function needs no dead-letter queue of its own.
+   */
+  readonly invokedByQueue?: boolean;
 }
 
 /** What every function of the service is told, whatever it serves (see {@link serviceEnvironment}). */
@@ -154,6 +159,12 @@ export class ServiceFunction extends Construct {
         id: 'Serverless-LambdaDLQ',
         reason:
           "An event source mapping on the table's stream invokes the function synchronously; a function's dead-letter queue only ever receives failed asynchronous events. The mapping retries a failed batch, halving it to isolate the failing record, and sends what fails every retry to its on-failure destination, a queue of its own.",
+      });
+    } else if (props.invokedByQueue) {
+      Validations.of(this.lambdaFunction).acknowledge({
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          "Event source mappings of SQS queues invoke the function synchronously; a function's dead-letter queue only ever receives failed asynchronous events. A message that fails stays in its queue, whose redrive policy moves it on (to the next attempt's queue, finally to a dead-letter queue).",
       });
     } else if (!props.deadLetterQueue) {
       Validations.of(this.lambdaFunction).acknowledge({

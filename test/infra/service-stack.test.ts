@@ -68,6 +68,7 @@ const serviceFunctionIds = (): Set<string> =>
       offboardingFunction(),
       expiryNoticesFunction(),
       secretVersionCleanupFunction(),
+      synthesized.stack.webhookDelivery.function,
     ].map((fn) => logicalId(fn.lambdaFunction)),
   );
 /** The service's own functions, without CDK's deploy-time handlers. */
@@ -390,7 +391,10 @@ describe('least privilege', () => {
 
 describe('offboarding', () => {
   it('runs on the CloudTrail record of each Cognito call that disables or deletes a user, unless it failed', () => {
-    const rules = Object.values(resourcesOf('AWS::Events::Rule')).map(propertiesOf);
+    // The rules of the default bus (the webhook rule is on the audit bus: checks/webhook-delivery.ts).
+    const rules = Object.values(resourcesOf('AWS::Events::Rule'))
+      .map(propertiesOf)
+      .filter((rule) => rule.EventBusName === undefined);
     expect(rules).toHaveLength(1);
     expect(rules[0]?.EventPattern).toEqual({
       source: ['aws.cognito-idp'],
@@ -435,7 +439,11 @@ describe('offboarding', () => {
       context: { sessionIssuer: 'https://idp.example.com/', sessionAudience: 'dashboard' },
     });
     expect(external.stack.offboarding).toBeUndefined();
-    external.template.resourceCountIs('AWS::Events::Rule', 0);
+    // Only the webhook rule, on the audit bus.
+    external.template.resourceCountIs('AWS::Events::Rule', 1);
+    external.template.hasResourceProperties('AWS::Events::Rule', {
+      Description: 'Audit events of a project, for its webhooks',
+    });
   });
 });
 
@@ -549,8 +557,8 @@ describe('expiry notices', () => {
 });
 
 describe('functions', () => {
-  it("creates one function per route, the authorizer, the offboarding, expiry-notice and secret-version cleanup functions, besides CDK's deploy-time two", () => {
-    expect(serviceFunctionIds().size).toBe(routes.length + 4);
+  it("creates one function per route, the authorizer, the offboarding, expiry-notice, secret-version cleanup and webhook delivery functions, besides CDK's deploy-time two", () => {
+    expect(serviceFunctionIds().size).toBe(routes.length + 5);
     expect([...synthesized.stack.serviceApi.routeFunctions.keys()]).toEqual(routes.map((route) => route.handler));
     // CloudFormation runs these two during a deploy only: copying the dashboard's files, emptying its bucket on delete.
     const others = Object.keys(resourcesOf('AWS::Lambda::Function')).filter((id) => !serviceFunctionIds().has(id));
@@ -576,14 +584,17 @@ describe('functions', () => {
         TracingConfig: { Mode: 'Active' },
         MemorySize: 256,
         // The offboarding function revokes every token of a user, one transaction each; the expiry-notice
-        // function sends every notice due, one transaction each.
+        // function sends every notice due, one transaction each; the webhook delivery waits up to 10 s for
+        // receivers, side by side.
         Timeout:
-          id === logicalId(offboardingFunction().lambdaFunction) ||
-          id === logicalId(secretVersionCleanupFunction().lambdaFunction)
-            ? 60
-            : id === logicalId(expiryNoticesFunction().lambdaFunction)
-              ? 300
-              : 10,
+          id === logicalId(synthesized.stack.webhookDelivery.function.lambdaFunction)
+            ? 30
+            : id === logicalId(offboardingFunction().lambdaFunction) ||
+                id === logicalId(secretVersionCleanupFunction().lambdaFunction)
+              ? 60
+              : id === logicalId(expiryNoticesFunction().lambdaFunction)
+                ? 300
+                : 10,
         LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
         Environment: {
           Variables: expect.objectContaining({
@@ -612,9 +623,9 @@ describe('functions', () => {
     const retentions = Object.values(resourcesOf('AWS::Logs::LogGroup')).map(
       (group) => propertiesOf(group).RetentionInDays,
     );
-    // Each route function's, the authorizer's, the offboarding, expiry-notice and secret-version cleanup
-    // functions', the stage's, the dashboard deployment's and the audit pipe's.
-    expect(retentions).toHaveLength(routes.length + 7);
+    // Each route function's, the authorizer's, the offboarding, expiry-notice, secret-version cleanup and
+    // webhook delivery functions', the stage's, the dashboard deployment's and the audit pipe's.
+    expect(retentions).toHaveLength(routes.length + 8);
     expect(new Set(retentions)).toEqual(new Set([30]));
   });
 
@@ -867,6 +878,7 @@ describe('cdk-nag', () => {
         'AwsSolutions-L1',
         'AwsSolutions-SQS3',
         'Serverless-LambdaDLQ',
+        'Serverless-LambdaEventSourceMappingDestination',
         'Serverless-LambdaLatestVersion',
         'Serverless-LambdaTracing',
         'Serverless-SQSRedrivePolicy',
@@ -878,8 +890,13 @@ describe('cdk-nag', () => {
 
   it('keeps the premise of the dead-letter acknowledgement: only API Gateway invokes those functions, synchronously', () => {
     // A DLQ or on-failure destination only matters for asynchronous invocations and event source mappings.
-    // The one mapping (checks/secret-version-cleanup.ts) has its own on-failure destination.
-    const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping')).map(propertiesOf);
+    // The stream's mapping (checks/secret-version-cleanup.ts) has its own on-failure destination; the
+    // webhook queues' mappings (checks/webhook-delivery.ts) leave a failed message in its queue, whose
+    // redrive moves it on.
+    const webhookFunction = { Ref: logicalId(synthesized.stack.webhookDelivery.function.lambdaFunction) };
+    const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping'))
+      .map(propertiesOf)
+      .filter((mapping) => JSON.stringify(mapping.FunctionName) !== JSON.stringify(webhookFunction));
     expect(mappings).toEqual([
       expect.objectContaining({
         FunctionName: { Ref: logicalId(secretVersionCleanupFunction().lambdaFunction) },

@@ -198,6 +198,7 @@ describe('npm start’s event log', () => {
           shareId: null,
           changeRequestId: null,
           serviceAccountId: null,
+          webhookId: null,
         },
         sourceIp: '127.0.0.1',
         userAgent: 'curl/8.5.0',

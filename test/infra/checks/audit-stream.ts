@@ -2,6 +2,7 @@ import { convertToAttr, convertToNative, marshall } from '@aws-sdk/util-dynamodb
 import { AUDIT_EVENT_SOURCE, type AuditEvent } from '@contract/audit';
 import { tableSchema } from '@contract/table-schema';
 import { auditEventKeys } from '@lambdas/data/keys';
+import { auditEventOfBusEvent } from '@lambdas/events/bus-event';
 import {
   AUDIT_DETAIL_TYPE_PATH,
   AUDIT_TIME_PATH,
@@ -460,6 +461,7 @@ describe('pipe', () => {
       '$.dynamodb.NewImage.target.M.shareId',
       '$.dynamodb.NewImage.target.M.changeRequestId',
       '$.dynamodb.NewImage.target.M.serviceAccountId',
+      '$.dynamodb.NewImage.target.M.webhookId',
       '$.dynamodb.NewImage.sourceIp',
       '$.dynamodb.NewImage.userAgent',
       '$.dynamodb.NewImage.requestId',
@@ -481,6 +483,7 @@ describe('pipe', () => {
       '$.dynamodb.NewImage.details.M.protected',
       '$.dynamodb.NewImage.details.M.approvals',
       '$.dynamodb.NewImage.details.M.defaultAccess',
+      '$.dynamodb.NewImage.details.M.url',
     ]);
     // Values quoted, whole attribute values bare, as Pipes wants them.
     expect(template).toContain('"id": "<$.dynamodb.NewImage.id.S>"');
@@ -501,7 +504,7 @@ describe('pipe', () => {
         shareId: { NULL: true },
         changeRequestId: { NULL: true },
         serviceAccountId: { NULL: true },
-        webhookId: null,
+        webhookId: { NULL: true },
       },
       sourceIp: { S: '198.51.100.7' },
       userAgent: { NULL: true },
@@ -524,7 +527,7 @@ describe('pipe', () => {
         protected: { NULL: true },
         approvals: { NULL: true },
         defaultAccess: { NULL: true },
-        url: null,
+        url: { NULL: true },
         note: { NULL: true },
       },
     });
@@ -536,6 +539,14 @@ describe('pipe', () => {
       const detail = fillTemplate(auditEventInputTemplate, recordOf('INSERT', itemOf(event)));
       expect(detail).toEqual(expectedDetail(event));
       expect(Object.keys(detail as Json).sort()).toEqual(Object.keys(event).sort());
+    },
+  );
+
+  it.each(EVENTS.map((event) => [event.type, event] as const))(
+    'gives the webhook delivery a %s event back as the trail has it, field for field',
+    (_type, event) => {
+      const detail = fillTemplate(auditEventInputTemplate, recordOf('INSERT', itemOf(event)));
+      expect(auditEventOfBusEvent({ detail })).toEqual(event);
     },
   );
 

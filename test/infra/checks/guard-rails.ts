@@ -555,6 +555,7 @@ describe('dashboard', () => {
       'SecretsService/MembersAdded service=secrets-service',
       'SecretsService/MembersRemoved service=secrets-service',
       'SecretsService/SecretsPromoted service=secrets-service',
+      'SecretsService/WebhooksCreated service=secrets-service',
       'SecretsService/SharesCreated service=secrets-service',
       'SecretsService/SharesDeleted service=secrets-service',
       'SecretsService/SharesRevealed service=secrets-service',

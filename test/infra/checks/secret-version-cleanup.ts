@@ -32,7 +32,10 @@ const logicalId = (construct: IConstruct): string =>
 const getAtt = (construct: IConstruct, attribute: string) => ({ 'Fn::GetAtt': [logicalId(construct), attribute] });
 const cleanup = () => synthesized.stack.secretVersionCleanup;
 const mapping = (): Json => {
-  const all = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping'));
+  // The mappings of the table's stream (the webhook queues' have their own check).
+  const all = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping')).filter(
+    (resource) => ((resource as Json).Properties as Json).StartingPosition !== undefined,
+  );
   expect(all).toHaveLength(1);
   return (all[0] as Json).Properties as Json;
 };

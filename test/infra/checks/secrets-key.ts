@@ -122,16 +122,17 @@ describe('the secrets key', () => {
     },
   );
 
-  it('is used by some routes, and every function outside them has no KMS permission and no SECRETS_KEY_ID', () => {
-    const keyed = new Set(
-      routes
+  it('is used by some routes and the webhook delivery, and every other function has no KMS permission and no SECRETS_KEY_ID', () => {
+    const keyed = new Set([
+      ...routes
         .filter((route) => route.keyUse !== undefined)
         .map((route) => {
           const fn = synthesized.stack.serviceApi.routeFunctions.get(route.handler);
           if (!fn) throw new Error(`No function for ${route.handler}`);
           return logicalId(fn.role);
         }),
-    );
+      logicalId(synthesized.stack.webhookDelivery.function.role),
+    ]);
     expect(keyed.size).toBeGreaterThan(0);
     const others = functionsByRole().filter(([role]) => !keyed.has(role));
     expect(others.length).toBeGreaterThan(routes.length - keyed.size);
@@ -142,12 +143,13 @@ describe('the secrets key', () => {
     }
   });
 
-  it('is named in no policy but the roles of the keyUse routes (no queue, topic or other role may use it)', () => {
-    const keyed = new Set(
-      routes
+  it('is named in no policy but the roles of the keyUse routes and the webhook delivery (no queue, topic or other role may use it)', () => {
+    const keyed = new Set([
+      ...routes
         .filter((route) => route.keyUse !== undefined)
         .map((route) => logicalId(synthesized.stack.serviceApi.routeFunctions.get(route.handler)?.role as IConstruct)),
-    );
+      logicalId(synthesized.stack.webhookDelivery.function.role),
+    ]);
     const naming = Object.values(resourcesOf('AWS::IAM::Policy'))
       .map((resource) => resource.Properties as Json)
       .filter((properties) => JSON.stringify(properties.PolicyDocument).includes(keyId()))
