@@ -180,6 +180,7 @@ export class ServiceStack extends Stack {
       auditEventBusName: this.auditStream.eventBus.eventBusName,
       expiryNoticeDeadLetterQueue: this.expiryNotices.deadLetterQueue,
       secretVersionCleanupDeadLetterQueue: this.secretVersionCleanup.deadLetterQueue,
+      webhookDeadLetterQueue: this.webhookDelivery.deadLetterQueue,
     });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API', value: api.url });

@@ -29,6 +29,8 @@ export interface AlarmsProps {
   readonly expiryNoticeDeadLetterQueue: IQueue;
   /** The secret-version cleanup's dead-letter queue: a message there is a stream batch it failed to clean up after. */
   readonly secretVersionCleanupDeadLetterQueue: IQueue;
+  /** The webhook deliveries' dead-letter queue: a message there is an event whose last attempt failed for some webhook. */
+  readonly webhookDeadLetterQueue: IQueue;
 }
 
 /*
@@ -206,6 +208,16 @@ export const createAlarms = (scope: Construct, props: AlarmsProps): Alarm[] => {
     threshold: SECRET_CLEANUP_FAILED_BATCHES,
     evaluationPeriods: 1,
     description: `The secret-version cleanup gave up on a batch of stream records (TTL removals of deleted secrets' heads) after its retries: the versions of those secrets' ended lives stay in the table (never answered, only stored). Its message in the dead-letter queue (SecretVersionCleanupDeadLetterQueueUrl) names the shard and sequence numbers; see the function's log for the cause and the secrets named, then delete the message.`,
+  });
+
+  addAlarm('WebhookDeliveryFailures', {
+    metric: props.webhookDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+      statistic: 'Maximum',
+      period: PERIOD,
+    }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    description: `An event was not delivered to a webhook after its ten attempts over 24 hours (the deliveries show it failed), or EventBridge could not queue it; its message is in the webhook dead-letter queue. Tell the project's owners their receiver refuses or is unreachable; once it is fixed, move the messages back to the first attempt's queue (docs/operations.md, "Webhooks"), or delete them.`,
   });
 
   // Route functions, each function's alarms beside it, in its domain's stack

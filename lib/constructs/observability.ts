@@ -36,6 +36,8 @@ export interface ObservabilityProps {
   readonly expiryNoticeDeadLetterQueue: IQueue;
   /** The secret-version cleanup's dead-letter queue: a message there is a stream batch it failed to clean up after. */
   readonly secretVersionCleanupDeadLetterQueue: IQueue;
+  /** The webhook deliveries' dead-letter queue: a message there is an event whose last attempt failed for some webhook. */
+  readonly webhookDeadLetterQueue: IQueue;
 }
 
 /**

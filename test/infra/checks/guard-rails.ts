@@ -177,6 +177,7 @@ describe('alarms', () => {
     'AuditDeliveryFailures',
     'ExpiryNoticeFailures',
     'SecretVersionCleanupFailures',
+    'WebhookDeliveryFailures',
     ...FUNCTION_ALARMS,
     'TableThrottledRequests',
     'TableThrottleEvents',
