@@ -1009,7 +1009,731 @@ export interface components {
         /** @description An API token: `svc_live_` + 12-character public id + 24-character secret + 6-character CRC32 checksum, all base62 (51 characters). Shown once; only a hash is stored. */
         ApiToken: string;
     };
-    responses: never;
+    responses: {
+        /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+        "Error400-726e5557": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Validation failed";
+                    /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                    details?: {
+                        path: string;
+                        message: string;
+                    }[];
+                };
+            };
+        };
+        /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+        "Error401-7d108514": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
+                };
+            };
+        };
+        /** @description The credential may not call this route, or the web ACL blocked the request */
+        "Error403-a89dabba": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                };
+            };
+        };
+        /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
+        "Error429-d5b280f6": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Too many requests";
+                };
+            };
+        };
+        /** @description A bug; details only in the log */
+        "Error500-e4b70b20": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Internal server error";
+                };
+            };
+        };
+        /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
+        "Error503-bbfd01d2": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                /** @description Seconds to wait before retrying */
+                "Retry-After": "1";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Service temporarily unavailable";
+                };
+            };
+        };
+        /** @description The credential may not call this route, or the web ACL blocked the request */
+        "Error403-5a399086": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Request blocked by the firewall";
+                };
+            };
+        };
+        /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
+        "Error400-36282bd2": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Malformed JSON body" | "Validation failed";
+                    /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                    details?: {
+                        path: string;
+                        message: string;
+                    }[];
+                };
+            };
+        };
+        /** @description Body over 16 KiB */
+        "Error413-3a634f36": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Request body too large";
+                };
+            };
+        };
+        /** @description A body without `Content-Type: application/json` */
+        "Error415-2b89b7c6": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Content-Type must be application/json";
+                };
+            };
+        };
+        /** @description The credential may not call this route, or the web ACL blocked the request */
+        "Error403-0a2c3acb": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-a40d2bf8": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Project not found";
+                };
+            };
+        };
+        /** @description The credential may not call this route, or the web ACL blocked the request */
+        "Error403-b8b77bbc": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-4f05757f": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Project not found" | "Environment not found";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-70473087": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Environment already exists" | "Environment limit reached";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-6df76abf": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Environment is not empty";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-1ad74a94": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Project not found" | "Environment not found" | "Secret not found" | "Secret version not found";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-d54c611a": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Secret version conflict" | "Change request limit reached";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-28202619": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Project not found" | "Environment not found" | "Change request not found";
+                };
+            };
+        };
+        /** @description The credential may not call this route, or the web ACL blocked the request */
+        "Error403-83265135": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Insufficient environment access" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-ebcaf157": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Project not found" | "Environment not found" | "Change request not found" | "Secret not found" | "Secret version not found";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-a24060ea": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Change request is not open" | "Change request is out of date" | "Secret limit reached";
+                };
+            };
+        };
+        /** @description The credential may not call this route, or the web ACL blocked the request */
+        "Error403-690abff5": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Insufficient environment access" | "Forbidden: Insufficient project role" | "Forbidden: Cannot approve your own change" | "Forbidden: Request blocked by the firewall";
+                };
+            };
+        };
+        /** @description The credential may not call this route, or the web ACL blocked the request */
+        "Error403-7142fb4f": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Only its author can cancel a change request" | "Forbidden: Request blocked by the firewall";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-956bccbc": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Change request is not open";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-49ff524b": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Secret reference cannot be resolved";
+                    /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                    details?: {
+                        path: string;
+                        message: string;
+                    }[];
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-eaf2f8ab": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Project not found" | "Environment not found" | "Secret not found";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-62c2141e": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Environment is protected" | "Secret version conflict" | "Secret limit reached";
+                    /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                    details?: {
+                        path: string;
+                        message: string;
+                    }[];
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-8c63061a": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Environment is protected";
+                    /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                    details?: {
+                        path: string;
+                        message: string;
+                    }[];
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-62dc65e6": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Project not found" | "User not found";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-98c73a40": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "User is already a member of this project";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-1ee827ee": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "The project owner cannot be removed";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-c6e70d0c": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Project not found" | "Member not found";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-9033fb22": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Project not found" | "Member not found" | "Environment not found";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-4317bd9f": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Owners and admins write every environment";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-5ec035a4": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Environment is protected" | "Secret version conflict" | "Secret limit reached" | "Change request limit reached";
+                    /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
+                    details?: {
+                        path: string;
+                        message: string;
+                    }[];
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-e089dcec": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Service account limit reached";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-9b770838": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Project not found" | "Service account not found";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-c6752203": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Project not found" | "Service account not found" | "Environment not found";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-b7248822": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Webhook limit reached";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-dcb526c4": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Project not found" | "Webhook not found";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-3cf2f5f0": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Share limit reached";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-93e1379a": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Share not found";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-c8c44887": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Token limit reached";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-84fd01ce": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Token not found";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-c6457996": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Token already rotated: rotate its replacement instead" | "Token limit reached";
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {
@@ -1052,104 +1776,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-726e5557"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     getMe: {
@@ -1197,84 +1829,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-5a399086"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     listProjects: {
@@ -1315,84 +1874,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     createProject: {
@@ -1431,134 +1917,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     listProjectAuditEvents: {
@@ -1594,119 +1960,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Project not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-726e5557"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-a40d2bf8"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     compareEnvironments: {
@@ -1740,119 +2000,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-726e5557"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-4f05757f"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     listEnvironments: {
@@ -1881,99 +2035,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Project not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            404: components["responses"]["Error404-a40d2bf8"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     createEnvironment: {
@@ -2009,164 +2076,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Project not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Environment already exists" | "Environment limit reached";
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-a40d2bf8"];
+            409: components["responses"]["Error409-70473087"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     deleteEnvironment: {
@@ -2196,114 +2115,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Environment is not empty";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-4f05757f"];
+            409: components["responses"]["Error409-6df76abf"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     updateEnvironment: {
@@ -2345,149 +2163,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found";
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-4f05757f"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     listChangeRequests: {
@@ -2520,119 +2204,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-726e5557"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-4f05757f"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     createChangeRequest: {
@@ -2681,164 +2259,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found" | "Secret not found" | "Secret version not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Secret version conflict" | "Change request limit reached";
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-1ad74a94"];
+            409: components["responses"]["Error409-d54c611a"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     getChangeRequest: {
@@ -2871,99 +2301,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found" | "Change request not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-28202619"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     applyChangeRequest: {
@@ -3002,164 +2345,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Insufficient environment access" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found" | "Change request not found" | "Secret not found" | "Secret version not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Change request is not open" | "Change request is out of date" | "Secret limit reached";
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-83265135"];
+            404: components["responses"]["Error404-ebcaf157"];
+            409: components["responses"]["Error409-a24060ea"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     approveChangeRequest: {
@@ -3192,114 +2387,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Insufficient environment access" | "Forbidden: Insufficient project role" | "Forbidden: Cannot approve your own change" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found" | "Change request not found" | "Secret not found" | "Secret version not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Change request is not open" | "Change request is out of date" | "Secret limit reached";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-690abff5"];
+            404: components["responses"]["Error404-ebcaf157"];
+            409: components["responses"]["Error409-a24060ea"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     cancelChangeRequest: {
@@ -3332,114 +2426,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Only its author can cancel a change request" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found" | "Change request not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Change request is not open";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-7142fb4f"];
+            404: components["responses"]["Error404-28202619"];
+            409: components["responses"]["Error409-956bccbc"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     rejectChangeRequest: {
@@ -3472,114 +2465,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Insufficient environment access" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found" | "Change request not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Change request is not open";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-83265135"];
+            404: components["responses"]["Error404-28202619"];
+            409: components["responses"]["Error409-956bccbc"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     getChangeRequestValues: {
@@ -3614,99 +2506,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found" | "Change request not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-28202619"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     exportSecrets: {
@@ -3754,139 +2559,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Secret reference cannot be resolved";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-726e5557"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-4f05757f"];
+            409: components["responses"]["Error409-49ff524b"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     listSecrets: {
@@ -3931,119 +2611,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-726e5557"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-4f05757f"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     changeSecrets: {
@@ -4093,169 +2667,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found" | "Secret not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Environment is protected" | "Secret version conflict" | "Secret limit reached";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-eaf2f8ab"];
+            409: components["responses"]["Error409-62c2141e"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     getSecret: {
@@ -4307,139 +2728,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found" | "Secret not found" | "Secret version not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Secret reference cannot be resolved";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-726e5557"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-1ad74a94"];
+            409: components["responses"]["Error409-49ff524b"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     putSecret: {
@@ -4495,169 +2791,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Environment is protected" | "Secret version conflict" | "Secret limit reached";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-4f05757f"];
+            409: components["responses"]["Error409-62c2141e"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     deleteSecret: {
@@ -4689,119 +2832,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found" | "Secret not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Environment is protected";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-eaf2f8ab"];
+            409: components["responses"]["Error409-8c63061a"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     restoreSecret: {
@@ -4840,169 +2877,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found" | "Secret not found" | "Secret version not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Environment is protected" | "Secret version conflict" | "Secret limit reached";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-1ad74a94"];
+            409: components["responses"]["Error409-62c2141e"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     listSecretVersions: {
@@ -5041,99 +2925,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found" | "Secret not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-eaf2f8ab"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     listMembers: {
@@ -5171,99 +2968,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Project not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            404: components["responses"]["Error404-a40d2bf8"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     addMember: {
@@ -5302,164 +3012,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "User not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "User is already a member of this project";
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-62dc65e6"];
+            409: components["responses"]["Error409-98c73a40"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     leaveProject: {
@@ -5489,114 +3051,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Project not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "The project owner cannot be removed";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            404: components["responses"]["Error404-a40d2bf8"];
+            409: components["responses"]["Error409-1ee827ee"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     markMembershipSeen: {
@@ -5624,99 +3085,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Project not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-5a399086"];
+            404: components["responses"]["Error404-a40d2bf8"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     removeMember: {
@@ -5748,114 +3122,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Member not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "The project owner cannot be removed";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-c6e70d0c"];
+            409: components["responses"]["Error409-1ee827ee"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     setMemberAccess: {
@@ -5904,164 +3177,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Member not found" | "Environment not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Owners and admins write every environment";
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-9033fb22"];
+            409: components["responses"]["Error409-4317bd9f"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     promoteSecrets: {
@@ -6135,169 +3260,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient environment access" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found" | "Secret not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Environment is protected" | "Secret version conflict" | "Secret limit reached" | "Change request limit reached";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-b8b77bbc"];
+            404: components["responses"]["Error404-eaf2f8ab"];
+            409: components["responses"]["Error409-5ec035a4"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     listServiceAccounts: {
@@ -6326,99 +3298,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Project not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            404: components["responses"]["Error404-a40d2bf8"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     createServiceAccount: {
@@ -6460,164 +3345,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Environment not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service account limit reached";
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-4f05757f"];
+            409: components["responses"]["Error409-e089dcec"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     getServiceAccount: {
@@ -6648,99 +3385,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Service account not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            404: components["responses"]["Error404-9b770838"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     deleteServiceAccount: {
@@ -6770,99 +3420,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Service account not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-9b770838"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     updateServiceAccount: {
@@ -6906,149 +3469,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Service account not found" | "Environment not found";
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-c6752203"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     listWebhooks: {
@@ -7077,99 +3506,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Project not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-a40d2bf8"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     createWebhook: {
@@ -7219,164 +3561,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Project not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Webhook limit reached";
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-a40d2bf8"];
+            409: components["responses"]["Error409-b7248822"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     deleteWebhook: {
@@ -7406,99 +3600,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Webhook not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-dcb526c4"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     listWebhookDeliveries: {
@@ -7529,99 +3636,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Webhook not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-dcb526c4"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     pingWebhook: {
@@ -7655,99 +3675,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Project not found" | "Webhook not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-0a2c3acb"];
+            404: components["responses"]["Error404-dcb526c4"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     listShares: {
@@ -7782,84 +3715,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     createShare: {
@@ -7898,149 +3758,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Share limit reached";
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            409: components["responses"]["Error409-3cf2f5f0"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     getShare: {
@@ -8076,99 +3802,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Share not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            404: components["responses"]["Error404-93e1379a"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     deleteShare: {
@@ -8196,99 +3835,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Share not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            404: components["responses"]["Error404-93e1379a"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     revealShare: {
@@ -8327,99 +3879,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Share not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            404: components["responses"]["Error404-93e1379a"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     listTokens: {
@@ -8462,84 +3927,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     createToken: {
@@ -8594,164 +3986,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Project not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Token limit reached";
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-5a399086"];
+            404: components["responses"]["Error404-a40d2bf8"];
+            409: components["responses"]["Error409-c8c44887"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     revokeToken: {
@@ -8779,99 +4023,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Token not found";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-a89dabba"];
+            404: components["responses"]["Error404-84fd01ce"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     rotateToken: {
@@ -8925,164 +4082,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Malformed JSON body" | "Validation failed";
-                        /** @description With "Validation failed": each failed field; with "Environment is protected": the change-request route */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Unauthorized: Missing or invalid authentication token" | "Authentication token has expired";
-                    };
-                };
-            };
-            /** @description The credential may not call this route, or the web ACL blocked the request */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Request blocked by the firewall";
-                    };
-                };
-            };
-            /** @description The addressed resource does not exist for this caller */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Token not found";
-                    };
-                };
-            };
-            /** @description The request conflicts with the stored state */
-            409: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @enum {string} */
-                        error: "Token already rotated: rotate its replacement instead" | "Token limit reached";
-                    };
-                };
-            };
-            /** @description Body over 16 KiB */
-            413: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Request body too large";
-                    };
-                };
-            };
-            /** @description A body without `Content-Type: application/json` */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Content-Type must be application/json";
-                    };
-                };
-            };
-            /** @description The per-credential limit (with `Retry-After`), the per-IP limit of the web ACL, or stage throttling */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Too many requests";
-                    };
-                };
-            };
-            /** @description A bug; details only in the log */
-            500: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Internal server error";
-                    };
-                };
-            };
-            /** @description DynamoDB or the identity provider keys unreachable; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": "1";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        /** @constant */
-                        error: "Service temporarily unavailable";
-                    };
-                };
-            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-5a399086"];
+            404: components["responses"]["Error404-84fd01ce"];
+            409: components["responses"]["Error409-c6457996"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
         };
     };
     apiDocument: {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { bodyIsOptional } from '@contract/body';
 import { API_DOCUMENT_PATH, DASHBOARD_URL_FIELD } from '@contract/dashboard';
 import { ERRORS_WITH_DETAILS } from '@contract/errors';
@@ -72,7 +73,26 @@ const ifNoneMatch = () =>
     ),
   });
 
-const errorResponse = (status: number, texts: NonEmpty<ErrorTextValue>): ZodOpenApiResponseObject => ({
+/**
+ * Each distinct error answer (a status and its texts), made once and registered as a component that
+ * every route answering it refers to, rather than written out in each route: most are the same for
+ * many routes (every route's 401, 429, 500 and 503), and the document must stay under the 300 KB of
+ * the mapping template that serves it as routes are added. Its id names the status and a digest of the
+ * texts, so it stays the same while they do.
+ */
+const errorResponses = new Map<string, ZodOpenApiResponseObject>();
+
+const errorResponse = (status: number, texts: NonEmpty<ErrorTextValue>): ZodOpenApiResponseObject => {
+  const key = `${status}\n${texts.join('\n')}`;
+  const made = errorResponses.get(key) ?? {
+    id: `Error${status}-${createHash('sha256').update(key).digest('hex').slice(0, 8)}`,
+    ...errorAnswer(status, texts),
+  };
+  errorResponses.set(key, made);
+  return made;
+};
+
+const errorAnswer = (status: number, texts: NonEmpty<ErrorTextValue>): ZodOpenApiResponseObject => ({
   description: ERROR_DESCRIPTIONS[status] ?? 'Error',
   content: jsonContent(
     errorBody(

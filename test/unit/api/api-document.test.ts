@@ -12,6 +12,14 @@ type Json = Record<string, any>;
 
 const document = apiDocument() as Json;
 const operationOf = (method: string, path: string): Json => document.paths[path][method.toLowerCase()];
+/** A response as the document gives it, or the component it refers to (each error answer is one). */
+const resolved = (response: Json): Json =>
+  response.$ref === undefined ? response : document.components.responses[response.$ref.split('/').pop()];
+/** An operation's responses by status, each resolved. */
+const responsesOf = (operation: Json): Json =>
+  Object.fromEntries(
+    Object.entries(operation.responses as Json).map(([status, response]) => [status, resolved(response)]),
+  );
 const errorTexts = (response: Json): string[] => {
   const error = response.content['application/json'].schema.properties.error;
   return error.enum ?? [error.const];
@@ -70,7 +78,7 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(operation.responses).map(Number)).toEqual(expected);
       expect(routeStatuses(route)).toEqual(expected);
 
-      const responses = operation.responses;
+      const responses = responsesOf(operation);
       expect(errorTexts(responses[401])).toEqual([ErrorText.unauthorized, ErrorText.expired]);
       expect(errorTexts(responses[403])).toEqual([
         ErrorText.wrongIp,
@@ -139,7 +147,7 @@ describe('the OpenAPI document', () => {
 
   it('gives the member routes the errors docs/api.md names, written out here independently', () => {
     const texts = (method: string, path: string, status: number) =>
-      errorTexts(operationOf(method, path).responses[status]);
+      errorTexts(responsesOf(operationOf(method, path))[status]);
     const members = '/api/v1/projects/{projectId}/members';
     expect(texts('POST', members, 404)).toEqual([ErrorText.projectNotFound, ErrorText.userNotFound]);
     expect(texts('POST', members, 409)).toEqual([ErrorText.alreadyMember]);
@@ -210,7 +218,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('carries every error text of the contract that a route can answer', () => {
-    const body = JSON.stringify(document.paths);
+    const body = JSON.stringify({ paths: document.paths, responses: document.components.responses });
     for (const text of Object.values(ErrorText)) {
       // `Not found` is the gateway's answer to an unknown path, which no route of the document is.
       if (text === ErrorText.notFound) continue;
