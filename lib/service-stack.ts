@@ -11,7 +11,7 @@ import { ServiceApi, type SessionIssuerSettings } from '@lib/constructs/service-
 import { UserDirectory } from '@lib/constructs/user-directory';
 import { WebAcl } from '@lib/constructs/web-acl';
 import { WebhookDelivery } from '@lib/constructs/webhook-delivery';
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 
 /** Properties of the {@link ServiceStack}. */
@@ -147,6 +147,9 @@ export class ServiceStack extends Stack {
     });
 
     this.webhookDelivery = new WebhookDelivery(this, 'WebhookDelivery', {
+      // Its function and wiring in a nested stack of their own, which would take the root template past
+      // the 250 resources it is held to; its queues in the root stack, as every stateful resource.
+      statelessScope: new NestedStack(this, 'WebhookDeliveryStack'),
       table: this.dataStore.table,
       logRetention: config.logRetention,
       logLevel: config.logLevel,

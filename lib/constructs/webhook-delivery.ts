@@ -16,6 +16,12 @@ import { grantTableAccess } from './table-access';
 
 /** Properties of the {@link WebhookDelivery}. */
 export interface WebhookDeliveryProps extends BackgroundFunctionProps {
+  /**
+   * Where the stateless parts go (the function, its mappings and the bus's rule): a nested stack, so
+   * that they do not count against the root template. The queues stay in the construct's own scope, the
+   * root stack, with every stateful resource.
+   */
+  readonly statelessScope: Construct;
   /** The audit bus, whose events of a project are delivered. */
   readonly eventBus: IEventBus;
   /** The secrets key: the function unwraps projects' data keys to open the webhooks' signing secrets. */
@@ -78,14 +84,15 @@ export class WebhookDelivery extends Construct {
     }
     this.queues = queues;
 
-    this.function = new ServiceFunction(this, 'Function', {
+    const stateless = new Construct(props.statelessScope, id);
+    this.function = new ServiceFunction(stateless, 'Function', {
       entry: WEBHOOK_DELIVERY_ENTRY,
       description: 'Delivers audit events to the webhooks of their project, signed, one attempt per queue',
       logRetention: props.logRetention,
       environment: {
         ...serviceEnvironment(props),
         SECRETS_KEY_ID: props.secretsKey.keyArn,
-        WEBHOOK_QUEUE_ARNS: Stack.of(this).toJsonString(queues.map((queue) => queue.queueArn)),
+        WEBHOOK_QUEUE_ARNS: Stack.of(stateless).toJsonString(queues.map((queue) => queue.queueArn)),
       },
       timeout: FUNCTION_TIMEOUT,
       invokedByQueue: true,
@@ -94,7 +101,7 @@ export class WebhookDelivery extends Construct {
     grantKeyUse(this.function.role, props.secretsKey, ['Decrypt']);
     this.mappings = queues.map((queue, index) => {
       queue.grantConsumeMessages(this.function.role);
-      const mapping = new EventSourceMapping(this, `Attempt${index + 1}Mapping`, {
+      const mapping = new EventSourceMapping(stateless, `Attempt${index + 1}Mapping`, {
         target: this.function.lambdaFunction,
         eventSourceArn: queue.queueArn,
         batchSize: 10,
@@ -108,7 +115,7 @@ export class WebhookDelivery extends Construct {
       return mapping;
     });
 
-    this.rule = new Rule(this, 'Rule', {
+    this.rule = new Rule(stateless, 'Rule', {
       description: 'Audit events of a project, for its webhooks',
       eventBus: props.eventBus,
       eventPattern: {
