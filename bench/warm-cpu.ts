@@ -126,6 +126,36 @@ const main = async () => {
     createdAt: now,
     createdBy: { userId: 'user-1', email },
   };
+  /** The webhook the webhook routes' samples name (its secret is never opened by them), and one delivery of it. */
+  const webhook = {
+    PK: `PROJECT#${projectId}`,
+    SK: `WEBHOOK#${SAMPLE_WORLD.webhookId}`,
+    entity: 'Webhook',
+    projectId,
+    webhookId: SAMPLE_WORLD.webhookId,
+    url: 'https://203.0.114.10/hooks/secrets',
+    events: ['secret.*'],
+    environments: null,
+    createdAt: now,
+    createdBy: 'user-1',
+    secret: new Uint8Array(64),
+  };
+  const delivery = {
+    PK: `PROJECT#${projectId}`,
+    SK: `DELIVERY#${SAMPLE_WORLD.webhookId}#${now}`,
+    entity: 'WebhookDelivery',
+    projectId,
+    webhookId: SAMPLE_WORLD.webhookId,
+    time: now,
+    eventId: 'evt_AAAAAAAAAAAAAAAAAAAA',
+    eventTime: now,
+    event: 'secret.updated',
+    attempt: 1,
+    statusCode: 200,
+    durationMs: 42,
+    outcome: 'delivered',
+    error: null,
+  };
   const claim = {
     PK: 'EMAIL#new@example.com',
     SK: 'USER',
@@ -306,6 +336,10 @@ const main = async () => {
     pairContext: secretContext(false, false, true),
     pairContextWithBoth: secretContext(true, true, true),
     serviceAccount: encode({ Item: marshall(serviceAccount) }),
+    webhook: encode({ Item: marshall(webhook) }),
+    webhooks: itemsOf([webhook, webhook]),
+    deliveries: itemsOf([delivery, delivery, delivery]),
+    project: encode({ Item: marshall(project) }),
     serviceAccounts: itemsOf([serviceAccount, serviceAccount, serviceAccount]),
     profiles: encode({
       Responses: {
@@ -330,6 +364,8 @@ const main = async () => {
   const answer = (operation: string, body: { includes: (text: string) => boolean }): Buffer => {
     if (operation === 'GetItem') {
       if (body.includes('SERVICE_ACCOUNT#')) return answers.serviceAccount;
+      if (body.includes('WEBHOOK#')) return answers.webhook;
+      if (body.includes('{"S":"PROJECT"}')) return answers.project;
       if (body.includes('CHANGE_SLOTS')) return answers.changeSlots;
       if (body.includes('CHANGE#')) {
         return body.includes(SAMPLE_WORLD.ownChangeRequestId) ? answers.ownRequest : answers.memberRequest;
@@ -357,6 +393,8 @@ const main = async () => {
         return body.includes('ProjectionExpression') ? answers.secretHeadsListed : answers.secretHeads;
       }
       if (body.includes('SERVICE_ACCOUNT#')) return answers.serviceAccounts;
+      if (body.includes('DELIVERY#')) return answers.deliveries;
+      if (body.includes('WEBHOOK#')) return answers.webhooks;
       return body.includes('ENV#') ? answers.environments : answers.members;
     }
     if (operation === 'BatchGetItem') {
