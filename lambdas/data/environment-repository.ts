@@ -8,6 +8,7 @@ import { auditEventPut } from './audit-repository';
 import { getItem, queryAll, type TableWrite, transactWrite } from './client';
 import { ENVIRONMENT_PREFIX, environmentKey, projectKey } from './keys';
 import { managerCheck } from './manager-check';
+import { lowerProjectCount, raiseProjectCount } from './project-count';
 
 /** The put of a new environment, if no environment of its name exists. */
 export const environmentPut = (environment: EnvironmentRecord): TableWrite => ({
@@ -49,15 +50,7 @@ export const createEnvironment = async (
     [
       managerCheck(projectId, managerUserId),
       environmentPut(environment),
-      {
-        Update: {
-          Key: projectKey(projectId),
-          UpdateExpression: 'SET environmentCount = if_not_exists(environmentCount, :zero) + :one',
-          ConditionExpression:
-            'attribute_exists(PK) AND (attribute_not_exists(environmentCount) OR environmentCount < :max)',
-          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': MAX_ENVIRONMENTS },
-        },
-      },
+      raiseProjectCount(projectId, 'environmentCount', MAX_ENVIRONMENTS),
       auditEventPut(event, { userId: managerUserId, projectId }),
     ],
     [0, 1, 2],
@@ -131,14 +124,7 @@ export const deleteEnvironment = async (
           ExpressionAttributeValues: { ':zero': 0 },
         },
       },
-      {
-        Update: {
-          Key: projectKey(projectId),
-          UpdateExpression: 'SET environmentCount = environmentCount - :one',
-          ConditionExpression: 'environmentCount > :zero',
-          ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
-        },
-      },
+      lowerProjectCount(projectId, 'environmentCount'),
       auditEventPut(event, { userId: managerUserId, projectId }),
     ],
     [0, 1],

@@ -7,6 +7,7 @@ import { auditEventPut } from './audit-repository';
 import { getItem, queryAll, transactWrite } from './client';
 import { projectKey, SERVICE_ACCOUNT_PREFIX, serviceAccountKey } from './keys';
 import { managerCheck } from './manager-check';
+import { lowerProjectCount, raiseProjectCount } from './project-count';
 
 /*
  * A project's service accounts, in the project's partition beside its members and environments. The
@@ -53,15 +54,7 @@ export const createServiceAccount = async (
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
-      {
-        Update: {
-          Key: projectKey(projectId),
-          UpdateExpression: 'SET serviceAccountCount = if_not_exists(serviceAccountCount, :zero) + :one',
-          ConditionExpression:
-            'attribute_exists(PK) AND (attribute_not_exists(serviceAccountCount) OR serviceAccountCount < :max)',
-          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': MAX_SERVICE_ACCOUNTS },
-        },
-      },
+      raiseProjectCount(projectId, 'serviceAccountCount', MAX_SERVICE_ACCOUNTS),
       auditEventPut(event, { userId: managerUserId, projectId }),
     ],
     [0, 2],
@@ -126,14 +119,7 @@ export const deleteServiceAccount = async (
           ConditionExpression: 'attribute_exists(PK)',
         },
       },
-      {
-        Update: {
-          Key: projectKey(projectId),
-          UpdateExpression: 'SET serviceAccountCount = serviceAccountCount - :one',
-          ConditionExpression: 'serviceAccountCount > :zero',
-          ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
-        },
-      },
+      lowerProjectCount(projectId, 'serviceAccountCount'),
       auditEventPut(event, { userId: managerUserId, projectId }),
     ],
     [0, 1],

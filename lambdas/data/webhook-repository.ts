@@ -15,6 +15,7 @@ import {
   webhookKey,
 } from './keys';
 import { managerCheck } from './manager-check';
+import { lowerProjectCount } from './project-count';
 
 /*
  * A project's webhooks, in its partition beside its members, and each webhook's delivery attempts there
@@ -102,14 +103,7 @@ export const deleteWebhook = async (
     [
       managerCheck(projectId, managerUserId),
       { Delete: { Key: webhookKey(projectId, webhookId), ConditionExpression: 'attribute_exists(PK)' } },
-      {
-        Update: {
-          Key: projectKey(projectId),
-          UpdateExpression: 'SET webhookCount = webhookCount - :one',
-          ConditionExpression: 'webhookCount > :zero',
-          ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
-        },
-      },
+      lowerProjectCount(projectId, 'webhookCount'),
       auditEventPut(event, { userId: managerUserId, projectId }),
     ],
     [0, 1],
