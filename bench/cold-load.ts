@@ -51,7 +51,7 @@ export const measureColdLoad = <V extends string>(
         }
         const { file, args } = variants[variant](bundle);
         const child = spawnSync(process.execPath, [...args, '-e', LOAD_SCRIPT, file], {
-          env: { PATH: process.env.PATH, ROUTE_SCOPES: process.env.ROUTE_SCOPES, ...BUNDLE_ENV },
+          env: { PATH: process.env.PATH, ROUTE_RULES: process.env.ROUTE_RULES, ...BUNDLE_ENV },
           encoding: 'utf8',
         });
         if (child.status !== 0) throw new Error(`${bundle.name} failed to load: ${child.stderr}`);

@@ -9,7 +9,7 @@ export const BENCH_KEY_ID = 'arn:aws:kms:us-east-1:000000000000:key/00000000-000
 
 /**
  * Environment a bundle reads at load; no value reaches AWS (nothing is called). The authorizer's
- * `ROUTE_SCOPES` is not here: bench/run.ts sets it from the route list, which reads contract/routes/
+ * `ROUTE_RULES` is not here: bench/run.ts sets it from the route list, which reads contract/routes/
  * from disk and so cannot be bundled, and its children inherit it.
  */
 export const BUNDLE_ENV = {

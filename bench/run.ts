@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { routeScopesJson } from '../contract/route-table';
+import { routeRulesJson } from '../contract/route-table';
 import { routes } from '../contract/routes';
 import { runtimeNodeOptions } from '../lib/bundling';
 import { createTable } from '../local/create-table';
@@ -268,7 +268,7 @@ const main = async () => {
   const selected = selectFunctions(process.argv.slice(2));
   const everything = selected.size === functionEntries().length;
   // The authorizer's rules, for every process the bench starts (bench/fixtures.ts says why here).
-  process.env.ROUTE_SCOPES = routeScopesJson();
+  process.env.ROUTE_RULES = routeRulesJson();
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-'));
   if (!everything) console.error(`measuring ${[...selected].join(', ')} only`);
   try {

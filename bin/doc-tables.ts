@@ -50,6 +50,8 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   tokenResource:
     'an API token limited to `projects`, outside them, or limited to environments and outside or above them',
   sessionRequired: 'an API token on a route for dashboard sessions only',
+  serviceAccountForbidden:
+    'a service account’s token on a route no service account may call: a project’s administration, its members, tokens, shares, webhooks, `/me`, approving or rejecting a change request',
   projectRole: 'the caller is a plain member of the project; the route needs its `owner` or an `admin`',
   environmentAccess:
     'the caller’s access to an environment is below what the route needs: `read` for lists, values, versions and export, in both environments of a compare and in a promote’s `from`; `write` for every change, and in a promote’s `to` (the refusal is recorded)',
@@ -199,6 +201,27 @@ const successStatus = (contract: RouteContract): string =>
 const API_TABLE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /**
+ * What the README's API table writes for the longest beginnings of paths (the first that fits), each
+ * named under the table: the page stays within its size as routes are added.
+ */
+export const API_TABLE_SHORTHANDS = [
+  ['E', '/projects/{projectId}/environments/{environment}'],
+  ['S', '/projects/{projectId}/service-accounts/{serviceAccountId}'],
+  ['P', '/projects/{projectId}'],
+] as const;
+
+/** How the README's API table marks a method a service account's token may call. */
+export const SERVICE_ACCOUNT_MARK = 'SA';
+
+/** A path as the README's API table writes it (a shorthand's own path with the others only). */
+const tablePath = (path: string, besides?: string): string => {
+  const found = API_TABLE_SHORTHANDS.find(
+    ([short, long]) => short !== besides && (path === long || path.startsWith(`${long}/`)),
+  );
+  return found === undefined ? path : `${found[0]}${path.slice(found[1].length)}`;
+};
+
+/**
  * The README's API table: one row per path, in the order of `routes`, and under each method the path
  * serves, what an API token needs there and the success status; what each does is docs/api.md's (the
  * README stays a short page as routes are added).
@@ -212,14 +235,19 @@ export const renderApiTable = (): string => {
   const rows = [...byPath].map(([path, served]) => {
     const cells = API_TABLE_METHODS.map((method) => {
       const contract = served.find((candidate) => candidate.method === method);
-      return contract === undefined ? '' : `${tokenNeeds(contract)}, ${successStatus(contract)}`;
+      if (contract === undefined) return '';
+      const machines = contract.serviceAccounts ? `, ${SERVICE_ACCOUNT_MARK}` : '';
+      return `${tokenNeeds(contract)}, ${successStatus(contract)}${machines}`;
     });
-    return `| ${[`\`${path}\``, ...cells].join(' | ')} |`.replace(/ {2}\|/g, ' |');
+    return `| ${[`\`${tablePath(path)}\``, ...cells].join(' | ')} |`.replace(/ {2}\|/g, ' |');
   });
+  const legend = API_TABLE_SHORTHANDS.map(([short, long]) => `\`${short}\` is \`${tablePath(long, short)}\``);
   return [
     `| path | ${API_TABLE_METHODS.join(' | ')} |`,
     `| --- | ${API_TABLE_METHODS.map(() => '---').join(' | ')} |`,
     ...rows,
+    '',
+    `${legend.join(', ')}; ${SERVICE_ACCOUNT_MARK}: a service account's token may call it too.`,
   ].join('\n');
 };
 

@@ -589,6 +589,70 @@ export interface paths {
         patch: operations["updateServiceAccount"];
         trace?: never;
     };
+    "/api/v1/projects/{projectId}/service-accounts/{serviceAccountId}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the static tokens of a service account, without their secrets (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        get: operations["listServiceAccountTokens"];
+        put?: never;
+        /**
+         * Create a static token of a service account, living 1 to 365 days (owner and admin, dashboard session only)
+         * @description Dashboard session only; an API token gets 403.
+         */
+        post: operations["createServiceAccountToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/service-accounts/{serviceAccountId}/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a static token of a service account (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        delete: operations["revokeServiceAccountToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/service-accounts/{serviceAccountId}/tokens/{tokenId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a static token of a service account with a new one, the old one working on for a grace period (owner and admin, dashboard session only)
+         * @description Dashboard session only; an API token gets 403.
+         */
+        post: operations["rotateServiceAccountToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{projectId}/webhooks": {
         parameters: {
             query?: never;
@@ -836,13 +900,18 @@ export interface components {
             /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
             time: string;
             /** @enum {string} */
-            type: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
+            type: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "service_account.token.created" | "service_account.token.revoked" | "service_account.token.rotated" | "service_account.signed_in" | "service_account.denied" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
             actor: {
+                /** @enum {string} */
+                type: "user" | "serviceAccount" | "system";
+                id: string | null;
+                name: string | null;
                 userId: string | null;
                 email: string | null;
                 /** @enum {string} */
                 via: "session" | "token" | "system";
                 tokenId: string | null;
+                subject: string | null;
             };
             target: {
                 tokenId: string | null;
@@ -867,7 +936,7 @@ export interface components {
                     name: string;
                     version: number;
                 }[] | null;
-                reason: ("expired" | "ip" | "scope" | "resource") | null;
+                reason: ("expired" | "ip" | "scope" | "resource" | "route") | null;
                 replacedBy: string | null;
                 stopsAt: string | null;
                 daysLeft: number | null;
@@ -966,6 +1035,25 @@ export interface components {
             createdAt: string;
             createdBy: components["schemas"]["Person"];
         };
+        /** @description A static token of a service account, without its secret */
+        ServiceAccountToken: {
+            /** @description Public id of an API token */
+            id: string;
+            name: string;
+            /** @description First characters of the raw token */
+            displayPrefix: string;
+            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+            createdAt: string;
+            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+            expiresAt: string;
+            lastUsedAt: string | null;
+            lastUsedIp: string | null;
+            allowedIps: string[] | null;
+            replacedBy: string | null;
+            stopsAt: string | null;
+        };
+        /** @description An API token: `svc_live_` + 12-character public id + 24-character secret + 6-character CRC32 checksum, all base62 (51 characters). Shown once; only a hash is stored. */
+        ApiToken: string;
         /** @description A webhook of a project; never its signing secret */
         Webhook: {
             /** @description `whk_` + 16 base62 */
@@ -1006,8 +1094,6 @@ export interface components {
             projectId: string;
             environments: string[] | null;
         };
-        /** @description An API token: `svc_live_` + 12-character public id + 24-character secret + 6-character CRC32 checksum, all base62 (51 characters). Shown once; only a hash is stored. */
-        ApiToken: string;
     };
     responses: {
         /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
@@ -1046,7 +1132,7 @@ export interface components {
             };
         };
         /** @description The credential may not call this route, or the web ACL blocked the request */
-        "Error403-a89dabba": {
+        "Error403-8caa5f42": {
             headers: {
                 "Cache-Control": components["headers"]["CacheControl"];
                 [name: string]: unknown;
@@ -1056,7 +1142,7 @@ export interface components {
                     /** @constant */
                     success: false;
                     /** @enum {string} */
-                    error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
+                    error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Not allowed for a service account" | "Forbidden: Request blocked by the firewall";
                 };
             };
         };
@@ -1109,7 +1195,7 @@ export interface components {
             };
         };
         /** @description The credential may not call this route, or the web ACL blocked the request */
-        "Error403-5a399086": {
+        "Error403-fcd82d0b": {
             headers: {
                 "Cache-Control": components["headers"]["CacheControl"];
                 [name: string]: unknown;
@@ -1119,7 +1205,7 @@ export interface components {
                     /** @constant */
                     success: false;
                     /** @enum {string} */
-                    error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Request blocked by the firewall";
+                    error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Not allowed for a service account" | "Forbidden: Request blocked by the firewall";
                 };
             };
         };
@@ -1174,7 +1260,7 @@ export interface components {
             };
         };
         /** @description The credential may not call this route, or the web ACL blocked the request */
-        "Error403-0a2c3acb": {
+        "Error403-e881a005": {
             headers: {
                 "Cache-Control": components["headers"]["CacheControl"];
                 [name: string]: unknown;
@@ -1184,7 +1270,7 @@ export interface components {
                     /** @constant */
                     success: false;
                     /** @enum {string} */
-                    error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                    error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Not allowed for a service account" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
                 };
             };
         };
@@ -1230,6 +1316,21 @@ export interface components {
                     success: false;
                     /** @enum {string} */
                     error: "Project not found" | "Environment not found";
+                };
+            };
+        };
+        /** @description The credential may not call this route, or the web ACL blocked the request */
+        "Error403-a89dabba": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Invalid IP address for this token" | "Forbidden: Token does not have write permissions" | "Forbidden: Token is not allowed for this resource" | "Forbidden: Request blocked by the firewall";
                 };
             };
         };
@@ -1354,7 +1455,7 @@ export interface components {
             };
         };
         /** @description The credential may not call this route, or the web ACL blocked the request */
-        "Error403-690abff5": {
+        "Error403-45528de8": {
             headers: {
                 "Cache-Control": components["headers"]["CacheControl"];
                 [name: string]: unknown;
@@ -1364,7 +1465,7 @@ export interface components {
                     /** @constant */
                     success: false;
                     /** @enum {string} */
-                    error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Insufficient environment access" | "Forbidden: Insufficient project role" | "Forbidden: Cannot approve your own change" | "Forbidden: Request blocked by the firewall";
+                    error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Not allowed for a service account" | "Forbidden: Insufficient environment access" | "Forbidden: Insufficient project role" | "Forbidden: Cannot approve your own change" | "Forbidden: Request blocked by the firewall";
                 };
             };
         };
@@ -1395,6 +1496,21 @@ export interface components {
                     success: false;
                     /** @constant */
                     error: "Change request is not open";
+                };
+            };
+        };
+        /** @description The credential may not call this route, or the web ACL blocked the request */
+        "Error403-c3c58e19": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Not allowed for a service account" | "Forbidden: Insufficient environment access" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
                 };
             };
         };
@@ -1628,6 +1744,66 @@ export interface components {
                 };
             };
         };
+        /** @description The credential may not call this route, or the web ACL blocked the request */
+        "Error403-d940ec0b": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Not allowed for a service account" | "Forbidden: Insufficient project role" | "Forbidden: Request blocked by the firewall";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-c8c44887": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Token limit reached";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-edfdc430": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Project not found" | "Service account not found" | "Token not found";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
+        "Error409-c6457996": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Token already rotated: rotate its replacement instead" | "Token limit reached";
+                };
+            };
+        };
         /** @description The request conflicts with the stored state */
         "Error409-b7248822": {
             headers: {
@@ -1688,21 +1864,6 @@ export interface components {
                 };
             };
         };
-        /** @description The request conflicts with the stored state */
-        "Error409-c8c44887": {
-            headers: {
-                "Cache-Control": components["headers"]["CacheControl"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": {
-                    /** @constant */
-                    success: false;
-                    /** @constant */
-                    error: "Token limit reached";
-                };
-            };
-        };
         /** @description The addressed resource does not exist for this caller */
         "Error404-84fd01ce": {
             headers: {
@@ -1715,21 +1876,6 @@ export interface components {
                     success: false;
                     /** @constant */
                     error: "Token not found";
-                };
-            };
-        };
-        /** @description The request conflicts with the stored state */
-        "Error409-c6457996": {
-            headers: {
-                "Cache-Control": components["headers"]["CacheControl"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": {
-                    /** @constant */
-                    success: false;
-                    /** @enum {string} */
-                    error: "Token already rotated: rotate its replacement instead" | "Token limit reached";
                 };
             };
         };
@@ -1751,7 +1897,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 cursor?: string;
-                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
+                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "service_account.token.created" | "service_account.token.revoked" | "service_account.token.rotated" | "service_account.signed_in" | "service_account.denied" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
                 since?: string;
                 until?: string;
             };
@@ -1778,7 +1924,7 @@ export interface operations {
             };
             400: components["responses"]["Error400-726e5557"];
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
             503: components["responses"]["Error503-bbfd01d2"];
@@ -1830,7 +1976,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-5a399086"];
+            403: components["responses"]["Error403-fcd82d0b"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
             503: components["responses"]["Error503-bbfd01d2"];
@@ -1875,7 +2021,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
             503: components["responses"]["Error503-bbfd01d2"];
@@ -1919,7 +2065,7 @@ export interface operations {
             };
             400: components["responses"]["Error400-36282bd2"];
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             413: components["responses"]["Error413-3a634f36"];
             415: components["responses"]["Error415-2b89b7c6"];
             429: components["responses"]["Error429-d5b280f6"];
@@ -1932,7 +2078,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 cursor?: string;
-                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
+                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "service_account.token.created" | "service_account.token.revoked" | "service_account.token.rotated" | "service_account.signed_in" | "service_account.denied" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
                 since?: string;
                 until?: string;
             };
@@ -1962,7 +2108,7 @@ export interface operations {
             };
             400: components["responses"]["Error400-726e5557"];
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-a40d2bf8"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -2078,7 +2224,7 @@ export interface operations {
             };
             400: components["responses"]["Error400-36282bd2"];
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-a40d2bf8"];
             409: components["responses"]["Error409-70473087"];
             413: components["responses"]["Error413-3a634f36"];
@@ -2116,7 +2262,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-4f05757f"];
             409: components["responses"]["Error409-6df76abf"];
             429: components["responses"]["Error429-d5b280f6"];
@@ -2165,7 +2311,7 @@ export interface operations {
             };
             400: components["responses"]["Error400-36282bd2"];
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-4f05757f"];
             413: components["responses"]["Error413-3a634f36"];
             415: components["responses"]["Error415-2b89b7c6"];
@@ -2388,7 +2534,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-690abff5"];
+            403: components["responses"]["Error403-45528de8"];
             404: components["responses"]["Error404-ebcaf157"];
             409: components["responses"]["Error409-a24060ea"];
             429: components["responses"]["Error429-d5b280f6"];
@@ -2466,7 +2612,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-83265135"];
+            403: components["responses"]["Error403-c3c58e19"];
             404: components["responses"]["Error404-28202619"];
             409: components["responses"]["Error409-956bccbc"];
             429: components["responses"]["Error429-d5b280f6"];
@@ -2969,7 +3115,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             404: components["responses"]["Error404-a40d2bf8"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -3014,7 +3160,7 @@ export interface operations {
             };
             400: components["responses"]["Error400-36282bd2"];
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-62dc65e6"];
             409: components["responses"]["Error409-98c73a40"];
             413: components["responses"]["Error413-3a634f36"];
@@ -3052,7 +3198,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             404: components["responses"]["Error404-a40d2bf8"];
             409: components["responses"]["Error409-1ee827ee"];
             429: components["responses"]["Error429-d5b280f6"];
@@ -3086,7 +3232,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-5a399086"];
+            403: components["responses"]["Error403-fcd82d0b"];
             404: components["responses"]["Error404-a40d2bf8"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -3123,7 +3269,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-c6e70d0c"];
             409: components["responses"]["Error409-1ee827ee"];
             429: components["responses"]["Error429-d5b280f6"];
@@ -3179,7 +3325,7 @@ export interface operations {
             };
             400: components["responses"]["Error400-36282bd2"];
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-9033fb22"];
             409: components["responses"]["Error409-4317bd9f"];
             413: components["responses"]["Error413-3a634f36"];
@@ -3299,7 +3445,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             404: components["responses"]["Error404-a40d2bf8"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -3347,7 +3493,7 @@ export interface operations {
             };
             400: components["responses"]["Error400-36282bd2"];
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-4f05757f"];
             409: components["responses"]["Error409-e089dcec"];
             413: components["responses"]["Error413-3a634f36"];
@@ -3386,7 +3532,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             404: components["responses"]["Error404-9b770838"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -3421,7 +3567,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-9b770838"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -3471,8 +3617,211 @@ export interface operations {
             };
             400: components["responses"]["Error400-36282bd2"];
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-c6752203"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
+        };
+    };
+    listServiceAccountTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description Id of a service account (`sa_` + 16 base62) */
+                serviceAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its tokens, newest first (a token just created may take a moment to show) */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ServiceAccountToken"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-e881a005"];
+            404: components["responses"]["Error404-9b770838"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
+        };
+    };
+    createServiceAccountToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description Id of a service account (`sa_` + 16 base62) */
+                serviceAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 characters, trimmed; no invisible, formatting or control characters (a joiner or variation selector only where an emoji or a script uses it) */
+                    name: string;
+                    /** @description Days until expiry, 1 to 365: required, no token of a machine lives forever */
+                    ttlDays: number;
+                    /** @description Addresses or CIDRs the token works from (1 to 10, none broader than a /8 of IPv4 or a /32 of IPv6, IPv4 embedded in IPv6 counted as IPv4, none overlapping); omitted: the creating address */
+                    allowedIps?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The new token; `rawToken` appears in this response only. At most 10 live at once */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Public id of an API token */
+                            id: string;
+                            name: string;
+                            rawToken: components["schemas"]["ApiToken"];
+                            /** @description First characters of the raw token */
+                            displayPrefix: string;
+                            /** @description What the service account’s access gives its tokens now: read:secrets, and write:secrets where it writes */
+                            scopes: ("read:secrets" | "write:secrets" | "admin")[];
+                            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+                            expiresAt: string;
+                            allowedIps: string[] | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-d940ec0b"];
+            404: components["responses"]["Error404-9b770838"];
+            409: components["responses"]["Error409-c8c44887"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
+        };
+    };
+    revokeServiceAccountToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description Id of a service account (`sa_` + 16 base62) */
+                serviceAccountId: string;
+                /** @description Public id of an API token */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked; its next use is a 401 */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-e881a005"];
+            404: components["responses"]["Error404-edfdc430"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
+        };
+    };
+    rotateServiceAccountToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description Id of a service account (`sa_` + 16 base62) */
+                serviceAccountId: string;
+                /** @description Public id of an API token */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Hours the old token keeps working (0: it stops now; at most its own expiry); omitted: 24 */
+                    graceHours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new token: same name and addresses, the same lifetime counted from now; `rawToken` appears in this response only */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Public id of an API token */
+                            id: string;
+                            name: string;
+                            rawToken: components["schemas"]["ApiToken"];
+                            /** @description First characters of the raw token */
+                            displayPrefix: string;
+                            /** @description What the service account’s access gives its tokens now: read:secrets, and write:secrets where it writes */
+                            scopes: ("read:secrets" | "write:secrets" | "admin")[];
+                            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+                            expiresAt: string;
+                            allowedIps: string[] | null;
+                            replaces: {
+                                /** @description Public id of an API token */
+                                id: string;
+                                /** @description When the old token stops working */
+                                stopsAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-d940ec0b"];
+            404: components["responses"]["Error404-edfdc430"];
+            409: components["responses"]["Error409-c6457996"];
             413: components["responses"]["Error413-3a634f36"];
             415: components["responses"]["Error415-2b89b7c6"];
             429: components["responses"]["Error429-d5b280f6"];
@@ -3507,7 +3856,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-a40d2bf8"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -3563,7 +3912,7 @@ export interface operations {
             };
             400: components["responses"]["Error400-36282bd2"];
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-a40d2bf8"];
             409: components["responses"]["Error409-b7248822"];
             413: components["responses"]["Error413-3a634f36"];
@@ -3601,7 +3950,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-dcb526c4"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -3637,7 +3986,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-dcb526c4"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -3676,7 +4025,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-0a2c3acb"];
+            403: components["responses"]["Error403-e881a005"];
             404: components["responses"]["Error404-dcb526c4"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -3716,7 +4065,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
             503: components["responses"]["Error503-bbfd01d2"];
@@ -3760,7 +4109,7 @@ export interface operations {
             };
             400: components["responses"]["Error400-36282bd2"];
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             409: components["responses"]["Error409-3cf2f5f0"];
             413: components["responses"]["Error413-3a634f36"];
             415: components["responses"]["Error415-2b89b7c6"];
@@ -3803,7 +4152,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             404: components["responses"]["Error404-93e1379a"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -3836,7 +4185,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             404: components["responses"]["Error404-93e1379a"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -3880,7 +4229,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             404: components["responses"]["Error404-93e1379a"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -3928,7 +4277,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
             503: components["responses"]["Error503-bbfd01d2"];
@@ -3988,7 +4337,7 @@ export interface operations {
             };
             400: components["responses"]["Error400-36282bd2"];
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-5a399086"];
+            403: components["responses"]["Error403-fcd82d0b"];
             404: components["responses"]["Error404-a40d2bf8"];
             409: components["responses"]["Error409-c8c44887"];
             413: components["responses"]["Error413-3a634f36"];
@@ -4024,7 +4373,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-a89dabba"];
+            403: components["responses"]["Error403-8caa5f42"];
             404: components["responses"]["Error404-84fd01ce"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
@@ -4084,7 +4433,7 @@ export interface operations {
             };
             400: components["responses"]["Error400-36282bd2"];
             401: components["responses"]["Error401-7d108514"];
-            403: components["responses"]["Error403-5a399086"];
+            403: components["responses"]["Error403-fcd82d0b"];
             404: components["responses"]["Error404-84fd01ce"];
             409: components["responses"]["Error409-c6457996"];
             413: components["responses"]["Error413-3a634f36"];

@@ -42,6 +42,11 @@ export const auditEventTypes = [
   'service_account.created',
   'service_account.updated',
   'service_account.deleted',
+  'service_account.token.created',
+  'service_account.token.revoked',
+  'service_account.token.rotated',
+  'service_account.signed_in',
+  'service_account.denied',
   'user.offboarded',
   'webhook.created',
   'webhook.deleted',
@@ -51,8 +56,11 @@ export const auditEventTypes = [
 /** One kind of audit event. */
 export type AuditEventType = (typeof auditEventTypes)[number];
 
-/** Why a token that exists was refused (`token.denied`'s `details.reason`). */
-export const denialReasons = ['expired', 'ip', 'scope', 'resource'] as const;
+/**
+ * Why a token that exists was refused (`token.denied`'s and `service_account.denied`'s `details.reason`):
+ * `route`, a service account's token on a route no service account may call.
+ */
+export const denialReasons = ['expired', 'ip', 'scope', 'resource', 'route'] as const;
 
 /** One reason a token was refused. */
 export type DenialReason = (typeof denialReasons)[number];
@@ -83,6 +91,9 @@ export const MAX_AUDIT_PAGE = 100;
 
 const nullableText = () => z.nullable(z.string());
 
+/** Who can act: a person, a service account, or the service itself. */
+export const actorTypes = ['user', 'serviceAccount', 'system'] as const;
+
 /**
  * The one definition of an audit event's shape: its TypeScript type, the trails' answer in the API
  * document, the defaults of the fields an event leaves out (lambdas/domain/audit.ts) and the event
@@ -96,14 +107,28 @@ const buildAuditEventSchema = () =>
       id: z.string().check(z.describe('`evt_` + 20 random base62 characters')),
       time: timestamp(),
       type: z.enum(auditEventTypes),
-      /** Who acted: a user, through a dashboard session or one of their API tokens (`system` for the service itself). */
+      /**
+       * Who acted: a user, through a dashboard session or one of their API tokens; a service account,
+       * through one of its tokens; or the service itself (`system`).
+       */
       actor: z.object({
+        type: z.enum(actorTypes),
+        /** The user's id, or the service account's. */
+        id: nullableText(),
+        /** A service account's name. */
+        name: nullableText(),
+        /** The user who acted (null for a service account). */
         userId: nullableText(),
         /** Their e-mail when they acted: a session's, or the one the token's owner had when creating it. */
         email: nullableText(),
         via: z.enum(['session', 'token', 'system']),
         /** The API token's public id, when `via` is `token`. */
         tokenId: nullableText(),
+        /**
+         * A service account's token got by signing in without a stored secret: whom it proved to be (an
+         * OIDC issuer and subject as `issuer#subject`, or an AWS ARN).
+         */
+        subject: nullableText(),
       }),
       /** What the event is about; each field is null when it does not apply. */
       target: z.object({

@@ -6,6 +6,7 @@ export const ErrorText = {
   scope: 'Forbidden: Token does not have write permissions',
   tokenResource: 'Forbidden: Token is not allowed for this resource',
   sessionRequired: 'Forbidden: Token creation requires a dashboard session',
+  serviceAccountForbidden: 'Forbidden: Not allowed for a service account',
   projectRole: 'Forbidden: Insufficient project role',
   environmentAccess: 'Forbidden: Insufficient environment access',
   projectNotFound: 'Project not found',

@@ -106,3 +106,9 @@ export const WEBHOOK_DELIVERY_DAYS = 30;
  * delivery is failed. Deployed, each delay is one queue's visibility timeout (lib/constructs/webhook-delivery.ts).
  */
 export const WEBHOOK_RETRY_DELAYS_SECONDS = [60, 300, 900, 1_800, 3_600, 7_200, 14_400, 28_800, 28_800] as const;
+
+/** Live static tokens a service account may hold at once. */
+export const MAX_SERVICE_ACCOUNT_TOKENS = 10;
+
+/** Longest life of a service account's static token, in days: no token of a machine lives forever. */
+export const MAX_SERVICE_ACCOUNT_TOKEN_DAYS = 365;

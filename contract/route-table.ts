@@ -1,4 +1,5 @@
 import { ErrorText } from './errors';
+import { ROUTE_RULES_PREFIX, SCOPE_CODES, SERVICE_ACCOUNT_CODE } from './route-rules';
 import { type RouteContract, routes } from './routes';
 import type { ErrorTextValue } from './schemas';
 
@@ -13,14 +14,23 @@ type NonEmpty<T> = readonly [T, ...T[]];
 export const routeKey = (method: string, path: string): string => `${method} ${path}`;
 
 /**
- * The authorizer's rule per route, route key → the scope an API token needs (`null`: sessions only),
- * as the JSON of its `ROUTE_SCOPES` variable. The authorizer is handed its rules rather than importing
- * the contracts, whose schemas it never uses and would load on every cold start.
+ * The authorizer's rules, as the JSON of its `ROUTE_RULES` variable: path (less `ROUTE_RULES_PREFIX`) →
+ * method → the scope an API token needs (`SCOPE_CODES`, `s`: sessions only), followed by
+ * `SERVICE_ACCOUNT_CODE` where a service account may call it. The authorizer is handed its rules rather
+ * than importing the contracts, whose schemas it never uses and would load on every cold start; the
+ * codes keep the table within what Lambda allows a function's variables (4 KB in all).
  */
-export const routeScopesJson = (): string =>
-  JSON.stringify(
-    Object.fromEntries(routes.map((contract) => [routeKey(contract.method, contract.path), contract.tokenScope])),
-  );
+export const routeRulesJson = (): string => {
+  const table: Record<string, Record<string, string>> = {};
+  for (const contract of routes) {
+    if (!contract.path.startsWith(`${ROUTE_RULES_PREFIX}/`)) throw new Error(`${contract.path} is outside the API`);
+    const path = contract.path.slice(ROUTE_RULES_PREFIX.length);
+    const scope = contract.tokenScope === null ? 's' : SCOPE_CODES[contract.tokenScope];
+    table[path] ??= {};
+    table[path][contract.method] = `${scope}${contract.serviceAccounts ? SERVICE_ACCOUNT_CODE : ''}`;
+  }
+  return JSON.stringify(table);
+};
 
 const routesByKey = new Map(routes.map((contract) => [routeKey(contract.method, contract.path), contract]));
 
@@ -43,6 +53,7 @@ export const routeErrors = (contract: RouteContract): ReadonlyMap<number, NonEmp
   errors.set(403, [
     ErrorText.wrongIp,
     ...(contract.tokenScope === null ? [ErrorText.sessionRequired] : [ErrorText.scope, ErrorText.tokenResource]),
+    ...(contract.serviceAccounts ? [] : [ErrorText.serviceAccountForbidden]),
     ...(contract.errors.forbidden ?? []),
     ErrorText.firewallBlocked,
   ]);

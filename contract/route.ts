@@ -58,6 +58,12 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
    * route at all. Sessions may call every route.
    */
   readonly tokenScope: Scope | null;
+  /**
+   * Whether a service account's credential may call the route: only the work on an environment's
+   * secrets and change requests that a pipeline does, never a project's administration, its members,
+   * tokens, shares or `/me` (403 `Forbidden: Not allowed for a service account`).
+   */
+  readonly serviceAccounts?: true;
   /** One line for people: logs, the README and the API document. */
   readonly summary: string;
   /**
@@ -140,6 +146,8 @@ export interface SampleWorld {
   readonly ownChangeRequestId: string;
   /** A service account of the caller's project. */
   readonly serviceAccountId: string;
+  /** A static token of that service account's (made only for a route whose sample names one). */
+  readonly serviceAccountTokenId: string;
   /** A webhook of the caller's project. */
   readonly webhookId: string;
 }
@@ -165,6 +173,7 @@ export const SAMPLE_WORLD: SampleWorld = {
   changeRequestId: 'chg_AAAAAAAAAAAAAAAA',
   ownChangeRequestId: 'chg_BBBBBBBBBBBBBBBB',
   serviceAccountId: 'sa_AAAAAAAAAAAAAAAA',
+  serviceAccountTokenId: 'BBBBBBBBBBBB',
   webhookId: 'whk_AAAAAAAAAAAAAAAA',
 };
 

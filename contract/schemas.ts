@@ -14,7 +14,15 @@ import {
   TOKEN_PREFIX,
 } from './identifiers';
 import { timestamp } from './instant';
-import { MAX_NAME_LENGTH, MAX_PATCH_CHANGES, MAX_SECRET_VALUE_BYTES } from './limits';
+import {
+  BROADEST_ALLOWED_PREFIX,
+  DEFAULT_GRACE_HOURS,
+  MAX_ALLOWED_IPS,
+  MAX_GRACE_HOURS,
+  MAX_NAME_LENGTH,
+  MAX_PATCH_CHANGES,
+  MAX_SECRET_VALUE_BYTES,
+} from './limits';
 import { accessLevels, projectRoles } from './roles';
 import { scopes } from './scopes';
 import { firstHiddenCharacter } from './visible-text';
@@ -488,4 +496,42 @@ export const rawQuery = () =>
         z.regex(/^(true|false)$/, 'Use true or false'),
         z.describe('true: values as stored, references not resolved (and no referenced secret read)'),
       ),
+  );
+
+/** The addresses and networks a new token works from, as its creator lists them (the use case judges breadth and overlap). */
+export const allowedIps = () =>
+  z
+    .array(
+      z
+        .string('An address or CIDR is text, e.g. "203.0.113.7"')
+        .check(z.maxLength(64, 'Not an IP address or CIDR: longer than any')),
+      'Send the addresses as a list, e.g. ["203.0.113.7", "10.0.0.0/24"]',
+    )
+    .check(
+      z.minLength(1, 'List at least one address, or leave allowedIps out for the creating address'),
+      z.maxLength(MAX_ALLOWED_IPS, `List at most ${MAX_ALLOWED_IPS} addresses or CIDRs`),
+      z.describe(
+        `Addresses or CIDRs the token works from (1 to ${MAX_ALLOWED_IPS}, none broader than a /${BROADEST_ALLOWED_PREFIX[4]} of IPv4 or a /${BROADEST_ALLOWED_PREFIX[6]} of IPv6, IPv4 embedded in IPv6 counted as IPv4, none overlapping); omitted: the creating address`,
+      ),
+    );
+
+/** What a rotation of a token takes: how long the old one works on. */
+export const rotationBody = () =>
+  z.optional(
+    exactly(
+      {
+        graceHours: z.optional(
+          z
+            .int(`A whole number of hours from 0 to ${MAX_GRACE_HOURS}`)
+            .check(
+              z.gte(0, 'The grace period is at least 0 hours: 0 stops the old token now'),
+              z.lte(MAX_GRACE_HOURS, `The grace period is at most ${MAX_GRACE_HOURS} hours`),
+              z.describe(
+                `Hours the old token keeps working (0: it stops now; at most its own expiry); omitted: ${DEFAULT_GRACE_HOURS}`,
+              ),
+            ),
+        ),
+      },
+      'field',
+    ),
   );

@@ -4,7 +4,7 @@ import { SERVICE_ACCOUNT_ID_PATTERN } from './identifiers';
 import { timestamp } from './instant';
 import { MAX_DESCRIPTION_LENGTH } from './limits';
 import { SERVICE_ACCOUNT_LEVELS } from './roles';
-import { environmentName, projectId, typeError, updatedBy } from './schemas';
+import { apiToken, displayPrefix, environmentName, projectId, scope, tokenId, typeError, updatedBy } from './schemas';
 import { firstHiddenCharacter } from './visible-text';
 
 /**
@@ -70,4 +70,56 @@ let serviceAccountSchema: ReturnType<typeof buildServiceAccount> | undefined;
 export const serviceAccount = () => {
   serviceAccountSchema ??= buildServiceAccount();
   return serviceAccountSchema;
+};
+
+/** The path parameters of a route about one token of a service account. */
+export const serviceAccountTokenParams = () => z.extend(serviceAccountParams(), { tokenId: tokenId() });
+
+/** The 404s malformed ids answer on a route about one token of a service account. */
+export const SERVICE_ACCOUNT_TOKEN_PARAM_ERRORS = {
+  ...SERVICE_ACCOUNT_PARAM_ERRORS,
+  tokenId: ErrorText.tokenNotFound,
+} as const;
+
+/** A new token of a service account's as the answer shows it once: with its raw secret. */
+export const newServiceAccountTokenFields = () => ({
+  id: tokenId(),
+  name: z.string(),
+  rawToken: apiToken(),
+  displayPrefix: displayPrefix(),
+  scopes: z
+    .array(scope())
+    .check(
+      z.describe(
+        'What the service account’s access gives its tokens now: read:secrets, and write:secrets where it writes',
+      ),
+    ),
+  expiresAt: timestamp(),
+  allowedIps: z.nullable(z.array(z.string()).check(z.describe('Addresses it works from; null: its creating address'))),
+});
+
+const buildServiceAccountToken = () =>
+  z
+    .object({
+      id: tokenId(),
+      name: z.string(),
+      displayPrefix: displayPrefix(),
+      createdAt: timestamp(),
+      expiresAt: timestamp(),
+      lastUsedAt: z.nullable(timestamp()),
+      lastUsedIp: z.nullable(z.string()),
+      allowedIps: z.nullable(z.array(z.string())),
+      replacedBy: z.nullable(tokenId()),
+      stopsAt: z.nullable(timestamp()),
+    })
+    .check(
+      z.meta({ id: 'ServiceAccountToken' }),
+      z.describe('A static token of a service account, without its secret'),
+    );
+let serviceAccountTokenSchema: ReturnType<typeof buildServiceAccountToken> | undefined;
+
+/** A service account's token as its list shows it (the API document names it once). */
+export const serviceAccountToken = () => {
+  serviceAccountTokenSchema ??= buildServiceAccountToken();
+  return serviceAccountTokenSchema;
 };

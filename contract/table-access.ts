@@ -36,6 +36,8 @@ export type TableAccess = readonly TableGrant[];
  */
 export const authorizerTableAccess: TableAccess = [
   { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.token] },
+  // A service account's token: its service account, in its project's partition.
+  { actions: ['dynamodb:GetItem'], partitions: [keyPrefix.project] },
   { actions: ['dynamodb:PutItem'], partitions: [keyPrefix.audit] },
   { actions: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem'], partitions: [keyPrefix.user] },
   { actions: ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'], partitions: [keyPrefix.email] },

@@ -7,7 +7,7 @@ import { ErrorText } from '@contract/errors';
 import { JSON_HEADERS } from '@contract/headers';
 import { RETRY_AFTER_SECONDS } from '@contract/limits';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '@contract/rate-limit';
-import { routeScopesJson } from '@contract/route-table';
+import { routeRulesJson } from '@contract/route-table';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import { type DashboardRoute, localDashboard } from './dashboard-site';
 import { WRAPPING_KEY_FILE } from './data-dir';
@@ -313,7 +313,7 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
       DYNAMODB_ENDPOINT: serveOptions.dynamoEndpoint,
       SESSION_ISSUER: trusted?.issuer ?? devIssuer,
       SESSION_AUDIENCE: trusted?.audience ?? DEV_AUDIENCE,
-      ROUTE_SCOPES: routeScopesJson(),
+      ROUTE_RULES: routeRulesJson(),
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
       // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
       AWS_ACCESS_KEY_ID: 'local',

@@ -388,6 +388,21 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
               'webhook create',
             ).body.data.id,
           );
+    // The service account's token the token routes' samples name, made only for a route whose sample
+    // names one; also its first, so a measured create updates its slots, as every create but the first does.
+    const serviceAccountTokenId =
+      route.sample(SAMPLE_WORLD).params?.serviceAccountId === undefined || !route.path.includes('/tokens')
+        ? SAMPLE_WORLD.serviceAccountTokenId
+        : String(
+            expectStatus(
+              await send('POST', `/api/v1/projects/${projectId}/service-accounts/${serviceAccountId}/tokens`, {
+                token: worldSession,
+                json: { name: 'work', ttlDays: 30 },
+              }),
+              201,
+              'service account token create',
+            ).body.data.id,
+          );
     const worldToken = String(expectStatus(await token('work'), 201, 'world token').body.data.rawToken);
     // Its first use records lastUsedAt; the measured request is then a steady use.
     expectStatus(await send('GET', '/api/v1/tokens', { token: worldToken }), 200, 'world token use');
@@ -402,6 +417,7 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
         changeRequestId,
         ownChangeRequestId,
         serviceAccountId,
+        serviceAccountTokenId,
         webhookId,
       },
       credentials: { token: worldToken, session: worldSession },

@@ -12,6 +12,7 @@ export const applyChangeRequestRoute = route({
   handler: 'apply-change-request',
   tag: 'changes',
   tokenScope: null,
+  serviceAccounts: true,
   summary: 'Apply an open change request without its approvals (the owner only, with a reason): break glass, recorded',
   success: { status: 200, description: 'The request, applied' },
   errors: {

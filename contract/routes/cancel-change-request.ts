@@ -12,6 +12,7 @@ export const cancelChangeRequestRoute = route({
   handler: 'cancel-change-request',
   tag: 'changes',
   tokenScope: 'write:secrets',
+  serviceAccounts: true,
   summary: 'Withdraw an open change request (its author): nothing is written',
   success: { status: 200, description: 'The request, cancelled' },
   errors: {

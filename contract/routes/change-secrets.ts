@@ -13,6 +13,7 @@ export const changeSecretsRoute = route({
   handler: 'change-secrets',
   tag: 'secrets',
   tokenScope: 'write:secrets',
+  serviceAccounts: true,
   summary: `Set and delete up to ${MAX_PATCH_CHANGES} secrets at once: all of them, or none`,
   success: { status: 200, description: 'Each secret changed, by name, at its new version' },
   errors: {

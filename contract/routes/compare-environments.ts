@@ -15,6 +15,7 @@ export const compareEnvironmentsRoute = route({
   handler: 'compare-environments',
   tag: 'secrets',
   tokenScope: 'read:secrets',
+  serviceAccounts: true,
   summary:
     'Compare two environments’ secrets, `?from=staging&to=production`: by name, without values; no read recorded',
   success: {

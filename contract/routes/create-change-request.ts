@@ -13,6 +13,7 @@ export const createChangeRequestRoute = route({
   handler: 'create-change-request',
   tag: 'changes',
   tokenScope: 'write:secrets',
+  serviceAccounts: true,
   summary: 'Propose a change of an environment’s secrets (what a PATCH carries, restores and a note), to be approved',
   success: { status: 201, description: 'The open request, without its values' },
   errors: {

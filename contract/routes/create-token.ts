@@ -1,16 +1,9 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
 import { PROJECT_ID_PATTERN } from '../identifiers';
-import {
-  BROADEST_ALLOWED_PREFIX,
-  DEFAULT_TTL_DAYS,
-  MAX_ALLOWED_IPS,
-  MAX_TOKEN_ENVIRONMENTS,
-  MAX_TOKEN_PROJECTS,
-  MAX_TTL_DAYS,
-} from '../limits';
+import { DEFAULT_TTL_DAYS, MAX_TOKEN_ENVIRONMENTS, MAX_TOKEN_PROJECTS, MAX_TTL_DAYS } from '../limits';
 import { route } from '../route';
-import { dataBody, environmentName, exactly, name, newTokenFields, typeError } from '../schemas';
+import { allowedIps, dataBody, environmentName, exactly, name, newTokenFields, typeError } from '../schemas';
 import { scopes } from '../scopes';
 import { TOKENS_CREATED_METRIC } from '../service-metrics';
 
@@ -80,22 +73,7 @@ export const createTokenRoute = route({
             )
             .check(z.describe(`Days until expiry; \`null\`: never; omitted: ${DEFAULT_TTL_DAYS}`)),
         ),
-        allowedIps: z.optional(
-          z
-            .array(
-              z
-                .string('An address or CIDR is text, e.g. "203.0.113.7"')
-                .check(z.maxLength(64, 'Not an IP address or CIDR: longer than any')),
-              'Send the addresses as a list, e.g. ["203.0.113.7", "10.0.0.0/24"]',
-            )
-            .check(
-              z.minLength(1, 'List at least one address, or leave allowedIps out for the creating address'),
-              z.maxLength(MAX_ALLOWED_IPS, `List at most ${MAX_ALLOWED_IPS} addresses or CIDRs`),
-              z.describe(
-                `Addresses or CIDRs the token works from (1 to ${MAX_ALLOWED_IPS}, none broader than a /${BROADEST_ALLOWED_PREFIX[4]} of IPv4 or a /${BROADEST_ALLOWED_PREFIX[6]} of IPv6, IPv4 embedded in IPv6 counted as IPv4, none overlapping); omitted: the creating address`,
-              ),
-            ),
-        ),
+        allowedIps: z.optional(allowedIps()),
         projects: z.optional(
           z
             .array(

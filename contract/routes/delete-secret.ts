@@ -11,6 +11,7 @@ export const deleteSecretRoute = route({
   handler: 'delete-secret',
   tag: 'secrets',
   tokenScope: 'write:secrets',
+  serviceAccounts: true,
   summary: 'Delete a secret: it leaves lists and exports; its versions stay restorable for 30 days',
   success: { status: 200, description: 'Deleted' },
   errors: {

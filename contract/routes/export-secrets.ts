@@ -12,6 +12,7 @@ export const exportSecretsRoute = route({
   handler: 'export-secrets',
   tag: 'secrets',
   tokenScope: 'read:secrets',
+  serviceAccounts: true,
   summary:
     'Every live secret of an environment with its value, `{NAME: value}`, references resolved (`?raw=true`: as stored): one recorded read',
   success: { status: 200, description: 'Each live secret’s name and value; the read is in the audit trail' },

@@ -12,6 +12,7 @@ export const getChangeRequestValuesRoute = route({
   handler: 'get-change-request-values',
   tag: 'changes',
   tokenScope: 'read:secrets',
+  serviceAccounts: true,
   summary: 'The values a change request proposes, `{NAME: value}`: a recorded read',
   success: { status: 200, description: 'The proposed values by name' },
   errors: {

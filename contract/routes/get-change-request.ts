@@ -12,6 +12,7 @@ export const getChangeRequestRoute = route({
   handler: 'get-change-request',
   tag: 'changes',
   tokenScope: 'read:secrets',
+  serviceAccounts: true,
   summary: 'One change request, without its values',
   success: { status: 200, description: 'The request' },
   errors: {

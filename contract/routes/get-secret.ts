@@ -15,6 +15,7 @@ export const getSecretRoute = route({
   handler: 'get-secret',
   tag: 'secrets',
   tokenScope: 'read:secrets',
+  serviceAccounts: true,
   summary:
     'Read one secret’s value, current or of `?version=N`, its references resolved (`?raw=true`: as stored): a recorded read',
   success: { status: 200, description: 'The secret and its value; the read is in the audit trail' },

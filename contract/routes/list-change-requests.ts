@@ -13,6 +13,7 @@ export const listChangeRequestsRoute = route({
   handler: 'list-change-requests',
   tag: 'changes',
   tokenScope: 'read:secrets',
+  serviceAccounts: true,
   summary: 'List an environment’s change requests, newest first (`?status=open`: of one status), without values',
   success: { status: 200, description: 'The requests, newest first' },
   errors: {

@@ -11,6 +11,7 @@ export const listEnvironmentsRoute = route({
   handler: 'list-environments',
   tag: 'secrets',
   tokenScope: 'read:secrets',
+  serviceAccounts: true,
   summary: 'List the environments of a project',
   success: { status: 200, description: 'The environments, by name' },
   errors: { notFound: [ErrorText.projectNotFound] },

@@ -12,6 +12,7 @@ export const listSecretVersionsRoute = route({
   handler: 'list-secret-versions',
   tag: 'secrets',
   tokenScope: 'read:secrets',
+  serviceAccounts: true,
   summary: 'List a secret’s versions, newest first, without values (also of a secret deleted within 30 days)',
   success: { status: 200, description: 'The versions, newest first; `deleted` marks a delete' },
   errors: {

@@ -12,6 +12,7 @@ export const listSecretsRoute = route({
   handler: 'list-secrets',
   tag: 'secrets',
   tokenScope: 'read:secrets',
+  serviceAccounts: true,
   summary: 'List an environment’s live secrets (`?deleted=true`: those deleted within 30 days), without values',
   success: {
     status: 200,

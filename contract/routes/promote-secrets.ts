@@ -14,6 +14,7 @@ export const promoteSecretsRoute = route({
   handler: 'promote-secrets',
   tag: 'secrets',
   tokenScope: 'write:secrets',
+  serviceAccounts: true,
   summary: `Copy up to ${MAX_PATCH_CHANGES} secrets’ current values from one environment into another: all of them, or none`,
   success: {
     status: 200,

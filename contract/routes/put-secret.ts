@@ -13,6 +13,7 @@ export const putSecretRoute = route({
   handler: 'put-secret',
   tag: 'secrets',
   tokenScope: 'write:secrets',
+  serviceAccounts: true,
   summary: 'Write a secret’s value as its next version; `expectedVersion` makes it check-and-set',
   success: {
     status: 200,

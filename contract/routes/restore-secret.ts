@@ -11,6 +11,7 @@ export const restoreSecretRoute = route({
   handler: 'restore-secret',
   tag: 'secrets',
   tokenScope: 'write:secrets',
+  serviceAccounts: true,
   summary: 'Write an earlier version’s value as the next version (also undeletes); needs no read access',
   success: { status: 200, description: 'The new version, without its value' },
   errors: {

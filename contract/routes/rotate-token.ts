@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { ErrorText } from '../errors';
-import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS } from '../limits';
 import { route } from '../route';
-import { dataBody, exactly, newTokenFields, timestamp, tokenId } from '../schemas';
+import { dataBody, newTokenFields, rotationBody, timestamp, tokenId } from '../schemas';
 import { TOKENS_ROTATED_METRIC } from '../service-metrics';
 
 // The contract of rotate token (one module per route: a function bundles only its own).
@@ -57,24 +56,7 @@ export const rotateTokenRoute = route({
   ],
   schemas: () => ({
     params: z.object({ id: tokenId() }),
-    body: z.optional(
-      exactly(
-        {
-          graceHours: z.optional(
-            z
-              .int(`A whole number of hours from 0 to ${MAX_GRACE_HOURS}`)
-              .check(
-                z.gte(0, 'The grace period is at least 0 hours: 0 stops the old token now'),
-                z.lte(MAX_GRACE_HOURS, `The grace period is at most ${MAX_GRACE_HOURS} hours`),
-                z.describe(
-                  `Hours the old token keeps working (0: it stops now; at most its own expiry); omitted: ${DEFAULT_GRACE_HOURS}`,
-                ),
-              ),
-          ),
-        },
-        'field',
-      ),
-    ),
+    body: rotationBody(),
     response: dataBody(
       z.object({
         ...newTokenFields(),

@@ -83,6 +83,7 @@ const denialWords: ReadonlyMap<DenialReason, string> = new Map<DenialReason, str
   ['ip', 'it does not work from that address'],
   ['scope', 'it lacks the scope the request needs'],
   ['resource', 'it does not reach that project or environment'],
+  ['route', 'it is a service account’s, on a route no service account may call'],
 ]);
 
 /** A change request's id, as its events name it. */
@@ -199,6 +200,16 @@ export const eventSentence = (event: AuditEvent, reading: Reading): string => {
       return `Changed service account ${serviceAccountPhrase(event)}${ofProject(event, reading, 'of')}: ${accessPhrase(details.access) || 'no access'}`;
     case 'service_account.deleted':
       return `Deleted service account ${serviceAccountPhrase(event)}${ofProject(event, reading, 'of')}`;
+    case 'service_account.token.created':
+      return `Created token ${tokenPhrase(target.tokenId, reading)} of service account ${serviceAccountPhrase(event)}${details.expiresAt === null ? '' : `; it expires ${reading.time(details.expiresAt)}`}`;
+    case 'service_account.token.revoked':
+      return `Revoked token ${tokenPhrase(target.tokenId, reading)} of service account ${serviceAccountPhrase(event)}`;
+    case 'service_account.token.rotated':
+      return `Rotated token ${tokenPhrase(target.tokenId, reading)} of service account ${serviceAccountPhrase(event)}${details.stopsAt === null ? '' : `; the old one stops ${reading.time(details.stopsAt)}`}`;
+    case 'service_account.signed_in':
+      return `Signed in as service account ${serviceAccountPhrase(event)}${event.actor.subject === null ? '' : ` with ${event.actor.subject}`}`;
+    case 'service_account.denied':
+      return `Refused service account ${serviceAccountPhrase(event)}${details.reason === null ? '' : `: ${denialWords.get(details.reason) ?? details.reason}`}`;
     case 'user.offboarded':
       return `Offboarded ${personPhrase(event)}: their tokens revoked and their memberships removed`;
     case 'webhook.created':
@@ -218,7 +229,11 @@ export const eventSentence = (event: AuditEvent, reading: Reading): string => {
 /** Who acted: the service, or a person, with the token they used when they used one. */
 export const actorWords = (event: AuditEvent, reading: Reading): string => {
   const { actor } = event;
-  if (actor.via === 'system') return 'the service';
+  if (actor.type === 'system') return 'the service';
+  if (actor.type === 'serviceAccount') {
+    const who = `service account ${actor.name === null ? (actor.id ?? '') : quoted(actor.name)}`;
+    return actor.tokenId === null ? who : `${who} with ${tokenPhrase(actor.tokenId, reading)}`;
+  }
   const who = actor.email ?? (actor.userId === null ? 'someone' : `user ${actor.userId}`);
   return actor.via === 'token' ? `${who} with ${tokenPhrase(actor.tokenId, reading)}` : who;
 };

@@ -1,21 +1,26 @@
 import type { DenialReason } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
-import { TOKEN_PREFIX } from '@contract/identifiers';
+import { SERVICE_ACCOUNT_ID_PATTERN, TOKEN_PREFIX } from '@contract/identifiers';
 import { scopes as allScopes, hasScope, type Scope } from '@contract/scopes';
+import { serviceAccountScopes } from '@lambdas/domain/environment-access';
 import { networkHolds, parseNetwork, sameIp } from '@lambdas/domain/ip';
 import type { Principal } from '@lambdas/domain/principal';
-import type { TokenRecord } from '@lambdas/domain/records';
+import type { ServiceAccountRecord, TokenRecord } from '@lambdas/domain/records';
 import { parseToken, tokenMatchesHash } from '@lambdas/domain/token-format';
 import { tokenReaches } from '@lambdas/domain/token-limits';
 import { SessionExpiredError, SessionInvalidError } from './session-errors';
 import type { SessionIdentity } from './session-verifier';
 
-/** A genuine API token that was refused, for the audit trail: the token and why. */
+/**
+ * A genuine API token that was refused, for the audit trail: the token and why, and for a service
+ * account's token, the service account (whose project's trail records it).
+ */
 export interface TokenDenial {
   readonly tokenId: string;
   readonly userId: string;
   readonly ownerEmail: string | null;
   readonly reason: DenialReason;
+  readonly serviceAccount?: { readonly projectId: string; readonly name: string };
 }
 
 /**
@@ -39,6 +44,8 @@ export interface AuthorizationRequest {
    * names none of our routes.
    */
   readonly tokenScope: Scope | null | undefined;
+  /** Whether a service account's token may call the route (absent: no). */
+  readonly serviceAccounts?: boolean;
   /** The route's resource, e.g. `/api/v1/projects/{projectId}/members` (a limited token's rule). */
   readonly resource: string;
   /** The path parameters, percent-encoded as API Gateway gives them. */
@@ -49,6 +56,8 @@ export interface AuthorizationRequest {
 /** What the authorizer reads and writes; injected so the rules are testable without AWS. */
 export interface AuthorizerDeps {
   getToken(tokenId: string): Promise<TokenRecord | undefined>;
+  /** A service account, strongly consistent: none once deleted, which stops every token of it at once. */
+  getServiceAccount(projectId: string, serviceAccountId: string): Promise<ServiceAccountRecord | undefined>;
   /** Resolves the session's identity; throws SessionExpiredError, SessionInvalidError or an outage error. */
   verifySession(jwt: string, now: Date): Promise<SessionIdentity>;
   /**
@@ -85,17 +94,26 @@ const authorizeToken = async (
   if (token.stopsAt !== undefined && !(request.now.getTime() < Date.parse(token.stopsAt))) {
     return unauthorized('token-replaced');
   }
+  // A service account's token works while its service account does: deleting it stops them all at once.
+  const machine = token.serviceAccountProject;
+  const serviceAccount = machine === undefined ? undefined : await deps.getServiceAccount(machine, token.userId);
+  if (machine !== undefined && !serviceAccount) return unauthorized('service-account-deleted');
   const denied = (reason: DenialReason): TokenDenial => ({
     tokenId: token.tokenId,
     userId: token.userId,
     ownerEmail: token.ownerEmail ?? null,
     reason,
+    ...(machine !== undefined &&
+      serviceAccount && { serviceAccount: { projectId: machine, name: serviceAccount.name } }),
   });
   if (token.expiresAt !== null && !(request.now.getTime() < Date.parse(token.expiresAt))) {
     return { outcome: 'expired', rule: 'token-expired', denied: denied('expired') };
   }
   if (!fromAllowedAddress(token, request.sourceIp)) {
     return { outcome: 'forbidden', rule: 'token-ip', error: ErrorText.wrongIp, denied: denied('ip') };
+  }
+  if (machine !== undefined && serviceAccount) {
+    return authorizeServiceAccount(token, serviceAccount, request, denied);
   }
   const needed = request.tokenScope;
   if (needed === null) {
@@ -132,6 +150,54 @@ const authorizeToken = async (
 };
 
 /**
+ * The rest of a service account's token's rules: a route a service account may call, the scopes its
+ * access gives it now (`read:secrets`, and `write:secrets` where it writes an environment), and its own
+ * project only; the environments are its access's, held by the routes as a member's are.
+ */
+const authorizeServiceAccount = (
+  token: TokenRecord,
+  serviceAccount: ServiceAccountRecord,
+  request: AuthorizationRequest & { tokenScope: Scope | null },
+  denied: (reason: DenialReason) => TokenDenial,
+): Decision => {
+  const needed = request.tokenScope;
+  if (needed === null || request.serviceAccounts !== true) {
+    return {
+      outcome: 'forbidden',
+      rule: 'service-account-route',
+      error: ErrorText.serviceAccountForbidden,
+      denied: denied('route'),
+    };
+  }
+  const scopes = serviceAccountScopes(serviceAccount.access);
+  if (!hasScope(scopes, needed)) {
+    return { outcome: 'forbidden', rule: 'token-scope', error: ErrorText.scope, denied: denied('scope') };
+  }
+  const projects = [{ projectId: serviceAccount.projectId }];
+  if (!tokenReaches(projects, request.resource, request.pathParameters)) {
+    return {
+      outcome: 'forbidden',
+      rule: 'token-resource',
+      error: ErrorText.tokenResource,
+      denied: denied('resource'),
+    };
+  }
+  return {
+    outcome: 'allow',
+    principal: {
+      kind: 'serviceAccount',
+      userId: serviceAccount.serviceAccountId,
+      tokenId: token.tokenId,
+      scopes,
+      name: serviceAccount.name,
+      projects,
+      ...(token.subject !== undefined && { subject: token.subject }),
+    },
+    tokenLastUsedAt: token.lastUsedAt,
+  };
+};
+
+/**
  * Judges one request's credential for its route. Order (first failure wins): header and form;
  * for a session, its signature and claims, then its user's offboarding mark; for a token, the stored token (unknown, mismatch, revoked, replaced and past its grace period), expiry, source IP, the route's scope, and a limited token's projects and environments.
  * Outages (DynamoDB, the key set) are thrown, never allowed.
@@ -155,6 +221,8 @@ const authorizeSession = async (jwt: string, now: Date, deps: AuthorizerDeps): P
     if (error instanceof SessionInvalidError) return unauthorized(`session-${error.message}`);
     throw error;
   }
+  // A subject of a service account's id's form would stand as that service account (data/keys.ts memberKey).
+  if (SERVICE_ACCOUNT_ID_PATTERN.test(identity.userId)) return unauthorized('session-subject-reserved');
   if (!(await deps.admitSession(identity, now))) return unauthorized('session-offboarded');
   return {
     outcome: 'allow',

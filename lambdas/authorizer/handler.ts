@@ -8,7 +8,7 @@ import {
   type AuthorizerDecisionOutcome,
 } from '@contract/service-metrics';
 import { authorizerDeps, tokenMarks } from '@lambdas/composition/authorizer';
-import { auditEvent, originOf } from '@lambdas/domain/audit';
+import { auditEvent, originOf, serviceAccountActor, userActor } from '@lambdas/domain/audit';
 import { clock } from '@lambdas/domain/clock';
 import { canonicalIp } from '@lambdas/domain/ip';
 import { expiredContext, toAuthorizerContext } from '@lambdas/http/authorizer-context';
@@ -16,7 +16,7 @@ import { logger, metrics, tracer } from '@lambdas/observability';
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authorize, type Decision, type TokenDenial } from './authorize';
-import { routeScopes } from './route-scopes';
+import { routeRules } from './route-rules';
 
 /** `lastUsedAt` is written at most this often per token. */
 const LAST_USED_INTERVAL_MS = 60_000;
@@ -71,13 +71,15 @@ export const authorizerHandler = async (
   const started = performance.now();
   const now = clock.now();
   const route = `${event.httpMethod} ${event.resource}`;
+  const rule = routeRules.get(route);
   let decision: Decision;
   try {
     decision = await authorize(
       {
         authorization: authorizationValues(event),
         sourceIp: event.requestContext.identity.sourceIp,
-        tokenScope: routeScopes.get(route),
+        tokenScope: rule?.scope,
+        serviceAccounts: rule?.serviceAccounts,
         resource: event.resource,
         pathParameters: event.pathParameters,
         now,
@@ -138,14 +140,19 @@ const recordTokenUse = async (tokenId: string, now: Date, sourceIp: string): Pro
  */
 const recordDenial = async (denial: TokenDenial, event: APIGatewayRequestAuthorizerEvent, now: Date): Promise<void> => {
   const { identity, requestId } = event.requestContext;
+  const machine = denial.serviceAccount;
   const recorded = auditEvent(
-    'token.denied',
+    machine ? 'service_account.denied' : 'token.denied',
     originOf(
-      { userId: denial.userId, email: denial.ownerEmail, via: 'token', tokenId: denial.tokenId },
+      machine
+        ? serviceAccountActor(denial.userId, machine.name, denial.tokenId, null)
+        : userActor(denial.userId, denial.ownerEmail, 'token', denial.tokenId),
       { sourceIp: identity.sourceIp, userAgent: identity.userAgent, requestId },
     ),
     now,
-    { tokenId: denial.tokenId },
+    machine
+      ? { tokenId: denial.tokenId, projectId: machine.projectId, serviceAccountId: denial.userId }
+      : { tokenId: denial.tokenId },
     { reason: denial.reason },
   );
   try {

@@ -89,6 +89,17 @@ const decodeCursor = (cursor: string, trail: Trail, query: TrailQuery): Record<s
   return key as Record<string, string>;
 };
 
+/**
+ * An event as it is answered now: one stored before actors had a type (every one of them a user's or
+ * the service's) gets the type, id, name and subject it would have had.
+ */
+const withActorType = (event: AuditEvent): AuditEvent => {
+  const actor = event.actor as Partial<AuditEvent['actor']> & Pick<AuditEvent['actor'], 'userId' | 'via'>;
+  if (actor.type !== undefined) return event;
+  const type = actor.via === 'system' ? 'system' : 'user';
+  return { ...event, actor: { ...event.actor, type, id: actor.userId, name: null, subject: null } };
+};
+
 /** Reads a page of a trail: newest first, filtered by time on the key and by type on the items. */
 const readTrail = async (trail: Trail, query: TrailQuery): Promise<TrailPage> => {
   const events: AuditEvent[] = [];
@@ -123,7 +134,7 @@ const readTrail = async (trail: Trail, query: TrailQuery): Promise<TrailPage> =>
     );
     for (const item of page.items) {
       const { PK, SK, GSI1PK, GSI1SK, entity, [tableSchema.timeToLiveAttribute]: _ttl, ...event } = item;
-      events.push(event as AuditEvent);
+      events.push(withActorType(event as AuditEvent));
       keys.push(trail.index ? { PK, SK, GSI1PK, GSI1SK } : { PK, SK });
     }
     startKey = page.lastKey;

@@ -3,6 +3,7 @@
  * chart in docs/data-model.md mirrors this file. Access hangs on user ids (the identity provider's
  * `sub`), never on e-mail addresses: an address only finds its user through the e-mail claim.
  */
+import { SERVICE_ACCOUNT_ID_PATTERN } from '@contract/identifiers';
 import { keyPrefix, SECRET_HEAD_SORT_KEY_PREFIX } from '@contract/table-schema';
 
 /** Primary key of an item. */
@@ -53,11 +54,15 @@ export const projectKey = (projectId: string): ItemKey => ({ PK: `${keyPrefix.pr
 /** Sort-key prefix of the member items in a project's partition. */
 export const MEMBER_PREFIX = 'MEMBER#';
 
-/** One member of a project, by user id. */
-export const memberKey = (projectId: string, userId: string): ItemKey => ({
-  PK: projectKey(projectId).PK,
-  SK: `${MEMBER_PREFIX}${userId}`,
-});
+/**
+ * One member of a project, by user id; for a service account's id, the service account, which stands in
+ * its project as a member (member-item.ts `asMember`). No user holds such an id: the authorizer refuses a
+ * session whose subject has the form.
+ */
+export const memberKey = (projectId: string, userId: string): ItemKey =>
+  SERVICE_ACCOUNT_ID_PATTERN.test(userId)
+    ? serviceAccountKey(projectId, userId)
+    : { PK: projectKey(projectId).PK, SK: `${MEMBER_PREFIX}${userId}` };
 
 /** Sort-key prefix of the environment items in a project's partition. */
 export const ENVIRONMENT_PREFIX = 'ENV#';

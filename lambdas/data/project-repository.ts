@@ -7,6 +7,7 @@ import { batchGetItems, getItem, queryAll, type TableWrite, transactWrite, write
 import { environmentPut } from './environment-repository';
 import { MEMBER_PREFIX, MEMBERSHIP_PREFIX, memberKey, membershipKey, projectKey, userPartition } from './keys';
 import { managerCheck } from './manager-check';
+import { asMember } from './member-item';
 import { claimStillNames } from './user-repository';
 
 const memberItem = (member: MemberRecord) =>
@@ -77,8 +78,8 @@ export const getMemberships = (userId: string, projectIds: readonly string[]): P
   );
 
 /** One membership, read consistently (it decides access). */
-export const getMember = (projectId: string, userId: string): Promise<MemberRecord | undefined> =>
-  getItem<MemberRecord>(memberKey(projectId, userId), true);
+export const getMember = async (projectId: string, userId: string): Promise<MemberRecord | undefined> =>
+  asMember(await getItem<Record<string, unknown>>(memberKey(projectId, userId), true));
 
 /** Every member of a project, read consistently from the project's partition. */
 export const listMembers = (projectId: string): Promise<MemberRecord[]> =>

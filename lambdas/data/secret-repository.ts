@@ -39,6 +39,7 @@ import {
   secretVersionPrefix,
   secretVersionsPrefix,
 } from './keys';
+import { asMember } from './member-item';
 
 type Item = { readonly PK: string; readonly SK: string } & Record<string, unknown>;
 
@@ -61,7 +62,7 @@ export const readSecretContext = async (
   const items = await batchGetItems<Item>(keys, true);
   const find = (key: ItemKey) => items.find((item) => item.PK === key.PK && item.SK === key.SK);
   return {
-    member: find(member) as MemberRecord | undefined,
+    member: asMember(find(member)),
     environment: find(place) as EnvironmentRecord | undefined,
     project: withProject ? (find(project) as ProjectRecord | undefined) : undefined,
     heads: headsIn(items, projectId, environment),
@@ -108,7 +109,7 @@ export const readPairContext = async (
   const items = await batchGetItems<Item>(keys, true);
   const find = (key: ItemKey) => items.find((item) => item.PK === key.PK && item.SK === key.SK);
   return {
-    member: find(member) as MemberRecord | undefined,
+    member: asMember(find(member)),
     project: withProject ? (find(project) as ProjectRecord | undefined) : undefined,
     from: { environment: find(places[0]) as EnvironmentRecord | undefined, heads: headsIn(items, projectId, from) },
     to: { environment: find(places[1]) as EnvironmentRecord | undefined, heads: headsIn(items, projectId, to) },
@@ -172,7 +173,11 @@ export const readReferenced = async (
     return map;
   };
   return {
-    members: byKey<string, MemberRecord>(wanted.projects, (projectId) => memberKey(projectId, userId), String),
+    members: new Map(
+      [...byKey<string, Item>(wanted.projects, (projectId) => memberKey(projectId, userId), String)].map(
+        ([projectId, item]): [string, MemberRecord] => [projectId, asMember(item) as MemberRecord],
+      ),
+    ),
     projects: byKey<string, ProjectRecord>(wanted.projects, projectKey, String),
     environments: byKey<ValuePlace, EnvironmentRecord>(
       wanted.environments,

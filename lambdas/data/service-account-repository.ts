@@ -80,13 +80,15 @@ export const updateServiceAccount = async (
       {
         Update: {
           Key: serviceAccountKey(projectId, serviceAccountId),
-          UpdateExpression: 'SET #name = :name, description = :description, #access = :access',
+          // The revision tells a write of the service account's that the access it was allowed by changed.
+          UpdateExpression: 'SET #name = :name, description = :description, #access = :access ADD accessRevision :one',
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeNames: { '#name': 'name', '#access': 'access' },
           ExpressionAttributeValues: {
             ':name': serviceAccount.name,
             ':description': serviceAccount.description,
             ':access': serviceAccount.access,
+            ':one': 1,
           },
         },
       },

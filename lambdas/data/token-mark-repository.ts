@@ -38,7 +38,7 @@ const denialMark = (reason: DenialReason): string => `deniedAt_${reason}`;
  * recorded (false: one was recorded within the interval, or the token is gone).
  */
 export const recordTokenDenial = async (
-  denial: { tokenId: string; userId: string; reason: DenialReason },
+  denial: { tokenId: string; userId: string; reason: DenialReason; serviceAccount?: { projectId: string } },
   event: AuditEvent,
   now: Date,
   intervalMs: number,
@@ -57,7 +57,8 @@ export const recordTokenDenial = async (
           },
         },
       },
-      auditEventPut(event, { userId: denial.userId, projectId: null }),
+      // A service account's denial is its project's to see, in the project's trail.
+      auditEventPut(event, { userId: denial.userId, projectId: denial.serviceAccount?.projectId ?? null }),
     ],
     [0],
   );

@@ -23,7 +23,8 @@ export const getTokenById = (tokenId: string): Promise<TokenRecord | undefined> 
  */
 export const tokenItem = (token: TokenRecord) => {
   const expiresAt = token.expiresAt === null ? null : Date.parse(token.expiresAt);
-  const noticeDue = firstNoticeDue(token.createdAt, token.expiresAt);
+  // A service account has no address to be told at: its tokens are in no notice index.
+  const noticeDue = token.serviceAccountProject === undefined ? firstNoticeDue(token.createdAt, token.expiresAt) : null;
   return Object.assign(
     tokenKey(token.tokenId),
     tokenListKeys(token.userId, token.createdAt, token.tokenId),

@@ -16,6 +16,26 @@ import { EXPIRED_RETENTION_MS, getTokenById, tokenItem } from './token-repositor
 
 /** Live tokens a user may hold at once. */
 export const TOKEN_LIMIT = 100;
+
+/** A condition a token's transaction holds besides the slots, and what its failure answers. */
+export interface HolderCheck {
+  readonly write: TableWrite;
+  readonly refusal: () => Error;
+}
+
+/**
+ * Whose tokens a write adds or frees: a user's own, or a service account's (whose id stands as the
+ * user's), with its limit, the project whose trail records the event besides the holder's own, and
+ * what the transaction checks besides (the service account still exists, its caller still manages it).
+ */
+export interface TokenHolder {
+  readonly limit: number;
+  readonly projectId: string | null;
+  readonly checks: readonly HolderCheck[];
+}
+
+/** A person's tokens: `TOKEN_LIMIT`, recorded in their own trail only. */
+export const PERSON: TokenHolder = { limit: TOKEN_LIMIT, projectId: null, checks: [] };
 /** Rounds of the optimistic slot update before giving up with a 503 under extreme contention. */
 const MAX_ATTEMPTS = 10;
 
@@ -40,12 +60,14 @@ export const createTokenWithinLimit = async (
   now: Date,
   sessionIssuedAt: string,
   event: AuditEvent,
+  holder: TokenHolder = PERSON,
 ): Promise<void> => {
   // The token's item is the same in every round; only the slot map is read and written again.
   const tokenPut: TableWrite = { Put: { Item: tokenItem(token), ConditionExpression: 'attribute_not_exists(PK)' } };
-  const recorded = auditEventPut(event, { userId: token.userId, projectId: null });
+  const recorded = auditEventPut(event, { userId: token.userId, projectId: holder.projectId });
   await withSlots(
     token.userId,
+    holder,
     sessionIssuedAt,
     now,
     new Map([[token.tokenId, slotExpiry(token.expiresAt)]]),
@@ -67,6 +89,7 @@ export const replaceTokenWithinLimit = async (
   now: Date,
   sessionIssuedAt: string,
   event: AuditEvent,
+  holder: TokenHolder = PERSON,
 ): Promise<void> => {
   const stopsAtMs = Date.parse(stopsAt);
   const markReplaced: TableWrite = {
@@ -86,13 +109,14 @@ export const replaceTokenWithinLimit = async (
   const replacementPut: TableWrite = {
     Put: { Item: tokenItem(replacement), ConditionExpression: 'attribute_not_exists(PK)' },
   };
-  const recorded = auditEventPut(event, { userId: old.userId, projectId: null });
+  const recorded = auditEventPut(event, { userId: old.userId, projectId: holder.projectId });
   const slots = new Map([
     [old.tokenId, stopsAtMs],
     [replacement.tokenId, slotExpiry(replacement.expiresAt)],
   ]);
   const outcome = await withSlots(
     old.userId,
+    holder,
     sessionIssuedAt,
     now,
     slots,
@@ -110,15 +134,16 @@ export const replaceTokenWithinLimit = async (
 const slotExpiry = (expiresAt: string | null): number => (expiresAt === null ? 0 : Date.parse(expiresAt));
 
 /**
- * Writes `items(slotWrite)` in one transaction with the user's slots set to `slots` (token id → expiry
- * in epoch ms), read afresh each round: the slot write's version condition makes a concurrent create,
- * rotation or revoke cancel the transaction, and the round runs again on what it wrote. A session
- * issued before its user was offboarded writes nothing (401). A failed condition of an item at an
- * index in `answering` is the caller's to explain, answered as `transactWrite` answers it; with none,
- * it returns only once written.
+ * Writes `items(slotWrite)` and the holder's checks in one transaction with the holder's slots set to
+ * `slots` (token id → expiry in epoch ms), read afresh each round: the slot write's version condition
+ * makes a concurrent create, rotation or revoke cancel the transaction, and the round runs again on
+ * what it wrote. A session issued before its user was offboarded writes nothing (401); a failed check
+ * answers its refusal. A failed condition of an item at an index in `answering` is the caller's to
+ * explain, answered as `transactWrite` answers it; with none, it returns only once written.
  */
 const withSlots = async (
   userId: string,
+  holder: TokenHolder,
   sessionIssuedAt: string,
   now: Date,
   slots: ReadonlyMap<string, number>,
@@ -129,11 +154,19 @@ const withSlots = async (
     const stored = await getItem<StoredSlots>(tokenSlotsKey(userId), true);
     if (stored?.offboardedAt !== undefined && sessionIssuedAt <= stored.offboardedAt) throw new UnauthorizedError();
     const slotWrite = stored
-      ? updateSlots(userId, stored, slots, now)
+      ? updateSlots(userId, stored, slots, now, holder.limit)
       : firstSlotMap(tokenSlotsKey(userId), 'TokenSlots', slots);
-    const transaction = items(slotWrite);
-    const slotIndex = transaction.indexOf(slotWrite);
-    const outcome = await transactWrite(transaction, [slotIndex, ...answering]);
+    const own = items(slotWrite);
+    const slotIndex = own.indexOf(slotWrite);
+    const checked = own.length;
+    const outcome = await transactWrite(
+      [...own, ...holder.checks.map((check) => check.write)],
+      [slotIndex, ...answering, ...holder.checks.map((_check, index) => checked + index)],
+    );
+    const failedCheck = holder.checks.find(
+      (_check, index) => !outcome.ok && outcome.conditionFailed.includes(checked + index),
+    );
+    if (failedCheck) throw failedCheck.refusal();
     // Another create, rotation or revoke changed the slots since they were read: read them again.
     if (outcome.ok || !outcome.conditionFailed.includes(slotIndex)) return outcome;
     if (attempt >= MAX_ATTEMPTS) throw new ServiceUnavailableError({ cause: outcome.cause });
@@ -144,24 +177,33 @@ const withSlots = async (
 const isLive = (expiry: number, now: Date): boolean => expiry === 0 || expiry > now.getTime();
 
 /**
- * Sets `slots` in the slots read and frees the ones no longer live in the same write, unless the user
- * would then hold more than `TOKEN_LIMIT` live tokens.
+ * Sets `slots` in the slots read and frees the ones no longer live in the same write, unless the holder
+ * would then hold more than `limit` live tokens.
  */
 const updateSlots = (
   userId: string,
   stored: StoredSlots,
   slots: ReadonlyMap<string, number>,
   now: Date,
+  limit: number,
 ): TableWrite => {
   const after = [...new Map([...Object.entries(stored.slots), ...slots])];
   const live = after.filter(([, expiry]) => isLive(expiry, now));
-  if (live.length > TOKEN_LIMIT) throw new ConflictError(ErrorText.tokenLimit);
+  if (live.length > limit) throw new ConflictError(ErrorText.tokenLimit);
   const freed = after.filter(([, expiry]) => !isLive(expiry, now)).map(([tokenId]) => tokenId);
   return slotMapUpdate(tokenSlotsKey(userId), stored, new Map(live.filter(([tokenId]) => slots.has(tokenId))), freed);
 };
 
-/** Deletes one of the user's tokens and frees its slot, with its event; 404 when it is not the user's live token. */
-export const revokeToken = async (userId: string, tokenId: string, event: AuditEvent): Promise<void> => {
+/**
+ * Deletes one of the holder's tokens and frees its slot, with its event; 404 when it is not the
+ * holder's live token, or a check's refusal.
+ */
+export const revokeToken = async (
+  userId: string,
+  tokenId: string,
+  event: AuditEvent,
+  holder: TokenHolder = PERSON,
+): Promise<void> => {
   const outcome = await transactWrite(
     [
       {
@@ -172,11 +214,14 @@ export const revokeToken = async (userId: string, tokenId: string, event: AuditE
         },
       },
       freeSlot(tokenSlotsKey(userId), tokenId),
-      auditEventPut(event, { userId, projectId: null }),
+      auditEventPut(event, { userId, projectId: holder.projectId }),
+      ...holder.checks.map((check) => check.write),
     ],
-    [0],
+    [0, ...holder.checks.map((_check, index) => 3 + index)],
   );
-  if (!outcome.ok) throw new NotFoundError(ErrorText.tokenNotFound);
+  if (outcome.ok) return;
+  const failedCheck = holder.checks.find((_check, index) => outcome.conditionFailed.includes(3 + index));
+  throw failedCheck ? failedCheck.refusal() : new NotFoundError(ErrorText.tokenNotFound);
 };
 
 /**

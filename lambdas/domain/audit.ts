@@ -19,12 +19,40 @@ export interface RequestOrigin {
   readonly requestId: string | null;
 }
 
-/** The actor a principal is: a session or one of the user's tokens. */
-export const actorOf = (principal: Principal): AuditActor => ({
-  userId: principal.userId,
-  email: principal.email ?? null,
-  via: principal.kind,
-  tokenId: principal.tokenId ?? null,
+/** The actor a principal is: a user's session or token, or a service account's token. */
+export const actorOf = (principal: Principal): AuditActor =>
+  principal.kind === 'serviceAccount'
+    ? serviceAccountActor(
+        principal.userId,
+        principal.name ?? null,
+        principal.tokenId ?? null,
+        principal.subject ?? null,
+      )
+    : userActor(principal.userId, principal.email ?? null, principal.kind, principal.tokenId ?? null);
+
+/** A person as an actor, through a session or one of their tokens. */
+export const userActor = (
+  userId: string,
+  email: string | null,
+  via: 'session' | 'token',
+  tokenId: string | null,
+): AuditActor => ({ type: 'user', id: userId, name: null, userId, email, via, tokenId, subject: null });
+
+/** A service account as an actor, with the token it used and whom it proved to be when it signed in for it. */
+export const serviceAccountActor = (
+  serviceAccountId: string,
+  name: string | null,
+  tokenId: string | null,
+  subject: string | null,
+): AuditActor => ({
+  type: 'serviceAccount',
+  id: serviceAccountId,
+  name,
+  userId: null,
+  email: null,
+  via: 'token',
+  tokenId,
+  subject,
 });
 
 /** What API Gateway tells of a request. */
@@ -48,7 +76,16 @@ export const requestOrigin = (principal: Principal, request: RequestFacts): Requ
 
 /** The origin of what the service does on its own (offboarding): no user, address or request. */
 export const systemOrigin: RequestOrigin = {
-  actor: { userId: null, email: null, via: 'system', tokenId: null },
+  actor: {
+    type: 'system',
+    id: null,
+    name: null,
+    userId: null,
+    email: null,
+    via: 'system',
+    tokenId: null,
+    subject: null,
+  },
   sourceIp: null,
   userAgent: null,
   requestId: null,

@@ -33,6 +33,22 @@ export interface TokenRecord {
   readonly stopsAt?: string;
   /** The projects (and environments) it is limited to; absent: all of its owner's. */
   readonly projects?: readonly TokenProject[];
+  /**
+   * A service account's token: the project of the service account whose id is `userId`. It reaches
+   * that project only, with the service account's access there, for as long as the service account lives.
+   */
+  readonly serviceAccountProject?: string;
+  /**
+   * A service account's short-lived token got by signing in without a stored secret: whom the caller
+   * proved to be (`issuer#subject`, or an AWS ARN).
+   */
+  readonly subject?: string;
+}
+
+/** Where a service account's token is written: its project, and the manager whose role the write checks. */
+export interface TokenPlace {
+  readonly projectId: string;
+  readonly managerUserId: string;
 }
 
 /** One project a limited token reaches; without `environments`, all of that project's. */
@@ -160,6 +176,8 @@ export interface MemberRecord {
   readonly access?: Readonly<Record<string, SetAccess>>;
   /** Raised by every change of `access`: a write checks that the access it was allowed by still holds. */
   readonly accessRevision?: number;
+  /** A service account standing as a member (environment-access.ts `serviceAccountMember`): no default access. */
+  readonly serviceAccount?: true;
 }
 
 /** Who added a member: their user id, and the e-mail of their request (none for a token older than that record). */
@@ -189,6 +207,8 @@ export interface ServiceAccountRecord {
    * environment deleted (and perhaps made again) since is none of its access.
    */
   readonly access: Readonly<Record<string, ServiceAccountAccess>>;
+  /** Raised by every change of `access`: a write checks that the access it was allowed by still holds. */
+  readonly accessRevision?: number;
   readonly createdAt: string;
   readonly createdBy: SecretAuthor;
 }

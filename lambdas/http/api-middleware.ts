@@ -118,6 +118,9 @@ export const apiMiddleware = <R extends RouteContract>(route: R): MiddlewareObj<
       event.route = route;
       event.principal = principalFromContext(event.requestContext?.authorizer);
       // The authorizer refuses an API token on a session-only route already; this holds if it ever did not.
+      if (event.principal.kind === 'serviceAccount' && route.serviceAccounts !== true) {
+        throw new ForbiddenError(ErrorText.serviceAccountForbidden);
+      }
       if (route.tokenScope === null && event.principal.kind !== 'session') {
         throw new ForbiddenError(ErrorText.sessionRequired);
       }

@@ -1,3 +1,4 @@
+import { SERVICE_ACCOUNT_ID_PATTERN } from '@contract/identifiers';
 import { scopes as allScopes, type Scope } from '@contract/scopes';
 import { TokenExpiredError, UnauthorizedError } from '@lambdas/domain/errors';
 import type { Principal } from '@lambdas/domain/principal';
@@ -27,6 +28,8 @@ export const toAuthorizerContext = (principal: Principal): AuthorizerContext => 
   ...(principal.issuedAt && { issuedAt: principal.issuedAt }),
   ...(principal.email && { email: principal.email }),
   ...(principal.projects && { projects: JSON.stringify(principal.projects) }),
+  ...(principal.name && { name: principal.name }),
+  ...(principal.subject && { subject: principal.subject }),
 });
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
@@ -60,16 +63,29 @@ const projectsIn = (text: string): TokenProject[] | null => {
  */
 export const principalFromContext = (context: Record<string, unknown> | null | undefined): Principal => {
   if (context?.denial === 'expired') throw new TokenExpiredError();
-  const { kind, userId, scopes, tokenId, issuedAt, email, projects } = context ?? {};
+  const { kind, userId, scopes, tokenId, issuedAt, email, projects, name, subject } = context ?? {};
   const complete =
     isText(userId) &&
     typeof scopes === 'string' &&
-    ((kind === 'token' && isText(tokenId)) || (kind === 'session' && isText(issuedAt)));
+    (((kind === 'token' || kind === 'serviceAccount') && isText(tokenId)) || (kind === 'session' && isText(issuedAt)));
   if (!complete) throw new UnauthorizedError();
   // A limit that does not read is no limit at all: refused, never read as none.
   const limits = projects === undefined ? undefined : typeof projects === 'string' ? projectsIn(projects) : null;
-  if (limits === null || (limits !== undefined && kind !== 'token')) throw new UnauthorizedError();
+  if (limits === null || (limits !== undefined && kind === 'session')) throw new UnauthorizedError();
   const granted = scopes.split(' ').filter((scope): scope is Scope => (allScopes as readonly string[]).includes(scope));
+  if (kind === 'serviceAccount') {
+    // A service account reaches its one project and never more: anything else is no service account of ours.
+    if (limits?.length !== 1 || !SERVICE_ACCOUNT_ID_PATTERN.test(userId)) throw new UnauthorizedError();
+    return {
+      kind,
+      userId,
+      tokenId: tokenId as string,
+      scopes: granted,
+      projects: limits,
+      ...(isText(name) && { name }),
+      ...(isText(subject) && { subject }),
+    };
+  }
   const recorded = isText(email) ? { email } : {};
   return kind === 'token'
     ? { kind, userId, tokenId: tokenId as string, scopes: granted, ...recorded, ...(limits && { projects: limits }) }

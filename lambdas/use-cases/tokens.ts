@@ -83,7 +83,7 @@ const shownProjects = (projects: readonly TokenProject[] | undefined) =>
  * a 400 with one detail per refused entry, naming it and why: not an address or CIDR, broader than
  * the service allows, or the same as or within an earlier entry of an allowed breadth.
  */
-const allowList = (entries: readonly string[]): string[] => {
+export const allowList = (entries: readonly string[]): string[] => {
   const refused = new Map<number, string>();
   const refuse = (index: number, message: string): undefined => {
     refused.set(index, message);
@@ -121,10 +121,15 @@ const allowList = (entries: readonly string[]): string[] => {
 };
 
 /** What a new token is, as its owner chose it (or as the token it replaces was). */
-type TokenSettings = Pick<TokenRecord, 'name' | 'scopes' | 'boundIp' | 'expiresAt' | 'allowedIps' | 'projects'>;
+export type TokenSettings = Pick<TokenRecord, 'name' | 'scopes' | 'boundIp' | 'expiresAt' | 'allowedIps' | 'projects'>;
 
 /** A new token of `owner`'s: its record, with only the hash of its secret, and the raw token to show once. */
-const mintFor = (ids: TokenPorts['ids'], owner: Principal, settings: TokenSettings, now: Date) => {
+export const mintFor = (
+  ids: TokenPorts['ids'],
+  owner: Pick<Principal, 'userId' | 'email'>,
+  settings: TokenSettings,
+  now: Date,
+) => {
   const minted = ids.mintToken();
   const record: TokenRecord = {
     tokenId: minted.tokenId,
@@ -153,6 +158,17 @@ const mintFor = (ids: TokenPorts['ids'], owner: Principal, settings: TokenSettin
       projects: shownProjects(record.projects),
     },
   };
+};
+
+/**
+ * When a rotated token stops (after `graceHours`, or at its own expiry if sooner) and when its
+ * replacement expires (as long from now as the old one lived; never, like it).
+ */
+export const rotationOf = (old: TokenRecord, graceHours: number | undefined, now: Date) => {
+  const graceEnd = now.getTime() + (graceHours ?? DEFAULT_GRACE_HOURS) * HOUR_MS;
+  const stopsAt = toIso(new Date(old.expiresAt === null ? graceEnd : Math.min(graceEnd, Date.parse(old.expiresAt))));
+  const lifetime = old.expiresAt === null ? null : Date.parse(old.expiresAt) - Date.parse(old.createdAt);
+  return { stopsAt, expiresAt: lifetime === null ? null : toIso(new Date(now.getTime() + lifetime)) };
 };
 
 /** The token use cases over their ports. */
@@ -231,10 +247,7 @@ export const tokenUseCases = ({ tokens, members, ids }: TokenPorts) => ({
     const old = await tokens.get(tokenId);
     if (old?.userId !== owner.userId) throw new NotFoundError(ErrorText.tokenNotFound);
     if (old.replacedBy !== undefined) throw new ConflictError(ErrorText.tokenRotated);
-    const graceEnd = now.getTime() + (request?.graceHours ?? DEFAULT_GRACE_HOURS) * HOUR_MS;
-    const stopsAt = toIso(new Date(old.expiresAt === null ? graceEnd : Math.min(graceEnd, Date.parse(old.expiresAt))));
-    const lifetime = old.expiresAt === null ? null : Date.parse(old.expiresAt) - Date.parse(old.createdAt);
-    const expiresAt = lifetime === null ? null : toIso(new Date(now.getTime() + lifetime));
+    const { stopsAt, expiresAt } = rotationOf(old, request?.graceHours, now);
     const { record: replacement, shown } = mintFor(ids, owner, { ...old, expiresAt }, now);
     const event = auditEvent(
       'token.rotated',

@@ -52,7 +52,7 @@ const mappingOf = (shape: Readonly<Record<string, SchemaNode>>): Mapping =>
 
 /**
  * The mapping of every field of an audit event, derived from its one schema: a field that may be null
- * is an `attribute`, every other a plain `string` (only id, time, type and how the actor acted; each
+ * is an `attribute`, every other a plain `string` (only id, time, type, the actor's type and how it acted; each
  * holds letters, digits and `.:-_#` only, so no value needs escaping inside the template's quotes).
  */
 export const auditEventMapping = mappingOf(auditEventSchema().shape as unknown as Record<string, SchemaNode>);

@@ -2,7 +2,7 @@ import { corsHeaders, preflightHeaders } from '@contract/cors';
 import { gatewayResponses } from '@contract/gateway-responses';
 import { JSON_HEADERS } from '@contract/headers';
 import type { RouteContract } from '@contract/route';
-import { methodsByPath, routeScopesJson } from '@contract/route-table';
+import { methodsByPath, routeRulesJson } from '@contract/route-table';
 import { routes } from '@contract/routes';
 import { authorizerTableAccess } from '@contract/table-access';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
@@ -117,7 +117,7 @@ export class ServiceApi extends Construct {
         ...baseEnvironment,
         SESSION_ISSUER: session.issuer,
         SESSION_AUDIENCE: session.audience,
-        ROUTE_SCOPES: routeScopesJson(),
+        ROUTE_RULES: routeRulesJson(),
         ...(session.jwksUrl !== undefined && { SESSION_JWKS_URL: session.jwksUrl }),
       },
     });

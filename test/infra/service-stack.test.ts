@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { corsHeaders } from '@contract/cors';
 import { gatewayResponses } from '@contract/gateway-responses';
-import { methodsByPath, routeScopesJson } from '@contract/route-table';
+import { methodsByPath, routeRulesJson } from '@contract/route-table';
 import { routes } from '@contract/routes';
 import { expiryNoticeTableAccess, grantsOf, offboardingTableAccess, type TableAccess } from '@contract/table-access';
 import { tableKeys } from '@contract/table-keys';
@@ -229,7 +229,7 @@ describe('REQUEST authorizer', () => {
           SESSION_AUDIENCE: { Ref: logicalId(users.client) },
           SESSION_JWKS_URL: Match.absent(),
           // The authorizer's rule per route, from the route contracts.
-          ROUTE_SCOPES: routeScopesJson(),
+          ROUTE_RULES: routeRulesJson(),
         }),
       },
     });
@@ -312,13 +312,15 @@ describe('table', () => {
 });
 
 describe('least privilege', () => {
-  it('lets the authorizer touch token and profile items only, and put denial events in the audit trail', () => {
+  it('lets the authorizer touch token and profile items only, read service accounts, and put denial events in the audit trail', () => {
     const roleId = logicalId(synthesized.stack.serviceApi.authorizerFunction.role);
-    // A session's profile and address claim are read in one BatchGetItem on every session request.
+    // A session's profile and address claim are read in one BatchGetItem on every session request; a
+    // service account's token, its service account (in its project's partition).
     expect(dynamoGrants(roleId)).toEqual([
       'dynamodb:BatchGetItem on table for EMAIL#*',
       'dynamodb:BatchGetItem on table for USER#*',
       'dynamodb:DeleteItem on table for EMAIL#*',
+      'dynamodb:GetItem on table for PROJECT#*',
       'dynamodb:GetItem on table for TOKEN#*',
       'dynamodb:PutItem on table for AUDIT#*',
       'dynamodb:PutItem on table for EMAIL#*',
@@ -336,7 +338,10 @@ describe('least privilege', () => {
   );
 
   it('keeps project routes away from tokens, and token routes away from projects', () => {
-    for (const route of routes) {
+    // A service account's tokens are the one meeting of both: tokens of a project's machine.
+    for (const route of routes.filter(
+      (contract) => !contract.path.includes('/service-accounts/{serviceAccountId}/tokens'),
+    )) {
       const lines = dynamoGrants(logicalId(routeFunction(route.handler).role));
       const forbidden = route.path.startsWith('/api/v1/projects') ? 'TOKEN#' : 'PROJECT#';
       expect({ route: route.handler, lines: lines.filter((line) => line.endsWith(`for ${forbidden}*`)) }).toEqual({

@@ -230,7 +230,16 @@ describe('reading the trails', () => {
     // What each change writes to the trail is checked above; paging needs a long trail, so its 250
     // events are written the way the service writes a project's creation (its own event writer), a
     // second apart, in a few batch writes rather than 250 transactions through the API.
-    const actor = { userId: ada.userId, email: ada.email, via: 'session' as const, tokenId: null };
+    const actor = {
+      type: 'user' as const,
+      id: ada.userId,
+      name: null,
+      userId: ada.userId,
+      email: ada.email,
+      via: 'session' as const,
+      tokenId: null,
+      subject: null,
+    };
     const origin = { actor, sourceIp: '127.0.0.1', userAgent: USER_AGENT, requestId: null };
     const start = Date.now() - 250_000;
     await seedAuditEvents(

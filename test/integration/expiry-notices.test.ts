@@ -148,7 +148,16 @@ describe('npm run expiry-notices', () => {
       const weekEvent = trail.find((event) => event.target.tokenId === week);
       expect(weekEvent).toMatchObject({
         type: 'token.expiring',
-        actor: { userId: null, email: null, via: 'system', tokenId: null },
+        actor: {
+          type: 'system',
+          id: null,
+          name: null,
+          userId: null,
+          email: null,
+          via: 'system',
+          tokenId: null,
+          subject: null,
+        },
         target: { tokenId: week, projectId: null, email: null },
         sourceIp: null,
         details: { name: 'a week', expiresAt: expect.any(String), daysLeft: 7, reason: null },

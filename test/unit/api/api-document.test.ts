@@ -83,6 +83,7 @@ describe('the OpenAPI document', () => {
       expect(errorTexts(responses[403])).toEqual([
         ErrorText.wrongIp,
         ...(route.tokenScope === null ? [ErrorText.sessionRequired] : [ErrorText.scope, ErrorText.tokenResource]),
+        ...(route.serviceAccounts ? [] : [ErrorText.serviceAccountForbidden]),
         ...(extra[403] ?? []),
         ErrorText.firewallBlocked,
       ]);

@@ -1,10 +1,11 @@
 import { ErrorText } from '@contract/errors';
 import { addMemberRoute } from '@contract/routes/add-member';
 import { createTokenRoute } from '@contract/routes/create-token';
+import { getSecretRoute } from '@contract/routes/get-secret';
 import { listMembersRoute } from '@contract/routes/list-members';
 import { type AuthorizerDeps, authorize } from '@lambdas/authorizer/authorize';
 import { SessionExpiredError, SessionInvalidError } from '@lambdas/authorizer/session-errors';
-import type { TokenRecord } from '@lambdas/domain/records';
+import type { ServiceAccountRecord, TokenRecord } from '@lambdas/domain/records';
 import { mintToken, withChecksum } from '@lambdas/domain/token-format';
 import { storedToken } from './stored-token';
 
@@ -21,6 +22,7 @@ const deps = (token: TokenRecord | null = stored, session?: () => Promise<typeof
       calls.getToken += 1;
       return token ?? undefined;
     },
+    getServiceAccount: async () => undefined,
     verifySession: session ?? (async () => identity),
     admitSession: async () => {
       calls.admitSession += 1;
@@ -414,5 +416,81 @@ describe('authorize a token limited to projects', () => {
       deps().fake,
     );
     expect(session.outcome).toBe('allow');
+  });
+});
+
+describe('authorize with a service account’s token', () => {
+  const serviceAccount: ServiceAccountRecord = {
+    projectId: 'prj_A',
+    serviceAccountId: 'sa_AAAAAAAAAAAAAAAA',
+    name: 'deploy',
+    description: null,
+    access: { production: { level: 'read', life: 'L1' } },
+    createdAt: '2026-11-01T00:00:00.000Z',
+    createdBy: { userId: 'user-1', email: null },
+  };
+  const machineToken = storedToken(minted, {
+    userId: serviceAccount.serviceAccountId,
+    scopes: [],
+    expiresAt: '2026-12-01T00:00:00.000Z',
+    serviceAccountProject: 'prj_A',
+  });
+  const machineDeps = (found: ServiceAccountRecord | null = serviceAccount) => ({
+    ...deps(machineToken).fake,
+    getServiceAccount: async (projectId: string, id: string) =>
+      projectId === found?.projectId && id === found.serviceAccountId ? found : undefined,
+  });
+  const secretsRoute = {
+    tokenScope: getSecretRoute.tokenScope,
+    serviceAccounts: getSecretRoute.serviceAccounts,
+    resource: getSecretRoute.path,
+    pathParameters: { projectId: 'prj_A', environment: 'production', name: 'KEY' },
+  };
+
+  it('allows a route a service account may call, as the service account, with the scopes its access gives', async () => {
+    const decision = await authorize(request([`Bearer ${minted.rawToken}`], secretsRoute), machineDeps());
+    expect(decision).toEqual({
+      outcome: 'allow',
+      principal: {
+        kind: 'serviceAccount',
+        userId: serviceAccount.serviceAccountId,
+        tokenId: minted.tokenId,
+        scopes: ['read:secrets'],
+        name: 'deploy',
+        projects: [{ projectId: 'prj_A' }],
+      },
+      tokenLastUsedAt: null,
+    });
+  });
+
+  it.each([
+    ['a route no service account may call', { serviceAccounts: undefined }, ErrorText.serviceAccountForbidden],
+    ['a route for sessions only', { tokenScope: null, serviceAccounts: undefined }, ErrorText.serviceAccountForbidden],
+    [
+      'another project',
+      { pathParameters: { ...secretsRoute.pathParameters, projectId: 'prj_B' } },
+      ErrorText.tokenResource,
+    ],
+    ['a write with read access only', { tokenScope: 'write:secrets' as const }, ErrorText.scope],
+  ])('refuses %s', async (_label, overrides, error) => {
+    const decision = await authorize(
+      request([`Bearer ${minted.rawToken}`], { ...secretsRoute, ...overrides }),
+      machineDeps(),
+    );
+    expect(decision).toMatchObject({ outcome: 'forbidden', error });
+  });
+
+  it('writes where its access writes', async () => {
+    const writer = { ...serviceAccount, access: { production: { level: 'write' as const, life: 'L1' } } };
+    const decision = await authorize(
+      request([`Bearer ${minted.rawToken}`], { ...secretsRoute, tokenScope: 'write:secrets' }),
+      machineDeps(writer),
+    );
+    expect(decision).toMatchObject({ outcome: 'allow', principal: { scopes: ['read:secrets', 'write:secrets'] } });
+  });
+
+  it('refuses every token of a deleted service account as unknown', async () => {
+    const decision = await authorize(request([`Bearer ${minted.rawToken}`], secretsRoute), machineDeps(null));
+    expect(decision).toEqual({ outcome: 'unauthorized', rule: 'service-account-deleted' });
   });
 });

@@ -1,5 +1,5 @@
 import { ErrorText } from '@contract/errors';
-import { routeScopesJson } from '@contract/route-table';
+import { routeRulesJson } from '@contract/route-table';
 import { AUTHORIZER_DECISION_DIMENSION } from '@contract/service-metrics';
 import { mintToken } from '@lambdas/domain/token-format';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
@@ -12,6 +12,7 @@ let mockToken = stored;
 
 // The handler's table and key set are replaced: this file checks what it logs and counts.
 jest.mock('@lambdas/data/token-repository', () => ({ getTokenById: async () => mockToken }));
+jest.mock('@lambdas/data/service-account-repository', () => ({ getServiceAccount: async () => undefined }));
 jest.mock('@lambdas/data/token-mark-repository', () => ({ touchTokenLastUsed: async () => undefined }));
 jest.mock('@lambdas/data/user-repository', () => ({
   getUserProfile: async () => undefined,
@@ -22,7 +23,7 @@ jest.mock('@lambdas/authorizer/session-verifier', () => ({
 }));
 
 // The handler reads its route rules when loaded, as the stack and the local runtime set them.
-process.env.ROUTE_SCOPES = routeScopesJson();
+process.env.ROUTE_RULES = routeRulesJson();
 const { authorizerHandler } = require('@lambdas/authorizer/handler') as typeof import('@lambdas/authorizer/handler');
 
 const event = (sourceIp: string, resource = '/api/v1/projects/{projectId}/members', httpMethod = 'GET') =>

@@ -34,7 +34,16 @@ const account: Reading = { names, time: (iso) => iso.slice(0, 10) };
 const inPayments: Reading = { ...account, projectId: PROJECT };
 
 const bySession = originOf(
-  { userId: 'usr_ada', email: 'ada@example.com', via: 'session', tokenId: null },
+  {
+    type: 'user',
+    id: 'usr_ada',
+    name: null,
+    userId: 'usr_ada',
+    email: 'ada@example.com',
+    via: 'session',
+    tokenId: null,
+    subject: null,
+  },
   { sourceIp: '203.0.113.7' },
 );
 
@@ -213,7 +222,19 @@ describe('eventSentence', () => {
 
 describe('actorWords', () => {
   it('says who acted, with the token they used', () => {
-    const byToken = originOf({ userId: 'usr_ada', email: 'ada@example.com', via: 'token', tokenId: TOKEN }, {});
+    const byToken = originOf(
+      {
+        type: 'user',
+        id: 'usr_ada',
+        name: null,
+        userId: 'usr_ada',
+        email: 'ada@example.com',
+        via: 'token',
+        tokenId: TOKEN,
+        subject: null,
+      },
+      {},
+    );
     expect(actorWords(eventOf('secret.read', {}, {}, byToken), account)).toBe(
       'ada@example.com with token “deploy-bot”',
     );

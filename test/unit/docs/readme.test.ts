@@ -5,10 +5,12 @@ import { routes } from '@contract/routes';
 import { PROJECT_ROOT } from '@lib/bundling';
 import { CONTEXT_KEYS } from '@lib/config';
 import {
+  API_TABLE_SHORTHANDS,
   DOC_TABLES,
   type DocPage,
   markedSection,
   renderTables,
+  SERVICE_ACCOUNT_MARK,
   staleTables,
   withTables,
 } from '../../../bin/doc-tables';
@@ -48,19 +50,26 @@ describe('the generated tables', () => {
       .split('|')
       .slice(2, -1)
       .map((cell) => cell.trim());
-    const listed = rows.flatMap((row) => {
-      const [path = '', ...cells] = row
-        .split('|')
-        .slice(1, -1)
-        .map((cell) => cell.trim());
-      return cells.flatMap((cell, column) => (cell === '' ? [] : [{ key: `| ${methods[column]} ${path}`, cell }]));
-    });
+    const fullPath = (written: string): string => {
+      const short = API_TABLE_SHORTHANDS.find(([name]) => written === name || written.startsWith(`${name}/`));
+      return short === undefined ? written : fullPath(`${short[1]}${written.slice(short[0].length)}`);
+    };
+    const listed = rows
+      .filter((row) => row.startsWith('|'))
+      .flatMap((row) => {
+        const [written = '', ...cells] = row
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim());
+        const path = `\`${fullPath(written.slice(1, -1))}\``;
+        return cells.flatMap((cell, column) => (cell === '' ? [] : [{ key: `| ${methods[column]} ${path}`, cell }]));
+      });
     expect(listed.map(({ key }) => key).sort()).toEqual([...routeKeys].sort());
     for (const route of routes) {
       const { cell } =
         listed.find(({ key }) => key === `| ${route.method} \`${route.path.replace(/^\/api\/v1/, '')}\``) ?? {};
       expect(cell).toBe(
-        `${route.tokenScope === null ? 'no token (403)' : `\`${route.tokenScope}\``}, ${route.success.created === undefined ? '' : '201 or '}${route.success.status}`,
+        `${route.tokenScope === null ? 'no token (403)' : `\`${route.tokenScope}\``}, ${route.success.created === undefined ? '' : '201 or '}${route.success.status}${route.serviceAccounts ? `, ${SERVICE_ACCOUNT_MARK}` : ''}`,
       );
     }
   });

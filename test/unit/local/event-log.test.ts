@@ -8,7 +8,16 @@ const event: AuditEvent = {
   id: 'evt_01J0000000000000000000000',
   time: '2026-11-23T12:00:00.000Z',
   type: 'member.added',
-  actor: { userId: 'user-1', email: 'ada@example.com', via: 'token', tokenId: 'tok_1' },
+  actor: {
+    type: 'user',
+    id: 'user-1',
+    name: null,
+    userId: 'user-1',
+    email: 'ada@example.com',
+    via: 'token',
+    tokenId: 'tok_1',
+    subject: null,
+  },
   target: {
     tokenId: null,
     projectId: 'prj_1',
