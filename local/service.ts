@@ -14,6 +14,13 @@ import { WRAPPING_KEY_FILE } from './data-dir';
 import { createDevIdp, DEV_AUDIENCE, DEV_IDP_PATH, type DevIdp, isDevEmail } from './dev-idp';
 import { createDevOidc, type DevOidcHandler } from './dev-oidc';
 import {
+  createDevWorkloadIssuer,
+  DEV_WORKLOAD_PATH,
+  type DevWorkloadIssuer,
+  devWorkloadRoute,
+  isDevWorkloadPath,
+} from './dev-workload';
+import {
   type GatewayHandlers,
   type GatewayResult,
   handleRequest,
@@ -74,6 +81,8 @@ export interface RunningLocalService {
   readonly port: number;
   /** The development identity provider, absent when the service trusts another issuer. */
   readonly idp?: DevIdp;
+  /** The development workload issuer (`/_dev/workload`), whose tokens `oidc` trust rules may trust. */
+  readonly workload: DevWorkloadIssuer;
   close(): Promise<void>;
 }
 
@@ -148,6 +157,11 @@ const isDevIdpJsonPath = (path: string): boolean => path === JWKS_PATH || path =
 const wrongHost = jsonResult(403, {
   success: false,
   error: 'The development identity provider answers only to localhost, 127.0.0.1 or [::1]',
+});
+
+const wrongWorkloadHost = jsonResult(403, {
+  success: false,
+  error: 'The development workload issuer answers only to localhost, 127.0.0.1 or [::1]',
 });
 
 const devIdpRoute = async (
@@ -251,6 +265,7 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
   });
   let handlers: GatewayHandlers | undefined;
   let idp: DevIdp | undefined;
+  let workload: DevWorkloadIssuer | undefined;
   let oidc: Promise<DevOidcHandler> | undefined;
   let dashboard: DashboardRoute | undefined;
   const handler: RequestListener = (req, res) => {
@@ -274,6 +289,11 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
           ? unavailable
           : (apiDocumentRoute(request.method, request.path, dashboardOrigin, origin) ??
             (idp && (await devIdpRoute(req, request.path, request.body, idp))) ??
+            (workload && isDevWorkloadPath(request.path)
+              ? loopbackName
+                ? await devWorkloadRoute(workload, request.method, request.path, request.body)
+                : wrongWorkloadHost
+              : undefined) ??
             dashboard?.(request.method, request.path, origin) ??
             (await handleRequest(request, handlers, { dashboardOrigin, rateLimiter })));
         writeResult(res, result);
@@ -332,12 +352,14 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
     if (serveOptions.dataDir) process.env.LOCAL_WRAPPING_KEY_FILE = join(serveOptions.dataDir, WRAPPING_KEY_FILE);
     else delete process.env.LOCAL_WRAPPING_KEY_FILE;
     idp = trusted ? undefined : await createDevIdp(devIssuer, serveOptions.dataDir);
+    const workloadIssuer = await createDevWorkloadIssuer(`${baseUrl}${DEV_WORKLOAD_PATH}`, serveOptions.dataDir);
+    workload = workloadIssuer;
     dashboard = localDashboard({
       issuer: trusted?.issuer ?? devIssuer,
       clientId: trusted?.audience ?? DEV_AUDIENCE,
     });
     handlers = await loadHandlers();
-    return { baseUrl, port, idp, close };
+    return { baseUrl, port, idp, workload: workloadIssuer, close };
   };
 
   return { baseUrl, port, serve, close };

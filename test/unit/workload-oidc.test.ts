@@ -1,0 +1,546 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { OidcRule } from '@contract/trust-rules';
+import {
+  CLOCK_SKEW_SECONDS,
+  clearWorkloadOidcCaches,
+  JWKS_COOLDOWN_MS,
+  verifyWorkloadToken,
+} from '@lambdas/outbound/workload-oidc';
+import { base64url, exportJWK, exportSPKI, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
+
+/*
+ * The verifier against a real issuer: an HTTP server on 127.0.0.1 serving discovery documents and key
+ * sets under a path per issuer, which each test shapes (rotated keys, a lying document, a redirect).
+ */
+
+type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+
+interface SigningKey {
+  readonly kid: string;
+  readonly alg: string;
+  readonly pair: KeyPair;
+  readonly publicJwk: JWK;
+}
+
+const newKey = async (kid: string, alg = 'ES256'): Promise<SigningKey> => {
+  const pair = await generateKeyPair(alg, { extractable: true });
+  return { kid, alg, pair, publicJwk: { ...(await exportJWK(pair.publicKey)), kid, alg, use: 'sig' } };
+};
+
+/** How one issuer of the server behaves; tests change it. */
+interface IssuerState {
+  keys: SigningKey[];
+  /** The discovery document's `issuer`; default the issuer's own URL. */
+  namedIssuer?: string;
+  /** The discovery document's `jwks_uri`; default the issuer's key set. */
+  jwksUri?: string;
+  redirectDiscovery?: boolean;
+  redirectJwks?: boolean;
+  hangDiscovery?: boolean;
+}
+
+let server: Server;
+let base: string;
+const issuers = new Map<string, IssuerState>();
+/** Every path the server was asked for, in order. */
+const requests: string[] = [];
+
+const issuerUrl = (name: string) => `${base}/${name}`;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    requests.push(path);
+    const [, name = '', ...rest] = path.split('/');
+    const state = issuers.get(name);
+    const tail = `/${rest.join('/')}`;
+    const json = (body: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (!state) {
+      res.writeHead(404).end();
+      return;
+    }
+    if (tail === '/.well-known/openid-configuration') {
+      if (state.hangDiscovery) return; // never answers
+      if (state.redirectDiscovery) {
+        res.writeHead(302, { location: `${issuerUrl(name)}/moved/openid-configuration` }).end();
+        return;
+      }
+      json({ issuer: state.namedIssuer ?? issuerUrl(name), jwks_uri: state.jwksUri ?? `${issuerUrl(name)}/jwks` });
+      return;
+    }
+    if (tail === '/moved/openid-configuration') {
+      json({ issuer: issuerUrl(name), jwks_uri: `${issuerUrl(name)}/jwks` });
+      return;
+    }
+    if (tail === '/jwks') {
+      if (state.redirectJwks) {
+        res.writeHead(302, { location: `${issuerUrl(name)}/moved/jwks` }).end();
+        return;
+      }
+      json({ keys: state.keys.map((key) => key.publicJwk) });
+      return;
+    }
+    if (tail === '/moved/jwks') {
+      json({ keys: state.keys.map((key) => key.publicJwk) });
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  server.close();
+  await once(server, 'close');
+});
+
+let issuerCount = 0;
+/** A fresh issuer of its own name (so no cache of another test applies), with one ES256 key. */
+const newIssuer = async (state: Partial<IssuerState> = {}) => {
+  const name = `issuer${++issuerCount}`;
+  const key = state.keys?.[0] ?? (await newKey(`${name}-key1`));
+  const full: IssuerState = { keys: [key], ...state };
+  issuers.set(name, full);
+  return { name, url: issuerUrl(name), state: full, key };
+};
+
+const NOW = new Date('2026-11-29T08:00:00.000Z');
+const nowSeconds = Math.floor(NOW.getTime() / 1000);
+const options = { now: NOW, allowLoopbackHttp: true };
+
+const SUBJECT = 'repo:acme/app:ref:refs/heads/main';
+const AUDIENCE = 'secrets-service';
+
+const ruleFor = (issuer: string, overrides: Partial<OidcRule> = {}): OidcRule => ({
+  kind: 'oidc',
+  issuer,
+  audience: AUDIENCE,
+  subject: SUBJECT,
+  ...overrides,
+});
+
+/** A token as the issuer would sign it, with `overrides` on top. */
+const tokenFrom = (issuer: string, key: SigningKey, overrides: JWTPayload = {}, header: Record<string, unknown> = {}) =>
+  new SignJWT({
+    iss: issuer,
+    aud: AUDIENCE,
+    sub: SUBJECT,
+    iat: nowSeconds - 10,
+    nbf: nowSeconds - 10,
+    exp: nowSeconds + 300,
+    repository_owner: 'acme',
+    environment: 'production',
+    run_attempt: '1',
+    ...overrides,
+  })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT', ...header })
+    .sign(key.pair.privateKey);
+
+const requestsTo = (name: string, tail: string) => requests.filter((path) => path === `/${name}${tail}`).length;
+
+beforeEach(() => {
+  clearWorkloadOidcCaches();
+  jest.restoreAllMocks();
+});
+
+describe('verifyWorkloadToken accepts', () => {
+  it('a token the rule names exactly, and says which rule and what the token said', async () => {
+    const { url, key } = await newIssuer();
+    const rule = ruleFor(url, { claims: { repository_owner: 'acme', run_attempt: '1' } });
+    const verdict = await verifyWorkloadToken(await tokenFrom(url, key), [rule], options);
+    expect(verdict).toMatchObject({ accepted: true, rule, issuer: url, subject: SUBJECT });
+    expect(verdict.accepted && verdict.claims.environment).toBe('production');
+  });
+
+  it('a subject a wildcard rule matches within one part, and not across a colon', async () => {
+    const { url, key } = await newIssuer();
+    const rule = ruleFor(url, { subject: 'repo:acme/*:ref:refs/heads/main' });
+    const other = await tokenFrom(url, key, { sub: 'repo:acme/billing:ref:refs/heads/main' });
+    expect(await verifyWorkloadToken(other, [rule], options)).toMatchObject({ accepted: true, rule });
+    const crossing = await tokenFrom(url, key, { sub: 'repo:acme/x:y:ref:refs/heads/main' });
+    expect(await verifyWorkloadToken(crossing, [rule], options)).toEqual({ accepted: false, reason: 'subject' });
+    const owner = await tokenFrom(url, key, { sub: 'repo:evil/app:ref:refs/heads/main' });
+    expect(await verifyWorkloadToken(owner, [rule], options)).toEqual({ accepted: false, reason: 'subject' });
+  });
+
+  it('by any one rule of several, reporting the one that accepted', async () => {
+    const { url, key } = await newIssuer();
+    const rules = [
+      ruleFor(url, { subject: 'repo:acme/other:ref:refs/heads/main' }),
+      ruleFor(url, { audience: 'another-audience' }),
+      ruleFor(url, { claims: { environment: 'production' } }),
+    ];
+    const verdict = await verifyWorkloadToken(await tokenFrom(url, key), rules, options);
+    expect(verdict).toMatchObject({ accepted: true, rule: rules[2] });
+    const forOther = await tokenFrom(url, key, { aud: 'another-audience' });
+    expect(await verifyWorkloadToken(forOther, rules, options)).toMatchObject({ accepted: true, rule: rules[1] });
+  });
+
+  it('an audience among a list of audiences', async () => {
+    const { url, key } = await newIssuer();
+    const token = await tokenFrom(url, key, { aud: ['elsewhere', AUDIENCE] });
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toMatchObject({ accepted: true });
+  });
+
+  it.each(['RS256', 'PS384', 'ES384', 'EdDSA'])('a token signed with %s', async (alg) => {
+    const key = await newKey(`k-${alg}`, alg);
+    const { url } = await newIssuer({ keys: [key] });
+    expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toMatchObject({
+      accepted: true,
+    });
+  });
+
+  it('times within the 60 s of skew', async () => {
+    const { url, key } = await newIssuer();
+    const skew = CLOCK_SKEW_SECONDS - 5;
+    const late = await tokenFrom(url, key, { exp: nowSeconds - skew });
+    const early = await tokenFrom(url, key, { nbf: nowSeconds + skew, iat: nowSeconds + skew });
+    expect(await verifyWorkloadToken(late, [ruleFor(url)], options)).toMatchObject({ accepted: true });
+    expect(await verifyWorkloadToken(early, [ruleFor(url)], options)).toMatchObject({ accepted: true });
+  });
+
+  it('fetching the discovery document and the key set once for many tokens', async () => {
+    const { name, url, key } = await newIssuer();
+    for (let i = 0; i < 3; i++) {
+      expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toMatchObject({
+        accepted: true,
+      });
+    }
+    expect(requestsTo(name, '/.well-known/openid-configuration')).toBe(1);
+    expect(requestsTo(name, '/jwks')).toBe(1);
+  });
+});
+
+describe('verifyWorkloadToken refuses', () => {
+  it('a token of another issuer, fetching nothing', async () => {
+    const trusted = await newIssuer();
+    const other = await newIssuer();
+    const before = requests.length;
+    const token = await tokenFrom(other.url, other.key);
+    expect(await verifyWorkloadToken(token, [ruleFor(trusted.url)], options)).toEqual({
+      accepted: false,
+      reason: 'issuer',
+    });
+    expect(requests.length).toBe(before);
+  });
+
+  it('a token claiming the trusted issuer but signed by another', async () => {
+    const trusted = await newIssuer();
+    const other = await newIssuer();
+    // The other issuer's key, under the kid of the trusted one's.
+    const forged = await tokenFrom(trusted.url, { ...other.key, kid: trusted.key.kid });
+    expect(await verifyWorkloadToken(forged, [ruleFor(trusted.url)], options)).toEqual({
+      accepted: false,
+      reason: 'signature',
+    });
+  });
+
+  it('an issuer that differs only by a trailing slash', async () => {
+    const { url, key } = await newIssuer();
+    const token = await tokenFrom(`${url}/`, key);
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({ accepted: false, reason: 'issuer' });
+  });
+
+  it('no rules at all', async () => {
+    const { url, key } = await newIssuer();
+    expect(await verifyWorkloadToken(await tokenFrom(url, key), [], options)).toEqual({
+      accepted: false,
+      reason: 'issuer',
+    });
+  });
+
+  it('another audience', async () => {
+    const { url, key } = await newIssuer();
+    const token = await tokenFrom(url, key, { aud: 'someone-else' });
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({ accepted: false, reason: 'audience' });
+  });
+
+  it('another subject', async () => {
+    const { url, key } = await newIssuer();
+    const token = await tokenFrom(url, key, { sub: 'repo:acme/app:ref:refs/heads/dev' });
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({ accepted: false, reason: 'subject' });
+  });
+
+  it.each([
+    ['another value', { environment: 'staging' }],
+    ['a list holding the value', { environment: ['production'] }],
+    ['an object', { environment: { name: 'production' } }],
+    ['a missing claim', { environment: undefined }],
+  ])('a required claim with %s', async (_, overrides) => {
+    const { url, key } = await newIssuer();
+    const token = await tokenFrom(url, key, overrides);
+    const rule = ruleFor(url, { claims: { environment: 'production' } });
+    expect(await verifyWorkloadToken(token, [rule], options)).toEqual({ accepted: false, reason: 'claim' });
+  });
+
+  it('naming the closest miss of several rules', async () => {
+    const { url, key } = await newIssuer();
+    const token = await tokenFrom(url, key, { environment: 'staging' });
+    const rules = [
+      ruleFor(url, { audience: 'elsewhere' }),
+      ruleFor(url, { subject: 'repo:acme/other:ref:refs/heads/main' }),
+      ruleFor(url, { claims: { environment: 'production' } }),
+    ];
+    expect(await verifyWorkloadToken(token, rules, options)).toEqual({ accepted: false, reason: 'claim' });
+  });
+
+  it('a token expired beyond the skew', async () => {
+    const { url, key } = await newIssuer();
+    const token = await tokenFrom(url, key, {
+      iat: nowSeconds - 600,
+      nbf: nowSeconds - 600,
+      exp: nowSeconds - CLOCK_SKEW_SECONDS - 1,
+    });
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({ accepted: false, reason: 'expired' });
+  });
+
+  it('a token not valid before a time beyond the skew', async () => {
+    const { url, key } = await newIssuer();
+    const token = await tokenFrom(url, key, { nbf: nowSeconds + CLOCK_SKEW_SECONDS + 30 });
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({
+      accepted: false,
+      reason: 'not-yet-valid',
+    });
+  });
+
+  it('a token issued ahead of the clock beyond the skew', async () => {
+    const { url, key } = await newIssuer();
+    const token = await tokenFrom(url, key, { iat: nowSeconds + CLOCK_SKEW_SECONDS + 30, nbf: undefined });
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({
+      accepted: false,
+      reason: 'not-yet-valid',
+    });
+  });
+
+  it.each(['exp', 'iat', 'sub'])('a token without %s', async (claim) => {
+    const { url, key } = await newIssuer();
+    const token = await tokenFrom(url, key, { [claim]: undefined });
+    const verdict = await verifyWorkloadToken(token, [ruleFor(url)], options);
+    expect(verdict).toEqual({ accepted: false, reason: 'malformed' });
+  });
+
+  it('alg none, fetching nothing', async () => {
+    const { url } = await newIssuer();
+    const encode = (value: unknown) => base64url.encode(JSON.stringify(value));
+    const payload = { iss: url, aud: AUDIENCE, sub: SUBJECT, iat: nowSeconds, exp: nowSeconds + 300 };
+    const before = requests.length;
+    for (const alg of ['none', 'None', 'NONE']) {
+      const token = `${encode({ alg, typ: 'JWT' })}.${encode(payload)}.`;
+      expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({
+        accepted: false,
+        reason: 'algorithm',
+      });
+    }
+    expect(requests.length).toBe(before);
+  });
+
+  it('HS256 signed with the public key of the issuer as the secret', async () => {
+    const rsa = await newKey('rsa-key', 'RS256');
+    const { url } = await newIssuer({ keys: [rsa] });
+    const payload = { iss: url, aud: AUDIENCE, sub: SUBJECT, iat: nowSeconds, exp: nowSeconds + 300 };
+    const secrets = [
+      new TextEncoder().encode(await exportSPKI(rsa.pair.publicKey)),
+      new TextEncoder().encode(JSON.stringify(rsa.publicJwk)),
+      base64url.decode(rsa.publicJwk.n ?? ''),
+    ];
+    for (const [index, secret] of secrets.entries()) {
+      for (const alg of ['HS256', 'HS384', 'HS512']) {
+        const token = await new SignJWT(payload).setProtectedHeader({ alg, kid: rsa.kid }).sign(secret);
+        expect([index, alg, await verifyWorkloadToken(token, [ruleFor(url)], options)]).toEqual([
+          index,
+          alg,
+          { accepted: false, reason: 'algorithm' },
+        ]);
+      }
+    }
+  });
+
+  it('an algorithm the key is not for', async () => {
+    const es = await newKey('es-key', 'ES256');
+    const { url } = await newIssuer({ keys: [es] });
+    // Signed with another ES384 key, under the ES256 key's kid: no key of the set fits.
+    const other = await newKey('es-key', 'ES384');
+    const verdict = await verifyWorkloadToken(await tokenFrom(url, other), [ruleFor(url)], options);
+    expect(verdict).toEqual({ accepted: false, reason: 'unknown-key' });
+  });
+
+  it('a tampered token', async () => {
+    const { url, key } = await newIssuer();
+    const [header, , signature] = (await tokenFrom(url, key)).split('.');
+    const payload = base64url.encode(
+      JSON.stringify({ iss: url, aud: AUDIENCE, sub: SUBJECT, iat: nowSeconds, exp: nowSeconds + 300 }),
+    );
+    const verdict = await verifyWorkloadToken(`${header}.${payload}.${signature}`, [ruleFor(url)], options);
+    expect(verdict).toEqual({ accepted: false, reason: 'signature' });
+  });
+
+  it.each([
+    ['empty', ''],
+    ['not a JWT', 'hello'],
+    ['two parts', 'a.b'],
+    ['bad base64', '!!!.???.***'],
+    ['too long', `${'a'.repeat(20_000)}.b.c`],
+  ])('a malformed token: %s', async (_, token) => {
+    const { url } = await newIssuer();
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({ accepted: false, reason: 'malformed' });
+  });
+
+  it('an unknown kid, after one refresh of the key set and no more during its cooldown', async () => {
+    const { name, url, key } = await newIssuer();
+    expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toMatchObject({
+      accepted: true,
+    });
+    expect(requestsTo(name, '/jwks')).toBe(1);
+    const stranger = await newKey('unknown-kid');
+    const token = await tokenFrom(url, stranger);
+    // Past the cooldown after the first fetch, the unknown kid fetches the set once more.
+    const start = Date.now();
+    jest.spyOn(Date, 'now').mockReturnValue(start + JWKS_COOLDOWN_MS + 1_000);
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({
+      accepted: false,
+      reason: 'unknown-key',
+    });
+    expect(requestsTo(name, '/jwks')).toBe(2);
+    // Within the cooldown of that fetch, more unknown kids fetch nothing.
+    for (let i = 0; i < 3; i++) {
+      const another = await tokenFrom(url, await newKey(`made-up-${i}`));
+      expect(await verifyWorkloadToken(another, [ruleFor(url)], options)).toEqual({
+        accepted: false,
+        reason: 'unknown-key',
+      });
+    }
+    expect(requestsTo(name, '/jwks')).toBe(2);
+  });
+
+  it('an unknown kid on the first fetch, which refreshes no more than once', async () => {
+    const { name, url } = await newIssuer();
+    const token = await tokenFrom(url, await newKey('unknown-kid'));
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({
+      accepted: false,
+      reason: 'unknown-key',
+    });
+    expect(requestsTo(name, '/jwks')).toBe(1);
+  });
+
+  it('a discovery document naming another issuer', async () => {
+    const real = await newIssuer();
+    const { url, key } = await newIssuer({ namedIssuer: real.url });
+    expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toEqual({
+      accepted: false,
+      reason: 'discovery',
+    });
+  });
+
+  it('a discovery document naming a key set the service may not fetch', async () => {
+    for (const jwksUri of ['http://localhost:1/jwks', 'https://10.0.0.1/jwks', 'file:///etc/passwd', '']) {
+      const { url, key } = await newIssuer({ jwksUri });
+      expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toEqual({
+        accepted: false,
+        reason: 'discovery',
+      });
+    }
+  });
+
+  it('a redirect of the discovery document, not followed', async () => {
+    const { name, url, key } = await newIssuer({ redirectDiscovery: true });
+    expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toEqual({
+      accepted: false,
+      reason: 'discovery',
+    });
+    expect(requestsTo(name, '/moved/openid-configuration')).toBe(0);
+  });
+
+  it('a redirect of the key set, not followed', async () => {
+    const { name, url, key } = await newIssuer({ redirectJwks: true });
+    expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toEqual({
+      accepted: false,
+      reason: 'discovery',
+    });
+    expect(requestsTo(name, '/moved/jwks')).toBe(0);
+  });
+
+  it('an issuer that answers nothing, within the timeout', async () => {
+    const { url, key } = await newIssuer({ hangDiscovery: true });
+    const started = performance.now();
+    expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toEqual({
+      accepted: false,
+      reason: 'discovery',
+    });
+    expect(performance.now() - started).toBeLessThan(8_000);
+  });
+
+  it('an issuer whose discovery is not there', async () => {
+    const key = await newKey('k');
+    const url = `${base}/nobody`;
+    expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toEqual({
+      accepted: false,
+      reason: 'discovery',
+    });
+  });
+
+  it('an http issuer but on 127.0.0.1 or [::1], and those only in the local runtime, fetching nothing', async () => {
+    const { name, key } = await newIssuer();
+    const port = new URL(base).port;
+    const before = requests.length;
+    for (const issuer of [`http://localhost:${port}/${name}`, `http://127.1:${port}/${name}`]) {
+      const token = await tokenFrom(issuer, key);
+      expect(await verifyWorkloadToken(token, [ruleFor(issuer)], options)).toEqual({
+        accepted: false,
+        reason: 'issuer',
+      });
+    }
+    const loopback = issuerUrl(name);
+    const token = await tokenFrom(loopback, key);
+    expect(await verifyWorkloadToken(token, [ruleFor(loopback)], { ...options, allowLoopbackHttp: false })).toEqual({
+      accepted: false,
+      reason: 'issuer',
+    });
+    expect(requests.length).toBe(before);
+  });
+});
+
+describe('verifyWorkloadToken and key rotation', () => {
+  it('picks up a key rotated in once the cooldown after the last fetch is over', async () => {
+    const { name, url, key, state } = await newIssuer();
+    expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toMatchObject({
+      accepted: true,
+    });
+    const rotated = await newKey(`${name}-key2`);
+    state.keys = [rotated];
+    const start = Date.now();
+    jest.spyOn(Date, 'now').mockReturnValue(start + JWKS_COOLDOWN_MS + 1_000);
+    expect(await verifyWorkloadToken(await tokenFrom(url, rotated), [ruleFor(url)], options)).toMatchObject({
+      accepted: true,
+    });
+    expect(requestsTo(name, '/jwks')).toBe(2);
+    // The old key is gone from the set now: its tokens name a kid it no longer knows.
+    jest.spyOn(Date, 'now').mockReturnValue(start + 2 * JWKS_COOLDOWN_MS + 2_000);
+    expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toEqual({
+      accepted: false,
+      reason: 'unknown-key',
+    });
+  });
+
+  it('uses the fetch it is given, refusing a redirect there too', async () => {
+    const { url, key } = await newIssuer();
+    const seen: RequestInit[] = [];
+    const counting: typeof fetch = (input, init) => {
+      seen.push(init ?? {});
+      return fetch(input, init);
+    };
+    const verdict = await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], {
+      ...options,
+      fetch: counting,
+    });
+    expect(verdict).toMatchObject({ accepted: true });
+    expect(seen.map((init) => init.redirect)).toEqual(['error', 'error']);
+  });
+});
