@@ -165,6 +165,9 @@ const main = async (): Promise<void> => {
         `  curl -s -X POST ${service.baseUrl}/_dev/idp/token -H 'Content-Type: application/json' -d '{"email":"you@example.com"}'`,
       );
     }
+    const { accessKeyId, secretAccessKey, arn } = service.sts.key;
+    console.log(`AWS sign-in: STS is stood in for at ${service.baseUrl}/_dev/sts; this key signs in as ${arn}:`);
+    console.log(`  export AWS_ACCESS_KEY_ID=${accessKeyId} AWS_SECRET_ACCESS_KEY=${secretAccessKey}`);
     const eventsFile = dataDir ? ` and appended to ${join(dataDir, EVENTS_FILE)}` : '';
     console.log(`Audit events, as the event bus would receive them: "event: <json>" lines here${eventsFile}`);
     console.log('Webhooks: each audit event is delivered to the webhooks that receive it, as deployed');

@@ -218,6 +218,8 @@ export const handleRequest = async (
     path: `/${STAGE}${request.path}`,
     protocol: 'HTTP/1.1',
     requestTimeEpoch: Date.now(),
+    // The host the client called, as API Gateway gives its domain name (locally with the port).
+    domainName: headerValue(request.headers, 'host') ?? '',
     identity,
   };
   if (!credential) return answer('UNAUTHORIZED');

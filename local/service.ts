@@ -8,11 +8,13 @@ import { JSON_HEADERS } from '@contract/headers';
 import { RETRY_AFTER_SECONDS } from '@contract/limits';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '@contract/rate-limit';
 import { routeRulesJson } from '@contract/route-table';
+import { STS_URL_ENV } from '@lambdas/outbound/aws-caller-identity';
 import { API_DOCUMENT_PATH, apiDocumentBody } from '@lib/api-document';
 import { type DashboardRoute, localDashboard } from './dashboard-site';
 import { WRAPPING_KEY_FILE } from './data-dir';
 import { createDevIdp, DEV_AUDIENCE, DEV_IDP_PATH, type DevIdp, isDevEmail } from './dev-idp';
 import { createDevOidc, type DevOidcHandler } from './dev-oidc';
+import { createDevSts, DEV_STS_PATH, type DevSts } from './dev-sts';
 import {
   createDevWorkloadIssuer,
   DEV_WORKLOAD_PATH,
@@ -83,6 +85,8 @@ export interface RunningLocalService {
   readonly idp?: DevIdp;
   /** The development workload issuer (`/_dev/workload`), whose tokens `oidc` trust rules may trust. */
   readonly workload: DevWorkloadIssuer;
+  /** The STS stand-in, whose key pair signs AWS sign-ins locally. */
+  readonly sts: DevSts;
   close(): Promise<void>;
 }
 
@@ -266,6 +270,7 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
   let handlers: GatewayHandlers | undefined;
   let idp: DevIdp | undefined;
   let workload: DevWorkloadIssuer | undefined;
+  let sts: DevSts | undefined;
   let oidc: Promise<DevOidcHandler> | undefined;
   let dashboard: DashboardRoute | undefined;
   const handler: RequestListener = (req, res) => {
@@ -293,6 +298,9 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
               ? loopbackName
                 ? await devWorkloadRoute(workload, request.method, request.path, request.body)
                 : wrongWorkloadHost
+              : undefined) ??
+            (sts && request.path === DEV_STS_PATH
+              ? await sts.answer({ ...request, body: request.body.toString('utf8') })
               : undefined) ??
             dashboard?.(request.method, request.path, origin) ??
             (await handleRequest(request, handlers, { dashboardOrigin, rateLimiter })));
@@ -354,12 +362,15 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
     idp = trusted ? undefined : await createDevIdp(devIssuer, serveOptions.dataDir);
     const workloadIssuer = await createDevWorkloadIssuer(`${baseUrl}${DEV_WORKLOAD_PATH}`, serveOptions.dataDir);
     workload = workloadIssuer;
+    // AWS sign-in asks the STS stand-in, whose key pair `npm start` prints, never AWS.
+    sts = await createDevSts({ dataDir: serveOptions.dataDir });
+    process.env[STS_URL_ENV] = `${baseUrl}${DEV_STS_PATH}`;
     dashboard = localDashboard({
       issuer: trusted?.issuer ?? devIssuer,
       clientId: trusted?.audience ?? DEV_AUDIENCE,
     });
     handlers = await loadHandlers();
-    return { baseUrl, port, idp, workload: workloadIssuer, close };
+    return { baseUrl, port, idp, workload: workloadIssuer, sts, close };
   };
 
   return { baseUrl, port, serve, close };
