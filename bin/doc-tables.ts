@@ -44,6 +44,8 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   unauthorized:
     'no credential, another scheme, or a malformed, unknown, revoked or unverifiable one; a rotated token past its `stopsAt`; a session of an offboarded user',
   expired: 'an API token past its `expiresAt`, a session past its `exp`',
+  identityNotAccepted:
+    'a sign-in as a service account that proves nothing its trust rules accept: every reason alike (no such service account, no rule of the kind, a token or signed request refused); the reason is in the log and a `service_account.denied` event',
   wrongIp:
     'an API token used from an address it does not work from (its `allowedIps`, or else the address that created it)',
   scope: 'the API token lacks the route’s scope',
@@ -89,6 +91,8 @@ const WHEN: Readonly<Record<ErrorKey, string>> = {
   shareLimit: 'the caller already holds 100 live shares',
   serviceAccountNotFound: 'no such service account in the project (one deleted is gone)',
   serviceAccountLimit: 'the project holds 50 service accounts',
+  trustRuleNotFound: 'no such trust rule of the service account',
+  trustRuleLimit: 'the service account holds 10 trust rules',
   webhookNotFound: 'no such webhook in the project',
   webhookLimit: 'the project has 10 webhooks already (delete one first)',
   tooLarge: `the body is over the route’s limit (${MAX_BODY_BYTES / 1024} KiB unless its contract sets another)`,
@@ -191,8 +195,10 @@ const requestOutline = (contract: RouteContract): string => {
   return parts.join('; ') || '–';
 };
 
-const tokenNeeds = (contract: RouteContract): string =>
-  contract.tokenScope === null ? 'no token (403)' : `\`${contract.tokenScope}\``;
+const tokenNeeds = (contract: RouteContract): string => {
+  if (contract.signIn) return 'no credential';
+  return contract.tokenScope === null ? 'no token (403)' : `\`${contract.tokenScope}\``;
+};
 
 const successStatus = (contract: RouteContract): string =>
   `${contract.success.created === undefined ? '' : '201 or '}${contract.success.status}`;

@@ -25,6 +25,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/aws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in as a service account with a signed sts:GetCallerIdentity request of an IAM role or user one of its trust rules names; no other credential
+         * @description No credential: the body carries the proof, and every refusal is the same 401.
+         */
+        post: operations["signInAws"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in as a service account with a workload’s OIDC token (GitHub Actions, GitLab CI, Kubernetes…) that one of its trust rules accepts; no other credential
+         * @description No credential: the body carries the proof, and every refusal is the same 401.
+         */
+        post: operations["signInOidc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -98,7 +138,7 @@ export interface paths {
         };
         /**
          * Compare two environments’ secrets, `?from=staging&to=production`: by name, without values; no read recorded
-         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         get: operations["compareEnvironments"];
         put?: never;
@@ -118,7 +158,7 @@ export interface paths {
         };
         /**
          * List the environments of a project
-         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         get: operations["listEnvironments"];
         put?: never;
@@ -166,13 +206,13 @@ export interface paths {
         };
         /**
          * List an environment’s change requests, newest first (`?status=open`: of one status), without values
-         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         get: operations["listChangeRequests"];
         put?: never;
         /**
          * Propose a change of an environment’s secrets (what a PATCH carries, restores and a note), to be approved
-         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         post: operations["createChangeRequest"];
         delete?: never;
@@ -190,7 +230,7 @@ export interface paths {
         };
         /**
          * One change request, without its values
-         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         get: operations["getChangeRequest"];
         put?: never;
@@ -252,7 +292,7 @@ export interface paths {
         put?: never;
         /**
          * Withdraw an open change request (its author): nothing is written
-         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         post: operations["cancelChangeRequest"];
         delete?: never;
@@ -290,7 +330,7 @@ export interface paths {
         };
         /**
          * The values a change request proposes, `{NAME: value}`: a recorded read
-         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         get: operations["getChangeRequestValues"];
         put?: never;
@@ -310,7 +350,7 @@ export interface paths {
         };
         /**
          * Every live secret of an environment with its value, `{NAME: value}`, references resolved (`?raw=true`: as stored): one recorded read
-         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         get: operations["exportSecrets"];
         put?: never;
@@ -330,7 +370,7 @@ export interface paths {
         };
         /**
          * List an environment’s live secrets (`?deleted=true`: those deleted within 30 days), without values
-         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         get: operations["listSecrets"];
         put?: never;
@@ -340,7 +380,7 @@ export interface paths {
         head?: never;
         /**
          * Set and delete up to 25 secrets at once: all of them, or none
-         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         patch: operations["changeSecrets"];
         trace?: never;
@@ -354,18 +394,18 @@ export interface paths {
         };
         /**
          * Read one secret’s value, current or of `?version=N`, its references resolved (`?raw=true`: as stored): a recorded read
-         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         get: operations["getSecret"];
         /**
          * Write a secret’s value as its next version; `expectedVersion` makes it check-and-set
-         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         put: operations["putSecret"];
         post?: never;
         /**
          * Delete a secret: it leaves lists and exports; its versions stay restorable for 30 days
-         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         delete: operations["deleteSecret"];
         options?: never;
@@ -384,7 +424,7 @@ export interface paths {
         put?: never;
         /**
          * Write an earlier version’s value as the next version (also undeletes); needs no read access
-         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         post: operations["restoreSecret"];
         delete?: never;
@@ -402,7 +442,7 @@ export interface paths {
         };
         /**
          * List a secret’s versions, newest first, without values (also of a secret deleted within 30 days)
-         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `read:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         get: operations["listSecretVersions"];
         put?: never;
@@ -528,7 +568,7 @@ export interface paths {
         put?: never;
         /**
          * Copy up to 25 secrets’ current values from one environment into another: all of them, or none
-         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope).
+         * @description A dashboard session, or an API token with the `write:secrets` scope (`admin` grants every scope). A service account’s token may call it.
          */
         post: operations["promoteSecrets"];
         delete?: never;
@@ -648,6 +688,50 @@ export interface paths {
          */
         post: operations["rotateServiceAccountToken"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/service-accounts/{serviceAccountId}/trust-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the trust rules of a service account (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        get: operations["listTrustRules"];
+        put?: never;
+        /**
+         * Trust an OIDC workload or AWS principals to sign in as a service account, at most 10 rules (owner and admin)
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        post: operations["createTrustRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/service-accounts/{serviceAccountId}/trust-rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop trusting what a rule trusted (owner and admin); tokens it won live out their minutes
+         * @description A dashboard session, or an API token with the `admin` scope (`admin` grants every scope).
+         */
+        delete: operations["deleteTrustRule"];
         options?: never;
         head?: never;
         patch?: never;
@@ -900,7 +984,7 @@ export interface components {
             /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
             time: string;
             /** @enum {string} */
-            type: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "service_account.token.created" | "service_account.token.revoked" | "service_account.token.rotated" | "service_account.signed_in" | "service_account.denied" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
+            type: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "service_account.token.created" | "service_account.token.revoked" | "service_account.token.rotated" | "service_account.trust_rule.added" | "service_account.trust_rule.deleted" | "service_account.signed_in" | "service_account.denied" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
             actor: {
                 /** @enum {string} */
                 type: "user" | "serviceAccount" | "system";
@@ -936,7 +1020,7 @@ export interface components {
                     name: string;
                     version: number;
                 }[] | null;
-                reason: ("expired" | "ip" | "scope" | "resource" | "route") | null;
+                reason: ("expired" | "ip" | "scope" | "resource" | "route" | "no-rule" | "malformed" | "issuer" | "discovery" | "algorithm" | "unknown-key" | "signature" | "not-yet-valid" | "audience" | "subject" | "claim" | "not-get-caller-identity" | "service-header" | "sts-host" | "sts-unavailable" | "principal") | null;
                 replacedBy: string | null;
                 stopsAt: string | null;
                 daysLeft: number | null;
@@ -953,6 +1037,8 @@ export interface components {
                 url: string | null;
             };
         };
+        /** @description An API token: `svc_live_` + 12-character public id + 24-character secret + 6-character CRC32 checksum, all base62 (51 characters). Shown once; only a hash is stored. */
+        ApiToken: string;
         /** @description One secret in two environments, without its values */
         SecretComparison: {
             name: string;
@@ -1052,8 +1138,34 @@ export interface components {
             replacedBy: string | null;
             stopsAt: string | null;
         };
-        /** @description An API token: `svc_live_` + 12-character public id + 24-character secret + 6-character CRC32 checksum, all base62 (51 characters). Shown once; only a hash is stored. */
-        ApiToken: string;
+        /** @description A trust rule of a service account, as it was saved */
+        TrustRule: {
+            /** @description `tr_` + 16 base62 */
+            id: string;
+            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+            createdAt: string;
+            /** @constant */
+            kind: "oidc";
+            /** @description An https URL without user, query or fragment whose host is a name, not an IP address (e.g. https://token.actions.githubusercontent.com); its token's `iss` must equal it exactly */
+            issuer: string;
+            /** @description The token's `aud` must be (or, as a list, contain) it */
+            audience: string;
+            /** @description The token's `sub`, exactly, or a pattern where `*` matches within one `:`-separated part (e.g. `repo:acme/*:ref:refs/heads/main`); not only `*` and `:` */
+            subject: string;
+            /** @description Up to 10 more claims the token must carry, each equal to its value as text (a list or object never matches) */
+            claims?: {
+                [key: string]: string;
+            };
+        } | {
+            /** @description `tr_` + 16 base62 */
+            id: string;
+            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+            createdAt: string;
+            /** @constant */
+            kind: "aws";
+            /** @description The IAM roles or users trusted (partitions aws, aws-cn and aws-us-gov) */
+            principals: string[];
+        };
         /** @description A webhook of a project; never its signing secret */
         Webhook: {
             /** @description `whk_` + 16 base62 */
@@ -1194,21 +1306,6 @@ export interface components {
                 };
             };
         };
-        /** @description The credential may not call this route, or the web ACL blocked the request */
-        "Error403-fcd82d0b": {
-            headers: {
-                "Cache-Control": components["headers"]["CacheControl"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": {
-                    /** @constant */
-                    success: false;
-                    /** @enum {string} */
-                    error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Not allowed for a service account" | "Forbidden: Request blocked by the firewall";
-                };
-            };
-        };
         /** @description The body is not JSON, or breaks a rule of the request schema (with `details`) */
         "Error400-36282bd2": {
             headers: {
@@ -1226,6 +1323,36 @@ export interface components {
                         path: string;
                         message: string;
                     }[];
+                };
+            };
+        };
+        /** @description No, malformed, unknown, revoked or unverifiable credential; or an expired one */
+        "Error401-22cd24cd": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Unauthorized: Identity not accepted";
+                };
+            };
+        };
+        /** @description The credential may not call this route, or the web ACL blocked the request */
+        "Error403-413f8da0": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Forbidden: Request blocked by the firewall";
                 };
             };
         };
@@ -1256,6 +1383,21 @@ export interface components {
                     success: false;
                     /** @constant */
                     error: "Content-Type must be application/json";
+                };
+            };
+        };
+        /** @description The credential may not call this route, or the web ACL blocked the request */
+        "Error403-fcd82d0b": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Invalid IP address for this token" | "Forbidden: Token creation requires a dashboard session" | "Forbidden: Not allowed for a service account" | "Forbidden: Request blocked by the firewall";
                 };
             };
         };
@@ -1805,6 +1947,36 @@ export interface components {
             };
         };
         /** @description The request conflicts with the stored state */
+        "Error409-2df2195f": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @constant */
+                    error: "Trust rule limit reached";
+                };
+            };
+        };
+        /** @description The addressed resource does not exist for this caller */
+        "Error404-a7bc74c3": {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    /** @enum {string} */
+                    error: "Project not found" | "Service account not found" | "Trust rule not found";
+                };
+            };
+        };
+        /** @description The request conflicts with the stored state */
         "Error409-b7248822": {
             headers: {
                 "Cache-Control": components["headers"]["CacheControl"];
@@ -1897,7 +2069,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 cursor?: string;
-                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "service_account.token.created" | "service_account.token.revoked" | "service_account.token.rotated" | "service_account.signed_in" | "service_account.denied" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
+                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "service_account.token.created" | "service_account.token.revoked" | "service_account.token.rotated" | "service_account.trust_rule.added" | "service_account.trust_rule.deleted" | "service_account.signed_in" | "service_account.denied" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
                 since?: string;
                 until?: string;
             };
@@ -1925,6 +2097,109 @@ export interface operations {
             400: components["responses"]["Error400-726e5557"];
             401: components["responses"]["Error401-7d108514"];
             403: components["responses"]["Error403-8caa5f42"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
+        };
+    };
+    signInAws: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The service account to sign in as (`sa_…`) */
+                    serviceAccountId: string;
+                    /** @description Seconds the token lives; omitted: 900 */
+                    ttlSeconds?: number;
+                    /** @description An sts:GetCallerIdentity request signed with SigV4 (not sent): the service sends it to STS itself */
+                    request: {
+                        /** @description The signed request’s headers, among them Authorization, X-Amz-Date and X-Secrets-Service */
+                        headers: {
+                            [key: string]: string;
+                        };
+                        /** @description `Action=GetCallerIdentity&Version=2011-06-15` */
+                        body: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description A short-lived token of the service account, bound to the calling address */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            token: components["schemas"]["ApiToken"];
+                            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-22cd24cd"];
+            403: components["responses"]["Error403-413f8da0"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
+        };
+    };
+    signInOidc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The service account to sign in as (`sa_…`) */
+                    serviceAccountId: string;
+                    /** @description Seconds the token lives; omitted: 900 */
+                    ttlSeconds?: number;
+                    /** @description The JWT the workload’s issuer gave it (GitHub Actions: its ID token for the rule’s audience) */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A short-lived token of the service account, bound to the calling address */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            token: components["schemas"]["ApiToken"];
+                            /** @description ISO 8601 UTC with milliseconds, e.g. 2026-11-21T23:23:35.000Z */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-22cd24cd"];
+            403: components["responses"]["Error403-413f8da0"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
             503: components["responses"]["Error503-bbfd01d2"];
@@ -2078,7 +2353,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 cursor?: string;
-                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "service_account.token.created" | "service_account.token.revoked" | "service_account.token.rotated" | "service_account.signed_in" | "service_account.denied" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
+                type?: "token.created" | "token.revoked" | "token.rotated" | "token.expiring" | "token.denied" | "project.created" | "member.added" | "member.removed" | "member.left" | "member.access_changed" | "access.denied" | "environment.created" | "environment.updated" | "environment.deleted" | "secret.created" | "secret.updated" | "secret.deleted" | "secret.restored" | "secret.read" | "change_request.created" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied" | "change_request.conflicted" | "change_request.forced" | "share.created" | "share.revealed" | "share.deleted" | "service_account.created" | "service_account.updated" | "service_account.deleted" | "service_account.token.created" | "service_account.token.revoked" | "service_account.token.rotated" | "service_account.trust_rule.added" | "service_account.trust_rule.deleted" | "service_account.signed_in" | "service_account.denied" | "user.offboarded" | "webhook.created" | "webhook.deleted" | "webhook.pinged";
                 since?: string;
                 until?: string;
             };
@@ -3824,6 +4099,141 @@ export interface operations {
             409: components["responses"]["Error409-c6457996"];
             413: components["responses"]["Error413-3a634f36"];
             415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
+        };
+    };
+    listTrustRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description Id of a service account (`sa_` + 16 base62) */
+                serviceAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its trust rules, oldest first */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TrustRule"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-e881a005"];
+            404: components["responses"]["Error404-9b770838"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
+        };
+    };
+    createTrustRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description Id of a service account (`sa_` + 16 base62) */
+                serviceAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    kind: "oidc";
+                    /** @description An https URL without user, query or fragment whose host is a name, not an IP address (e.g. https://token.actions.githubusercontent.com); its token's `iss` must equal it exactly */
+                    issuer: string;
+                    /** @description The token's `aud` must be (or, as a list, contain) it */
+                    audience: string;
+                    /** @description The token's `sub`, exactly, or a pattern where `*` matches within one `:`-separated part (e.g. `repo:acme/*:ref:refs/heads/main`); not only `*` and `:` */
+                    subject: string;
+                    /** @description Up to 10 more claims the token must carry, each equal to its value as text (a list or object never matches) */
+                    claims?: {
+                        [key: string]: string;
+                    };
+                } | {
+                    /** @constant */
+                    kind: "aws";
+                    /** @description The IAM roles or users trusted (partitions aws, aws-cn and aws-us-gov) */
+                    principals: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The rule as saved, with its id */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TrustRule"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400-36282bd2"];
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-e881a005"];
+            404: components["responses"]["Error404-9b770838"];
+            409: components["responses"]["Error409-2df2195f"];
+            413: components["responses"]["Error413-3a634f36"];
+            415: components["responses"]["Error415-2b89b7c6"];
+            429: components["responses"]["Error429-d5b280f6"];
+            500: components["responses"]["Error500-e4b70b20"];
+            503: components["responses"]["Error503-bbfd01d2"];
+        };
+    };
+    deleteTrustRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a project */
+                projectId: string;
+                /** @description Id of a service account (`sa_` + 16 base62) */
+                serviceAccountId: string;
+                /** @description Id of a trust rule (`tr_` + 16 base62) */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no sign-in passes it any more */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["Error401-7d108514"];
+            403: components["responses"]["Error403-e881a005"];
+            404: components["responses"]["Error404-a7bc74c3"];
             429: components["responses"]["Error429-d5b280f6"];
             500: components["responses"]["Error500-e4b70b20"];
             503: components["responses"]["Error503-bbfd01d2"];

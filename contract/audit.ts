@@ -45,6 +45,8 @@ export const auditEventTypes = [
   'service_account.token.created',
   'service_account.token.revoked',
   'service_account.token.rotated',
+  'service_account.trust_rule.added',
+  'service_account.trust_rule.deleted',
   'service_account.signed_in',
   'service_account.denied',
   'user.offboarded',
@@ -57,6 +59,33 @@ export const auditEventTypes = [
 export type AuditEventType = (typeof auditEventTypes)[number];
 
 /**
+ * Why a sign-in as a service account was refused (`service_account.denied`'s `details.reason`; the
+ * caller is told only `Unauthorized: Identity not accepted`): no rule of the kind, or what the OIDC
+ * token or the signed AWS request failed.
+ */
+export const signInRefusals = [
+  'no-rule',
+  'malformed',
+  'issuer',
+  'discovery',
+  'algorithm',
+  'unknown-key',
+  'signature',
+  'not-yet-valid',
+  'audience',
+  'subject',
+  'claim',
+  'not-get-caller-identity',
+  'service-header',
+  'sts-host',
+  'sts-unavailable',
+  'principal',
+] as const;
+
+/** One reason a sign-in was refused (`expired` as a token's: the workload's token had expired). */
+export type SignInRefusal = (typeof signInRefusals)[number] | 'expired';
+
+/**
  * Why a token that exists was refused (`token.denied`'s and `service_account.denied`'s `details.reason`):
  * `route`, a service account's token on a route no service account may call.
  */
@@ -64,6 +93,9 @@ export const denialReasons = ['expired', 'ip', 'scope', 'resource', 'route'] as 
 
 /** One reason a token was refused. */
 export type DenialReason = (typeof denialReasons)[number];
+
+/** Every reason an event's `details.reason` may give: a token's refusal, or a sign-in's. */
+export const refusalReasons = [...denialReasons, ...signInRefusals] as const;
 
 /** The `source` of every event on the bus. */
 export const AUDIT_EVENT_SOURCE = 'secrets-service';
@@ -162,7 +194,7 @@ const buildAuditEventSchema = () =>
         /** `secret.*`: the secrets changed or read, each with the version written or read; never a value. */
         secrets: z.nullable(z.array(z.object({ name: z.string(), version: z.int() }))),
         /** `token.denied`: why the token was refused. */
-        reason: z.nullable(z.enum(denialReasons)),
+        reason: z.nullable(z.enum(refusalReasons)),
         /** `token.rotated`: the id of the token that replaces the target. */
         replacedBy: nullableText(),
         /** `token.rotated`: when the replaced token stops working (its grace period's end, or its expiry if sooner). */
@@ -177,7 +209,10 @@ const buildAuditEventSchema = () =>
         access: z.nullable(z.record(z.string(), z.enum(accessLevels))),
         /** `access.denied`: the level the refused request needed in `environment`. */
         needed: z.nullable(z.enum(accessLevels)),
-        /** `change_request.created`: its note; `change_request.forced`: the reason it was applied without approvals. */
+        /**
+         * `change_request.created`: its note; `change_request.forced`: the reason it was applied without
+         * approvals; `service_account.trust_rule.*`: the rule in a line (`oidc <issuer> <subject>`, `aws <ARN> …`).
+         */
         note: nullableText(),
         /** `environment.updated`: whether the environment is protected now. */
         protected: z.nullable(z.boolean()),

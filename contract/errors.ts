@@ -1,6 +1,7 @@
 /** The exact error texts of the API contract: every answer's `error` is one of these. */
 export const ErrorText = {
   unauthorized: 'Unauthorized: Missing or invalid authentication token',
+  identityNotAccepted: 'Unauthorized: Identity not accepted',
   expired: 'Authentication token has expired',
   wrongIp: 'Invalid IP address for this token',
   scope: 'Forbidden: Token does not have write permissions',
@@ -38,6 +39,8 @@ export const ErrorText = {
   shareLimit: 'Share limit reached',
   serviceAccountNotFound: 'Service account not found',
   serviceAccountLimit: 'Service account limit reached',
+  trustRuleNotFound: 'Trust rule not found',
+  trustRuleLimit: 'Trust rule limit reached',
   webhookNotFound: 'Webhook not found',
   webhookLimit: 'Webhook limit reached',
   malformedJson: 'Malformed JSON body',

@@ -22,7 +22,8 @@ export const routeKey = (method: string, path: string): string => `${method} ${p
  */
 export const routeRulesJson = (): string => {
   const table: Record<string, Record<string, string>> = {};
-  for (const contract of routes) {
+  // A sign-in has no authorizer: the authorizer never judges it.
+  for (const contract of routes.filter((route) => !route.signIn)) {
     if (!contract.path.startsWith(`${ROUTE_RULES_PREFIX}/`)) throw new Error(`${contract.path} is outside the API`);
     const path = contract.path.slice(ROUTE_RULES_PREFIX.length);
     const scope = contract.tokenScope === null ? 's' : SCOPE_CODES[contract.tokenScope];
@@ -47,16 +48,22 @@ export const routeErrors = (contract: RouteContract): ReadonlyMap<number, NonEmp
   const errors = new Map<number, NonEmpty<ErrorTextValue>>();
   if (withBody) errors.set(400, [ErrorText.malformedJson, ErrorText.validation]);
   else if (contract.schemas().query) errors.set(400, [ErrorText.validation]);
-  errors.set(401, [ErrorText.unauthorized, ErrorText.expired]);
-  // The authorizer's order: source IP before the route's scope rule, then a limited token's projects
-  // (docs/api.md); the firewall's own.
-  errors.set(403, [
-    ErrorText.wrongIp,
-    ...(contract.tokenScope === null ? [ErrorText.sessionRequired] : [ErrorText.scope, ErrorText.tokenResource]),
-    ...(contract.serviceAccounts ? [] : [ErrorText.serviceAccountForbidden]),
-    ...(contract.errors.forbidden ?? []),
-    ErrorText.firewallBlocked,
-  ]);
+  if (contract.signIn) {
+    // No credential, no authorizer: one refusal for every reason, and only the firewall's 403.
+    errors.set(401, [ErrorText.identityNotAccepted]);
+    errors.set(403, [ErrorText.firewallBlocked]);
+  } else {
+    errors.set(401, [ErrorText.unauthorized, ErrorText.expired]);
+    // The authorizer's order: source IP before the route's scope rule, then a limited token's projects
+    // (docs/api.md); the firewall's own.
+    errors.set(403, [
+      ErrorText.wrongIp,
+      ...(contract.tokenScope === null ? [ErrorText.sessionRequired] : [ErrorText.scope, ErrorText.tokenResource]),
+      ...(contract.serviceAccounts ? [] : [ErrorText.serviceAccountForbidden]),
+      ...(contract.errors.forbidden ?? []),
+      ErrorText.firewallBlocked,
+    ]);
+  }
   if (contract.errors.notFound) errors.set(404, contract.errors.notFound);
   if (contract.errors.conflict) errors.set(409, contract.errors.conflict);
   if (withBody) {

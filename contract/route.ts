@@ -64,6 +64,12 @@ export interface RouteContract<S extends RouteSchemas = RouteSchemas> {
    * tokens, shares or `/me` (403 `Forbidden: Not allowed for a service account`).
    */
   readonly serviceAccounts?: true;
+  /**
+   * A sign-in: called with no credential (no authorizer runs), the route proves who calls and answers
+   * a short-lived token; every refusal is 401 `Unauthorized: Identity not accepted`, with no detail.
+   * Its `tokenScope` is `null`: no token calls it either.
+   */
+  readonly signIn?: true;
   /** One line for people: logs, the README and the API document. */
   readonly summary: string;
   /**
@@ -148,6 +154,14 @@ export interface SampleWorld {
   readonly serviceAccountId: string;
   /** A static token of that service account's (made only for a route whose sample names one). */
   readonly serviceAccountTokenId: string;
+  /** A trust rule of that service account's (made only for a route whose sample names one). */
+  readonly trustRuleId: string;
+  /**
+   * A workload's OIDC token that an `oidc` trust rule of that service account accepts, and a signed
+   * `sts:GetCallerIdentity` request of a principal an `aws` rule names (made only for the sign-ins).
+   */
+  readonly workloadToken: string;
+  readonly awsSignInRequest: { readonly headers: Readonly<Record<string, string>>; readonly body: string };
   /** A webhook of the caller's project. */
   readonly webhookId: string;
 }
@@ -174,6 +188,9 @@ export const SAMPLE_WORLD: SampleWorld = {
   ownChangeRequestId: 'chg_BBBBBBBBBBBBBBBB',
   serviceAccountId: 'sa_AAAAAAAAAAAAAAAA',
   serviceAccountTokenId: 'BBBBBBBBBBBB',
+  trustRuleId: 'tr_AAAAAAAAAAAAAAAA',
+  workloadToken: 'eyJhbGciOiJFUzI1NiJ9.e30.c2lnbmF0dXJl',
+  awsSignInRequest: { headers: {}, body: 'Action=GetCallerIdentity&Version=2011-06-15' },
   webhookId: 'whk_AAAAAAAAAAAAAAAA',
 };
 

@@ -4,7 +4,18 @@ import { SERVICE_ACCOUNT_ID_PATTERN } from './identifiers';
 import { timestamp } from './instant';
 import { MAX_DESCRIPTION_LENGTH } from './limits';
 import { SERVICE_ACCOUNT_LEVELS } from './roles';
-import { apiToken, displayPrefix, environmentName, projectId, scope, tokenId, typeError, updatedBy } from './schemas';
+import {
+  apiToken,
+  dataBody,
+  displayPrefix,
+  environmentName,
+  projectId,
+  scope,
+  tokenId,
+  typeError,
+  updatedBy,
+} from './schemas';
+import { TRUST_RULE_ID_PATTERN } from './trust-rules';
 import { firstHiddenCharacter } from './visible-text';
 
 /**
@@ -123,3 +134,43 @@ export const serviceAccountToken = () => {
   serviceAccountTokenSchema ??= buildServiceAccountToken();
   return serviceAccountTokenSchema;
 };
+
+/** The path parameters of a route about one trust rule of a service account. */
+export const trustRuleParams = () =>
+  z.extend(serviceAccountParams(), {
+    ruleId: z.string().check(z.regex(TRUST_RULE_ID_PATTERN), z.describe('Id of a trust rule (`tr_` + 16 base62)')),
+  });
+
+/** The 404s malformed ids answer on a route about one trust rule. */
+export const TRUST_RULE_PARAM_ERRORS = {
+  ...SERVICE_ACCOUNT_PARAM_ERRORS,
+  ruleId: ErrorText.trustRuleNotFound,
+} as const;
+
+/** Shortest and longest life of a token a sign-in answers, and its default, in seconds. */
+export const SIGN_IN_TTL_SECONDS = { min: 60, default: 15 * 60, max: 60 * 60 } as const;
+
+/** What every sign-in body names: the service account, and how long the token it gets should live. */
+export const signInFields = () => ({
+  serviceAccountId: z
+    .string({ error: typeError('Give the service account’s id', 'A service account id is text') })
+    .check(z.maxLength(64, 'Not a service account id'), z.describe('The service account to sign in as (`sa_…`)')),
+  ttlSeconds: z.optional(
+    z
+      .int(`A whole number of seconds from ${SIGN_IN_TTL_SECONDS.min} to ${SIGN_IN_TTL_SECONDS.max}`)
+      .check(
+        z.gte(SIGN_IN_TTL_SECONDS.min, `A token lives at least ${SIGN_IN_TTL_SECONDS.min} seconds`),
+        z.lte(SIGN_IN_TTL_SECONDS.max, `A token lives at most ${SIGN_IN_TTL_SECONDS.max} seconds`),
+        z.describe(`Seconds the token lives; omitted: ${SIGN_IN_TTL_SECONDS.default}`),
+      ),
+  ),
+});
+
+/** A sign-in's answer: a `svc_live_` token of the service account's, bound to the signing-in address. */
+export const signInAnswer = () =>
+  dataBody(
+    z.object({
+      token: apiToken(),
+      expiresAt: timestamp(),
+    }),
+  );

@@ -44,6 +44,7 @@ export const TOKENS_REVOKED_METRIC = 'TokensRevoked';
 export const TOKENS_ROTATED_METRIC = 'TokensRotated';
 export const MEMBERS_ADDED_METRIC = 'MembersAdded';
 export const MEMBERS_REMOVED_METRIC = 'MembersRemoved';
+export const SERVICE_ACCOUNT_SIGNED_IN_METRIC = 'ServiceAccountSignIns';
 
 /** One count per cold start of any function (Powertools' own metric), with the dimension {@link COLD_START_DIMENSION}. */
 export const COLD_START_METRIC = 'ColdStart';

@@ -104,6 +104,7 @@ const partitions: Readonly<
   Share: { table: keyPrefix.share, indexes: { [listIndexName]: keyPrefix.user } },
   ShareSlots: { table: keyPrefix.user },
   ServiceAccount: { table: keyPrefix.project },
+  TrustRules: { table: keyPrefix.serviceAccount },
   AuditEvent: { table: keyPrefix.audit },
   ProjectAuditEvent: { table: keyPrefix.audit, indexes: { [listIndexName]: keyPrefix.project } },
   Webhook: { table: keyPrefix.project },

@@ -51,6 +51,11 @@ export const keyPrefix = {
   audit: 'AUDIT#',
   /** In the notice index, the tokens whose next expiry notice is due on one day (UTC). */
   notice: 'NOTICE#',
+  /**
+   * A service account addressed by its id alone, as a sign-in names it: its trust rules and its
+   * project (the service account itself is in its project's partition).
+   */
+  serviceAccount: 'SA#',
 } as const;
 
 /**

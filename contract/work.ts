@@ -27,6 +27,7 @@ export type Entity =
   | 'Share'
   | 'ShareSlots'
   | 'ServiceAccount'
+  | 'TrustRules'
   | 'AuditEvent'
   | 'ProjectAuditEvent'
   | 'Webhook'

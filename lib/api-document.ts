@@ -118,15 +118,18 @@ const errorAnswer = (status: number, texts: NonEmpty<ErrorTextValue>): ZodOpenAp
   }),
 });
 
-const security = (route: RouteContract): Record<string, string[]>[] =>
-  route.tokenScope === null ? [{ session: [] }] : [{ apiToken: [] }, { session: [] }];
+const security = (route: RouteContract): Record<string, string[]>[] => {
+  if (route.signIn) return [];
+  return route.tokenScope === null ? [{ session: [] }] : [{ apiToken: [] }, { session: [] }];
+};
 
 const operation = (route: RouteContract): ZodOpenApiOperationObject => {
   const { params, query, body, response } = route.schemas();
-  const who =
-    route.tokenScope === null
+  const who = route.signIn
+    ? 'No credential: the body carries the proof, and every refusal is the same 401.'
+    : route.tokenScope === null
       ? 'Dashboard session only; an API token gets 403.'
-      : `A dashboard session, or an API token with the \`${route.tokenScope}\` scope (\`admin\` grants every scope).`;
+      : `A dashboard session, or an API token with the \`${route.tokenScope}\` scope (\`admin\` grants every scope).${route.serviceAccounts ? ' A service account’s token may call it.' : ''}`;
   const responses: Record<string, ZodOpenApiResponseObject> = {
     [route.success.status]: {
       description: route.success.description,

@@ -222,35 +222,39 @@ export const handleRequest = async (
     domainName: headerValue(request.headers, 'host') ?? '',
     identity,
   };
-  if (!credential) return answer('UNAUTHORIZED');
+  // A sign-in has no authorizer: API Gateway passes the request on as it came, with no context.
+  let context: Record<string, unknown> | undefined;
+  if (!route.signIn) {
+    if (!credential) return answer('UNAUTHORIZED');
 
-  let result: APIGatewayAuthorizerResult;
-  try {
-    result = await handlers.authorizer(
-      {
-        type: 'REQUEST',
-        methodArn,
-        resource: route.path,
-        path: request.path,
-        httpMethod: request.method,
-        headers: request.headers,
-        multiValueHeaders: request.multiValueHeaders,
-        pathParameters: params,
-        queryStringParameters,
-        multiValueQueryStringParameters,
-        stageVariables: null,
-        requestContext,
-      } as unknown as APIGatewayRequestAuthorizerEvent,
-      lambdaContext('authorizer'),
-    );
-  } catch (error) {
-    return answer(error instanceof Error && error.message === 'Unauthorized' ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE');
+    let result: APIGatewayAuthorizerResult;
+    try {
+      result = await handlers.authorizer(
+        {
+          type: 'REQUEST',
+          methodArn,
+          resource: route.path,
+          path: request.path,
+          httpMethod: request.method,
+          headers: request.headers,
+          multiValueHeaders: request.multiValueHeaders,
+          pathParameters: params,
+          queryStringParameters,
+          multiValueQueryStringParameters,
+          stageVariables: null,
+          requestContext,
+        } as unknown as APIGatewayRequestAuthorizerEvent,
+        lambdaContext('authorizer'),
+      );
+    } catch (error) {
+      return answer(error instanceof Error && error.message === 'Unauthorized' ? 'UNAUTHORIZED' : 'AUTHORIZER_FAILURE');
+    }
+    if (!result?.principalId || !result.policyDocument || !isValidContext(result.context)) {
+      return answer('AUTHORIZER_CONFIGURATION_ERROR');
+    }
+    context = { ...result.context, principalId: result.principalId };
+    if (!isAllowed(result, methodArn)) return answer('ACCESS_DENIED', context);
   }
-  if (!result?.principalId || !result.policyDocument || !isValidContext(result.context)) {
-    return answer('AUTHORIZER_CONFIGURATION_ERROR');
-  }
-  const context = { ...result.context, principalId: result.principalId };
-  if (!isAllowed(result, methodArn)) return answer('ACCESS_DENIED', context);
 
   const handler = handlers.routes.get(route);
   if (!handler) return answer('DEFAULT_5XX');

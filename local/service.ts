@@ -365,6 +365,8 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
     // AWS sign-in asks the STS stand-in, whose key pair `npm start` prints, never AWS.
     sts = await createDevSts({ dataDir: serveOptions.dataDir });
     process.env[STS_URL_ENV] = `${baseUrl}${DEV_STS_PATH}`;
+    // Trust rules may name the local workload issuer, an http issuer on loopback (never in Lambda).
+    process.env.SIGN_IN_ALLOW_LOOPBACK = '1';
     dashboard = localDashboard({
       issuer: trusted?.issuer ?? devIssuer,
       clientId: trusted?.audience ?? DEV_AUDIENCE,

@@ -20,8 +20,10 @@ import { writeFileSync } from 'node:fs';
 import { type RouteContract, SAMPLE_SECRET, SAMPLE_SHARE, SAMPLE_WORLD, type SampleWorld } from '@contract/route';
 import { routes } from '@contract/routes';
 import type { FloorCall } from '@contract/work';
+import { callerRoleArn } from '@lambdas/domain/aws-principals';
 import { setClock } from '@lambdas/domain/clock';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import { signedCallerIdentityRequest } from '../client/aws-sign-in';
 import { type GatewayHandlers, handleRequest, loadHandlers } from '../local/gateway';
 import { type LocalService, startLocalService } from '../local/service';
 import { type CountingProxy, type ForwardedCall, startCountingProxy } from './dynamo-proxy';
@@ -89,6 +91,7 @@ export interface WorkTarget {
 }
 
 const SOURCE_IP = '127.0.0.1';
+
 const LAST_USED_INTERVAL_MS = 60_000;
 
 const toWork = (calls: readonly ForwardedCall[]): Work => {
@@ -403,6 +406,29 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
               'service account token create',
             ).body.data.id,
           );
+    // The trust rules the trust-rule routes' and the sign-ins' samples need, made only for those routes:
+    // one that trusts the local workload issuer's tokens for a subject, and one that trusts the STS
+    // stand-in's role; the sign-ins' proofs are then a token of that issuer and a request signed by that key.
+    const needsRules = route.path.includes('/trust-rules') || route.signIn === true;
+    const rules = `/api/v1/projects/${projectId}/service-accounts/${serviceAccountId}/trust-rules`;
+    const addRule = async (json: unknown) =>
+      String(expectStatus(await send('POST', rules, { token: worldSession, json }), 201, 'trust rule').body.data.id);
+    const workloadSubject = 'repo:acme/app:ref:refs/heads/main';
+    const trustRuleId = needsRules
+      ? await addRule({
+          kind: 'oidc',
+          issuer: service.workload.issuer,
+          audience: 'secrets-service',
+          subject: workloadSubject,
+        })
+      : SAMPLE_WORLD.trustRuleId;
+    if (needsRules) await addRule({ kind: 'aws', principals: [callerRoleArn(service.sts.key.arn)] });
+    const workloadToken = needsRules
+      ? await service.workload.issue({ sub: workloadSubject, aud: 'secrets-service' })
+      : SAMPLE_WORLD.workloadToken;
+    const awsSignInRequest = needsRules
+      ? await signedCallerIdentityRequest({ credentials: service.sts.key, service: '127.0.0.1' })
+      : SAMPLE_WORLD.awsSignInRequest;
     const worldToken = String(expectStatus(await token('work'), 201, 'world token').body.data.rawToken);
     // Its first use records lastUsedAt; the measured request is then a steady use.
     expectStatus(await send('GET', '/api/v1/tokens', { token: worldToken }), 200, 'world token use');
@@ -418,6 +444,9 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
         ownChangeRequestId,
         serviceAccountId,
         serviceAccountTokenId,
+        trustRuleId,
+        workloadToken,
+        awsSignInRequest,
         webhookId,
       },
       credentials: { token: worldToken, session: worldSession },

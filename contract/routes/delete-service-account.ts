@@ -20,7 +20,7 @@ export const deleteServiceAccountRoute = route({
   paramErrors: SERVICE_ACCOUNT_PARAM_ERRORS,
   // Least work (delete a service account): the caller's role and the service account (its name for
   // the event), side by side; then, atomically, the role checked again, the service account deleted if
-  // it still exists, the project's count of them lowered, and the event.
+  // it still exists, the project's count of them lowered, the event, and its trust rules.
   dataAccess: [
     { operation: 'GetItem', entity: 'Member', consistent: true },
     { operation: 'GetItem', entity: 'ServiceAccount', consistent: true },
@@ -31,6 +31,7 @@ export const deleteServiceAccountRoute = route({
         { action: 'Delete', entity: 'ServiceAccount' },
         { action: 'Update', entity: 'Project' },
         { action: 'Put', entity: 'ProjectAuditEvent' },
+        { action: 'Delete', entity: 'TrustRules' },
       ],
     },
   ],

@@ -1,4 +1,4 @@
-import type { AuditEvent, DenialReason } from '@contract/audit';
+import type { AuditEvent, DenialReason, SignInRefusal } from '@contract/audit';
 
 /**
  * An audit event in words for the Activity screens: what happened (which secrets and versions, which
@@ -86,6 +86,27 @@ const denialWords: ReadonlyMap<DenialReason, string> = new Map<DenialReason, str
   ['route', 'it is a service account’s, on a route no service account may call'],
 ]);
 
+/** Why a sign-in as a service account was refused, in words (`service_account.denied` of a sign-in). */
+const signInWords: ReadonlyMap<SignInRefusal, string> = new Map<SignInRefusal, string>([
+  ['no-rule', 'no trust rule of that kind'],
+  ['malformed', 'the proof could not be read'],
+  ['issuer', 'no rule trusts that issuer'],
+  ['discovery', 'the issuer’s keys could not be fetched'],
+  ['algorithm', 'the token was not signed with an accepted algorithm'],
+  ['unknown-key', 'the token was signed with a key the issuer does not publish'],
+  ['signature', 'the signature did not verify'],
+  ['expired', 'the token had expired'],
+  ['not-yet-valid', 'the token was not valid yet'],
+  ['audience', 'the token was for another audience'],
+  ['subject', 'no rule trusts that subject'],
+  ['claim', 'a claim a rule requires did not match'],
+  ['not-get-caller-identity', 'the signed request was not sts:GetCallerIdentity'],
+  ['service-header', 'the signed request did not name this service'],
+  ['sts-host', 'the signed request was not for STS'],
+  ['sts-unavailable', 'STS could not be asked'],
+  ['principal', 'no rule trusts that AWS principal'],
+]);
+
 /** A change request's id, as its events name it. */
 const changeRequest = (event: AuditEvent): string => event.target.changeRequestId ?? '';
 
@@ -137,7 +158,7 @@ export const eventSentence = (event: AuditEvent, reading: Reading): string => {
         details.expiresAt === null ? '' : `, ${reading.time(details.expiresAt)}`,
       ].join('');
     case 'token.denied': {
-      const why = details.reason === null ? undefined : denialWords.get(details.reason);
+      const why = details.reason === null ? undefined : denialWords.get(details.reason as DenialReason);
       return `Refused ${tokenPhrase(target.tokenId, reading)}${why === undefined ? '' : `: ${why}`}`;
     }
     case 'project.created':
@@ -206,10 +227,14 @@ export const eventSentence = (event: AuditEvent, reading: Reading): string => {
       return `Revoked token ${tokenPhrase(target.tokenId, reading)} of service account ${serviceAccountPhrase(event)}`;
     case 'service_account.token.rotated':
       return `Rotated token ${tokenPhrase(target.tokenId, reading)} of service account ${serviceAccountPhrase(event)}${details.stopsAt === null ? '' : `; the old one stops ${reading.time(details.stopsAt)}`}`;
+    case 'service_account.trust_rule.added':
+      return `Trusted ${details.note ?? 'a rule'} to sign in as service account ${serviceAccountPhrase(event)}`;
+    case 'service_account.trust_rule.deleted':
+      return `Stopped trusting ${details.note ?? 'a rule'} to sign in as service account ${serviceAccountPhrase(event)}`;
     case 'service_account.signed_in':
       return `Signed in as service account ${serviceAccountPhrase(event)}${event.actor.subject === null ? '' : ` with ${event.actor.subject}`}`;
     case 'service_account.denied':
-      return `Refused service account ${serviceAccountPhrase(event)}${details.reason === null ? '' : `: ${denialWords.get(details.reason) ?? details.reason}`}`;
+      return `Refused service account ${serviceAccountPhrase(event)}${details.reason === null ? '' : `: ${denialWords.get(details.reason as DenialReason) ?? signInWords.get(details.reason as SignInRefusal) ?? details.reason}`}`;
     case 'user.offboarded':
       return `Offboarded ${personPhrase(event)}: their tokens revoked and their memberships removed`;
     case 'webhook.created':

@@ -82,6 +82,15 @@ export const serviceAccountKey = (projectId: string, serviceAccountId: string): 
   SK: `${SERVICE_ACCOUNT_PREFIX}${serviceAccountId}`,
 });
 
+/**
+ * A service account's trust rules, addressed by its id alone (a sign-in names nothing else), with its
+ * project: the service account itself is in its project's partition.
+ */
+export const trustRulesKey = (serviceAccountId: string): ItemKey => ({
+  PK: `${keyPrefix.serviceAccount}${serviceAccountId}`,
+  SK: 'TRUST_RULES',
+});
+
 /** The partition of one environment's secrets: each one's head and its versions. */
 export const secretsPartition = (projectId: string, environment: string): string =>
   `${keyPrefix.secrets}${projectId}#${environment}`;

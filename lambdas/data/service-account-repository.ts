@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
 import type { ServiceAccountRecord } from '@lambdas/domain/records';
 import { auditEventPut } from './audit-repository';
 import { getItem, queryAll, transactWrite } from './client';
-import { projectKey, SERVICE_ACCOUNT_PREFIX, serviceAccountKey } from './keys';
+import { projectKey, SERVICE_ACCOUNT_PREFIX, serviceAccountKey, trustRulesKey } from './keys';
 import { managerCheck } from './manager-check';
 import { lowerProjectCount, raiseProjectCount } from './project-count';
 
@@ -102,8 +102,8 @@ export const updateServiceAccount = async (
 };
 
 /**
- * Deletes a service account with its event while `managerUserId` still manages the project; the
- * project's count goes down in the same transaction. 404 for a service account already gone, or a
+ * Deletes a service account with its event and its trust rules while `managerUserId` still manages the
+ * project; the project's count goes down in the same transaction. 404 for a service account already gone, or a
  * caller who no longer manages the project.
  */
 export const deleteServiceAccount = async (
@@ -123,6 +123,8 @@ export const deleteServiceAccount = async (
       },
       lowerProjectCount(projectId, 'serviceAccountCount'),
       auditEventPut(event, { userId: managerUserId, projectId }),
+      // Its trust rules go with it: no sign-in finds a rule of a service account that is gone.
+      { Delete: { Key: trustRulesKey(serviceAccountId) } },
     ],
     [0, 1],
   );

@@ -13,6 +13,9 @@ import { expiryNoticeKeys, tokenKey, tokenListKeys, tokenListPartition } from '.
 /** How long an expired (or stopped) token stays listed before DynamoDB's TTL may delete it. */
 export const EXPIRED_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
 
+/** How long a token got by signing in stays after it expires (the authorizer refuses it from then). */
+const SIGNED_IN_RETENTION_MS = 24 * 60 * 60 * 1000;
+
 /** Reads one token by id with a strongly consistent read (the authorizer's one read). */
 export const getTokenById = (tokenId: string): Promise<TokenRecord | undefined> =>
   getItem<TokenRecord>(tokenKey(tokenId), true);
@@ -25,14 +28,16 @@ export const tokenItem = (token: TokenRecord) => {
   const expiresAt = token.expiresAt === null ? null : Date.parse(token.expiresAt);
   // A service account has no address to be told at: its tokens are in no notice index.
   const noticeDue = token.serviceAccountProject === undefined ? firstNoticeDue(token.createdAt, token.expiresAt) : null;
+  // A token got by signing in lives minutes, is in no list, and is gone a day after it expires.
+  const signedIn = token.subject !== undefined;
+  const retention = signedIn ? SIGNED_IN_RETENTION_MS : EXPIRED_RETENTION_MS;
   return Object.assign(
     tokenKey(token.tokenId),
-    tokenListKeys(token.userId, token.createdAt, token.tokenId),
+    signedIn ? {} : tokenListKeys(token.userId, token.createdAt, token.tokenId),
     noticeDue === null ? {} : expiryNoticeKeys(noticeDue, token.tokenId),
     {
       entity: 'Token',
-      [tableSchema.timeToLiveAttribute]:
-        expiresAt === null ? undefined : Math.floor((expiresAt + EXPIRED_RETENTION_MS) / 1000),
+      [tableSchema.timeToLiveAttribute]: expiresAt === null ? undefined : Math.floor((expiresAt + retention) / 1000),
     },
     token,
   );

@@ -1,3 +1,4 @@
+import type { SignInRefusal } from '@contract/audit';
 import { ErrorText, type ValidationDetail } from '@contract/errors';
 
 /**
@@ -23,6 +24,18 @@ export class UnauthorizedError extends ApiError {
   readonly status = 401;
   constructor() {
     super(ErrorText.unauthorized);
+  }
+}
+
+/**
+ * A sign-in as a service account that proved nothing its trust rules accept. The caller is told no
+ * more than that; `refusal` says why, for the log and the audit trail only.
+ */
+export class IdentityNotAcceptedError extends ApiError {
+  override readonly name = 'IdentityNotAcceptedError';
+  readonly status = 401;
+  constructor(readonly refusal: SignInRefusal) {
+    super(ErrorText.identityNotAccepted);
   }
 }
 

@@ -2,6 +2,7 @@ import type { AuditEvent, AuditEventType } from '@contract/audit';
 import type { ChangeAction, ChangeRequestStatus } from '@contract/change-requests';
 import type { AccessLevel, ProjectRole, ServiceAccountLevel } from '@contract/roles';
 import type { Scope } from '@contract/scopes';
+import type { StoredTrustRule } from '@contract/trust-rules';
 
 /*
  * What the service stores, as the use cases read and write it through their ports and the
@@ -211,6 +212,14 @@ export interface ServiceAccountRecord {
   readonly accessRevision?: number;
   readonly createdAt: string;
   readonly createdBy: SecretAuthor;
+}
+
+/** A service account's trust rules, with its project: what a sign-in reads first. */
+export interface TrustRulesRecord {
+  readonly serviceAccountId: string;
+  readonly projectId: string;
+  /** Oldest first; at most `MAX_TRUST_RULES`. */
+  readonly rules: readonly StoredTrustRule[];
 }
 
 /** A level a service account holds in one life of an environment. */

@@ -4,11 +4,12 @@ import { corsHeaders } from '@contract/cors';
 import { ErrorText } from '@contract/errors';
 import { MAX_BODY_BYTES } from '@contract/limits';
 import type { RouteContract, RouteInput } from '@contract/route';
-import { type RequestOrigin, requestOrigin } from '@lambdas/domain/audit';
+import { originOf, type RequestOrigin, requestOrigin, systemOrigin } from '@lambdas/domain/audit';
 import {
   ApiError,
   BadRequestError,
   ForbiddenError,
+  IdentityNotAcceptedError,
   NotFoundError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
@@ -35,6 +36,7 @@ const withCrossOrigin = (response: APIGatewayProxyResult): APIGatewayProxyResult
 /** The event a route handler receives: its contract, the principal, and its path parameters and body as the contract gives them. */
 export interface ApiEvent<R extends RouteContract> extends APIGatewayProxyEvent {
   route: R;
+  /** The caller the authorizer passed on (none on a sign-in, which has no authorizer). */
   principal: Principal;
   /** Who called from where, as an audit event records it. */
   origin: RequestOrigin;
@@ -116,19 +118,26 @@ export const apiMiddleware = <R extends RouteContract>(route: R): MiddlewareObj<
       (request.internal as Record<string, unknown>).startedAt = performance.now();
       const event = request.event;
       event.route = route;
-      event.principal = principalFromContext(event.requestContext?.authorizer);
-      // The authorizer refuses an API token on a session-only route already; this holds if it ever did not.
-      if (event.principal.kind === 'serviceAccount' && route.serviceAccounts !== true) {
-        throw new ForbiddenError(ErrorText.serviceAccountForbidden);
-      }
-      if (route.tokenScope === null && event.principal.kind !== 'session') {
-        throw new ForbiddenError(ErrorText.sessionRequired);
-      }
-      event.origin = requestOrigin(event.principal, {
+      const facts = {
         sourceIp: event.requestContext.identity?.sourceIp,
         userAgent: event.requestContext.identity?.userAgent,
         requestId: event.requestContext.requestId,
-      });
+      };
+      if (route.signIn) {
+        // No authorizer ran and no one is signed in yet: the sign-in proves who calls and records them.
+        event.origin = originOf(systemOrigin.actor, facts);
+      } else {
+        event.principal = principalFromContext(event.requestContext?.authorizer);
+        // The authorizer refuses a service account's token on a route not its, and an API token on a
+        // session-only route, already; these hold if it ever did not.
+        if (event.principal.kind === 'serviceAccount' && route.serviceAccounts !== true) {
+          throw new ForbiddenError(ErrorText.serviceAccountForbidden);
+        }
+        if (route.tokenScope === null && event.principal.kind !== 'session') {
+          throw new ForbiddenError(ErrorText.sessionRequired);
+        }
+        event.origin = requestOrigin(event.principal, facts);
+      }
       const { params, query, body } = route.schemas();
       if (params) event.params = validParams(route, params, event.pathParameters) as RouteInput<R>['params'];
       if (query) {
@@ -178,6 +187,8 @@ const logSummary = (
   };
   if (event.requestContext?.requestId) line.requestId = event.requestContext.requestId;
   if (error instanceof ApiError) line.reason = error.message;
+  // Why a sign-in was refused: the log's to tell, never the caller's.
+  if (error instanceof IdentityNotAcceptedError) line.refusal = error.refusal;
   if (event.principal) {
     line.principal = event.principal.kind;
     line.userId = event.principal.userId;

@@ -12,6 +12,7 @@ import { type Created, reply, type Tagged } from './responses';
 
 /** What a route's function is given: its caller and its input as the contract validated them. */
 export interface RouteRequest<R extends RouteContract> {
+  /** The caller (none on a sign-in, which proves who calls itself). */
   readonly principal: Principal;
   /** Who called from where, as an audit event records it. */
   readonly origin: RequestOrigin;
@@ -22,6 +23,8 @@ export interface RouteRequest<R extends RouteContract> {
   readonly ifNoneMatch: string | undefined;
   /** The request's instant, from the one clock. */
   readonly now: Date;
+  /** The host name the caller reached the API at, as API Gateway saw it (`requestContext.domainName`). */
+  readonly host: string | undefined;
 }
 
 /**
@@ -45,6 +48,7 @@ export const defineRoute =
             input: event.input,
             ifNoneMatch: route.conditional ? header(event, 'if-none-match') : undefined,
             now: clock.now(),
+            host: event.requestContext?.domainName,
           }),
         ),
       MIDDY_OPTIONS,

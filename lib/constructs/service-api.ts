@@ -225,15 +225,23 @@ export class ServiceApi extends Construct {
       const fn = routeStacks.get(domainOf(route))?.functions.get(route.handler);
       if (!fn) throw new Error(`No function for ${route.handler}`);
       routeFunctions.set(route.handler, fn);
-      this.api.root.resourceForPath(route.path).addMethod(
+      const method = this.api.root.resourceForPath(route.path).addMethod(
         route.method,
         new AwsIntegration({
           proxy: true,
           service: 'lambda',
           path: `2015-03-31/functions/${fn.lambdaFunction.functionArn}/invocations`,
         }),
-        { authorizer, authorizationType: AuthorizationType.CUSTOM },
+        // A sign-in is how a credential is got: no credential reaches it, the route judges its proof.
+        route.signIn
+          ? { authorizationType: AuthorizationType.NONE }
+          : { authorizer, authorizationType: AuthorizationType.CUSTOM },
       );
+      if (route.signIn) {
+        const reason =
+          'A sign-in as a service account is how a workload without a stored secret gets a credential: it carries a proof (an OIDC token of its platform, or a signed sts:GetCallerIdentity) that the route verifies against the service account’s trust rules, answering one 401 for every refusal; the web ACL and the stage throttle it like every method.';
+        Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason }, { id: 'AwsSolutions-COG4', reason });
+      }
     }
     this.routeStacks = routeStacks;
     this.routeFunctions = routeFunctions;
@@ -334,7 +342,7 @@ export class ServiceApi extends Construct {
       {
         id: 'AwsSolutions-COG4',
         reason:
-          'Every method but the public API document and the CORS preflights uses the Lambda REQUEST authorizer, which verifies both API tokens and Cognito/OIDC session JWTs; a Cognito authorizer cannot check API tokens.',
+          'Every method but the public API document, the CORS preflights and the service accounts’ sign-ins uses the Lambda REQUEST authorizer, which verifies both API tokens and Cognito/OIDC session JWTs; a Cognito authorizer cannot check API tokens.',
       },
     );
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');

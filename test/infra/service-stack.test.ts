@@ -135,7 +135,7 @@ describe('API routes', () => {
   });
 
   it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
-    'serves %s with its own function behind the REQUEST authorizer',
+    'serves %s with its own function behind the REQUEST authorizer (a sign-in: with none)',
     (_name, route) => {
       const paths = resourcePaths(synthesized.template);
       const resourceId = [...paths].find(([, fullPath]) => fullPath === route.path)?.[0];
@@ -145,8 +145,12 @@ describe('API routes', () => {
       synthesized.template.hasResourceProperties('AWS::ApiGateway::Method', {
         HttpMethod: route.method,
         ResourceId: { Ref: resourceId },
-        AuthorizationType: 'CUSTOM',
-        AuthorizerId: { Ref: logicalId(synthesized.stack.serviceApi.node.findChild('Authorizer')) },
+        ...(route.signIn
+          ? { AuthorizationType: 'NONE', AuthorizerId: Match.absent() }
+          : {
+              AuthorizationType: 'CUSTOM',
+              AuthorizerId: { Ref: logicalId(synthesized.stack.serviceApi.node.findChild('Authorizer')) },
+            }),
         Integration: {
           Type: 'AWS_PROXY',
           IntegrationHttpMethod: 'POST',
@@ -338,10 +342,11 @@ describe('least privilege', () => {
   );
 
   it('keeps project routes away from tokens, and token routes away from projects', () => {
-    // A service account's tokens are the one meeting of both: tokens of a project's machine.
-    for (const route of routes.filter(
-      (contract) => !contract.path.includes('/service-accounts/{serviceAccountId}/tokens'),
-    )) {
+    // A service account's tokens are the one meeting of both: tokens of a project's machine, made by
+    // its managers or got by its sign-ins.
+    const machineTokens = (contract: (typeof routes)[number]) =>
+      contract.signIn === true || contract.path.includes('/service-accounts/{serviceAccountId}/tokens');
+    for (const route of routes.filter((contract) => !machineTokens(contract))) {
       const lines = dynamoGrants(logicalId(routeFunction(route.handler).role));
       const forbidden = route.path.startsWith('/api/v1/projects') ? 'TOKEN#' : 'PROJECT#';
       expect({ route: route.handler, lines: lines.filter((line) => line.endsWith(`for ${forbidden}*`)) }).toEqual({

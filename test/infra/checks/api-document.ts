@@ -1,4 +1,5 @@
 import { gatewayResponse } from '@contract/gateway-responses';
+import { routes } from '@contract/routes';
 import { API_DOCUMENT_PATH, apiDocument, apiDocumentBody } from '@lib/api-document';
 import { type Synthesized, synthesize } from '@test/infra/synth';
 
@@ -22,13 +23,18 @@ const pathOf = (id: string): string => {
 };
 
 describe('GET /api/v1/openapi.json in the stack', () => {
-  // The dashboard's CORS preflights are public too (checks/cors.ts); this is the one other.
+  // The dashboard's CORS preflights are public too (checks/cors.ts), and the service accounts' sign-ins
+  // (service-stack.test.ts); this is the one other.
+  const signIns = new Set(routes.filter((route) => route.signIn).map((route) => route.path));
   const publicMethods = () =>
     Object.entries(resourcesOf('AWS::ApiGateway::Method')).filter(
-      ([, method]) => method.Properties.AuthorizationType !== 'CUSTOM' && method.Properties.HttpMethod !== 'OPTIONS',
+      ([, method]) =>
+        method.Properties.AuthorizationType !== 'CUSTOM' &&
+        method.Properties.HttpMethod !== 'OPTIONS' &&
+        !signIns.has(pathOf(method.Properties.ResourceId.Ref)),
     );
 
-  it('is the one method without the authorizer besides the CORS preflights: a mock integration, no Lambda', () => {
+  it('is the one method without the authorizer besides the CORS preflights and the sign-ins: a mock integration, no Lambda', () => {
     const methods = publicMethods();
     expect(methods).toHaveLength(1);
     const [, method] = methods[0] as [string, Json];

@@ -546,6 +546,7 @@ describe('dashboard', () => {
   it('graphs the state changes the routes count and every function’s cold starts', () => {
     const graphs = graphsOf(plain);
     expect(graphs.get('State changes')).toEqual([
+      'SecretsService/ServiceAccountSignIns service=secrets-service',
       'SecretsService/ChangeRequestsCreated service=secrets-service',
       'SecretsService/ChangeRequestsForced service=secrets-service',
       'SecretsService/ChangeRequestsApproved service=secrets-service',

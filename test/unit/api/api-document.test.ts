@@ -79,14 +79,20 @@ describe('the OpenAPI document', () => {
       expect(routeStatuses(route)).toEqual(expected);
 
       const responses = responsesOf(operation);
-      expect(errorTexts(responses[401])).toEqual([ErrorText.unauthorized, ErrorText.expired]);
-      expect(errorTexts(responses[403])).toEqual([
-        ErrorText.wrongIp,
-        ...(route.tokenScope === null ? [ErrorText.sessionRequired] : [ErrorText.scope, ErrorText.tokenResource]),
-        ...(route.serviceAccounts ? [] : [ErrorText.serviceAccountForbidden]),
-        ...(extra[403] ?? []),
-        ErrorText.firewallBlocked,
-      ]);
+      if (route.signIn) {
+        // No credential, no authorizer: one 401 for every refusal, and only the firewall's 403.
+        expect(errorTexts(responses[401])).toEqual([ErrorText.identityNotAccepted]);
+        expect(errorTexts(responses[403])).toEqual([ErrorText.firewallBlocked]);
+      } else {
+        expect(errorTexts(responses[401])).toEqual([ErrorText.unauthorized, ErrorText.expired]);
+        expect(errorTexts(responses[403])).toEqual([
+          ErrorText.wrongIp,
+          ...(route.tokenScope === null ? [ErrorText.sessionRequired] : [ErrorText.scope, ErrorText.tokenResource]),
+          ...(route.serviceAccounts ? [] : [ErrorText.serviceAccountForbidden]),
+          ...(extra[403] ?? []),
+          ErrorText.firewallBlocked,
+        ]);
+      }
       if (extra[404]) expect(errorTexts(responses[404])).toEqual(extra[404]);
       if (extra[409]) expect(errorTexts(responses[409])).toEqual(extra[409]);
       expect(errorTexts(responses[429])).toEqual([ErrorText.tooManyRequests]);
@@ -99,7 +105,9 @@ describe('the OpenAPI document', () => {
         expect(responses[400].content['application/json'].schema.properties.details).toBeDefined();
         expect(errorTexts(responses[413])).toEqual([ErrorText.tooLarge]);
         expect(errorTexts(responses[415])).toEqual([ErrorText.contentType]);
-        expect(operation.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
+        // An object of known fields only; a union of such objects (a trust rule's kinds) in each of them.
+        const body = operation.requestBody.content['application/json'].schema;
+        for (const variant of body.oneOf ?? [body]) expect(variant.additionalProperties).toBe(false);
       } else {
         expect(operation.requestBody).toBeUndefined();
       }
@@ -203,7 +211,7 @@ describe('the OpenAPI document', () => {
     for (const route of routes) {
       const operation = operationOf(route.method, route.path);
       expect(operation.security).toEqual(
-        route.tokenScope === null ? [{ session: [] }] : [{ apiToken: [] }, { session: [] }],
+        route.signIn ? [] : route.tokenScope === null ? [{ session: [] }] : [{ apiToken: [] }, { session: [] }],
       );
       if (route.tokenScope) expect(operation.description).toContain(`\`${route.tokenScope}\``);
     }

@@ -69,7 +69,7 @@ describe('the generated tables', () => {
       const { cell } =
         listed.find(({ key }) => key === `| ${route.method} \`${route.path.replace(/^\/api\/v1/, '')}\``) ?? {};
       expect(cell).toBe(
-        `${route.tokenScope === null ? 'no token (403)' : `\`${route.tokenScope}\``}, ${route.success.created === undefined ? '' : '201 or '}${route.success.status}${route.serviceAccounts ? `, ${SERVICE_ACCOUNT_MARK}` : ''}`,
+        `${route.signIn ? 'no credential' : route.tokenScope === null ? 'no token (403)' : `\`${route.tokenScope}\``}, ${route.success.created === undefined ? '' : '201 or '}${route.success.status}${route.serviceAccounts ? `, ${SERVICE_ACCOUNT_MARK}` : ''}`,
       );
     }
   });
