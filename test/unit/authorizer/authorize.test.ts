@@ -285,6 +285,13 @@ describe('authorize with a session', () => {
     expect(calls.admitSession).toBe(1);
   });
 
+  it('refuses a session whose subject has a service account’s id’s form, which would stand as it', async () => {
+    const { fake, calls } = deps(stored, async () => ({ ...identity, userId: 'sa_AAAAAAAAAAAAAAAA' }));
+    const decision = await authorize(request(['Bearer eyJ.session.jwt']), fake);
+    expect(decision).toEqual({ outcome: 'unauthorized', rule: 'session-subject-reserved' });
+    expect(calls.admitSession).toBe(0);
+  });
+
   it('does not bind sessions to an address', async () => {
     const decision = await authorize(request(['Bearer eyJ.session.jwt'], { sourceIp: '198.51.100.1' }), deps().fake);
     expect(decision.outcome).toBe('allow');

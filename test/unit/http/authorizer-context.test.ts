@@ -28,6 +28,44 @@ describe('authorizer context', () => {
     expect(principalFromContext(toAuthorizerContext(token))).toEqual(token);
   });
 
+  it('round-trips a service account principal, with its one project, its name and whom it signed in as', () => {
+    const machine = {
+      kind: 'serviceAccount' as const,
+      userId: 'sa_AAAAAAAAAAAAAAAA',
+      tokenId: 'AAAAAAAAAAAA',
+      scopes: ['read:secrets' as const],
+      projects: [{ projectId: 'prj_AAAAAAAAAAAAAAAA' }],
+      name: 'deploy',
+      subject: 'https://token.actions.githubusercontent.com#repo:acme/app:ref:refs/heads/main',
+    };
+    expect(principalFromContext(toAuthorizerContext(machine))).toEqual(machine);
+  });
+
+  it.each([
+    ['no project', undefined],
+    ['two projects', '[{"projectId":"prj_AAAAAAAAAAAAAAAA"},{"projectId":"prj_BBBBBBBBBBBBBBBB"}]'],
+  ])('refuses a service account principal with %s: it reaches its one project, never more', (_label, projects) => {
+    const context = {
+      kind: 'serviceAccount',
+      userId: 'sa_AAAAAAAAAAAAAAAA',
+      tokenId: 'AAAAAAAAAAAA',
+      scopes: 'read:secrets',
+      ...(projects !== undefined && { projects }),
+    };
+    expect(() => principalFromContext(context)).toThrow(ErrorText.unauthorized);
+  });
+
+  it('refuses a service account principal whose id is not a service account’s', () => {
+    const context = toAuthorizerContext({
+      kind: 'serviceAccount',
+      userId: 'user-1',
+      tokenId: 'AAAAAAAAAAAA',
+      scopes: ['read:secrets'],
+      projects: [{ projectId: 'prj_AAAAAAAAAAAAAAAA' }],
+    });
+    expect(() => principalFromContext(context)).toThrow(ErrorText.unauthorized);
+  });
+
   it('carries no e-mail: access is keyed by the user id', () => {
     const context = toAuthorizerContext({ kind: 'token', userId: 'u1', tokenId: 'AAAAAAAAAAAA', scopes: ['admin'] });
     expect(Object.keys(context).sort()).toEqual(['kind', 'scopes', 'tokenId', 'userId']);
