@@ -3,8 +3,8 @@
  * bench/run.ts bundles this file with the stack's esbuild settings and runs the bundle once per
  * function, so the handler and the SDK run compiled as deployed and no other function makes the
  * libraries' code polymorphic (`tsx bench/warm-cpu.ts <out.json> <floors.json> <function>` runs it from
- * source; floors.json names each function's floor bundle). The SDK answers from an in-memory transport
- * (no network). The floor is the function's floor bundle (`bench/library-floor.ts`: the same
+ * source; floors.json names each function's floor bundle). The SDK answers from an in-memory transport,
+ * and `fetch` (the sign-ins' OIDC issuer and STS) from memory too (no network). The floor is the function's floor bundle (`bench/library-floor.ts`: the same
  * libraries and nothing else) doing the function's own I/O through them: its DynamoDB calls replayed
  * with the same commands and input, its log lines with the same attributes and its metric lines with
  * the same values, in a middy handler with the same Powertools middlewares, on the same transport. An
@@ -14,6 +14,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import type { SampleWorld } from '@contract/route';
 import { BENCH_DATA_KEY, BUNDLE_ENV, benchAuthorizerEvent, cannedKms } from './fixtures';
 import type { FloorEvent } from './replay';
 import { WARM, WARM_REFERENCE_PAIRS, WARM_SETTLE } from './sampling';
@@ -125,6 +126,61 @@ const main = async () => {
     access: { [SAMPLE_SECRET.environment]: { level: 'read' } },
     createdAt: now,
     createdBy: { userId: 'user-1', email },
+  };
+  /**
+   * The service account's token the service-account token routes' samples name (`serviceAccountTokenId`):
+   * a token whose user is the service account, of its project, living 90 days; and the service
+   * account's slots, holding it and one more.
+   */
+  const serviceAccountExpiry = new Date(Date.parse(now) + 90 * 24 * 3_600_000).toISOString();
+  const serviceAccountToken = {
+    ...token,
+    PK: `TOKEN#${SAMPLE_WORLD.serviceAccountTokenId}`,
+    tokenId: SAMPLE_WORLD.serviceAccountTokenId,
+    userId: SAMPLE_WORLD.serviceAccountId,
+    serviceAccountProject: projectId,
+    scopes: [],
+    expiresAt: serviceAccountExpiry,
+    GSI1PK: `USER#${SAMPLE_WORLD.serviceAccountId}#TOKENS`,
+    GSI1SK: `${now}#${SAMPLE_WORLD.serviceAccountTokenId}`,
+  };
+  const serviceAccountSlots = {
+    PK: `USER#${SAMPLE_WORLD.serviceAccountId}`,
+    SK: 'TOKEN_SLOTS',
+    entity: 'TokenSlots',
+    version: 2,
+    slots: {
+      [SAMPLE_WORLD.serviceAccountTokenId]: Date.parse(serviceAccountExpiry),
+      [mintToken().tokenId]: Date.parse(serviceAccountExpiry),
+    },
+  };
+  /**
+   * The service account's trust rules: an `oidc` rule (`trustRuleId`, which delete-trust-rule's sample
+   * names) trusting the bench issuer's tokens for one subject, and an `aws` rule trusting one role, whose
+   * session the bench's STS answers (`signInWorld` below makes the sign-ins' proofs for both).
+   */
+  const benchIssuer = 'https://issuer.bench.example';
+  const benchAudience = 'secrets-service';
+  const benchSubject = 'repo:acme/app:ref:refs/heads/main';
+  const benchRole = 'arn:aws:iam::000000000000:role/bench-ci';
+  const benchRoleSession = 'arn:aws:sts::000000000000:assumed-role/bench-ci/bench-session';
+  const trustRules = {
+    PK: `SA#${SAMPLE_WORLD.serviceAccountId}`,
+    SK: 'TRUST_RULES',
+    entity: 'TrustRules',
+    serviceAccountId: SAMPLE_WORLD.serviceAccountId,
+    projectId,
+    rules: [
+      {
+        id: SAMPLE_WORLD.trustRuleId,
+        kind: 'oidc',
+        issuer: benchIssuer,
+        audience: benchAudience,
+        subject: benchSubject,
+        createdAt: now,
+      },
+      { id: 'tr_BBBBBBBBBBBBBBBB', kind: 'aws', principals: [benchRole], createdAt: now },
+    ],
   };
   /** The webhook the webhook routes' samples name (its secret is never opened by them), and one delivery of it. */
   const webhook = {
@@ -311,6 +367,10 @@ const main = async () => {
       ),
     ),
     token: encode({ Item: marshall(token) }),
+    serviceAccountToken: encode({ Item: marshall(serviceAccountToken) }),
+    serviceAccountTokens: itemsOf([serviceAccountToken, serviceAccountToken]),
+    serviceAccountSlots: encode({ Item: marshall(serviceAccountSlots) }),
+    trustRules: encode({ Item: marshall(trustRules) }),
     claim: encode({ Item: marshall(claim) }),
     owner: encode({ Item: marshall(member('user-1', 'owner')) }),
     plainMember: encode({ Item: marshall(member('user-2', 'member')) }),
@@ -363,6 +423,7 @@ const main = async () => {
    */
   const answer = (operation: string, body: { includes: (text: string) => boolean }): Buffer => {
     if (operation === 'GetItem') {
+      if (body.includes('TRUST_RULES')) return answers.trustRules;
       if (body.includes('SERVICE_ACCOUNT#')) return answers.serviceAccount;
       if (body.includes('WEBHOOK#')) return answers.webhook;
       if (body.includes('{"S":"PROJECT"}')) return answers.project;
@@ -371,9 +432,13 @@ const main = async () => {
         return body.includes(SAMPLE_WORLD.ownChangeRequestId) ? answers.ownRequest : answers.memberRequest;
       }
       if (body.includes('VERSION#')) return answers.secretVersion;
-      if (body.includes('TOKEN_SLOTS')) return slotAnswer;
+      if (body.includes('TOKEN_SLOTS')) {
+        return body.includes(SAMPLE_WORLD.serviceAccountId) ? answers.serviceAccountSlots : slotAnswer;
+      }
       if (body.includes('SHARE_SLOTS')) return answers.shareSlots;
       if (body.includes('SHARE#')) return answers.share;
+      // The service account's token by its id; any other, the person's.
+      if (body.includes(`TOKEN#${SAMPLE_WORLD.serviceAccountTokenId}`)) return answers.serviceAccountToken;
       if (body.includes('TOKEN#')) return answers.token;
       if (body.includes('EMAIL#')) return answers.claim;
       // The member the samples name (the claim's user): a plain member, whose access an owner sets.
@@ -384,7 +449,9 @@ const main = async () => {
       return answers.none;
     }
     if (operation === 'Query') {
-      if (body.includes('#TOKENS')) return answers.tokens;
+      if (body.includes('#TOKENS')) {
+        return body.includes(SAMPLE_WORLD.serviceAccountId) ? answers.serviceAccountTokens : answers.tokens;
+      }
       if (body.includes('#SHARES')) return answers.shares;
       if (body.includes('SECRETS#')) {
         if (body.includes('CHANGE_VALUE#')) return answers.proposedValues;
@@ -435,6 +502,64 @@ const main = async () => {
   };
   // Swapped before the first send: a client resolves its handler on first use.
   for (const client of serviceClients) client.config.requestHandler = transport;
+
+  /** The host the bench's requests reach the API at, as API Gateway names it (`requestContext.domainName`). */
+  const apiHost = 'api.bench.example';
+  /** What `fetch` answers, by URL: filled by `signInWorld`; any other URL fails, as the bench makes no network call. */
+  const fetched = new Map<string, () => Response>();
+  globalThis.fetch = (async (input: string | URL | Request) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const answered = fetched.get(url);
+    if (!answered) throw new Error(`the bench answers no fetch of ${url}`);
+    return answered();
+  }) as typeof fetch;
+  /**
+   * The world of the sign-ins: `SAMPLE_WORLD` with proofs the canned trust rules accept (its own are
+   * placeholders). The workload token is the bench issuer's, signed ES256 with the key its key set
+   * holds; the AWS request is signed for the bench's API host with a bench key pair. `fetch` answers
+   * what the verifiers fetch: the issuer's discovery document and key set, which only the first
+   * invocation fetches (the verifier keeps them, as a warm function does), and STS's answer naming a
+   * session of the `aws` rule's role (checking the signature is STS's work, not the service's, so this
+   * answer does not check it).
+   */
+  const signInWorld = async (): Promise<SampleWorld> => {
+    const { SignJWT, exportJWK, generateKeyPair } = await import('jose');
+    const { signedCallerIdentityRequest } = await import('../client/aws-sign-in');
+    const { privateKey, publicKey } = await generateKeyPair('ES256');
+    const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'bench', alg: 'ES256', use: 'sig' }] };
+    const json = (value: unknown) => () =>
+      new Response(JSON.stringify(value), { status: 200, headers: { 'content-type': 'application/json' } });
+    fetched.set(
+      `${benchIssuer}/.well-known/openid-configuration`,
+      json({ issuer: benchIssuer, jwks_uri: `${benchIssuer}/jwks` }),
+    );
+    fetched.set(`${benchIssuer}/jwks`, json(jwks));
+    // As STS answers GetCallerIdentity (local/dev-sts.ts), for a session of the rule's role.
+    const callerIdentity =
+      '<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">\n  <GetCallerIdentityResult>\n' +
+      `    <Arn>${benchRoleSession}</Arn>\n    <UserId>AROABENCH00000000000:bench-session</UserId>\n` +
+      '    <Account>000000000000</Account>\n  </GetCallerIdentityResult>\n  <ResponseMetadata>\n' +
+      '    <RequestId>00000000-0000-0000-0000-000000000000</RequestId>\n  </ResponseMetadata>\n</GetCallerIdentityResponse>\n';
+    fetched.set(
+      'https://sts.amazonaws.com/',
+      () => new Response(callerIdentity, { status: 200, headers: { 'content-type': 'text/xml' } }),
+    );
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const workloadToken = await new SignJWT({ repository: 'acme/app' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'bench', typ: 'JWT' })
+      .setIssuer(benchIssuer)
+      .setAudience(benchAudience)
+      .setSubject(benchSubject)
+      .setIssuedAt(issuedAt)
+      // Longer than any bench process runs.
+      .setExpirationTime(issuedAt + 3_600)
+      .sign(privateKey);
+    const awsSignInRequest = await signedCallerIdentityRequest({
+      credentials: { accessKeyId: 'AKIABENCH0000000000A', secretAccessKey: 'bench/secret/access/key/0000000000000000' },
+      service: apiHost,
+    });
+    return { ...SAMPLE_WORLD, workloadToken, awsSignInRequest };
+  };
 
   /**
    * A handler's invocation: `event` makes a fresh event, untimed (the Lambda runtime hands it over
@@ -555,7 +680,7 @@ const main = async () => {
       const { kms: client } = await import('@lambdas/crypto/kms-key-wrapper');
       client.config.requestHandler = kms.transport as never;
     }
-    const sample = route.sample(SAMPLE_WORLD);
+    const sample = route.sample(route.signIn ? await signInWorld() : SAMPLE_WORLD);
     const pathParameters = sample.params ?? null;
     const event = {
       resource: route.path,
@@ -567,14 +692,20 @@ const main = async () => {
       body: sample.body === undefined ? null : JSON.stringify(sample.body),
       isBase64Encoded: false,
       requestContext: {
+        domainName: apiHost,
         identity: { sourceIp: '203.0.113.7' },
-        authorizer: {
-          kind: 'session',
-          userId: 'user-1',
-          issuedAt: now,
-          scopes: 'read:secrets write:secrets admin',
-          email,
-        },
+        // A sign-in has no authorizer: the caller proves who it is in the request.
+        ...(route.signIn
+          ? {}
+          : {
+              authorizer: {
+                kind: 'session',
+                userId: 'user-1',
+                issuedAt: now,
+                scopes: 'read:secrets write:secrets admin',
+                email,
+              },
+            }),
       },
     };
     const check = await module.handler(structuredClone(event), context);
