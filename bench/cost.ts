@@ -53,23 +53,24 @@ const billedMs = (invocation: Invocation, memoryMb: number) =>
   Math.ceil(invocation.cpuMs * (256 / memoryMb) + invocation.ioMs);
 
 /**
- * Dollars per million requests of one route: the gateway, two functions (authorizer and route),
- * capacity, and the KMS requests the route makes per 10,000 requests ($0.03 per 10,000).
+ * Dollars per million requests of one route: the gateway, two functions (authorizer and route; the
+ * route alone for a sign-in, which API Gateway serves without an authorizer), capacity, and the KMS
+ * requests the route makes per 10,000 requests ($0.03 per 10,000).
  */
 export const costPerMillion = (input: {
   memoryMb: number;
-  authorizer: Invocation;
+  /** None for a route without an authorizer (a sign-in). */
+  authorizer: Invocation | undefined;
   route: Invocation;
   readUnits: number;
   writeUnits: number;
   kmsPerTenThousand?: number;
 }): number => {
-  const gbSeconds =
-    ((billedMs(input.authorizer, input.memoryMb) + billedMs(input.route, input.memoryMb)) / 1000) *
-    (input.memoryMb / 1024);
+  const authorizerMs = input.authorizer ? billedMs(input.authorizer, input.memoryMb) : 0;
+  const gbSeconds = ((authorizerMs + billedMs(input.route, input.memoryMb)) / 1000) * (input.memoryMb / 1024);
   return (
     PRICES.restApiPerMillion +
-    2 * PRICES.lambdaRequestPerMillion +
+    (input.authorizer ? 2 : 1) * PRICES.lambdaRequestPerMillion +
     gbSeconds * PRICES.lambdaArmGbSecond * 1e6 +
     input.readUnits * PRICES.readUnitPerMillion +
     input.writeUnits * PRICES.writeUnitPerMillion +

@@ -212,10 +212,13 @@ const againstDynamoDb = async (
     // Lambda request and the capacity the route's access pattern needs (authorizer's read included),
     // with the KMS requests the route made warm (none: a warm function keeps a data key five minutes,
     // as the floor assumes).
-    const authorizerWork = work.find((entry) => entry.name === 'authorizer');
+    const tokenAuthorizerWork = work.find((entry) => entry.name === 'authorizer');
     for (const row of work.filter((entry) => entry.name !== 'authorizer' && measured(entry.name))) {
       const routeWarm = warm[row.name];
       if (!routeWarm) continue;
+      // A sign-in has no authorizer (API Gateway runs none before it): no second function, read or write.
+      const signIn = routes.find((route) => route.handler === row.name)?.signIn === true;
+      const authorizerWork = signIn ? undefined : tokenAuthorizerWork;
       const kmsPerTenThousand = (routeWarm.kmsCalls / routeWarm.samples.length) * 10_000;
       const floor = routeFloorPerMillion({
         readUnits: row.minReadUnits + (authorizerWork?.minReadUnits ?? 0),
@@ -224,7 +227,9 @@ const againstDynamoDb = async (
       for (const memoryMb of [256, 128]) {
         const dollars = costPerMillion({
           memoryMb,
-          authorizer: { cpuMs: median(warm.authorizer?.samples ?? []), ioMs: rawP50 * (authorizerWork?.calls ?? 1) },
+          authorizer: signIn
+            ? undefined
+            : { cpuMs: median(warm.authorizer?.samples ?? []), ioMs: rawP50 * (authorizerWork?.calls ?? 1) },
           route: { cpuMs: median(routeWarm.samples), ioMs: rawP50 * row.calls },
           readUnits: row.readUnits + (authorizerWork?.readUnits ?? 0),
           writeUnits: row.writeUnits + (authorizerWork?.writeUnits ?? 0),
