@@ -522,6 +522,26 @@ const main = async () => {
    * session of the `aws` rule's role (checking the signature is STS's work, not the service's, so this
    * answer does not check it).
    */
+  /**
+   * The proof work of a sign-in, for its floor: one jose `jwtVerify` of the workload token against the
+   * issuer's key set, or one exchange with STS and its answer's ARN read.
+   */
+  const signInProofWork = async (handler: string, sent: unknown): Promise<() => Promise<unknown>> => {
+    const { createLocalJWKSet, jwtVerify } = await import('jose');
+    const proof = sent as { token?: string; request?: { headers: Record<string, string>; body: string } };
+    if (handler === 'sign-in-oidc') {
+      const keys = createLocalJWKSet((await (await fetch(`${benchIssuer}/jwks`)).json()) as never);
+      return () => jwtVerify(String(proof.token), keys, { issuer: benchIssuer, audience: benchAudience });
+    }
+    return async () => {
+      const answer = await fetch('https://sts.amazonaws.com/', {
+        method: 'POST',
+        headers: proof.request?.headers,
+        body: proof.request?.body,
+      });
+      return /<Arn>([^<]*)<\/Arn>/.exec(await answer.text());
+    };
+  };
   const signInWorld = async (): Promise<SampleWorld> => {
     const { SignJWT, exportJWK, generateKeyPair } = await import('jose');
     const { signedCallerIdentityRequest } = await import('../client/aws-sign-in');
@@ -604,7 +624,7 @@ const main = async () => {
     name: string,
     invoke: Invocation,
     needsData = true,
-    contractWork: () => void = () => undefined,
+    contractWork: () => unknown = () => undefined,
   ): Promise<Invocation> => {
     const file = floorFiles[name];
     if (!file) throw new Error(`no floor bundle for ${name}`);
@@ -614,7 +634,7 @@ const main = async () => {
     return {
       event: () => structuredClone(io),
       run: async (event) => {
-        contractWork();
+        await contractWork();
         await floor.handler(event as FloorEvent, context);
         if (!needsData) await bareRead();
       },
@@ -726,12 +746,17 @@ const main = async () => {
         : route.keyUse.includes('GenerateDataKey')
           ? () => encryptValue(BENCH_DATA_KEY.plaintext, secretAddress, SAMPLE_SECRET.value)
           : () => decryptValue(BENCH_DATA_KEY.plaintext, secretAddress, sealed);
+    // Checking a sign-in's proof is work any function signing workloads in does, with the same libraries:
+    // the workload token's signature and claims through jose against the issuer's keys, or the signed
+    // request sent to STS and its answer read.
+    const proofWork = route.signIn ? await signInProofWork(route.handler, sample.body) : undefined;
     const contractWork = () => {
       valueWork();
       params?.safeParse(pathParameters ?? {});
       query?.safeParse({});
       if (event.body !== null) body?.safeParse(JSON.parse(event.body));
       JSON.stringify(answerBody);
+      return proofWork?.();
     };
     const floor = () => floorOf(route.handler, invoke, route.dataAccess.length > 0, contractWork);
     // The first invocation unwrapped the project's data key; every later one, within the five minutes
