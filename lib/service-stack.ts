@@ -168,6 +168,9 @@ export class ServiceStack extends Stack {
       : undefined;
 
     this.observability = new Observability(this, 'Observability', {
+      // The alarms and their metric filter in a nested stack of their own, for the root template's room;
+      // the topic and the dashboard in the root stack.
+      statelessScope: new NestedStack(this, 'AlarmsStack'),
       stage,
       accessLogs: this.serviceApi.accessLogs,
       authorizer: { name: 'authorizer', lambdaFunction: this.serviceApi.authorizerFunction.lambdaFunction },

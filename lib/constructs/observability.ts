@@ -12,6 +12,12 @@ import { type WatchedFunction, watchedMetrics } from './watched-metrics';
 
 /** Properties of {@link Observability}. */
 export interface ObservabilityProps {
+  /**
+   * Where the alarms and the authorizer-failure metric filter go: a nested stack, so that they do not
+   * count against the root template. The topic (and its key) and the dashboard, whose name is fixed,
+   * stay in the construct's own scope, the root stack.
+   */
+  readonly statelessScope: Construct;
   /** The API stage whose metrics are watched (ApiName + Stage dimensions). */
   readonly stage: Stage;
   /** The stage's JSON access log: authorizer failures are counted from its `errorType` field. */
@@ -44,8 +50,11 @@ export interface ObservabilityProps {
  * Guard rails of the running service, one part per file: the alarm topic (alarm-topic.ts), the alarms on
  * the API's 5XX rate, the authorizer, the audit pipe, the expiry notices, every function and the table
  * (alarms.ts), and the CloudWatch dashboard (operations-dashboard.ts), over the metrics both read
- * (watched-metrics.ts). They are created in this one scope, where their construct paths, and so their
- * logical IDs, have always been.
+ * (watched-metrics.ts). The topic and the dashboard are created in this scope, where their construct
+ * paths, and so their logical IDs, have always been: a new topic would lose its subscriptions, and a
+ * dashboard of the same name created elsewhere would be deleted with the old resource. The alarms
+ * (but a route function's, which sit beside it) and their metric filter are stateless, and go to
+ * `statelessScope` under a scope of this id.
  */
 export class Observability extends Construct {
   /** The topic every alarm notifies, on ALARM and on OK. */
@@ -59,7 +68,7 @@ export class Observability extends Construct {
     super(scope, id);
     this.topic = createAlarmTopic(this, { alarmEmail: props.alarmEmail, auditEventBusName: props.auditEventBusName });
     const metrics = watchedMetrics(props.table, props.indexNames);
-    this.alarms = createAlarms(this, { ...props, topic: this.topic, metrics });
+    this.alarms = createAlarms(new Construct(props.statelessScope, id), { ...props, topic: this.topic, metrics });
     this.dashboard = new OperationsDashboard(this, 'Dashboard', { ...props, alarms: this.alarms, metrics });
   }
 }
