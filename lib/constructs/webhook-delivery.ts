@@ -7,12 +7,11 @@ import { type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { EventSourceMapping } from 'aws-cdk-lib/aws-lambda';
-import { QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { deadLetterQueue } from './dead-letter-queue';
 import { grantKeyUse } from './key-use';
 import { type BackgroundFunctionProps, ServiceFunction, serviceEnvironment } from './service-function';
-import { PolicySharingQueue, SharedQueuePolicy } from './shared-queue-policy';
 import { grantTableAccess } from './table-access';
 
 /** Properties of the {@link WebhookDelivery}. */
@@ -49,18 +48,12 @@ const RETENTION = Duration.days(4);
  *
  * The function may read and write only its partitions of the table (`webhookDeliveryTableAccess`),
  * decrypt with the secrets key under a `{projectId}` context, and read these queues.
- *
- * The eleven queues share one queue policy (`QueuePolicy`, a {@link SharedQueuePolicy}): TLS only for
- * all, and the rule's send to the first queue and to the dead-letter queue. A policy per queue would
- * be eleven resources of the root template.
  */
 export class WebhookDelivery extends Construct {
   /** The attempts' queues, first attempt first. */
-  readonly queues: readonly PolicySharingQueue[];
+  readonly queues: readonly Queue[];
   /** Where a message goes after its last attempt. */
-  readonly deadLetterQueue: PolicySharingQueue;
-  /** The one resource policy of all its queues. */
-  readonly queuePolicy: SharedQueuePolicy;
+  readonly deadLetterQueue: Queue;
   readonly function: ServiceFunction;
   /** The mappings that invoke the function, one per queue, first attempt first. */
   readonly mappings: readonly EventSourceMapping[];
@@ -68,16 +61,15 @@ export class WebhookDelivery extends Construct {
 
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
-    this.queuePolicy = new SharedQueuePolicy(this, 'QueuePolicy');
-    this.deadLetterQueue = deadLetterQueue(this, 'the webhook deliveries, after their last attempt', this.queuePolicy);
+    this.deadLetterQueue = deadLetterQueue(this, 'the webhook deliveries, after their last attempt');
 
     const delays = [...WEBHOOK_RETRY_DELAYS_SECONDS.map((seconds) => Duration.seconds(seconds)), Duration.minutes(1)];
-    const queues: PolicySharingQueue[] = [];
-    let next: PolicySharingQueue = this.deadLetterQueue;
+    const queues: Queue[] = [];
+    let next: Queue = this.deadLetterQueue;
     for (let attempt = delays.length; attempt >= 1; attempt -= 1) {
-      const queue = new PolicySharingQueue(this, `Attempt${attempt}Queue`, {
-        policy: this.queuePolicy,
+      const queue = new Queue(this, `Attempt${attempt}Queue`, {
         encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
         retentionPeriod: RETENTION,
         // The wait before the next attempt (the last: time for the message to move to the dead-letter queue).
         visibilityTimeout: delays[attempt - 1],
@@ -131,7 +123,7 @@ export class WebhookDelivery extends Construct {
         detail: { target: { projectId: { S: [{ prefix: PROJECT_ID_PREFIX }] } } },
       },
       // What EventBridge cannot put on the first queue (for 24 hours) goes to the dead-letter queue.
-      targets: [new SqsQueue(queues[0] as PolicySharingQueue, { deadLetterQueue: this.deadLetterQueue })],
+      targets: [new SqsQueue(queues[0] as Queue, { deadLetterQueue: this.deadLetterQueue })],
     });
   }
 }

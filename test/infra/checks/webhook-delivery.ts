@@ -6,8 +6,8 @@ import type { CfnResource } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 
 // Stack tests of webhook delivery: the rule on the audit bus, the attempts' queues and their redrive
-// (the retry schedule), the dead-letter queue, the one policy of all its queues, and what the delivery
-// function may do. Synthesized without bundling.
+// (the retry schedule), the dead-letter queue, and what the delivery function may do. Synthesized
+// without bundling.
 
 type Json = Record<string, unknown>;
 
@@ -56,62 +56,6 @@ describe('webhook delivery', () => {
     expect(waited).toBeGreaterThan(23.5 * 3600);
     expect(waited).toBeLessThanOrEqual(24 * 3600);
     expect(propertiesOf(deadLetterQueue).MessageRetentionPeriod).toBe(14 * 24 * 3600);
-  });
-
-  it('gives its eleven queues one queue policy: TLS only for every queue, and the rule may send to the first and the dead-letter queue only', () => {
-    const { queues, deadLetterQueue, queuePolicy, rule } = delivery();
-    const all = [deadLetterQueue, ...queues];
-    const refs = all.map((queue) => JSON.stringify({ Ref: logicalId(queue) }));
-    // No queue of the delivery makes a policy of its own: the shared one is the only policy naming any of them.
-    const naming = Object.entries(synthesized.template.findResources('AWS::SQS::QueuePolicy') as Record<string, Json>)
-      .filter(([, resource]) =>
-        ((resource.Properties as Json).Queues as unknown[]).some((queue) => refs.includes(JSON.stringify(queue))),
-      )
-      .map(([id]) => id);
-    expect(naming).toEqual([logicalId(queuePolicy)]);
-    const properties = propertiesOf(queuePolicy);
-    expect((properties.Queues as unknown[]).map((queue) => JSON.stringify(queue)).sort()).toEqual([...refs].sort());
-
-    const statements = (properties.PolicyDocument as { Statement: Json[] }).Statement;
-    const resourcesOf = (statement: Json): string[] =>
-      (Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource]).map((resource) =>
-        JSON.stringify(resource),
-      );
-    for (const queue of all) {
-      const denials = statements.filter(
-        (statement) => statement.Effect === 'Deny' && resourcesOf(statement).includes(JSON.stringify(arnOf(queue))),
-      );
-      expect({ queue: logicalId(queue), denials }).toEqual({
-        queue: logicalId(queue),
-        denials: [
-          {
-            Effect: 'Deny',
-            Principal: { AWS: '*' },
-            Action: 'sqs:*',
-            Resource: expect.anything(),
-            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-          },
-        ],
-      });
-    }
-    const fromTheRule = { ArnEquals: { 'aws:SourceArn': arnOf(rule) } };
-    expect(statements.filter((statement) => statement.Effect !== 'Deny')).toEqual([
-      {
-        Effect: 'Allow',
-        Principal: { Service: 'events.amazonaws.com' },
-        Action: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
-        Resource: arnOf(queues[0] as IConstruct),
-        Condition: fromTheRule,
-      },
-      {
-        Sid: expect.any(String),
-        Effect: 'Allow',
-        Principal: { Service: 'events.amazonaws.com' },
-        Action: 'sqs:SendMessage',
-        Resource: arnOf(deadLetterQueue),
-        Condition: fromTheRule,
-      },
-    ]);
   });
 
   it('reads each queue with its own mapping, reporting failed messages one by one', () => {
