@@ -83,12 +83,21 @@ export class ServiceStack extends Stack {
       throw new Error('The Cognito session issuer needs the user pool');
     }
 
+    // The functions no route calls (offboarding, expiry notices, secret-version cleanup) and the authorizer's,
+    // with their roles, log groups and triggers, in a nested stack of their own: the root template keeps its
+    // room for the API's methods, which cannot move. The dead-letter queues stay in the root stack, as every
+    // stateful resource, and so does the authorizer (with its permission), beside the API.
+    const background = new NestedStack(this, 'BackgroundStack', {
+      description: "Secrets Service: the background functions and the authorizer's function",
+    });
+
     this.serviceApi = new ServiceApi(this, 'ServiceApi', {
       config,
       table: this.dataStore.table,
       secretsKey: this.dataStore.secretsKey,
       session,
       dashboardOrigin: this.dashboardOrigin,
+      authorizerFunctionScope: background,
     });
     const { api } = this.serviceApi;
     const stage = api.deploymentStage;
@@ -119,6 +128,7 @@ export class ServiceStack extends Stack {
     });
     this.offboarding = users
       ? new Offboarding(this, 'Offboarding', {
+          statelessScope: background,
           table: this.dataStore.table,
           logRetention: config.logRetention,
           logLevel: config.logLevel,
@@ -127,6 +137,7 @@ export class ServiceStack extends Stack {
       : undefined;
 
     this.expiryNotices = new ExpiryNotices(this, 'ExpiryNotices', {
+      statelessScope: background,
       table: this.dataStore.table,
       logRetention: config.logRetention,
       logLevel: config.logLevel,
@@ -134,6 +145,7 @@ export class ServiceStack extends Stack {
     });
 
     this.secretVersionCleanup = new SecretVersionCleanup(this, 'SecretVersionCleanup', {
+      statelessScope: background,
       table: this.dataStore.table,
       logRetention: config.logRetention,
       logLevel: config.logLevel,

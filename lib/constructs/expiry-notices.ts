@@ -7,7 +7,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { deadLetterQueue } from './dead-letter-queue';
-import { type BackgroundFunctionProps, ServiceFunction, serviceEnvironment } from './service-function';
+import { type NestedBackgroundFunctionProps, ServiceFunction, serviceEnvironment } from './service-function';
 import { grantTableAccess } from './table-access';
 
 /** Entry file of the expiry-notice function. */
@@ -23,6 +23,9 @@ export const EXPIRY_NOTICES_RATE = Duration.hours(1);
  * delivery for up to an hour (by then the next run is due, and a run catches up on whatever earlier
  * ones missed), Lambda retries a failed run twice, and what fails all of that is kept in the
  * dead-letter queue, whose alarm the stack's observability raises.
+ *
+ * The function, its role, log group, the schedule and Scheduler's role live in `statelessScope` (a nested
+ * stack); the dead-letter queue stays in the root stack.
  */
 export class ExpiryNotices extends Construct {
   readonly function: ServiceFunction;
@@ -31,11 +34,12 @@ export class ExpiryNotices extends Construct {
   readonly schedulerRole: Role;
   readonly deadLetterQueue: Queue;
 
-  constructor(scope: Construct, id: string, props: BackgroundFunctionProps) {
+  constructor(scope: Construct, id: string, props: NestedBackgroundFunctionProps) {
     super(scope, id);
     this.deadLetterQueue = deadLetterQueue(this, 'the expiry-notice schedule and function');
 
-    this.function = new ServiceFunction(this, 'Function', {
+    const stateless = new Construct(props.statelessScope, id);
+    this.function = new ServiceFunction(stateless, 'Function', {
       entry: EXPIRY_NOTICES_ENTRY,
       description: 'Sends the token.expiring notices due (7 days and 1 day before a token expires), hourly',
       logRetention: props.logRetention,
@@ -48,8 +52,8 @@ export class ExpiryNotices extends Construct {
 
     // Only Scheduler acting for this account's schedules of the default group may assume it (the
     // schedule's own ARN would make the role and the schedule depend on each other).
-    const { account, region, partition } = Stack.of(this);
-    this.schedulerRole = new Role(this, 'SchedulerRole', {
+    const { account, region, partition } = Stack.of(stateless);
+    this.schedulerRole = new Role(stateless, 'SchedulerRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         conditions: {
           StringEquals: {
@@ -60,7 +64,7 @@ export class ExpiryNotices extends Construct {
       }),
       description: 'EventBridge Scheduler invokes the expiry-notice function with this role',
     });
-    this.schedule = new Schedule(this, 'Hourly', {
+    this.schedule = new Schedule(stateless, 'Hourly', {
       description: 'Sends the token.expiring notices due',
       schedule: ScheduleExpression.rate(EXPIRY_NOTICES_RATE),
       timeWindow: TimeWindow.off(),
@@ -71,7 +75,7 @@ export class ExpiryNotices extends Construct {
         maxEventAge: EXPIRY_NOTICES_RATE,
       }),
     });
-    const functionArn = `<${Stack.of(this).getLogicalId(this.function.lambdaFunction.node.defaultChild as CfnFunction)}.Arn>`;
+    const functionArn = `<${Stack.of(stateless).getLogicalId(this.function.lambdaFunction.node.defaultChild as CfnFunction)}.Arn>`;
     Validations.of(this.schedulerRole).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${functionArn}:*]`,
       reason:

@@ -5,7 +5,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { deadLetterQueue } from './dead-letter-queue';
-import { type BackgroundFunctionProps, ServiceFunction, serviceEnvironment } from './service-function';
+import { type NestedBackgroundFunctionProps, ServiceFunction, serviceEnvironment } from './service-function';
 import { grantTableAccess } from './table-access';
 
 /** The Cognito API calls that remove a user; CloudTrail records each with the user's `sub`. */
@@ -23,17 +23,21 @@ export const OFFBOARDING_ENTRY = 'lambdas/events/offboard-user.ts';
  * The rule does not filter on the pool: AWS documents where these records carry the `sub`, not where
  * each of the three calls carries the pool id. A user of another pool in the account offboards a user
  * id this service has never seen, which changes nothing but an empty mark.
+ *
+ * The function, its role, log group, rule and the rule's permission live in `statelessScope` (a nested
+ * stack); the dead-letter queue stays in the root stack.
  */
 export class Offboarding extends Construct {
   readonly function: ServiceFunction;
   readonly rule: Rule;
   readonly deadLetterQueue: Queue;
 
-  constructor(scope: Construct, id: string, props: BackgroundFunctionProps) {
+  constructor(scope: Construct, id: string, props: NestedBackgroundFunctionProps) {
     super(scope, id);
     this.deadLetterQueue = deadLetterQueue(this, 'the offboarding rule and function');
 
-    this.function = new ServiceFunction(this, 'Function', {
+    const stateless = new Construct(props.statelessScope, id);
+    this.function = new ServiceFunction(stateless, 'Function', {
       entry: OFFBOARDING_ENTRY,
       description: 'Offboards a user the Cognito pool disabled or deleted: revokes tokens, removes memberships',
       logRetention: props.logRetention,
@@ -43,7 +47,7 @@ export class Offboarding extends Construct {
     });
     grantTableAccess(this.function.role, props.table, offboardingTableAccess);
 
-    this.rule = new Rule(this, 'UserRemovedRule', {
+    this.rule = new Rule(stateless, 'UserRemovedRule', {
       description: 'A Cognito user of the service pool was disabled or deleted',
       eventPattern: {
         source: ['aws.cognito-idp'],

@@ -7,7 +7,7 @@ import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { deadLetterQueue } from './dead-letter-queue';
-import { type BackgroundFunctionProps, ServiceFunction, serviceEnvironment } from './service-function';
+import { type NestedBackgroundFunctionProps, ServiceFunction, serviceEnvironment } from './service-function';
 import { grantTableAccess } from './table-access';
 
 /** Entry file of the secret-version cleanup function. */
@@ -55,19 +55,23 @@ const MAX_RECORD_AGE = Duration.hours(23);
  * queue (shard and sequence numbers); running a record again is harmless.
  *
  * The function may read and delete only in the secrets partitions, and read only this table's stream.
+ *
+ * The function, its role, log group and the stream mapping live in `statelessScope` (a nested stack); the
+ * dead-letter queue stays in the root stack.
  */
 export class SecretVersionCleanup extends Construct {
   readonly function: ServiceFunction;
   readonly eventSourceMapping: EventSourceMapping;
   readonly deadLetterQueue: Queue;
 
-  constructor(scope: Construct, id: string, props: BackgroundFunctionProps) {
+  constructor(scope: Construct, id: string, props: NestedBackgroundFunctionProps) {
     super(scope, id);
     const streamArn = props.table.tableStreamArn;
     if (streamArn === undefined) throw new Error('The secret-version cleanup needs the table to have a stream');
     this.deadLetterQueue = deadLetterQueue(this, "the secret-version cleanup's stream mapping");
 
-    this.function = new ServiceFunction(this, 'Function', {
+    const stateless = new Construct(props.statelessScope, id);
+    this.function = new ServiceFunction(stateless, 'Function', {
       entry: SECRET_VERSION_CLEANUP_ENTRY,
       description: "Deletes a deleted secret's versions once DynamoDB's TTL removes its head (30 days on)",
       logRetention: props.logRetention,

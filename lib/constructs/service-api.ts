@@ -29,6 +29,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { domainOf, pascalCase, type RouteDomain, RouteStack } from './route-stack';
@@ -63,6 +64,12 @@ export interface ServiceApiProps {
    * answers and that may read its answers.
    */
   readonly dashboardOrigin: string;
+  /**
+   * Where the authorizer's function, its role and log group go: a nested stack, so that they do not count
+   * against the root template. The authorizer itself, and the permission that lets it invoke the
+   * function, stay beside the API.
+   */
+  readonly authorizerFunctionScope: Construct;
 }
 
 export { routeEntry } from './route-stack';
@@ -109,22 +116,33 @@ export class ServiceApi extends Construct {
       auditRetentionDays: config.auditRetentionDays,
     });
 
-    this.authorizerFunction = new ServiceFunction(this, 'AuthorizerFunction', {
-      entry: AUTHORIZER_ENTRY,
-      description: 'REQUEST authorizer: judges the API token or session of every request',
-      logRetention: config.logRetention,
-      environment: {
-        ...baseEnvironment,
-        SESSION_ISSUER: session.issuer,
-        SESSION_AUDIENCE: session.audience,
-        ROUTE_RULES: routeRulesJson(),
-        ...(session.jwksUrl !== undefined && { SESSION_JWKS_URL: session.jwksUrl }),
+    this.authorizerFunction = new ServiceFunction(
+      new Construct(props.authorizerFunctionScope, id),
+      'AuthorizerFunction',
+      {
+        entry: AUTHORIZER_ENTRY,
+        description: 'REQUEST authorizer: judges the API token or session of every request',
+        logRetention: config.logRetention,
+        environment: {
+          ...baseEnvironment,
+          SESSION_ISSUER: session.issuer,
+          SESSION_AUDIENCE: session.audience,
+          ROUTE_RULES: routeRulesJson(),
+          ...(session.jwksUrl !== undefined && { SESSION_JWKS_URL: session.jwksUrl }),
+        },
       },
-    });
+    );
     grantTableAccess(this.authorizerFunction.role, table, authorizerTableAccess);
 
+    // The authorizer takes the function by its ARN, so that the permission it adds (API Gateway may invoke
+    // the function for this authorizer) is made here, in the API's template: made beside the function, it
+    // would name the authorizer, which names the function, and the two templates would depend on each other.
+    const authorizerHandler = LambdaFunction.fromFunctionAttributes(this, 'AuthorizerHandler', {
+      functionArn: this.authorizerFunction.lambdaFunction.functionArn,
+      sameEnvironment: true,
+    });
     const authorizer = new RequestAuthorizer(this, 'Authorizer', {
-      handler: this.authorizerFunction.lambdaFunction,
+      handler: authorizerHandler,
       // The source IP is part of the identity so that a cached decision could never serve another
       // address; the TTL of 0 disables caching, so a revoked or expired token fails at once and
       // one route's policy never answers another route.

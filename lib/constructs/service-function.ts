@@ -57,6 +57,17 @@ export interface BackgroundFunctionProps extends ServiceEnvironmentSettings {
 }
 
 /**
+ * A background function whose stateless parts live in a nested stack: the function, its role, log group
+ * and what invokes it (a rule, a schedule, a stream mapping) go to `statelessScope`, under a scope of the
+ * construct's id; its dead-letter queue stays in the construct's own scope, the root stack, where every
+ * stateful resource is, under the logical id it has always had.
+ */
+export interface NestedBackgroundFunctionProps extends BackgroundFunctionProps {
+  /** Where the stateless parts go: a nested stack, so that they do not count against the root template. */
+  readonly statelessScope: Construct;
+}
+
+/**
  * The environment every function of the service starts from: the authorizer, each route's function and
  * the offboarding function all write to the table, and every state change or denial writes an audit
  * event whose TTL follows `AUDIT_RETENTION_DAYS`. The one place these variables are set.
