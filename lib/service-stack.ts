@@ -125,6 +125,11 @@ export class ServiceStack extends Stack {
         // Discovery and keys at the issuer; with Cognito, the token endpoint at the sign-in domain.
         ...(users ? [users.issuerOrigin, users.domainUrl] : [new URL(session.issuer).origin]),
       ],
+      // Its own nested stack: it names the stage (api.url), which waits for every method and so for the
+      // authorizer's function in BackgroundStack; in that stack it would make the two templates a cycle.
+      deploymentScope: new NestedStack(this, 'DashboardDeploymentStack', {
+        description: "Secrets Service: the deployment of the web dashboard's build and config.json",
+      }),
     });
     this.offboarding = users
       ? new Offboarding(this, 'Offboarding', {

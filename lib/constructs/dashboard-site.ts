@@ -58,6 +58,12 @@ export interface DashboardPublication {
    * not URLs: deploy-time values are taken as given.
    */
   readonly connectTo: readonly string[];
+  /**
+   * Where the deployment goes (its custom resource, CDK's function and layer behind it, its role and log
+   * group): a nested stack, so that they do not count against the root template. They hold nothing: the
+   * files are in the bucket, which stays in this construct's scope with the distribution.
+   */
+  readonly deploymentScope: Construct;
 }
 
 /** The folder of the dashboard's sources and its build (`dashboard/build.ts`). */
@@ -217,17 +223,18 @@ export class DashboardSite extends Construct {
   publish(publication: DashboardPublication): BucketDeployment {
     if (this.published) throw new Error('The dashboard is published once');
     this.connectTo = publication.connectTo;
+    const stateless = new Construct(publication.deploymentScope, this.node.id);
 
     // An own role and log group instead of the function's defaults, whose AWS managed policy may write to
     // every log group of the account.
-    const role = new Role(this, 'DeploymentRole', {
+    const role = new Role(stateless, 'DeploymentRole', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: 'Copies the dashboard build and config.json into its bucket and invalidates the distribution',
     });
-    const logGroup = new LogGroup(this, 'DeploymentLogs', { retention: this.logRetention });
+    const logGroup = new LogGroup(stateless, 'DeploymentLogs', { retention: this.logRetention });
     logGroup.grantWrite(role);
 
-    this.published = new BucketDeployment(this, 'Deployment', {
+    this.published = new BucketDeployment(stateless, 'Deployment', {
       sources: [
         Source.asset(DASHBOARD_DIR, {
           // The build is hashed, not its folder: it also depends on contract/ and the packages it bundles.
@@ -265,8 +272,13 @@ export class DashboardSite extends Construct {
 
   /** The findings of CDK's deployment function and the grants it makes, each with its reason. */
   private acknowledgeDeploymentFindings(deployment: BucketDeployment, role: Role): void {
-    const stack = Stack.of(this);
-    const filesArn = `<${stack.getLogicalId(this.bucket.node.defaultChild as CfnBucket)}.Arn>`;
+    const stack = Stack.of(deployment);
+    const files = this.bucket.node.defaultChild as CfnBucket;
+    // How cdk-nag names the bucket's ARN in the deployment's template: a parameter when that is a nested stack.
+    const filesArn =
+      stack === Stack.of(this)
+        ? `<${stack.getLogicalId(files)}.Arn>`
+        : `<referenceto${Names.nodeUniqueId(files.node)}Arn>`;
     const qualifier = stack.synthesizer.bootstrapQualifier ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
     const readsAssetsAndWritesFiles =
       "BucketDeployment's own grants: it reads the build's zip from the CDK asset bucket (s3:GetBucket*, s3:GetObject*, s3:List*) and replaces the dashboard bucket's files, deleting those the build no longer has (s3:DeleteObject*, s3:Abort*); both buckets are named, only the object keys are wildcards.";

@@ -347,7 +347,11 @@ describe('deployment', () => {
   });
 
   it('gives the deployment function its own log group and no access beyond the two buckets and invalidations', () => {
-    const roleId = logicalId(cognito, cognito.stack.dashboard.node.findChild('DeploymentRole'));
+    // The deployment, its role and log group live in DashboardDeploymentStack, under a scope of the dashboard's id.
+    const deploymentScope = cognito.stack.dashboard.deployment?.node.scope;
+    if (!deploymentScope) throw new Error('The dashboard was never published');
+    expect(Stack.of(deploymentScope).node.id).toBe('DashboardDeploymentStack');
+    const roleId = logicalId(cognito, deploymentScope.node.findChild('DeploymentRole'));
     const role = propertiesOf(resourcesOf(cognito, 'AWS::IAM::Role')[roleId] as Json);
     expect(role.ManagedPolicyArns).toBeUndefined();
     const statements = Object.values(resourcesOf(cognito, 'AWS::IAM::Policy'))
@@ -355,7 +359,7 @@ describe('deployment', () => {
       .filter((policy) => JSON.stringify(policy.Roles) === JSON.stringify([{ Ref: roleId }]))
       .flatMap((policy) => (policy.PolicyDocument as { Statement: Json[] }).Statement);
     const filesArn = { 'Fn::GetAtt': [logicalId(cognito, cognito.stack.dashboard.bucket), 'Arn'] };
-    const logsId = logicalId(cognito, cognito.stack.dashboard.node.findChild('DeploymentLogs'));
+    const logsId = logicalId(cognito, deploymentScope.node.findChild('DeploymentLogs'));
     const resources = statements.flatMap((statement) =>
       (Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource]).map((resource) => ({
         actions: statement.Action,

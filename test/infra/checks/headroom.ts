@@ -76,6 +76,26 @@ describe('templates', () => {
     expect(Object.keys(root.toJSON().Resources).length).toBeLessThanOrEqual(MAX_ROOT_RESOURCES);
   });
 
+  it('keeps no function, trigger or deployment in the root template but the auto-delete provider CDK puts beside its bucket', () => {
+    // The background functions and the authorizer's are in BackgroundStack (with their rules, schedule and
+    // stream mapping), the dashboard's deployment in DashboardDeploymentStack, the route functions in their
+    // domains' stacks: the root keeps its room for the API's methods.
+    const root = synthesized.templates.get(synthesized.stack.node.path);
+    if (!root) throw new Error('No root template');
+    const movable = new Set([
+      'AWS::Lambda::Function',
+      'AWS::Lambda::EventSourceMapping',
+      'AWS::Lambda::LayerVersion',
+      'AWS::Events::Rule',
+      'AWS::Scheduler::Schedule',
+      'Custom::CDKBucketDeployment',
+    ]);
+    const inRoot = Object.entries(root.toJSON().Resources as Record<string, { Type: string }>)
+      .filter(([, resource]) => movable.has(resource.Type))
+      .map(([id]) => id);
+    expect(inRoot).toEqual([expect.stringMatching(/^CustomS3AutoDeleteObjectsCustomResourceProviderHandler/)]);
+  });
+
   it('gives each route domain its own nested stack holding exactly its routes’ functions', () => {
     const { routeStacks, routeFunctions } = synthesized.stack.serviceApi;
     expect([...routeStacks.keys()].sort()).toEqual(Object.keys(ROUTE_DOMAINS).sort());
