@@ -14,7 +14,7 @@ import { OFFBOARDING_CALLS, OFFBOARDING_ENTRY } from '@lib/constructs/offboardin
 import { SECRET_VERSION_CLEANUP_ENTRY } from '@lib/constructs/secret-version-cleanup';
 import { AUTHORIZER_ENTRY, routeEntry } from '@lib/constructs/service-api';
 import { resourcePaths, type Synthesized, synthesize } from '@test/infra/synth';
-import type { CfnResource } from 'aws-cdk-lib';
+import { type CfnResource, Names } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { dashboardFiles } from '../../dashboard/build';
@@ -55,8 +55,12 @@ const offboardingFunction = () => {
   if (!fn) throw new Error('No offboarding function');
   return fn;
 };
-/** The role of CDK's function that deploys the dashboard's files. */
-const dashboardDeploymentRole = () => synthesized.stack.dashboard.node.findChild('DeploymentRole');
+/** The role of CDK's function that deploys the dashboard's files (in DashboardDeploymentStack, beside the deployment). */
+const dashboardDeploymentRole = () => {
+  const scope = synthesized.stack.dashboard.deployment?.node.scope;
+  if (!scope) throw new Error('The dashboard was never published');
+  return scope.node.findChild('DeploymentRole');
+};
 const expiryNoticesFunction = () => synthesized.stack.expiryNotices.function;
 const secretVersionCleanupFunction = () => synthesized.stack.secretVersionCleanup.function;
 /** Logical ids of the service's own functions: the authorizer, one per route, the offboarding, expiry-notice and secret-version cleanup functions. */
@@ -881,7 +885,8 @@ describe('cdk-nag', () => {
         'AwsSolutions-IAM5[Action::s3:GetBucket*]',
         'AwsSolutions-IAM5[Action::s3:GetObject*]',
         'AwsSolutions-IAM5[Action::s3:List*]',
-        `AwsSolutions-IAM5[Resource::<${logicalId(synthesized.stack.dashboard.bucket)}.Arn>/*]`,
+        // The dashboard bucket's objects, named by the parameter that passes its ARN to DashboardDeploymentStack.
+        `AwsSolutions-IAM5[Resource::<referenceto${Names.nodeUniqueId((synthesized.stack.dashboard.bucket.node.defaultChild as CfnResource).node)}Arn>/*]`,
         `AwsSolutions-IAM5[Resource::<${logicalId(expiryNoticesFunction().lambdaFunction)}.Arn>:*]`,
         'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
         'AwsSolutions-IAM5[Resource::*]',
