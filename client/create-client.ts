@@ -2,6 +2,7 @@ import createFetchClient, { type Client } from 'openapi-fetch';
 import type { components, operations, paths } from './api-types';
 import { type ErrorDetail, SecretsApiError, SecretsNetworkError } from './errors';
 import { isShareKey, openShare, ShareKeyError, sealShare } from './share-link';
+import { createTokenCache, type SignedIn } from './token-cache';
 
 /** The success body's `data` of an operation's answer with status `S`, as the API document gives it. */
 type Data<O extends keyof operations, S extends number = 200> = operations[O]['responses'] extends {
@@ -43,8 +44,18 @@ export type ApiClient = Client<paths>;
 export interface ClientOptions {
   /** The API's base URL: `npm start`'s address or the stack's `ApiUrl` output. */
   readonly apiUrl: string;
-  /** An API token (`svc_live_…`) or a session; a function is asked before every request (a session that renews). */
-  readonly token: string | (() => string);
+  /**
+   * An API token (`svc_live_…`) or a session; a function is asked before every request (a session that
+   * renews). Without it, and without `signIn`, requests carry no credential (the sign-in routes need none).
+   */
+  readonly token?: string | (() => string);
+  /**
+   * Instead of `token`: how to get one, e.g. a service account's sign-in (client/service-account.ts,
+   * Node only). Asked at the first request, not before; its token is kept and asked for again once less
+   * than 60 s (or a tenth of its life) is left. A request the service answers 401 is sent once more with
+   * a token signed in for anew (one revoked or expired early); a second 401 is thrown.
+   */
+  readonly signIn?: () => Promise<SignedIn>;
   /** The longest one attempt may take, answer included (default 10 s). */
   readonly timeoutMs?: number;
   /** How many times a 429 or a 503 is tried again, after the wait its `Retry-After` asks (default 3). */
@@ -59,7 +70,7 @@ export interface ClientOptions {
   readonly cacheTtlMs?: number;
   /** The `fetch` to send requests with (default: the global one). */
   readonly fetch?: (request: Request) => Promise<Response>;
-  /** The clock of the cache, in milliseconds (default `Date.now`); tests move it. */
+  /** The clock of the cache and of a signed-in token's expiry, in milliseconds (default `Date.now`); tests move it. */
   readonly now?: () => number;
 }
 
@@ -229,25 +240,33 @@ interface Exported {
 export const createClient = ({
   apiUrl,
   token,
+  signIn,
   timeoutMs = 10_000,
   retries = 3,
   cacheTtlMs,
   fetch: baseFetch = (request) => globalThis.fetch(request),
   now = Date.now,
 }: ClientOptions): SecretsClient => {
-  const bearer = typeof token === 'function' ? token : () => token;
+  if (token !== undefined && signIn !== undefined) throw new Error('Give a token or a sign-in, not both');
+  const signedIn = signIn === undefined ? undefined : createTokenCache(signIn, now);
+  const bearer = async (): Promise<string | undefined> =>
+    signedIn !== undefined ? signedIn.token() : typeof token === 'function' ? token() : token;
   const where = shownUrl(apiUrl);
 
   /** One attempt: the request with the credential and a timeout, its answer read whole within it. */
-  const attempt = async (request: Request): Promise<{ response: Response; body: ArrayBuffer }> => {
+  const attempt = async (
+    request: Request,
+  ): Promise<{ response: Response; body: ArrayBuffer; credential: string | undefined }> => {
+    // The credential first: a sign-in has its own timeout, and its failure is thrown as it is.
+    const credential = await bearer();
     const timeout = AbortSignal.timeout(timeoutMs);
     const headers = new Headers(request.headers);
-    headers.set('Authorization', `Bearer ${bearer()}`);
+    if (credential !== undefined) headers.set('Authorization', `Bearer ${credential}`);
     const signal = typeof AbortSignal.any === 'function' ? AbortSignal.any([request.signal, timeout]) : timeout;
     try {
       // A redirect is never followed: the token and the values go to the configured origin or nowhere.
       const response = await baseFetch(new Request(request.clone(), { headers, signal, redirect: 'manual' }));
-      return { response, body: await response.arrayBuffer() };
+      return { response, body: await response.arrayBuffer(), credential };
     } catch (cause) {
       if (timeout.aborted) {
         throw new SecretsNetworkError(`The service at ${where} did not answer within ${timeoutMs} ms`, true, { cause });
@@ -260,8 +279,17 @@ export const createClient = ({
 
   /** The `fetch` openapi-fetch calls: answers a 2xx, throws anything else once the retries are spent. */
   const send = async (request: Request): Promise<Response> => {
+    let signedInAgain = false;
     for (let tried = 0; ; tried++) {
-      const { response, body } = await attempt(request);
+      const { response, body, credential } = await attempt(request);
+      // A signed-in token the service no longer takes (expired by a clock behind the service's): once
+      // more with a new one. `tried` is not counted: this is no retry of a 429 or 503.
+      if (response.status === 401 && signedIn !== undefined && credential !== undefined && !signedInAgain) {
+        signedInAgain = true;
+        signedIn.drop(credential);
+        tried--;
+        continue;
+      }
       // A 304 answers an `If-None-Match` its caller sent: the caller's copy still holds.
       if (response.ok || response.status === 304) {
         return new Response(response.status === 204 || response.status === 304 ? null : body, {

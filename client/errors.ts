@@ -12,7 +12,7 @@ export interface ErrorDetail {
  * are spent.
  */
 export class SecretsApiError extends Error {
-  override readonly name = 'SecretsApiError';
+  override readonly name: string = 'SecretsApiError';
   constructor(
     /** The HTTP status. */
     readonly status: number,
@@ -39,5 +39,22 @@ export class SecretsNetworkError extends Error {
     options: { readonly cause: unknown },
   ) {
     super(message, options);
+  }
+}
+
+/**
+ * A service account's sign-in that the service refused (401 `Unauthorized: Identity not accepted`): no
+ * trust rule of `serviceAccountId` accepts what was shown (a workload's OIDC token, an AWS identity),
+ * or there is no such service account; the service says which only in its log and audit trail.
+ */
+export class SignInRefusedError extends SecretsApiError {
+  override readonly name = 'SignInRefusedError';
+  constructor(
+    /** The service account signed in as (`sa_…`). */
+    readonly serviceAccountId: string,
+    status: number,
+    error: string,
+  ) {
+    super(status, error);
   }
 }

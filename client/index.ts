@@ -23,7 +23,7 @@ export {
   type Share,
   type ShareOptions,
 } from './create-client';
-export { type ErrorDetail, SecretsApiError, SecretsNetworkError } from './errors';
+export { type ErrorDetail, SecretsApiError, SecretsNetworkError, SignInRefusedError } from './errors';
 export {
   fromBase64Url,
   isShareKey,
@@ -37,3 +37,4 @@ export {
   shareLink,
   toBase64Url,
 } from './share-link';
+export { createTokenCache, refreshMarginOf, type SignedIn, type TokenCache } from './token-cache';
