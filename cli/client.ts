@@ -8,5 +8,6 @@ export {
   SecretsApiError,
   type SecretsClient,
   SecretsNetworkError,
+  SignInRefusedError,
   shareLink,
 } from '@client/index';

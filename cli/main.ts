@@ -23,6 +23,7 @@ import {
   SecretsApiError,
   type SecretsClient,
   SecretsNetworkError,
+  SignInRefusedError,
   shareLink,
 } from './client';
 import { parseDuration } from './duration';
@@ -36,9 +37,11 @@ import { version } from './package.json';
 import { runChild, superviseChild } from './run-child';
 import { injectableSecrets } from './run-env';
 import { shareValue } from './share-value';
+import { commandSignIn, hold, redact, refusalLine, SIGN_IN_VARIABLES } from './sign-in';
 import { nearestName } from './suggest';
 import { readTaggedExport } from './tagged-export';
 import {
+  type Credentials,
   checkEnvironment,
   checkTarget,
   findSetup,
@@ -56,13 +59,34 @@ import {
 } from './target';
 import { plural, printable, shellWord } from './text';
 
-/** Variables of the command itself, which a child of `run` does not need and is not given. */
-const OWN_VARIABLES = ['SECRETS_TOKEN', 'SECRETS_FALLBACK_PASSPHRASE', 'SECRETS_FALLBACK_KEY_FILE'];
+/**
+ * Variables of the command itself, which a child of `run` does not need and is not given: its token, its
+ * fallback key, and how it signs in as a service account (the token it signs in for is never in its
+ * environment). GitHub Actions' ACTIONS_ID_TOKEN_REQUEST_URL and _TOKEN are GitHub's, not the command's:
+ * every step of the job has them, and tools the command may run (Terraform, cloud CLIs) ask for their
+ * own ID tokens with them, so they are passed on.
+ */
+const OWN_VARIABLES = [
+  'SECRETS_TOKEN',
+  'SECRETS_FALLBACK_PASSPHRASE',
+  'SECRETS_FALLBACK_KEY_FILE',
+  ...SIGN_IN_VARIABLES,
+];
 
 const ENVIRONMENT_HELP = `
 Environment:
   SECRETS_API_URL              the API's base URL (the stack's ApiUrl, or npm start's address)
   SECRETS_TOKEN                an API token (svc_live_…); never a flag, so it stays out of shell history
+  SECRETS_SERVICE_ACCOUNT      without SECRETS_TOKEN: sign in as this service account (sa_…), by itself,
+                               with the first of these its trust rules accept:
+    SECRETS_AUTH=aws             the AWS SDK's default credentials (AWS_PROFILE, a role of Lambda, ECS, EC2…);
+                                 STS region: AWS_REGION, else the global endpoint
+    SECRETS_OIDC_TOKEN           a workload's OIDC token (JWT)
+    SECRETS_OIDC_TOKEN_FILE      a file holding one, read at each sign-in (Kubernetes' projected token)
+    GitHub Actions               its ID token (ACTIONS_ID_TOKEN_REQUEST_URL/_TOKEN: permissions: id-token: write),
+                                 for the audience SECRETS_OIDC_AUDIENCE (default: secrets-service)
+    (SECRETS_AUTH=oidc or github-actions forces one of the last.) The token lives 15 minutes and is signed
+    in for again before it expires; it never reaches run's command.
   SECRETS_PROJECT, SECRETS_ENV the project and environment when no flag names them
   SECRETS_FALLBACK_PASSPHRASE  the passphrase of run --fallback's encrypted snapshot (16 characters or more)
   SECRETS_FALLBACK_KEY_FILE    instead, a file of at least 32 random bytes as its key
@@ -101,11 +125,17 @@ const withTarget = (command: Command): Command =>
     .option('-e, --env <name>', 'environment (else SECRETS_ENV, else .secrets.json)')
     .option('--timeout <duration>', 'time to wait for each answer, e.g. 10s', '10s');
 
-/** A client for a command about the caller rather than a project (shares), from the environment. */
-const connectAccount = (options: { readonly timeout: string }): SecretsClient => {
-  const { apiUrl, token } = resolveCredentials(process.env);
-  return createClient({ apiUrl, token, timeoutMs: parseDuration(options.timeout, '--timeout') });
+/** A client with `credentials`: its token, or the service account it signs in as when it first asks. */
+const clientFor = (credentials: Credentials, timeout: string): SecretsClient => {
+  const timeoutMs = parseDuration(timeout, '--timeout');
+  const { apiUrl } = credentials;
+  if (credentials.serviceAccount === undefined) return createClient({ apiUrl, token: credentials.token, timeoutMs });
+  return createClient({ apiUrl, timeoutMs, signIn: commandSignIn(credentials.serviceAccount, { apiUrl, timeoutMs }) });
 };
+
+/** A client for a command about the caller rather than a project (shares), from the environment. */
+const connectAccount = (options: { readonly timeout: string }): SecretsClient =>
+  clientFor(resolveCredentials(process.env), options.timeout);
 
 /**
  * The dashboard a share's link opens: `SECRETS_DASHBOARD_URL`, else where the API's document says its
@@ -123,10 +153,9 @@ interface Connection {
 
 /** The client and target of a command, from its options and the environment. */
 const connect = (options: CommonOptions): Connection => {
-  const { apiUrl, token } = resolveCredentials(process.env);
+  const credentials = resolveCredentials(process.env);
   const target = resolveTarget(options, process.env, process.cwd());
-  const client = createClient({ apiUrl, token, timeoutMs: parseDuration(options.timeout, '--timeout') });
-  return { client, target, apiUrl };
+  return { client: clientFor(credentials, options.timeout), target, apiUrl: credentials.apiUrl };
 };
 
 const out = (text: string) => process.stdout.write(text);
@@ -551,7 +580,9 @@ to TO.`;
 
 const RUN_HELP = `
 Exits with the command’s exit code, or 128 + the number of the signal that ended it; 127 when it is not found, 126 when it cannot be run. SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and SIGWINCH are passed on.
-The command does not get SECRETS_TOKEN, SECRETS_FALLBACK_PASSPHRASE or SECRETS_FALLBACK_KEY_FILE.
+The command does not get SECRETS_TOKEN, SECRETS_FALLBACK_PASSPHRASE, SECRETS_FALLBACK_KEY_FILE, nor the
+service account's sign-in variables (SECRETS_SERVICE_ACCOUNT, SECRETS_AUTH, SECRETS_OIDC_TOKEN,
+SECRETS_OIDC_TOKEN_FILE, SECRETS_OIDC_AUDIENCE) or the token it signed in for.
 --watch asks with the export's ETag, so a check that finds no change reads no value and records no read;
 a failed check leaves the command running and says so. --mount writes the secrets to a file created anew
 (never an existing one, never through a link), gives its absolute path as SECRETS_MOUNT_PATH, updates
@@ -588,8 +619,7 @@ const watchProblem = (error: unknown): string => {
       : error instanceof Error
         ? error.message
         : String(error);
-  const token = process.env.SECRETS_TOKEN;
-  return (token ? why.split(token).join('[SECRETS_TOKEN]') : why).replace(/\s+/g, ' ');
+  return redact(why).replace(/\s+/g, ' ');
 };
 
 /**
@@ -1173,8 +1203,8 @@ export const main = async (argv: readonly string[]): Promise<number> => {
       failureCode = code;
     },
   );
-  const token = process.env.SECRETS_TOKEN;
-  const say = (text: string) => note(token ? text.split(token).join('[SECRETS_TOKEN]') : text);
+  hold(process.env.SECRETS_TOKEN);
+  const say = (text: string) => note(redact(text));
   try {
     await program.parseAsync([...argv], { from: 'node' });
     return exitCode;
@@ -1183,6 +1213,10 @@ export const main = async (argv: readonly string[]): Promise<number> => {
     if (error instanceof UsageError) {
       say(`error: ${error.message}\n`);
       return 2;
+    }
+    if (error instanceof SignInRefusedError) {
+      say(`error: ${refusalLine(error)}\n`);
+      return failureCode;
     }
     if (error instanceof SecretsApiError) {
       say(`error: ${error.error}\n`);

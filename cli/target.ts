@@ -1,8 +1,10 @@
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import type { ServiceAccount } from '@client/service-account';
 import { ENVIRONMENT_NAME_PATTERN, PROJECT_ID_PATTERN } from '@contract/identifiers';
 import { UsageError } from './errors';
+import { serviceAccountFrom } from './sign-in';
 import { recordTrust, revokeTrust, sha256, trustOf, trustStoreFile } from './trust-store';
 
 /** The file `secrets setup` writes: which project and environment a folder uses, never a token. */
@@ -171,10 +173,25 @@ const baseUrl = (url: string): string => url.replace(/\/+$/, '').replace(/\/api\
 const isLoopback = (hostname: string): boolean =>
   hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 
-/** Where the API is (https, or http on a loopback address) and the token to use, from the environment only. */
-export const resolveCredentials = (env: NodeJS.ProcessEnv): { apiUrl: string; token: string } => {
-  const token = env.SECRETS_TOKEN;
-  if (!token) throw new UsageError('SECRETS_TOKEN is not set: create an API token in the dashboard and export it');
+/** Where the API is, and either the token to use or the service account to sign in as. */
+export type Credentials = { readonly apiUrl: string } & (
+  | { readonly token: string; readonly serviceAccount?: undefined }
+  | { readonly token?: undefined; readonly serviceAccount: ServiceAccount }
+);
+
+/**
+ * Where the API is (https, or http on a loopback address) and the credential, from the environment only:
+ * `SECRETS_TOKEN`, else the service account of `SECRETS_SERVICE_ACCOUNT`, which signs in by itself
+ * (cli/sign-in.ts).
+ */
+export const resolveCredentials = (env: NodeJS.ProcessEnv): Credentials => {
+  const token = env.SECRETS_TOKEN || undefined;
+  const serviceAccountId = env.SECRETS_SERVICE_ACCOUNT || undefined;
+  if (!token && !serviceAccountId) {
+    throw new UsageError(
+      'SECRETS_TOKEN is not set: create an API token in the dashboard and export it (or set SECRETS_SERVICE_ACCOUNT to sign in as a service account)',
+    );
+  }
   const apiUrl = env.SECRETS_API_URL;
   if (!apiUrl) throw new UsageError('SECRETS_API_URL is not set: give the API’s base URL (the stack’s ApiUrl)');
   if (!URL.canParse(apiUrl)) throw new UsageError('SECRETS_API_URL is not a URL');
@@ -182,7 +199,8 @@ export const resolveCredentials = (env: NodeJS.ProcessEnv): { apiUrl: string; to
   if (protocol !== 'https:' && !(protocol === 'http:' && isLoopback(hostname))) {
     throw new UsageError('SECRETS_API_URL must be https, or http on a loopback address (127.0.0.0/8, ::1, localhost)');
   }
-  return { apiUrl: baseUrl(apiUrl), token };
+  if (token) return { apiUrl: baseUrl(apiUrl), token };
+  return { apiUrl: baseUrl(apiUrl), serviceAccount: serviceAccountFrom(env, serviceAccountId ?? '') };
 };
 
 /**

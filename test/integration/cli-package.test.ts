@@ -59,7 +59,8 @@ describe('the packed secrets command', () => {
       const list = run(['list']);
       expect({ status: list.status, stderr: list.stderr }).toEqual({
         status: 2,
-        stderr: 'error: SECRETS_TOKEN is not set: create an API token in the dashboard and export it\n',
+        stderr:
+          'error: SECRETS_TOKEN is not set: create an API token in the dashboard and export it (or set SECRETS_SERVICE_ACCOUNT to sign in as a service account)\n',
       });
     },
     TEST_MS,
