@@ -78,7 +78,7 @@ Environment:
   SECRETS_API_URL              the API's base URL (the stack's ApiUrl, or npm start's address)
   SECRETS_TOKEN                an API token (svc_live_…); never a flag, so it stays out of shell history
   SECRETS_SERVICE_ACCOUNT      without SECRETS_TOKEN: sign in as this service account (sa_…), by itself,
-                               with the first of these its trust rules accept:
+                               with the first of these that is set (a trust rule of it must accept it):
     SECRETS_AUTH=aws             the AWS SDK's default credentials (AWS_PROFILE, a role of Lambda, ECS, EC2…);
                                  STS region: AWS_REGION, else the global endpoint
     SECRETS_OIDC_TOKEN           a workload's OIDC token (JWT)
@@ -97,7 +97,7 @@ Without flags or variables, the project and environment come from the nearest .s
 (written by \`secrets setup\`) in this folder or above it, up to the repository's root (the folder
 holding .git) or the home folder, whichever comes first; and only once you trust it (\`secrets trust\`).
 
-Exit codes: 0 success; 1 the service refused or failed; 2 a usage error; run: the command's own;
+Exit codes: 0 success; 1 the service refused (a sign-in too) or failed; 2 a usage error; run: the command's own;
 diff, as diff(1): 0 the same, 1 different, 2 a usage error or the service refused or failed.`;
 
 const wholeNumber =
