@@ -85,8 +85,9 @@ Environment:
     SECRETS_OIDC_TOKEN_FILE      a file holding one, read at each sign-in (Kubernetes' projected token)
     GitHub Actions               its ID token (ACTIONS_ID_TOKEN_REQUEST_URL/_TOKEN: permissions: id-token: write),
                                  for the audience SECRETS_OIDC_AUDIENCE (default: secrets-service)
-    (SECRETS_AUTH=oidc or github-actions forces one of the last.) The token lives 15 minutes and is signed
-    in for again before it expires; it never reaches run's command.
+    (SECRETS_AUTH=oidc or github-actions forces one of the last.) The token lives 15 minutes
+    (SECRETS_SIGN_IN_TTL: 60s to 1h) and is signed in for again before it expires; it never reaches
+    run's command.
   SECRETS_PROJECT, SECRETS_ENV the project and environment when no flag names them
   SECRETS_FALLBACK_PASSPHRASE  the passphrase of run --fallback's encrypted snapshot (16 characters or more)
   SECRETS_FALLBACK_KEY_FILE    instead, a file of at least 32 random bytes as its key
@@ -582,7 +583,7 @@ const RUN_HELP = `
 Exits with the command’s exit code, or 128 + the number of the signal that ended it; 127 when it is not found, 126 when it cannot be run. SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and SIGWINCH are passed on.
 The command does not get SECRETS_TOKEN, SECRETS_FALLBACK_PASSPHRASE, SECRETS_FALLBACK_KEY_FILE, nor the
 service account's sign-in variables (SECRETS_SERVICE_ACCOUNT, SECRETS_AUTH, SECRETS_OIDC_TOKEN,
-SECRETS_OIDC_TOKEN_FILE, SECRETS_OIDC_AUDIENCE) or the token it signed in for.
+SECRETS_OIDC_TOKEN_FILE, SECRETS_OIDC_AUDIENCE, SECRETS_SIGN_IN_TTL) or the token it signed in for.
 --watch asks with the export's ETag, so a check that finds no change reads no value and records no read;
 a failed check leaves the command running and says so. --mount writes the secrets to a file created anew
 (never an existing one, never through a link), gives its absolute path as SECRETS_MOUNT_PATH, updates

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { inGithubActions, type ServiceAccount, type SignedIn, serviceAccountSignIn } from '@client/service-account';
 import { SERVICE_ACCOUNT_ID_PATTERN } from '@contract/identifiers';
 import { SecretsApiError, SecretsNetworkError, type SignInRefusedError } from './client';
+import { parseDuration } from './duration';
 import { CommandError, fileProblem, UsageError } from './errors';
 
 /**
@@ -29,7 +30,22 @@ export const SIGN_IN_VARIABLES = [
   'SECRETS_OIDC_TOKEN',
   'SECRETS_OIDC_TOKEN_FILE',
   'SECRETS_OIDC_AUDIENCE',
+  'SECRETS_SIGN_IN_TTL',
 ] as const;
+
+/** The shortest and longest life a signed-in token may be asked for, in seconds (the API's bounds). */
+const TTL_SECONDS = { least: 60, most: 3600 } as const;
+
+/** `SECRETS_SIGN_IN_TTL` in seconds (`5m`, `3600`), or undefined for the service's default (15 minutes). */
+const signInTtl = (env: NodeJS.ProcessEnv): number | undefined => {
+  const text = env.SECRETS_SIGN_IN_TTL || undefined;
+  if (text === undefined) return undefined;
+  const ms = parseDuration(text, 'SECRETS_SIGN_IN_TTL');
+  if (ms % 1000 !== 0 || ms < TTL_SECONDS.least * 1000 || ms > TTL_SECONDS.most * 1000) {
+    throw new UsageError(`SECRETS_SIGN_IN_TTL is 60s to 1h in whole seconds, not "${text}"`);
+  }
+  return ms / 1000;
+};
 
 /** Every credential the command has held (its token, a workload's token, a signed-in one): a message never shows one. */
 const held = new Set<string>();
@@ -65,6 +81,8 @@ const awsRegion = (env: NodeJS.ProcessEnv): string | undefined => env.AWS_REGION
 
 /** The service account of `SECRETS_SERVICE_ACCOUNT` and how it signs in, from the environment. */
 export const serviceAccountFrom = (env: NodeJS.ProcessEnv, serviceAccountId: string): ServiceAccount => {
+  const ttlSeconds = signInTtl(env);
+  const account = { id: serviceAccountId, ...(ttlSeconds !== undefined && { ttlSeconds }) };
   if (!SERVICE_ACCOUNT_ID_PATTERN.test(serviceAccountId)) {
     throw new UsageError(
       `SECRETS_SERVICE_ACCOUNT ${JSON.stringify(serviceAccountId)} is not a service account id (sa_…)`,
@@ -84,16 +102,16 @@ export const serviceAccountFrom = (env: NodeJS.ProcessEnv, serviceAccountId: str
   }
   if (kind === 'aws') {
     const region = awsRegion(env);
-    return { id: serviceAccountId, signIn: 'aws', ...(region !== undefined && { region }) };
+    return { ...account, signIn: 'aws', ...(region !== undefined && { region }) };
   }
-  if (kind !== 'github-actions' && token !== undefined) return { id: serviceAccountId, signIn: 'oidc', token };
+  if (kind !== 'github-actions' && token !== undefined) return { ...account, signIn: 'oidc', token };
   if (kind !== 'github-actions' && file !== undefined) {
-    return { id: serviceAccountId, signIn: 'oidc', token: () => readTokenFile(file) };
+    return { ...account, signIn: 'oidc', token: () => readTokenFile(file) };
   }
   if (kind === 'oidc') throw new UsageError('SECRETS_AUTH=oidc needs SECRETS_OIDC_TOKEN or SECRETS_OIDC_TOKEN_FILE');
   if (inGithubActions(env)) {
     return {
-      id: serviceAccountId,
+      ...account,
       signIn: 'github-actions',
       audience: env.SECRETS_OIDC_AUDIENCE || DEFAULT_OIDC_AUDIENCE,
       env,

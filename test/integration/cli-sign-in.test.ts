@@ -1,10 +1,10 @@
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { LocalService } from '../../local/service';
-import { buildCliOnce, type CliEnv, type CliResult, runCli } from './cli';
+import { buildCliOnce, type CliEnv, type CliResult, collect, runCli, spawnCli, startRecorder } from './cli';
 import { call, createProject, sessionFor, startService, uniqueEmail } from './harness';
 
 /**
@@ -33,10 +33,14 @@ const ROLE = 'arn:aws:iam::000000000000:role/local-ci';
 const REFUSED =
   /^error: sign-in as sa_[0-9A-Za-z]{16} refused: Unauthorized: Identity not accepted \(check the service account's trust rules\)\n$/;
 
+/** Each project's owner session, by project id. */
+const ownerOf = new Map<string, string>();
+
 /** An owner's project with API_KEY in production and staging, and a service account that reads production. */
 const world = async (rule: Record<string, unknown>) => {
   const session = await sessionFor(service, uniqueEmail('sa-cli'));
   const projectId = await createProject(service, session);
+  ownerOf.set(projectId, session);
   for (const environment of ['production', 'staging']) {
     const put = await call(
       service,
@@ -299,4 +303,78 @@ describe('usage', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: SECRETS_SERVICE_ACCOUNT is set but nothing to sign in with/);
   });
+});
+
+describe('secrets run --watch', () => {
+  /** Waits, with a generous limit, until `check` holds; a busy machine may be slow, never wrong. */
+  const until = async (check: () => boolean, what: string): Promise<void> => {
+    for (let waited = 0; !check(); waited += 200) {
+      if (waited > 150_000) throw new Error(`gave up waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+
+  it('keeps watching past its first token’s expiry, signing in again before each token runs out', async () => {
+    const { projectId, env } = await world(oidcRule());
+    const recorded = await startRecorder(service.port);
+    const log = join(work, `watch-${Date.now()}`);
+    const workload = await service.workload.issue({ sub: SUBJECT, aud: AUDIENCE, expiresIn: 600 });
+    const wrapper = spawnCli(
+      cliFile,
+      [
+        'run',
+        '--watch',
+        '--watch-interval',
+        '5s',
+        '--',
+        process.execPath,
+        '-e',
+        `require('fs').appendFileSync(${JSON.stringify(log)}, process.env.API_KEY + '\\n');
+           process.on('SIGTERM', () => process.exit(0));
+           setInterval(() => {}, 1000);`,
+      ],
+      { ...env, SECRETS_API_URL: recorded.url, SECRETS_OIDC_TOKEN: workload, SECRETS_SIGN_IN_TTL: '60s' },
+    );
+    const output = collect(wrapper);
+    const exited = once(wrapper, 'exit');
+    wrapper.stdin?.end();
+    const started = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    const signIns = () => recorded.requests.filter((request) => request.url === '/api/v1/auth/oidc');
+    try {
+      await until(() => started().length === 1, 'the command to start');
+      // A 60-second token is renewed with 30 s left: a third sign-in means the first token has expired.
+      await until(() => signIns().length >= 3, 'a third sign-in');
+      expect(signIns().map((request) => JSON.parse(request.body).ttlSeconds)).toEqual(signIns().map(() => 60));
+      const reply = await call(
+        service,
+        'PUT',
+        `/api/v1/projects/${projectId}/environments/production/secrets/API_KEY`,
+        {
+          token: ownerOf.get(projectId) ?? '',
+          json: { value: 'changed-value' },
+        },
+      );
+      expect(reply.status).toBe(200);
+      await until(() => started().includes('changed-value'), 'the command to start again with the new value');
+      expect(started()).toEqual(['production-value', 'changed-value']);
+      const checks = recorded.requests.filter((request) => request.url.endsWith('/export'));
+      const bearers = new Set(checks.map((request) => request.headers.authorization));
+      expect(bearers.size).toBeGreaterThanOrEqual(3);
+      // Renewed before it ran out: the service refused no request for an expired token.
+      const trail = await call(service, 'GET', `/api/v1/projects/${projectId}/audit-events`, {
+        token: ownerOf.get(projectId) ?? '',
+      });
+      const types = trail.body.data.map((event: { type: string }) => event.type);
+      expect(types).toContain('service_account.signed_in');
+      expect(types).not.toContain('service_account.denied');
+      wrapper.kill('SIGTERM');
+      await exited;
+      // Every check succeeded: none said it could not check, and nothing showed a token.
+      expect(output().stderr).toBe('');
+      expect(output().stdout).not.toMatch(/svc_live_/);
+    } finally {
+      wrapper.kill('SIGKILL');
+      await recorded.stop();
+    }
+  }, 240_000);
 });

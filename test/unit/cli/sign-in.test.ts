@@ -52,8 +52,17 @@ describe('resolveCredentials with SECRETS_SERVICE_ACCOUNT', () => {
     expect(serviceAccountFrom({ SECRETS_AUTH: 'aws' }, SA)).toEqual({ id: SA, signIn: 'aws' });
   });
 
+  it('asks for SECRETS_SIGN_IN_TTL’s life', () => {
+    expect(serviceAccountFrom({ SECRETS_OIDC_TOKEN: 'jwt', SECRETS_SIGN_IN_TTL: '5m' }, SA)).toMatchObject({
+      ttlSeconds: 300,
+    });
+    expect(serviceAccountFrom({ SECRETS_OIDC_TOKEN: 'jwt' }, SA)).not.toHaveProperty('ttlSeconds');
+  });
+
   it.each([
     ['nothing to sign in with', {}],
+    ['a SECRETS_SIGN_IN_TTL under a minute', { SECRETS_OIDC_TOKEN: 'jwt', SECRETS_SIGN_IN_TTL: '59s' }],
+    ['a SECRETS_SIGN_IN_TTL over an hour', { SECRETS_OIDC_TOKEN: 'jwt', SECRETS_SIGN_IN_TTL: '61m' }],
     ['a malformed id', { SECRETS_SERVICE_ACCOUNT: 'deploy', SECRETS_OIDC_TOKEN: 'jwt' }],
     ['an unknown SECRETS_AUTH', { SECRETS_AUTH: 'gcp', SECRETS_OIDC_TOKEN: 'jwt' }],
     ['both a token and a token file', { SECRETS_OIDC_TOKEN: 'jwt', SECRETS_OIDC_TOKEN_FILE: '/t' }],
