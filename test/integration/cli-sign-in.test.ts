@@ -329,7 +329,7 @@ describe('secrets run --watch', () => {
         '--',
         process.execPath,
         '-e',
-        `require('fs').appendFileSync(${JSON.stringify(log)}, process.env.API_KEY + '\\n');
+        `require('fs').appendFileSync(${JSON.stringify(log)}, process.pid + ' ' + process.env.API_KEY + '\\n');
            process.on('SIGTERM', () => process.exit(0));
            setInterval(() => {}, 1000);`,
       ],
@@ -338,7 +338,9 @@ describe('secrets run --watch', () => {
     const output = collect(wrapper);
     const exited = once(wrapper, 'exit');
     wrapper.stdin?.end();
-    const started = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    /** The value each command started with, in order. */
+    const started = () => lines().map((line) => line.slice(line.indexOf(' ') + 1));
     const signIns = () => recorded.requests.filter((request) => request.url === '/api/v1/auth/oidc');
     try {
       await until(() => started().length === 1, 'the command to start');
@@ -374,6 +376,14 @@ describe('secrets run --watch', () => {
       expect(output().stdout).not.toMatch(/svc_live_/);
     } finally {
       wrapper.kill('SIGKILL');
+      // A command the killed wrapper left running.
+      for (const line of lines()) {
+        try {
+          process.kill(Number(line.split(' ')[0]), 'SIGKILL');
+        } catch {
+          // Already gone: what a passing test leaves.
+        }
+      }
       await recorded.stop();
     }
   }, 240_000);
