@@ -17,6 +17,7 @@ import {
 } from './schemas';
 import { TRUST_RULE_ID_PATTERN } from './trust-rules';
 import { firstHiddenCharacter } from './visible-text';
+import type { DataCall } from './work';
 
 /**
  * What the routes of service accounts have in common: the ids in the path, the access a service account
@@ -174,3 +175,30 @@ export const signInAnswer = () =>
       expiresAt: timestamp(),
     }),
   );
+
+/**
+ * What a sign-in does to the table, either kind: the service account's rules (they name its project),
+ * then the service account; then, atomically, the token (its hash), the service account still there,
+ * and the event. A refusal of a service account that exists writes its mark for the reason and the
+ * event, at most once a minute per reason.
+ */
+export const SIGN_IN_DATA_ACCESS = [
+  { operation: 'GetItem', entity: 'TrustRules', consistent: true },
+  { operation: 'GetItem', entity: 'ServiceAccount', consistent: true },
+  {
+    operation: 'TransactWriteItems',
+    actions: [
+      { action: 'Put', entity: 'Token' },
+      { action: 'ConditionCheck', entity: 'ServiceAccount' },
+      { action: 'Put', entity: 'ProjectAuditEvent' },
+    ],
+  },
+  {
+    operation: 'TransactWriteItems',
+    actions: [
+      { action: 'Update', entity: 'TrustRules' },
+      { action: 'Put', entity: 'ProjectAuditEvent' },
+    ],
+    beyondFloor: true,
+  },
+] as const satisfies readonly DataCall[];

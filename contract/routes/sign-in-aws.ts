@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { route } from '../route';
 import { exactly } from '../schemas';
-import { signInAnswer, signInFields } from '../service-account-routes';
+import { SIGN_IN_DATA_ACCESS, signInAnswer, signInFields } from '../service-account-routes';
 import { SERVICE_ACCOUNT_SIGNED_IN_METRIC } from '../service-metrics';
 
 // The contract of sign in with AWS (one module per route: a function bundles only its own).
@@ -18,27 +18,8 @@ export const signInAwsRoute = route({
   success: { status: 200, description: 'A short-lived token of the service account, bound to the calling address' },
   errors: {},
   successMetric: SERVICE_ACCOUNT_SIGNED_IN_METRIC,
-  // Least work (sign in): as the OIDC sign-in; the service asks STS itself, no table call.
-  dataAccess: [
-    { operation: 'GetItem', entity: 'TrustRules', consistent: true },
-    { operation: 'GetItem', entity: 'ServiceAccount', consistent: true },
-    {
-      operation: 'TransactWriteItems',
-      actions: [
-        { action: 'Put', entity: 'Token' },
-        { action: 'ConditionCheck', entity: 'ServiceAccount' },
-        { action: 'Put', entity: 'ProjectAuditEvent' },
-      ],
-    },
-    {
-      operation: 'TransactWriteItems',
-      actions: [
-        { action: 'Update', entity: 'TrustRules' },
-        { action: 'Put', entity: 'ProjectAuditEvent' },
-      ],
-      beyondFloor: true,
-    },
-  ],
+  // Least work (sign in): as every sign-in's (SIGN_IN_DATA_ACCESS); the proof's check reads no table.
+  dataAccess: SIGN_IN_DATA_ACCESS,
   schemas: () => ({
     body: exactly(
       {

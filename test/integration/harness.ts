@@ -17,6 +17,7 @@ import { type AuditTrails, auditEventItem } from '@lambdas/data/audit-item';
 import { expiryNoticeKeys, tokenKey, tokenListKeys, tokenSlotsKey } from '@lambdas/data/keys';
 import { firstNoticeDue } from '@lambdas/domain/expiry-notice';
 import { mintToken } from '@lambdas/domain/token-format';
+import type { CognitoCallEvent } from '@lambdas/events/offboard-user';
 import { decodeJwt } from 'jose';
 import { type LocalService, startLocalService } from '../../local/service';
 import { assertDocumentedReply } from './api-contract';
@@ -336,3 +337,28 @@ export const seedTokens = async (session: string, count: number, options: SeedOp
   }
   return tokens.map((token) => token.tokenId);
 };
+
+/**
+ * An EventBridge event of a CloudTrail record of a Cognito user-pool call, as AWS documents them:
+ * the user name masked, the user's `sub` in `additionalEventData`.
+ */
+export const cognitoEvent = (eventName: string, sub: string | undefined, errorCode?: string): CognitoCallEvent => ({
+  version: '0',
+  id: `event-${eventName}-${sub}`,
+  'detail-type': 'AWS API Call via CloudTrail',
+  source: 'aws.cognito-idp',
+  account: '123456789012',
+  time: '2026-11-23T10:00:00Z',
+  region: 'eu-west-1',
+  resources: [],
+  detail: {
+    eventSource: 'cognito-idp.amazonaws.com',
+    eventName,
+    ...(errorCode && { errorCode }),
+    ...({
+      eventVersion: '1.08',
+      requestParameters: { userPoolId: 'eu-west-1_Example', username: 'HIDDEN_FOR_SECURITY_REASONS' },
+    } as object),
+    ...(sub !== undefined && { additionalEventData: { sub } }),
+  },
+});

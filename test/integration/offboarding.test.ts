@@ -3,7 +3,7 @@ import { setClock } from '@lambdas/domain/clock';
 import type { CognitoCallEvent } from '@lambdas/events/offboard-user';
 import { decodeJwt } from 'jose';
 import type { LocalService } from '../../local/service';
-import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { call, cognitoEvent, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
 import { runScript } from './npm-start';
 
 let service: LocalService;
@@ -18,31 +18,6 @@ afterAll(async () => {
   await service.close();
 });
 afterEach(() => setClock());
-
-/**
- * An EventBridge event of a CloudTrail record of a Cognito user-pool call, as AWS documents them:
- * the user name masked, the user's `sub` in `additionalEventData`.
- */
-const cognitoEvent = (eventName: string, sub: string | undefined, errorCode?: string): CognitoCallEvent => ({
-  version: '0',
-  id: `event-${eventName}-${sub}`,
-  'detail-type': 'AWS API Call via CloudTrail',
-  source: 'aws.cognito-idp',
-  account: '123456789012',
-  time: '2026-11-23T10:00:00Z',
-  region: 'eu-west-1',
-  resources: [],
-  detail: {
-    eventSource: 'cognito-idp.amazonaws.com',
-    eventName,
-    ...(errorCode && { errorCode }),
-    ...({
-      eventVersion: '1.08',
-      requestParameters: { userPoolId: 'eu-west-1_Example', username: 'HIDDEN_FOR_SECURITY_REASONS' },
-    } as object),
-    ...(sub !== undefined && { additionalEventData: { sub } }),
-  },
-});
 
 /** A user who has signed in, holds two tokens, is a plain member of one project and owns another. */
 const userWithAccess = async () => {

@@ -3,7 +3,16 @@ import { MAX_SERVICE_ACCOUNT_TOKENS } from '@contract/limits';
 import type { CognitoCallEvent } from '@lambdas/events/offboard-user';
 import { decodeJwt } from 'jose';
 import type { LocalService } from '../../local/service';
-import { call, createProject, createToken, type Reply, sessionFor, startService, uniqueEmail } from './harness';
+import {
+  call,
+  cognitoEvent,
+  createProject,
+  createToken,
+  type Reply,
+  sessionFor,
+  startService,
+  uniqueEmail,
+} from './harness';
 
 /**
  * A service account's static tokens through the local gateway against DynamoDB Local: who may make,
@@ -233,21 +242,7 @@ describe('a service account’s token belongs to the service account', () => {
   it('works on after the admin who made it is offboarded', async () => {
     const { admin, projectId, tokens } = await world();
     const { rawToken } = await machineToken(tokens, admin.session);
-    await offboardUserHandler({
-      version: '0',
-      id: `event-offboard-${admin.userId}`,
-      'detail-type': 'AWS API Call via CloudTrail',
-      source: 'aws.cognito-idp',
-      account: '123456789012',
-      time: '2026-11-23T10:00:00Z',
-      region: 'eu-west-1',
-      resources: [],
-      detail: {
-        eventSource: 'cognito-idp.amazonaws.com',
-        eventName: 'AdminDisableUser',
-        additionalEventData: { sub: admin.userId },
-      },
-    } as CognitoCallEvent);
+    await offboardUserHandler(cognitoEvent('AdminDisableUser', admin.userId));
     const read = await call(service, 'GET', secretPath(projectId, 'production', 'API_KEY'), { token: rawToken });
     expect(read.status).toBe(200);
   });

@@ -3,7 +3,16 @@ import { MAX_SERVICE_ACCOUNTS } from '@contract/limits';
 import type { CognitoCallEvent } from '@lambdas/events/offboard-user';
 import { decodeJwt } from 'jose';
 import type { LocalService } from '../../local/service';
-import { call, createProject, createToken, type Reply, sessionFor, startService, uniqueEmail } from './harness';
+import {
+  call,
+  cognitoEvent,
+  createProject,
+  createToken,
+  type Reply,
+  sessionFor,
+  startService,
+  uniqueEmail,
+} from './harness';
 
 /**
  * A project's service accounts through the local gateway against DynamoDB Local: who may create, read,
@@ -301,21 +310,7 @@ describe('a service account belongs to its project', () => {
   it('stays, unchanged, when the admin who made it is offboarded', async () => {
     const { owner, admin, projectId } = await projectWithTeam();
     const bot = await created(projectId, admin.session, { name: 'bot', access: { production: 'read' } });
-    await offboardUserHandler({
-      version: '0',
-      id: `event-offboard-${admin.userId}`,
-      'detail-type': 'AWS API Call via CloudTrail',
-      source: 'aws.cognito-idp',
-      account: '123456789012',
-      time: '2026-11-23T10:00:00Z',
-      region: 'eu-west-1',
-      resources: [],
-      detail: {
-        eventSource: 'cognito-idp.amazonaws.com',
-        eventName: 'AdminDisableUser',
-        additionalEventData: { sub: admin.userId },
-      },
-    } as CognitoCallEvent);
+    await offboardUserHandler(cognitoEvent('AdminDisableUser', admin.userId));
     const members = await call(service, 'GET', `/api/v1/projects/${projectId}/members`, { token: owner.session });
     expect(members.body.data.map((entry: { email: string }) => entry.email)).not.toContain(admin.email);
     const listed = await call(service, 'GET', accounts(projectId), { token: owner.session });
