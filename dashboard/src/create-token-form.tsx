@@ -1,3 +1,4 @@
+import type { ValidationDetail } from '@contract/errors';
 import { MAX_ALLOWED_IPS, MAX_TTL_DAYS } from '@contract/limits';
 import { type Scope, scopes } from '@contract/scopes';
 import { useState } from 'preact/hooks';
@@ -51,26 +52,60 @@ const environmentList = (text: string): string[] | undefined => {
 };
 
 /** One entry of the typed list: the text the API gets, and its line in the field (from 1). */
-interface AddressLine {
+export interface AddressLine {
   readonly entry: string;
   readonly line: number;
 }
 
 /** The typed list as the API takes it (each line trimmed, blank lines dropped), each with its line. */
-const addressLines = (text: string): AddressLine[] =>
+export const addressLines = (text: string): AddressLine[] =>
   text
     .split('\n')
     .map((line, index) => ({ entry: line.trim(), line: index + 1 }))
     .filter(({ entry }) => entry !== '');
 
 /**
+ * The API's refusals of a list of addresses, each by its line and entry as typed (`sent`: the list as
+ * last sent), announced as they appear; nothing without one.
+ */
+export const AddressErrors = ({
+  id,
+  details,
+  sent,
+}: {
+  id: string;
+  details: readonly ValidationDetail[];
+  sent: readonly AddressLine[];
+}) =>
+  details.length > 0 ? (
+    <div id={id} class="error" role="alert">
+      <ul>
+        {details.map((detail) => {
+          const sentLine = sent[Number(detail.path.split('.')[1])];
+          return (
+            <li key={detail.path}>
+              {sentLine === undefined ? (
+                detailText(detail)
+              ) : (
+                <>
+                  Line {sentLine.line}, <code>{sentLine.entry}</code>: {detail.message}
+                </>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  ) : null;
+
+/**
  * This machine's loopback addresses. Locally, a browser may reach the service over either (`localhost`
  * is `::1` to one program and `127.0.0.1` to another, e.g. the browser and curl), so a token made for
  * "this address" when the API sees a loopback one works from both; deployed, the API never sees one.
  */
-const LOOPBACK = ['127.0.0.1', '::1'] as const;
+export const LOOPBACK = ['127.0.0.1', '::1'] as const;
 
-const isLoopback = (address: string | undefined): boolean =>
+export const isLoopback = (address: string | undefined): boolean =>
   address !== undefined && (LOOPBACK as readonly string[]).includes(address);
 
 /**
@@ -245,26 +280,7 @@ export const CreateTokenForm = ({
               aria-describedby={`token-addresses-hint${addressErrors.length > 0 ? ' token-addresses-error' : ''}`}
               onInput={(event) => setDraft({ ...draft, addresses: event.currentTarget.value })}
             />
-            {addressErrors.length > 0 && (
-              <div id="token-addresses-error" class="error" role="alert">
-                <ul>
-                  {addressErrors.map((detail) => {
-                    const sentLine = sent[Number(detail.path.split('.')[1])];
-                    return (
-                      <li key={detail.path}>
-                        {sentLine === undefined ? (
-                          detailText(detail)
-                        ) : (
-                          <>
-                            Line {sentLine.line}, <code>{sentLine.entry}</code>: {detail.message}
-                          </>
-                        )}
-                      </li>
-                    );
-                  })}
-                </ul>
-              </div>
-            )}
+            <AddressErrors id="token-addresses-error" details={addressErrors} sent={sent} />
           </>
         )}
       </fieldset>

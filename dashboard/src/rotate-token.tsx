@@ -1,7 +1,5 @@
 import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS } from '@contract/limits';
 import { useState } from 'preact/hooks';
-import { type Api, dataOf } from './api';
-import type { RotatedToken, TokenEntry } from './token-types';
 import { Confirm } from './ui';
 
 /** The grace periods offered, within the API's 0 to {@link MAX_GRACE_HOURS} hours; its default is chosen first. */
@@ -13,35 +11,31 @@ const GRACE_CHOICES = [0, 1, DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS].map((hours) =
   };
 });
 
-/** The question before a rotation, with the grace period the old token keeps working for. */
+/**
+ * The question before a rotation, with the grace period the old token keeps working for: of a person's
+ * token or a service account's, whose `rotate` call differs. `kept` says what the replacement keeps of
+ * the old token (a person's keeps its scopes too).
+ */
 export const RotateToken = ({
-  api,
-  token,
-  onRotated,
+  name,
+  kept,
+  rotate,
   onClose,
 }: {
-  api: Api;
-  token: TokenEntry;
-  onRotated: (rotated: RotatedToken) => void;
+  /** The token's name. */
+  name: string;
+  /** What the new token keeps, e.g. `same name, scopes and addresses`. */
+  kept: string;
+  /** Rotates the token, the old one working on for `graceHours`; throws the API's refusal. */
+  rotate: (graceHours: number) => Promise<void>;
   onClose: () => void;
 }) => {
   const [graceHours, setGraceHours] = useState<number>(DEFAULT_GRACE_HOURS);
   return (
-    <Confirm
-      title={`Rotate “${token.name}”?`}
-      action="Rotate"
-      onClose={onClose}
-      onConfirm={async () => {
-        onRotated(
-          await dataOf(
-            api.api.POST('/api/v1/tokens/{id}/rotate', { params: { path: { id: token.id } }, body: { graceHours } }),
-          ),
-        );
-      }}
-    >
+    <Confirm title={`Rotate “${name}”?`} action="Rotate" onClose={onClose} onConfirm={() => rotate(graceHours)}>
       <p>
-        A new token with the same name, scopes and addresses replaces “{token.name}”. The old one keeps working for the
-        grace period you choose (or until it expires, if sooner), so that what uses it can move to the new one.
+        A new token with the {kept} replaces “{name}”. The old one keeps working for the grace period you choose (or
+        until it expires, if sooner), so that what uses it can move to the new one.
       </p>
       <label for="rotate-grace">Grace period</label>
       <select

@@ -1,6 +1,6 @@
 import { EXPIRY_NOTICE_DAYS } from '@contract/limits';
 import { useState } from 'preact/hooks';
-import { type Api, bodyOf } from './api';
+import { type Api, bodyOf, dataOf } from './api';
 import { CreateTokenForm } from './create-token-form';
 import { CreatedToken } from './created-token';
 import { List } from './list';
@@ -145,10 +145,16 @@ export const TokensScreen = ({ api, me }: { api: Api; me: MeState }) => {
       />
       {rotating && (
         <RotateToken
-          api={api}
-          token={rotating}
+          name={rotating.name}
+          kept="same name, scopes and addresses"
           onClose={() => setRotating(undefined)}
-          onRotated={(token) => {
+          rotate={async (graceHours) => {
+            const token = await dataOf(
+              api.api.POST('/api/v1/tokens/{id}/rotate', {
+                params: { path: { id: rotating.id } },
+                body: { graceHours },
+              }),
+            );
             setCreated({ token, replaced: rotating });
             tokens.reload();
           }}
