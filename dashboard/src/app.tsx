@@ -17,14 +17,23 @@ import { useLoad } from './ui';
  * The screen the address names: a share's link page at `/s/<id>#<key>` (the key taken out of the
  * address as it is read: `takeLinkKey`); at `/`, the screen its hash names: `#/tokens` (the default),
  * `#/projects`, a project's home at `#/projects/<id>` (its Secrets) and its other tabs at
- * `#/projects/<id>/<tab>` (`secrets`, `members`, `compare`, `changes`, `activity`, `settings`), `#/activity`, `#/share`.
+ * `#/projects/<id>/<tab>` (`secrets`, `members`, `compare`, `changes`, `service-accounts`, `activity`,
+ * `settings`), `#/activity`, `#/share`. `#/projects/<id>/service-accounts/<sa id>` opens a service
+ * account's page.
  * `#/projects/<id>/secrets/<environment>/<name>` opens the Secrets of that environment filtered by that
  * name: where a revealed value's reference leads.
  */
 type Screen =
   | { name: 'tokens' }
   | { name: 'projects' }
-  | { name: 'project'; projectId: string; tab: ProjectTab; environment?: string; filter?: string }
+  | {
+      name: 'project';
+      projectId: string;
+      tab: ProjectTab;
+      environment?: string;
+      filter?: string;
+      serviceAccountId?: string;
+    }
   | { name: 'activity' }
   | { name: 'share' }
   /** `id` is undefined when the path names no share. */
@@ -60,7 +69,12 @@ const screenOf = (hash: string, linkKey: string | undefined): Screen => {
   if (first === 'share') return { name: 'share' };
   if (first === 'projects' && second) {
     const tab = projectTabOf(third);
-    const place = tab === 'secrets' && fourth ? { environment: decoded(fourth), filter: decoded(fifth ?? '') } : {};
+    const place =
+      tab === 'secrets' && fourth
+        ? { environment: decoded(fourth), filter: decoded(fifth ?? '') }
+        : tab === 'service-accounts' && fourth
+          ? { serviceAccountId: decoded(fourth) }
+          : {};
     return { name: 'project', projectId: decodeURIComponent(second), tab, ...place };
   }
   if (first === 'projects') return { name: 'projects' };
@@ -166,6 +180,8 @@ const Screens = ({ api, screen }: { api: Api; screen: Exclude<Screen, { name: 's
           tab={screen.tab}
           environment={screen.environment}
           filter={screen.filter}
+          serviceAccountId={screen.serviceAccountId}
+          me={me}
           onOpened={settle}
           onLeft={(projectId) => {
             leave(projectId);

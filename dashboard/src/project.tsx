@@ -4,10 +4,12 @@ import { ActivityLog } from './activity';
 import type { Api } from './api';
 import { ChangesPanel } from './changes';
 import { ComparePanel } from './compare';
+import type { MeState } from './me';
 import { MembersPanel } from './members';
 import { SettingsPanel } from './project-settings';
 import { loadProjects, projectHref } from './projects';
 import { SecretsPanel } from './secrets';
+import { ServiceAccountsPanel } from './service-accounts';
 import { type Tab, Tabs } from './tabs';
 import { useLoad } from './ui';
 
@@ -23,6 +25,8 @@ const PROJECT_TABS = [
   // before Changes, where a promote into a protected environment leads.
   { id: 'compare', label: 'Compare', managers: false },
   { id: 'changes', label: 'Changes', managers: false },
+  // Before Activity, so that End still reaches Settings and the arrow keys the tabs they reached.
+  { id: 'service-accounts', label: 'Service accounts', managers: false },
   { id: 'activity', label: 'Activity', managers: true },
   { id: 'settings', label: 'Settings', managers: false },
 ] as const;
@@ -38,8 +42,8 @@ export const projectTabOf = (part: string | undefined): ProjectTab =>
 const MANAGING_ROLES: readonly ProjectRole[] = ['owner', 'admin'];
 
 /**
- * A project's home: its name, and its tabs (Secrets, Members, Compare, Changes, Activity for its owner and
- * admins, Settings), each at its own address. Opening it marks a project someone added the person to as
+ * A project's home: its name, and its tabs (Secrets, Members, Compare, Changes, Service accounts, Activity
+ * for its owner and admins, Settings), each at its own address. Opening it marks a project someone added the person to as
  * opened (`onOpened` once the API has), and Settings offers a member to leave it (`onLeft`).
  */
 export const ProjectScreen = ({
@@ -48,12 +52,18 @@ export const ProjectScreen = ({
   tab,
   environment,
   filter,
+  serviceAccountId,
+  me,
   onOpened,
   onLeft,
 }: {
   api: Api;
   projectId: string;
   tab: ProjectTab;
+  /** The service account whose page the address names, on the Service accounts tab. */
+  serviceAccountId?: string;
+  /** The caller as the API sees them: the address a new token works from. */
+  me: MeState;
   /** The environment the address names (a reference's link), chosen when it changes. */
   environment?: string;
   /** The name the address filters the Secrets by (a reference's link). */
@@ -139,6 +149,17 @@ export const ProjectScreen = ({
             settingsHref={projectHref(projectId, 'settings')}
             onChoose={setChosen}
             onChanged={environments.reload}
+          />
+        )}
+        {shown === 'service-accounts' && (
+          <ServiceAccountsPanel
+            api={api}
+            projectId={projectId}
+            serviceAccountId={serviceAccountId}
+            environments={environments.data}
+            error={environments.error}
+            manages={manages}
+            me={me}
           />
         )}
         {shown === 'activity' && <ActivityLog api={api} projectId={projectId} projects={projects.data?.data} />}
