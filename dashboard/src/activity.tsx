@@ -3,7 +3,7 @@ import type { RouteAnswer } from '@contract/route';
 import type { listAuditEventsRoute } from '@contract/routes/list-audit-events';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { type Api, bodyOf, dataOf } from './api';
-import { actorWords, eventSentence, type Reading, tokenNamesIn } from './event-words';
+import { actorWords, eventSentence, type Reading, serviceAccountNamesIn, tokenNamesIn } from './event-words';
 import { loadProjects, type ProjectEntry } from './projects';
 import { ErrorMessage, useAction, useLoad, When } from './ui';
 
@@ -28,15 +28,24 @@ const queryOf = (filters: Filters, cursor: string | null) => ({
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** The names of the reader's projects and tokens, by id; empty until (or unless) they load. */
-const useKnownNames = (api: Api, projects: readonly ProjectEntry[] | undefined) => {
+/**
+ * The names of the reader's projects and tokens, and of the trail's project's service accounts, by id;
+ * empty until (or unless) they load.
+ */
+const useKnownNames = (api: Api, projects: readonly ProjectEntry[] | undefined, projectId: string | undefined) => {
   const tokens = useLoad(() => dataOf(api.api.GET('/api/v1/tokens')));
+  const serviceAccounts = useLoad(async () =>
+    projectId === undefined
+      ? []
+      : dataOf(api.api.GET('/api/v1/projects/{projectId}/service-accounts', { params: { path: { projectId } } })),
+  );
   return useMemo(
     () => ({
       projects: new Map((projects ?? []).map((project) => [project.projectId, project.name])),
       tokens: new Map((tokens.data ?? []).map((token) => [token.id, token.name])),
+      serviceAccounts: new Map((serviceAccounts.data ?? []).map((account) => [account.id, account.name])),
     }),
-    [projects, tokens.data],
+    [projects, tokens.data, serviceAccounts.data],
   );
 };
 
@@ -60,9 +69,13 @@ export const ActivityLog = ({
   // The filters of the pages shown: a cursor continues their query only, whatever the form holds now.
   const [shown, setShown] = useState<Filters>(NO_FILTERS);
   const { busy, error, run } = useAction();
-  const known = useKnownNames(api, projects);
+  const known = useKnownNames(api, projects, projectId);
   const reading: Reading = {
-    names: { projects: known.projects, tokens: tokenNamesIn(events ?? [], known.tokens) },
+    names: {
+      projects: known.projects,
+      tokens: tokenNamesIn(events ?? [], known.tokens),
+      serviceAccounts: serviceAccountNamesIn(events ?? [], known.serviceAccounts),
+    },
     projectId,
     time: (iso) => timeFormat.format(new Date(iso)),
   };

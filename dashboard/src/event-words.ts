@@ -12,6 +12,11 @@ export interface KnownNames {
   readonly projects: ReadonlyMap<string, string>;
   /** Token names, by token id: the reader's own tokens, and those the events on screen name. */
   readonly tokens: ReadonlyMap<string, string>;
+  /**
+   * Service account names, by id: those of the trail's project, and those the events on screen name.
+   * A token's event of a service account names the token in `details.name`, not the service account.
+   */
+  readonly serviceAccounts?: ReadonlyMap<string, string>;
 }
 
 /** How an event is read: the names known, the project whose trail it is (if any), and a time in the reader's words. */
@@ -117,9 +122,21 @@ const accessPhrase = (access: AuditEvent['details']['access']): string =>
     .map(([environment, level]) => `${environment}: ${level}`)
     .join(', ');
 
-/** A service account by its name, else its id. */
+/** A service account by its name, else its id: the events of a service account itself name it in `details.name`. */
 const serviceAccountPhrase = ({ target, details }: AuditEvent): string =>
   details.name === null ? (target.serviceAccountId ?? '') : quoted(details.name);
+
+/**
+ * The service account of an event about one of its tokens, or about its token's use: by the name
+ * known (or the acting service account's own), else its id. Its `details.name` is the token's.
+ */
+const tokenOwnerPhrase = ({ target, actor }: AuditEvent, reading: Reading): string => {
+  const id = target.serviceAccountId;
+  const name =
+    (id === null ? undefined : reading.names.serviceAccounts?.get(id)) ??
+    (actor.type === 'serviceAccount' && actor.id === id && actor.name !== null ? actor.name : undefined);
+  return name === undefined ? (id ?? '') : quoted(name);
+};
 
 /** `protected, 2 approvals, members read by default`: the settings an environment's change set. */
 const settingsPhrase = (details: AuditEvent['details']): string =>
@@ -222,19 +239,19 @@ export const eventSentence = (event: AuditEvent, reading: Reading): string => {
     case 'service_account.deleted':
       return `Deleted service account ${serviceAccountPhrase(event)}${ofProject(event, reading, 'of')}`;
     case 'service_account.token.created':
-      return `Created token ${tokenPhrase(target.tokenId, reading)} of service account ${serviceAccountPhrase(event)}${details.expiresAt === null ? '' : `; it expires ${reading.time(details.expiresAt)}`}`;
+      return `Created ${tokenPhrase(target.tokenId, reading, details.name)} of service account ${tokenOwnerPhrase(event, reading)}${details.expiresAt === null ? '' : `; it expires ${reading.time(details.expiresAt)}`}`;
     case 'service_account.token.revoked':
-      return `Revoked token ${tokenPhrase(target.tokenId, reading)} of service account ${serviceAccountPhrase(event)}`;
+      return `Revoked ${tokenPhrase(target.tokenId, reading, details.name)} of service account ${tokenOwnerPhrase(event, reading)}`;
     case 'service_account.token.rotated':
-      return `Rotated token ${tokenPhrase(target.tokenId, reading)} of service account ${serviceAccountPhrase(event)}${details.stopsAt === null ? '' : `; the old one stops ${reading.time(details.stopsAt)}`}`;
+      return `Rotated ${tokenPhrase(target.tokenId, reading, details.name)} of service account ${tokenOwnerPhrase(event, reading)}${details.stopsAt === null ? '' : `; the old one stops ${reading.time(details.stopsAt)}`}`;
     case 'service_account.trust_rule.added':
       return `Trusted ${details.note ?? 'a rule'} to sign in as service account ${serviceAccountPhrase(event)}`;
     case 'service_account.trust_rule.deleted':
       return `Stopped trusting ${details.note ?? 'a rule'} to sign in as service account ${serviceAccountPhrase(event)}`;
     case 'service_account.signed_in':
-      return `Signed in as service account ${serviceAccountPhrase(event)}${event.actor.subject === null ? '' : ` with ${event.actor.subject}`}`;
+      return `Signed in as service account ${tokenOwnerPhrase(event, reading)}${event.actor.subject === null ? '' : ` with ${event.actor.subject}`}`;
     case 'service_account.denied':
-      return `Refused service account ${serviceAccountPhrase(event)}${details.reason === null ? '' : `: ${denialWords.get(details.reason as DenialReason) ?? signInWords.get(details.reason as SignInRefusal) ?? details.reason}`}`;
+      return `Refused service account ${tokenOwnerPhrase(event, reading)}${details.reason === null ? '' : `: ${denialWords.get(details.reason as DenialReason) ?? signInWords.get(details.reason as SignInRefusal) ?? details.reason}`}`;
     case 'user.offboarded':
       return `Offboarded ${personPhrase(event)}: their tokens revoked and their memberships removed`;
     case 'webhook.created':
@@ -276,6 +293,31 @@ export const tokenNamesIn = (
     if (details.name === null) continue;
     if (target.tokenId !== null && !names.has(target.tokenId)) names.set(target.tokenId, details.name);
     if (details.replacedBy !== null && !names.has(details.replacedBy)) names.set(details.replacedBy, details.name);
+  }
+  return names;
+};
+
+/** The events of a service account itself and of its trust rules, whose `details.name` is the service account's. */
+const SERVICE_ACCOUNT_EVENTS: ReadonlySet<AuditEvent['type']> = new Set([
+  'service_account.created',
+  'service_account.updated',
+  'service_account.deleted',
+  'service_account.trust_rule.added',
+  'service_account.trust_rule.deleted',
+]);
+
+/**
+ * The service account names `events` tell (a creation, a change, a delete; the newest first, as the
+ * trail is) over those already known: one deleted since is in no list any more.
+ */
+export const serviceAccountNamesIn = (
+  events: readonly AuditEvent[],
+  known: ReadonlyMap<string, string>,
+): ReadonlyMap<string, string> => {
+  const names = new Map(known);
+  for (const { type, target, details } of events) {
+    if (!SERVICE_ACCOUNT_EVENTS.has(type) || details.name === null || target.serviceAccountId === null) continue;
+    if (!names.has(target.serviceAccountId)) names.set(target.serviceAccountId, details.name);
   }
   return names;
 };
