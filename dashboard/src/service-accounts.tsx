@@ -237,14 +237,14 @@ export const ServiceAccountsPanel = ({
         actions={
           manages
             ? (serviceAccount) => (
-                <>
+                <div class="row-buttons">
                   <button type="button" class="secondary" onClick={() => setEditing(serviceAccount)}>
                     Edit
                   </button>
                   <button type="button" class="danger" onClick={() => setDeleting(serviceAccount)}>
                     Delete
                   </button>
-                </>
+                </div>
               )
             : undefined
         }

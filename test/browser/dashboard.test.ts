@@ -330,6 +330,7 @@ test('a project opens at its home, on its Secrets tab, with its name as the head
     'Members',
     'Compare',
     'Changes',
+    'Service accounts',
     'Activity',
     'Settings',
   ]);
@@ -467,6 +468,7 @@ test('a plain member sees the members but is offered no control to change them',
     'Members',
     'Compare',
     'Changes',
+    'Service accounts',
     'Settings',
   ]);
   await expect(page.getByRole('button', { name: 'Add member' }).count()).resolves.toBe(0);
