@@ -120,6 +120,9 @@ test('the owner creates a service account with a level per environment; the API‚
   await form.getByRole('button', { name: 'Create service account' }).click();
   await status(page, 'Created the service account ‚Äúci-deploy‚Äù: production: write, staging: read.').waitFor();
   const list = page.getByRole('region', { name: 'Service accounts' });
+  const row = rowOf(page, 'ci-deploy');
+  // The status comes with the answer; the list is read again after it.
+  await row.waitFor();
   await expect(list.getByRole('columnheader').allTextContents()).resolves.toEqual([
     'Name',
     'Description',
@@ -129,7 +132,6 @@ test('the owner creates a service account with a level per environment; the API‚
     'Created',
     'Actions',
   ]);
-  const row = rowOf(page, 'ci-deploy');
   await expect(row.getByRole('cell').allTextContents()).resolves.toEqual([
     'Deploys from CI',
     'none',
