@@ -214,6 +214,24 @@ test('docs/dashboard-changes.png: the change requests of a protected environment
   await docsScreenshot('dashboard-changes');
 });
 
+test('docs/dashboard-service-accounts.png: the project’s service accounts with their access per environment', async () => {
+  const serviceAccounts = `/api/v1/projects/${projectId}/service-accounts`;
+  await arrangeOk('POST', serviceAccounts, bearer, {
+    name: 'ci-deploy',
+    description: 'Deploys from GitHub Actions',
+    access: { staging: 'read', production: 'write' },
+  });
+  await arrangeOk('POST', serviceAccounts, bearer, {
+    name: 'nightly-backup',
+    description: 'Copies production’s settings for the backup job',
+    access: { production: 'read' },
+  });
+  await page.reload();
+  await page.getByRole('tab', { name: 'Service accounts' }).click();
+  await page.getByRole('rowheader', { name: 'nightly-backup' }).waitFor();
+  await docsScreenshot('dashboard-service-accounts');
+});
+
 test('the page logged no error', () => {
   expect(browser.errors).toEqual([]);
 });
