@@ -7,6 +7,7 @@ import { projectHref } from './projects';
 import { CreateServiceAccountForm, EditServiceAccount } from './service-account-form';
 import { ServiceAccountTokens } from './service-account-tokens';
 import { accessSummary, type ServiceAccount, serviceAccountLevel } from './service-account-types';
+import { TrustRules } from './trust-rules';
 import { Confirm, ErrorMessage, useLoad, When } from './ui';
 
 /** The tab's address, and one service account's under it (`#/projects/<id>/service-accounts/<sa id>`). */
@@ -43,8 +44,8 @@ const DeleteServiceAccount = ({
 );
 
 /**
- * One service account: its description and access, Edit and Delete, and its tokens for owners and
- * admins (`manages`); the others read what it is and may do.
+ * One service account: its description and access, Edit and Delete, and its tokens and trust rules for
+ * owners and admins (`manages`); the others read what it is and may do.
  */
 const ServiceAccountDetail = ({
   api,
@@ -113,9 +114,12 @@ const ServiceAccountDetail = ({
             )}
           </section>
           {manages ? (
-            <ServiceAccountTokens api={api} projectId={projectId} serviceAccount={serviceAccount} me={me} />
+            <>
+              <ServiceAccountTokens api={api} projectId={projectId} serviceAccount={serviceAccount} me={me} />
+              <TrustRules api={api} projectId={projectId} serviceAccount={serviceAccount} />
+            </>
           ) : (
-            <p class="hint">Only the project’s owner and admins see and make its tokens.</p>
+            <p class="hint">Only the project’s owner and admins see and make its tokens and trust rules.</p>
           )}
           {editing && environments && (
             <EditServiceAccount
