@@ -138,6 +138,22 @@ const tokenOwnerPhrase = ({ target, actor }: AuditEvent, reading: Reading): stri
   return name === undefined ? (id ?? '') : quoted(name);
 };
 
+/**
+ * A trust rule as its event's `details.note` holds it (`oidc <issuer> <subject>`, `aws <ARN> …`), in
+ * words: `the subject repo:acme/app:ref:refs/heads/main of https://token.actions.githubusercontent.com`,
+ * `the AWS principal arn:aws:iam::123456789012:role/deploy`; another form as it is.
+ */
+const rulePhrase = (note: string | null): string => {
+  if (note === null) return 'a rule';
+  const [kind, first, ...rest] = note.split(' ');
+  if (kind === 'oidc' && first !== undefined && rest.length > 0) return `the subject ${rest.join(' ')} of ${first}`;
+  if (kind === 'aws' && first !== undefined) {
+    const principals = [first, ...rest];
+    return `the AWS ${principals.length === 1 ? 'principal' : 'principals'} ${listed(principals)}`;
+  }
+  return note;
+};
+
 /** `protected, 2 approvals, members read by default`: the settings an environment's change set. */
 const settingsPhrase = (details: AuditEvent['details']): string =>
   [
@@ -245,9 +261,9 @@ export const eventSentence = (event: AuditEvent, reading: Reading): string => {
     case 'service_account.token.rotated':
       return `Rotated ${tokenPhrase(target.tokenId, reading, details.name)} of service account ${tokenOwnerPhrase(event, reading)}${details.stopsAt === null ? '' : `; the old one stops ${reading.time(details.stopsAt)}`}`;
     case 'service_account.trust_rule.added':
-      return `Trusted ${details.note ?? 'a rule'} to sign in as service account ${serviceAccountPhrase(event)}`;
+      return `Trusted ${rulePhrase(details.note)} to sign in as service account ${serviceAccountPhrase(event)}`;
     case 'service_account.trust_rule.deleted':
-      return `Stopped trusting ${details.note ?? 'a rule'} to sign in as service account ${serviceAccountPhrase(event)}`;
+      return `Stopped trusting ${rulePhrase(details.note)} to sign in as service account ${serviceAccountPhrase(event)}`;
     case 'service_account.signed_in':
       return `Signed in as service account ${tokenOwnerPhrase(event, reading)}${event.actor.subject === null ? '' : ` with ${event.actor.subject}`}`;
     case 'service_account.denied':
