@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { GITHUB_ACTIONS_ISSUER } from '@contract/trust-rules';
 import type { Page } from 'playwright-core';
 import { arrange, call, devSession, type Reply } from '../integration/harness';
 import { type NpmService, startNpmService } from '../integration/npm-start';
@@ -27,6 +28,8 @@ const adaEmail = `ada-${tag}@example.com`;
 const cyEmail = `cy-${tag}@example.com`;
 let adaBearer = '';
 let projectId = '';
+/** The service account Ada makes, as its page's address names it. */
+let serviceAccountId = '';
 /** The token Ada created, then its rotation's replacement, as the page showed each once. */
 let firstToken = '';
 let rotatedToken = '';
@@ -47,6 +50,7 @@ const signedInOnce = async (email: string): Promise<string> => {
 };
 
 const projectPath = () => `/api/v1/projects/${projectId}`;
+const serviceAccountPath = () => `${projectPath()}/service-accounts/${serviceAccountId}`;
 
 /** The screen passes axe-core, and looks right at both widths (saved for people to look at). */
 const checkScreen = async (page: Page, name: string) => {
@@ -161,7 +165,9 @@ test('its token is shown once with Copy, and reads the secrets of its access onl
   const { page } = ada;
   await rowOf(page, 'ci-deploy').getByRole('link', { name: 'ci-deploy' }).click();
   await page.getByRole('heading', { name: 'Service account “ci-deploy”' }).waitFor();
-  expect(new URL(page.url()).hash).toMatch(/^#\/projects\/prj_[^/]+\/service-accounts\/sa_[0-9A-Za-z]{16}$/);
+  const address = new URL(page.url()).hash;
+  expect(address).toMatch(/^#\/projects\/prj_[^/]+\/service-accounts\/sa_[0-9A-Za-z]{16}$/);
+  serviceAccountId = address.split('/').at(-1) ?? '';
   const tokens = page.getByRole('region', { name: 'Tokens of “ci-deploy”' });
   await tokens.getByText('No tokens yet.').waitFor();
   const form = page.getByRole('form', { name: 'Create a token of “ci-deploy”' });
@@ -260,6 +266,72 @@ test('Edit changes the access at once; the token of the old access reads no more
   expect((await readWith(firstToken, 'development', 'API_URL')).status).toBe(200);
 });
 
+test('trust rules: a GitHub Actions rule and an AWS role rule are added beside the API’s refusal, listed, and deleted', async () => {
+  const { page } = ada;
+  await page.getByRole('heading', { name: 'Service account “ci-deploy”' }).waitFor();
+  const rules = page.getByRole('region', { name: 'Trust rules of “ci-deploy”' });
+  await rules.getByText('No trust rules yet: only its tokens act as it.').waitFor();
+
+  const github = page.getByRole('form', { name: 'GitHub Actions' });
+  await expect(github.getByLabel('Audience').inputValue()).resolves.toBe('secrets-service');
+  await github.getByLabel('Owner').fill('acme');
+  await github.getByLabel('Repository').fill('app');
+  await github.getByText('Subject: repo:acme/app:ref:refs/heads/main').waitFor();
+  await github.getByLabel('In a deployment environment').check();
+  await github.getByLabel('Environment', { exact: true }).fill('production');
+  await github.getByText('Subject: repo:acme/app:environment:production').waitFor();
+  await github.getByRole('button', { name: 'Add GitHub Actions rule' }).click();
+  await status(page, 'Added the rule for repo:acme/app:environment:production.').waitFor();
+  const githubRow = rules.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'GitHub Actions' }) });
+  await githubRow.waitFor();
+  await expect(githubRow.getByRole('cell').first().textContent()).resolves.toBe(
+    `repo:acme/app:environment:production at ${GITHUB_ACTIONS_ISSUER}`,
+  );
+
+  const aws = page.getByRole('form', { name: 'AWS role' });
+  await aws.getByLabel('Role ARNs').fill('arn:aws:iam::123456789012:role/deploy\narn:aws:iam::12345:role/typo');
+  await aws.getByRole('button', { name: 'Add AWS role rule' }).click();
+  const lineError = aws
+    .getByRole('alert')
+    .filter({ hasText: 'Line 2, arn:aws:iam::12345:role/typo: Use an IAM role or user ARN' });
+  await lineError.waitFor();
+  await expect(aws.getByLabel('Role ARNs').getAttribute('aria-invalid')).resolves.toBe('true');
+  await checkScreen(page, 'service-account-trust-rules-error');
+  await aws
+    .getByLabel('Role ARNs')
+    .fill('arn:aws:iam::123456789012:role/deploy\narn:aws:iam::123456789012:role/ci/release');
+  await aws.getByRole('button', { name: 'Add AWS role rule' }).click();
+  await status(page, 'Added the AWS rule.').waitFor();
+  await rules.getByRole('rowheader', { name: 'AWS IAM' }).waitFor();
+
+  const listed = (await arrangeOk('GET', `${serviceAccountPath()}/trust-rules`)).body.data as Record<string, unknown>[];
+  expect(listed).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({
+        kind: 'oidc',
+        issuer: GITHUB_ACTIONS_ISSUER,
+        audience: 'secrets-service',
+        subject: 'repo:acme/app:environment:production',
+      }),
+      expect.objectContaining({
+        kind: 'aws',
+        principals: ['arn:aws:iam::123456789012:role/deploy', 'arn:aws:iam::123456789012:role/ci/release'],
+      }),
+    ]),
+  );
+  expect(listed).toHaveLength(2);
+  await checkScreen(page, 'service-account-trust-rules');
+
+  await githubRow.getByRole('button', { name: 'Delete rule' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete the GitHub Actions rule?' });
+  await dialog.getByRole('button', { name: 'Delete rule' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await status(page, 'Deleted the GitHub Actions rule.').waitFor();
+  await githubRow.waitFor({ state: 'detached' });
+  const left = (await arrangeOk('GET', `${serviceAccountPath()}/trust-rules`)).body.data as { kind: string }[];
+  expect(left.map((rule) => rule.kind)).toEqual(['aws']);
+});
+
 test('a plain member sees the list and a service account’s access, without a control or its tokens', async () => {
   const { page } = cy;
   await signIn(page, cyEmail);
@@ -280,7 +352,7 @@ test('a plain member sees the list and a service account’s access, without a c
   await checkScreen(page, 'service-accounts-member');
   await row.getByRole('link', { name: 'ci-deploy' }).click();
   await page.getByRole('heading', { name: 'Service account “ci-deploy”' }).waitFor();
-  await page.getByText('Only the project’s owner and admins see and make its tokens.').waitFor();
+  await page.getByText('Only the project’s owner and admins see and make its tokens and trust rules.').waitFor();
   await expect(
     page
       .getByRole('button')
@@ -299,6 +371,9 @@ test('the Activity tab says what happened to the service account and its tokens,
     /^Rotated token “github-actions” of service account “ci-deploy”; the old one stops /,
     'Revoked token “github-actions” of service account “ci-deploy”',
     'Changed service account “ci-deploy”: development: read, production: write',
+    `Trusted the subject repo:acme/app:environment:production of ${GITHUB_ACTIONS_ISSUER} to sign in as service account “ci-deploy”`,
+    'Trusted the AWS principals arn:aws:iam::123456789012:role/deploy and arn:aws:iam::123456789012:role/ci/release to sign in as service account “ci-deploy”',
+    `Stopped trusting the subject repo:acme/app:environment:production of ${GITHUB_ACTIONS_ISSUER} to sign in as service account “ci-deploy”`,
   ]) {
     await page
       .getByRole('cell', { name: sentence, exact: typeof sentence === 'string' })
