@@ -450,7 +450,7 @@ export const TrustRules = ({
     rules.reload();
   };
   return (
-    <>
+    <div class="trust-rules">
       <List
         id="trust-rules"
         title={`Trust rules of “${serviceAccount.name}”`}
@@ -507,6 +507,6 @@ export const TrustRules = ({
           <p>What it trusts can no longer exchange a credential of its own for “{serviceAccount.name}”’s access.</p>
         </Confirm>
       )}
-    </>
+    </div>
   );
 };
