@@ -15,9 +15,9 @@ import type { ServiceAccount } from './service-account-types';
 import { Confirm, detailText, ErrorMessage, useAction, useDraft, useLoad, When } from './ui';
 
 /**
- * The audience a new OpenID Connect rule is offered with: what a workload asks its token for (GitHub
- * Actions' `core.getIDToken('secrets-service')`), the audience of the local runtime's development
- * workload issuer too (local/dev-workload.ts). Neither the contract nor the API's document names one.
+ * The audience a new OpenID Connect rule is offered with: the one the `secrets` CLI asks a job's token
+ * for unless `SECRETS_OIDC_AUDIENCE` names another (docs/pipelines.md), and the local runtime's
+ * development workload issuer's.
  */
 export const DEFAULT_AUDIENCE = 'secrets-service';
 
@@ -250,8 +250,8 @@ const GitHubActionsForm = ({ draftKey, add }: { draftKey: string; add: AddRule }
               label="Audience"
               hint={
                 <>
-                  What the workflow asks its token for:{' '}
-                  <code>core.getIDToken('{draft.audience || DEFAULT_AUDIENCE}')</code>
+                  What the job’s token is asked for: <code>{DEFAULT_AUDIENCE}</code> by the <code>secrets</code> CLI,
+                  unless <code>SECRETS_OIDC_AUDIENCE</code> names another.
                 </>
               }
               value={draft.audience}
