@@ -8,6 +8,7 @@ import { List } from './list';
 import type { MeState } from './me';
 import { RotateToken } from './rotate-token';
 import type { NewServiceAccountToken, ServiceAccount, ServiceAccountToken } from './service-account-types';
+import { tokenUseColumns } from './token-columns';
 import { isPast, type Shown } from './token-types';
 import { Confirm, ErrorMessage, useAction, useDraft, useLoad, When } from './ui';
 
@@ -243,32 +244,7 @@ export const ServiceAccountTokens = ({
           },
           { label: 'Prefix', cell: (token) => <code>{token.displayPrefix}…</code> },
           { label: 'Created', cell: (token) => <When at={token.createdAt} otherwise="" /> },
-          {
-            label: 'Expires',
-            cell: (token) =>
-              token.stopsAt === null ? (
-                <When at={token.expiresAt} otherwise="never" />
-              ) : (
-                <>
-                  {isPast(token.stopsAt) ? 'Stopped ' : 'Stops working '}
-                  <When at={token.stopsAt} otherwise="" />
-                </>
-              ),
-          },
-          {
-            label: 'Last used',
-            cell: (token) => (
-              <>
-                <When at={token.lastUsedAt} otherwise="never" />
-                {token.lastUsedIp && <span class="from"> from {token.lastUsedIp}</span>}
-              </>
-            ),
-          },
-          {
-            label: 'Works from',
-            className: 'addresses',
-            cell: (token) => (token.allowedIps === null ? 'Creating address' : token.allowedIps.join(', ')),
-          },
+          ...tokenUseColumns<ServiceAccountToken>(),
         ]}
         actionsClass="row-actions stacked"
         actions={(token) => (

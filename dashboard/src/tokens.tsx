@@ -7,6 +7,7 @@ import { List } from './list';
 import type { MeState } from './me';
 import { loadProjects } from './projects';
 import { RotateToken } from './rotate-token';
+import { tokenUseColumns } from './token-columns';
 import { isPast, type Shown, type TokenEntry } from './token-types';
 import { Confirm, useLoad, When } from './ui';
 
@@ -101,32 +102,7 @@ export const TokensScreen = ({ api, me }: { api: Api; me: MeState }) => {
           { label: 'Prefix', cell: (token) => <code>{token.displayPrefix}…</code> },
           { label: 'Scopes', cell: (token) => token.scopes.join(', ') },
           { label: 'Created', cell: (token) => <When at={token.createdAt} otherwise="" /> },
-          {
-            label: 'Expires',
-            cell: (token) =>
-              token.stopsAt === null ? (
-                <When at={token.expiresAt} otherwise="never" />
-              ) : (
-                <>
-                  {isPast(token.stopsAt) ? 'Stopped ' : 'Stops working '}
-                  <When at={token.stopsAt} otherwise="" />
-                </>
-              ),
-          },
-          {
-            label: 'Last used',
-            cell: (token) => (
-              <>
-                <When at={token.lastUsedAt} otherwise="never" />
-                {token.lastUsedIp && <span class="from"> from {token.lastUsedIp}</span>}
-              </>
-            ),
-          },
-          {
-            label: 'Works from',
-            className: 'addresses',
-            cell: (token) => (token.allowedIps === null ? 'Creating address' : token.allowedIps.join(', ')),
-          },
+          ...tokenUseColumns<TokenEntry>(),
           { label: 'Projects', cell: reach },
         ]}
         actionsClass="row-actions stacked"
