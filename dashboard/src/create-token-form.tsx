@@ -1,6 +1,7 @@
 import type { ValidationDetail } from '@contract/errors';
 import { MAX_ALLOWED_IPS, MAX_TTL_DAYS } from '@contract/limits';
 import { type Scope, scopes } from '@contract/scopes';
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { type Api, dataOf } from './api';
 import { describedBy, fieldText } from './field-error';
@@ -107,6 +108,77 @@ export const LOOPBACK = ['127.0.0.1', '::1'] as const;
 
 export const isLoopback = (address: string | undefined): boolean =>
   address !== undefined && (LOOPBACK as readonly string[]).includes(address);
+
+/** Where a new token works from: the creating address (this machine's both loopback ones locally), or a typed list. */
+export const WorksFrom = ({
+  ids,
+  label,
+  hint,
+  from,
+  addresses,
+  onChange,
+  sourceIp,
+  meError,
+  errors,
+  sent,
+}: {
+  /** `field`: the prefix of the radios' name and the list's ids; `me`: the id of the caller's address's error. */
+  ids: { readonly field: string; readonly me: string };
+  label: string;
+  hint: ComponentChildren;
+  from: 'this' | 'list';
+  addresses: string;
+  onChange: (change: { from?: 'this' | 'list'; addresses?: string }) => void;
+  sourceIp: string | undefined;
+  meError: string | undefined;
+  errors: readonly ValidationDetail[];
+  sent: readonly AddressLine[];
+}) => (
+  <fieldset>
+    <legend>Works from</legend>
+    <label class="check">
+      <input
+        type="radio"
+        name={`${ids.field}-from`}
+        checked={from === 'this'}
+        onChange={() => onChange({ from: 'this' })}
+      />
+      {isLoopback(sourceIp) ? `This machine (${LOOPBACK.join(' and ')})` : `This address (${sourceIp ?? '…'})`}
+    </label>
+    <label class="check">
+      <input
+        type="radio"
+        name={`${ids.field}-from`}
+        checked={from === 'list'}
+        onChange={() => onChange({ from: 'list' })}
+      />
+      These addresses
+    </label>
+    <ErrorMessage id={ids.me} error={meError} />
+    {from === 'list' && (
+      <>
+        <label for={`${ids.field}-addresses`}>{label}</label>
+        <p id={`${ids.field}-addresses-hint`} class="hint">
+          {hint}
+        </p>
+        <textarea
+          id={`${ids.field}-addresses`}
+          rows={3}
+          required
+          spellcheck={false}
+          value={addresses}
+          aria-invalid={errors.length > 0}
+          aria-describedby={describedBy(
+            `${ids.field}-addresses-hint`,
+            errors.length > 0 && `${ids.field}-addresses-error`,
+          )}
+          onInput={(event) => onChange({ addresses: event.currentTarget.value })}
+        />
+        <AddressErrors id={`${ids.field}-addresses-error`} details={errors} sent={sent} />
+      </>
+    )}
+  </fieldset>
+);
 
 /**
  * The create form: name, scopes, lifetime, where the token works from and which projects it reaches;
@@ -243,47 +315,18 @@ export const CreateTokenForm = ({
           Never expires
         </label>
       </div>
-      <fieldset>
-        <legend>Works from</legend>
-        <label class="check">
-          <input
-            type="radio"
-            name="token-from"
-            checked={draft.from === 'this'}
-            onChange={() => setDraft({ ...draft, from: 'this' })}
-          />
-          {isLoopback(sourceIp) ? `This machine (${LOOPBACK.join(' and ')})` : `This address (${sourceIp ?? '…'})`}
-        </label>
-        <label class="check">
-          <input
-            type="radio"
-            name="token-from"
-            checked={draft.from === 'list'}
-            onChange={() => setDraft({ ...draft, from: 'list' })}
-          />
-          These addresses
-        </label>
-        <ErrorMessage id="me-error" error={me.error} />
-        {draft.from === 'list' && (
-          <>
-            <label for="token-addresses">Addresses</label>
-            <p id="token-addresses-hint" class="hint">
-              One IP address or network (CIDR) per line, up to {MAX_ALLOWED_IPS}, e.g. 203.0.113.7 or 10.0.0.0/24.
-            </p>
-            <textarea
-              id="token-addresses"
-              rows={3}
-              required
-              spellcheck={false}
-              value={draft.addresses}
-              aria-invalid={addressErrors.length > 0}
-              aria-describedby={`token-addresses-hint${addressErrors.length > 0 ? ' token-addresses-error' : ''}`}
-              onInput={(event) => setDraft({ ...draft, addresses: event.currentTarget.value })}
-            />
-            <AddressErrors id="token-addresses-error" details={addressErrors} sent={sent} />
-          </>
-        )}
-      </fieldset>
+      <WorksFrom
+        ids={{ field: 'token', me: 'me-error' }}
+        label="Addresses"
+        hint={<>One IP address or network (CIDR) per line, up to {MAX_ALLOWED_IPS}, e.g. 203.0.113.7 or 10.0.0.0/24.</>}
+        from={draft.from}
+        addresses={draft.addresses}
+        onChange={(change) => setDraft({ ...draft, ...change })}
+        sourceIp={sourceIp}
+        meError={me.error}
+        errors={addressErrors}
+        sent={sent}
+      />
       <fieldset aria-describedby={projectErrors.length > 0 ? 'token-projects-error' : undefined}>
         <legend>Projects</legend>
         <label class="check">

@@ -1,7 +1,7 @@
 import { MAX_ALLOWED_IPS, MAX_SERVICE_ACCOUNT_TOKEN_DAYS, MAX_SERVICE_ACCOUNT_TOKENS } from '@contract/limits';
 import { useState } from 'preact/hooks';
 import { type Api, bodyOf, dataOf } from './api';
-import { AddressErrors, type AddressLine, addressLines, isLoopback, LOOPBACK } from './create-token-form';
+import { type AddressLine, addressLines, isLoopback, LOOPBACK, WorksFrom } from './create-token-form';
 import { CreatedToken } from './created-token';
 import { describedBy, fieldText } from './field-error';
 import { List } from './list';
@@ -112,51 +112,23 @@ const CreateServiceAccountTokenForm = ({
       <p id="sa-token-days-hint" class="hint">
         1 to {MAX_SERVICE_ACCOUNT_TOKEN_DAYS} days: a machine’s token never lives forever.
       </p>
-      <fieldset>
-        <legend>Works from</legend>
-        <label class="check">
-          <input
-            type="radio"
-            name="sa-token-from"
-            checked={draft.from === 'this'}
-            onChange={() => setDraft({ ...draft, from: 'this' })}
-          />
-          {isLoopback(sourceIp) ? `This machine (${LOOPBACK.join(' and ')})` : `This address (${sourceIp ?? '…'})`}
-        </label>
-        <label class="check">
-          <input
-            type="radio"
-            name="sa-token-from"
-            checked={draft.from === 'list'}
-            onChange={() => setDraft({ ...draft, from: 'list' })}
-          />
-          These addresses
-        </label>
-        <ErrorMessage id="sa-me-error" error={me.error} />
-        {draft.from === 'list' && (
+      <WorksFrom
+        ids={{ field: 'sa-token', me: 'sa-me-error' }}
+        label="Allowed IP addresses"
+        hint={
           <>
-            <label for="sa-token-addresses">Allowed IP addresses</label>
-            <p id="sa-token-addresses-hint" class="hint">
-              One IP address or network (CIDR) per line, up to {MAX_ALLOWED_IPS}, such as the runners’ egress addresses:
-              203.0.113.7 or 10.0.0.0/24.
-            </p>
-            <textarea
-              id="sa-token-addresses"
-              rows={3}
-              required
-              spellcheck={false}
-              value={draft.addresses}
-              aria-invalid={addressErrors.length > 0}
-              aria-describedby={describedBy(
-                'sa-token-addresses-hint',
-                addressErrors.length > 0 && 'sa-token-addresses-error',
-              )}
-              onInput={(event) => setDraft({ ...draft, addresses: event.currentTarget.value })}
-            />
-            <AddressErrors id="sa-token-addresses-error" details={addressErrors} sent={sent} />
+            One IP address or network (CIDR) per line, up to {MAX_ALLOWED_IPS}, such as the runners’ egress addresses:
+            203.0.113.7 or 10.0.0.0/24.
           </>
-        )}
-      </fieldset>
+        }
+        from={draft.from}
+        addresses={draft.addresses}
+        onChange={(change) => setDraft({ ...draft, ...change })}
+        sourceIp={sourceIp}
+        meError={me.error}
+        errors={addressErrors}
+        sent={sent}
+      />
       <ErrorMessage id="create-sa-token-error" error={formError} />
       <button type="submit" disabled={busy}>
         Create token
