@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { CORS_REQUEST_HEADERS } from '@contract/cors';
 import { API_DOCUMENT_PATH, DASHBOARD_URL_FIELD } from '@contract/dashboard';
+import { ErrorText } from '@contract/errors';
 import { type GatewayResponseType, gatewayResponse } from '@contract/gateway-responses';
 import { TOKEN_LENGTH, TOKEN_PREFIX } from '@contract/identifiers';
 import { RATE_LIMIT_PROBE_HEADER, RATE_LIMIT_PROBE_VALUE, RATE_LIMITED_BODY } from '@contract/rate-limit';
@@ -56,6 +57,8 @@ const fixedAnswer = (type: GatewayResponseType): FixedAnswer => {
 };
 
 const UNAUTHORIZED = [fixedAnswer('UNAUTHORIZED')];
+/** A sign-in's one refusal, whatever proved false. */
+const IDENTITY_NOT_ACCEPTED = [{ status: 401, body: { success: false, error: ErrorText.identityNotAccepted } }];
 // API Gateway answers a path or method it does not know with MISSING_AUTHENTICATION_TOKEN, and may
 // answer RESOURCE_NOT_FOUND; either is the contract's answer to an unknown path.
 const NOT_FOUND = [fixedAnswer('MISSING_AUTHENTICATION_TOKEN'), fixedAnswer('RESOURCE_NOT_FOUND')].filter(
@@ -214,14 +217,28 @@ const preflightTargets = (): { contract: RouteContract; methods: readonly string
     .filter((contract, index) => routes.findIndex((other) => other.path === contract.path) === index)
     .map((contract) => ({ contract, methods: methodsByPath.get(contract.path) ?? [contract.method] }));
 
-/** Every route refuses a request without credentials; answers the origin the answers grant, if any. */
+/**
+ * Every route refuses a request without credentials (a sign-in, which takes none, refuses its sample's
+ * proof for a service account that is not there: its one 401); answers the origin the answers grant, if any.
+ */
 const checkWithoutCredentials = async (run: Run): Promise<string | undefined> => {
   let granted: string | undefined;
   for (const contract of routes) {
     const path = samplePath(contract);
-    const outcome = await run.send(contract.method, path);
+    const outcome = await run.send(
+      contract.method,
+      path,
+      contract.signIn ? { json: contract.sample(SAMPLE_WORLD).body } : undefined,
+    );
     granted ??= grantedOrigin(outcome);
-    run.record(checkFixed(`${contract.method} ${path} without credentials`, outcome, UNAUTHORIZED, true));
+    run.record(
+      checkFixed(
+        `${contract.method} ${path} without credentials`,
+        outcome,
+        contract.signIn ? IDENTITY_NOT_ACCEPTED : UNAUTHORIZED,
+        true,
+      ),
+    );
   }
   const readPath = samplePath(readRoute);
   const forged = await run.send(readRoute.method, readPath, { headers: bearer(FORGED_TOKEN) });

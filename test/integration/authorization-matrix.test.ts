@@ -306,7 +306,9 @@ const send = (route: RouteContract, credential: Credential): Promise<Reply> => {
   });
 };
 
-describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {
+describe.each(
+  routes.filter((route) => !route.signIn).map((route) => [`${route.method} ${route.path}`, route] as const),
+)('%s', (_name, route) => {
   it.each(credentials.map((credential) => [credential.name, credential] as const))(
     'with %s',
     async (_label, credential) => {
@@ -327,6 +329,21 @@ describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as 
     },
   );
 });
+
+describe.each(routes.filter((route) => route.signIn).map((route) => [`${route.method} ${route.path}`, route] as const))(
+  '%s, a sign-in that takes no credential',
+  (_name, route) => {
+    it.each(credentials.map((credential) => [credential.name, credential] as const))(
+      'is judged by the route itself with %s: no authorizer answers it',
+      async (_label, credential) => {
+        if (credential.atOffsetMs) setClock({ now: () => new Date(Date.now() + (credential.atOffsetMs ?? 0)) });
+        const reply = await send(route, credential);
+        // The empty body's refusal is the route's own: the authorizer would have answered 401 or 403.
+        expect({ status: reply.status, error: reply.body.error }).toEqual({ status: 400, error: ErrorText.validation });
+      },
+    );
+  },
+);
 
 describe('unknown paths and methods', () => {
   it.each([
