@@ -71,6 +71,19 @@ export interface CountingProxy {
    */
   rewrite(operation: string, change: BodyChange | undefined): void;
   /**
+   * Holds the first request of `operation` whose body `matches` until `during` has run, and that same
+   * request sent again too: the client gives a held request up after its one-second timeout and sends
+   * it again (the same body), and on a busy machine `during` outlasts that, so the resent request let
+   * through would land in the middle of `during` rather than after it. Other requests, `during`'s own
+   * included, pass. `ran` answers what `during` answered (it fails when no request matched); `release`
+   * lets every request through again.
+   */
+  hold(
+    operation: string,
+    matches: (body: Record<string, unknown>) => boolean,
+    during: () => Promise<unknown>,
+  ): { ran(): Promise<unknown>; release(): void };
+  /**
    * Holds the answer to the next request of `operation`, after DynamoDB has carried it out, until
    * `release` settles: how a test makes an answer arrive too late for the client, which sends again.
    */
@@ -535,6 +548,22 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
     rewrite: (operation, change) => {
       if (change) rewrites.set(operation, change);
       else rewrites.delete(operation);
+    },
+    hold: (operation, matches, during) => {
+      let ran: Promise<unknown> | undefined;
+      let held: string | undefined;
+      rewrites.set(operation, async (body) => {
+        const sent = JSON.stringify(body);
+        if (held === undefined && matches(body)) {
+          held = sent;
+          ran = during();
+        }
+        if (sent === held) await ran;
+      });
+      return {
+        ran: () => ran ?? Promise.reject(new Error(`No ${operation} request matched, so nothing ran`)),
+        release: () => rewrites.delete(operation),
+      };
     },
     close: async () => {
       diagnosticsChannel.unsubscribe('http.client.request.start', onRequestStart);

@@ -24,29 +24,27 @@ describe('a secret write racing its environment made again', () => {
     const owner = await sessionFor(service, uniqueEmail('owner'));
     const projectId = await createProject(service, owner);
     const staging = `/api/v1/projects/${projectId}/environments/staging`;
-    let ran: Promise<unknown> | undefined;
-    proxy.rewrite('TransactWriteItems', async (body) => {
-      if (ran || !JSON.stringify(body).includes('RACING_KEY')) return;
-      ran = (async () => {
+    const remade = proxy.hold(
+      'TransactWriteItems',
+      (body) => JSON.stringify(body).includes('RACING_KEY'),
+      async () => {
         expect((await call(service, 'DELETE', staging, { token: owner })).status).toBe(200);
         const made = await call(service, 'POST', `/api/v1/projects/${projectId}/environments`, {
           token: owner,
           json: { name: 'staging' },
         });
         expect(made.status).toBe(201);
-      })();
-      await ran;
-    });
+      },
+    );
     try {
       const written = await call(service, 'PUT', `${staging}/secrets/RACING_KEY`, {
         token: owner,
         json: { value: 'v' },
       });
-      expect(ran).toBeDefined();
-      await ran;
+      await remade.ran();
       expect([written.status, written.body.data?.version]).toEqual([201, 1]);
     } finally {
-      proxy.rewrite('TransactWriteItems', undefined);
+      remade.release();
     }
     const listed = await call(service, 'GET', `${staging}/secrets`, { token: owner });
     expect(listed.body.data.map((secret: { name: string }) => secret.name)).toEqual(['RACING_KEY']);

@@ -31,21 +31,8 @@ afterAll(async () => {
 });
 
 /** Holds the next transaction that writes the member item of `userId` until `during` has run. */
-const holdMemberWrite = (userId: string, during: () => Promise<unknown>) => {
-  let ran: Promise<unknown> | undefined;
-  proxy.rewrite('TransactWriteItems', async (body) => {
-    if (ran || !JSON.stringify(body).includes(`"MEMBER#${userId}"`)) return;
-    ran = during();
-    await ran;
-  });
-  return {
-    ran: () => {
-      expect(ran).toBeDefined();
-      return ran;
-    },
-    release: () => proxy.rewrite('TransactWriteItems', undefined),
-  };
-};
+const holdMemberWrite = (userId: string, during: () => Promise<unknown>) =>
+  proxy.hold('TransactWriteItems', (body) => JSON.stringify(body).includes(`"MEMBER#${userId}"`), during);
 
 /** Another user's newer session claims the address, as the authorizer records one. */
 const claimForAnother = (email: string) =>
