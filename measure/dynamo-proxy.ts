@@ -324,9 +324,12 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
   /** Tags of requests sent to the proxy, per client port, in the order HTTP/1.1 delivers them. */
   const tags = new Map<number, Tag[]>();
   let inFlight = 0;
-  /** Requests this process has started towards the proxy, and those that reached it. */
-  let sent = 0;
-  let arrived = 0;
+  /**
+   * Requests this process has started towards the proxy and not yet seen end, answered or failed: a
+   * request on a kept-alive connection the other end had just closed never arrives, and the SDK sends
+   * it again on a new one, so counting arrivals against starts would wait for it for ever.
+   */
+  let unfinished = 0;
   let port = 0;
   const rewrites = new Map<string, BodyChange>();
   const answerDelays = new Map<string, Promise<unknown>>();
@@ -337,7 +340,12 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
   // port pairs tags with arrivals.
   const onRequestStart = (message: unknown) => {
     const { request: started } = message as { request: ClientRequest };
-    if (String(started.getHeader('host') ?? '').endsWith(`:${port}`)) sent += 1;
+    if (String(started.getHeader('host') ?? '').endsWith(`:${port}`)) {
+      unfinished += 1;
+      started.once('close', () => {
+        unfinished -= 1;
+      });
+    }
     const tag: Tag = { target: String(started.getHeader('x-amz-target') ?? ''), phase: phases.getStore() };
     const enqueue = (socket: Socket) => {
       if (socket.remotePort !== port || socket.localPort === undefined) return;
@@ -408,7 +416,6 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
     const amzTarget = String(req.headers['x-amz-target'] ?? '');
     const operation = amzTarget.split('.')[1] ?? 'unknown';
     operations.push(operation);
-    arrived += 1;
     inFlight += 1;
     res.on('close', finished);
     void (async () => {
@@ -535,12 +542,12 @@ export const startCountingProxy = async (target: string): Promise<CountingProxy>
     operations,
     calls,
     withPhase: (phase, fn) => phases.run(phase, fn),
-    // Every request this process started towards the proxy has reached it and been answered: one
+    // Every request this process started towards the proxy has ended, and the proxy answers none: one
     // started without being awaited arrives some event-loop turns later, however long that takes.
     settled: () =>
       until(
-        () => (arrived >= sent && inFlight === 0 ? true : undefined),
-        () => ({ sent, arrived, inFlight }),
+        () => (unfinished === 0 && inFlight === 0 ? true : undefined),
+        () => ({ unfinished, inFlight }),
       ).then(() => undefined),
     delayNextAnswer: (operation, release) => {
       answerDelays.set(operation, release);
