@@ -1,7 +1,7 @@
 import { ErrorText } from '@contract/errors';
 import { MAX_OPEN_CHANGE_REQUESTS } from '@contract/limits';
 import type { LocalService } from '../../local/service';
-import { arrange, call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { arrange, call, createProject, createToken, signedIn, startService } from './harness';
 
 /**
  * Change requests, black box against `npm start`: proposed by anyone with write in the environment,
@@ -23,19 +23,12 @@ const requests = (projectId: string, name = 'production') => `${environment(proj
 const secret = (projectId: string, name: string, env = 'production') =>
   `${environment(projectId, env)}/secrets/${name}`;
 
-const signedIn = async (label: string) => {
-  const email = uniqueEmail(label);
-  const session = await sessionFor(service, email);
-  expect((await arrange(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
-  return { email, session };
-};
-
 /** An owner's project, production protected (approvals as given) and holding API_KEY at version 1, a member and two admins. */
 const protectedProject = async (approvals = 1) => {
-  const owner = await signedIn('owner');
-  const member = await signedIn('member');
-  const admin = await signedIn('admin');
-  const second = await signedIn('second');
+  const owner = await signedIn(service, 'owner');
+  const member = await signedIn(service, 'member');
+  const admin = await signedIn(service, 'admin');
+  const second = await signedIn(service, 'second');
   const projectId = await createProject(service, owner.session);
   for (const [who, role] of [
     [member, 'member'],
@@ -168,7 +161,7 @@ describe('change requests', () => {
   });
 
   it('lets the owner apply an open request without approvals, with a reason, recorded as forced', async () => {
-    const owner = await signedIn('solo');
+    const owner = await signedIn(service, 'solo');
     const projectId = await createProject(service, owner.session);
     await arrange(service, 'PATCH', environment(projectId), { token: owner.session, json: { protected: true } });
     const { id } = (await propose(projectId, owner.session, { set: { HOTFIX: 'now' } })).body.data;

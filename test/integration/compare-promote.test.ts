@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-
 import { ErrorText } from '@contract/errors';
 import { secretHeadKey, secretVersionKey } from '@lambdas/data/keys';
 import type { LocalService } from '../../local/service';
-import { arrange, call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { arrange, call, createProject, createToken, signedIn, startService } from './harness';
 
 /**
  * Comparing two environments and promoting secrets from one to another, black box against `npm start`
@@ -35,14 +35,6 @@ const getItem = async (key: { PK: string; SK: string }): Promise<Item> => {
 const project = (projectId: string) => `/api/v1/projects/${projectId}`;
 const secrets = (projectId: string, environment: string) => `${project(projectId)}/environments/${environment}/secrets`;
 
-/** A signed-in user (their profile exists, so they can be added as a member) and their session. */
-const signedIn = async (label: string) => {
-  const email = uniqueEmail(label);
-  const session = await sessionFor(service, email);
-  expect((await arrange(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
-  return { email, session };
-};
-
 /** Writes `values` into an environment as one PATCH, answering each secret's new version by name. */
 const seed = async (session: string, projectId: string, environment: string, values: Record<string, string>) => {
   const written = await arrange(service, 'PATCH', secrets(projectId, environment), {
@@ -68,7 +60,7 @@ const hex = (bytes: unknown) => Buffer.from(bytes as Uint8Array).toString('hex')
 
 describe('value digests', () => {
   it('stores with every value written a 32-byte digest on its head, none on its version, the same for the same value', async () => {
-    const owner = await signedIn('owner');
+    const owner = await signedIn(service, 'owner');
     const projectId = await createProject(service, owner.session);
     await seed(owner.session, projectId, 'staging', { API_KEY: 'one', OTHER: 'two' });
     const put = await call(service, 'PUT', `${secrets(projectId, 'production')}/API_KEY`, {
@@ -101,7 +93,7 @@ describe('value digests', () => {
   });
 
   it('stores no digest with a delete', async () => {
-    const owner = await signedIn('owner');
+    const owner = await signedIn(service, 'owner');
     const projectId = await createProject(service, owner.session);
     await seed(owner.session, projectId, 'staging', { API_KEY: 'one' });
     const deleted = await call(service, 'DELETE', `${secrets(projectId, 'staging')}/API_KEY`, {
@@ -115,9 +107,9 @@ describe('value digests', () => {
 
 /** An owner's project with a plain member and an admin in it. */
 const projectWithTeam = async () => {
-  const owner = await signedIn('owner');
-  const member = await signedIn('member');
-  const admin = await signedIn('admin');
+  const owner = await signedIn(service, 'owner');
+  const member = await signedIn(service, 'member');
+  const admin = await signedIn(service, 'admin');
   const projectId = await createProject(service, owner.session);
   for (const [who, role] of [
     [member, 'member'],
@@ -173,7 +165,7 @@ const refusal = (error: string) => ({ success: false, error });
 
 describe('GET /api/v1/projects/:projectId/compare', () => {
   it('answers each secret live in either environment, by name, with its status and versions, and no value', async () => {
-    const owner = await signedIn('owner');
+    const owner = await signedIn(service, 'owner');
     const projectId = await createProject(service, owner.session);
     await seed(owner.session, projectId, 'staging', { ONLY_STAGING: 'v-a', SAME: 'v-same', OTHER: 'v-old', GONE: 'x' });
     await seed(owner.session, projectId, 'staging', { OTHER: 'v-new' });
@@ -206,7 +198,7 @@ describe('GET /api/v1/projects/:projectId/compare', () => {
   });
 
   it('records no read: no secret.read event, whatever it compares', async () => {
-    const owner = await signedIn('owner');
+    const owner = await signedIn(service, 'owner');
     const projectId = await createProject(service, owner.session);
     await seed(owner.session, projectId, 'staging', { API_KEY: 'one' });
     await seed(owner.session, projectId, 'production', { API_KEY: 'one' });
@@ -217,7 +209,7 @@ describe('GET /api/v1/projects/:projectId/compare', () => {
   });
 
   it('compares values written before digests exactly, opening them in the function, and records no read', async () => {
-    const owner = await signedIn('owner');
+    const owner = await signedIn(service, 'owner');
     const projectId = await createProject(service, owner.session);
     const values = { BOTH_OLD_SAME: 'same', BOTH_OLD_OTHER: 'one', ONE_OLD_SAME: 'same', ONE_OLD_OTHER: 'one' };
     await seed(owner.session, projectId, 'staging', values);
@@ -280,8 +272,8 @@ describe('GET /api/v1/projects/:projectId/compare', () => {
   });
 
   it('refuses a stranger (404), a missing environment (404), and a missing, malformed or repeated environment (400)', async () => {
-    const owner = await signedIn('owner');
-    const stranger = await signedIn('stranger');
+    const owner = await signedIn(service, 'owner');
+    const stranger = await signedIn(service, 'stranger');
     const projectId = await createProject(service, owner.session);
     const notMember = await compare(stranger.session, projectId, 'from=staging&to=production');
     expect([notMember.status, notMember.body]).toEqual([404, refusal(ErrorText.projectNotFound)]);
@@ -318,7 +310,7 @@ describe('GET /api/v1/projects/:projectId/compare', () => {
   });
 
   it('takes a token with read:secrets, not one with write:secrets only, nor one limited to environments', async () => {
-    const owner = await signedIn('owner');
+    const owner = await signedIn(service, 'owner');
     const projectId = await createProject(service, owner.session);
     await seed(owner.session, projectId, 'staging', { API_KEY: 'one' });
     const reader = await createToken(service, owner.session, { name: 'r', scopes: ['read:secrets'] });
@@ -347,7 +339,7 @@ describe('GET /api/v1/projects/:projectId/compare', () => {
 
 describe('POST /api/v1/projects/:projectId/promote', () => {
   it('copies the current values into the other environment as one change, answering each at its new version', async () => {
-    const owner = await signedIn('owner');
+    const owner = await signedIn(service, 'owner');
     const projectId = await createProject(service, owner.session);
     await seed(owner.session, projectId, 'staging', { API_KEY: 'key-1', DB_URL: 'db-1', UNTOUCHED: 'u' });
     await seed(owner.session, projectId, 'staging', { API_KEY: 'key-2' });
@@ -384,7 +376,7 @@ describe('POST /api/v1/projects/:projectId/promote', () => {
   });
 
   it('records the read of the sources in from and each write in to, in the same request', async () => {
-    const owner = await signedIn('owner');
+    const owner = await signedIn(service, 'owner');
     const projectId = await createProject(service, owner.session);
     await seed(owner.session, projectId, 'staging', { API_KEY: 'key', DB_URL: 'db' });
     await seed(owner.session, projectId, 'staging', { API_KEY: 'key-2' });
@@ -422,7 +414,7 @@ describe('POST /api/v1/projects/:projectId/promote', () => {
   });
 
   it('is all or nothing: a target that moved from its expected version is a 409, and nothing is written or recorded', async () => {
-    const owner = await signedIn('owner');
+    const owner = await signedIn(service, 'owner');
     const projectId = await createProject(service, owner.session);
     await seed(owner.session, projectId, 'staging', { API_KEY: 'new-key', DB_URL: 'new-db' });
     await seed(owner.session, projectId, 'production', { API_KEY: 'old-key', DB_URL: 'old-db' });
@@ -457,7 +449,7 @@ describe('POST /api/v1/projects/:projectId/promote', () => {
   });
 
   it('answers 404 Secret not found for a name not live in from, and writes nothing', async () => {
-    const owner = await signedIn('owner');
+    const owner = await signedIn(service, 'owner');
     const projectId = await createProject(service, owner.session);
     await seed(owner.session, projectId, 'staging', { API_KEY: 'key', GONE: 'x' });
     expect(
@@ -586,8 +578,8 @@ describe('POST /api/v1/projects/:projectId/promote', () => {
   });
 
   it('refuses a stranger (404), a missing environment (404) and a body that breaks its rules (400)', async () => {
-    const owner = await signedIn('owner');
-    const stranger = await signedIn('stranger');
+    const owner = await signedIn(service, 'owner');
+    const stranger = await signedIn(service, 'stranger');
     const projectId = await createProject(service, owner.session);
     await seed(owner.session, projectId, 'staging', { API_KEY: 'key' });
     const body = { from: 'staging', to: 'production', names: ['API_KEY'] };
@@ -628,7 +620,7 @@ describe('POST /api/v1/projects/:projectId/promote', () => {
   });
 
   it('takes a token with write:secrets, not one with read:secrets only, nor one limited to environments', async () => {
-    const owner = await signedIn('owner');
+    const owner = await signedIn(service, 'owner');
     const projectId = await createProject(service, owner.session);
     await seed(owner.session, projectId, 'staging', { API_KEY: 'key' });
     const body = { from: 'staging', to: 'production', names: ['API_KEY'] };

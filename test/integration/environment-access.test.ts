@@ -1,6 +1,6 @@
 import { ErrorText } from '@contract/errors';
 import type { LocalService } from '../../local/service';
-import { arrange, call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { arrange, call, createProject, createToken, signedIn, startService } from './harness';
 
 /**
  * Access per environment, black box against `npm start`: a plain member's level in each environment
@@ -21,19 +21,11 @@ const secrets = (projectId: string, environment: string) => `${project(projectId
 const accessOf = (projectId: string, email: string) =>
   `${project(projectId)}/members/${encodeURIComponent(email)}/access`;
 
-/** A signed-in user (their profile exists, so they can be added as a member) and their session. */
-const signedIn = async (label: string) => {
-  const email = uniqueEmail(label);
-  const session = await sessionFor(service, email);
-  expect((await arrange(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
-  return { email, session };
-};
-
 /** An owner's project with a secret in production and staging, a plain member and an admin. */
 const projectWithTeam = async () => {
-  const owner = await signedIn('owner');
-  const member = await signedIn('member');
-  const admin = await signedIn('admin');
+  const owner = await signedIn(service, 'owner');
+  const member = await signedIn(service, 'member');
+  const admin = await signedIn(service, 'admin');
   const projectId = await createProject(service, owner.session);
   for (const [who, role] of [
     [member, 'member'],
@@ -183,7 +175,7 @@ describe('access per environment', () => {
 
   it('lets only owners and admins set access, to members and environments that exist', async () => {
     const { owner, member, projectId } = await projectWithTeam();
-    const stranger = await signedIn('stranger');
+    const stranger = await signedIn(service, 'stranger');
     const byMember = await setAccess(projectId, member.session, member.email, { production: 'write' });
     expect([byMember.status, byMember.body.error]).toEqual([403, ErrorText.projectRole]);
     const byStranger = await setAccess(projectId, stranger.session, member.email, { production: 'write' });

@@ -1,7 +1,7 @@
 import { ErrorText } from '@contract/errors';
 import { MAX_ENVIRONMENTS } from '@contract/limits';
 import type { LocalService } from '../../local/service';
-import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { call, createProject, createToken, signedIn, startService } from './harness';
 
 /** A project's environments, black box against `npm start`: who may list, add and delete them, and the rules. */
 
@@ -16,19 +16,11 @@ afterAll(async () => {
 const environments = (projectId: string) => `/api/v1/projects/${projectId}/environments`;
 const environment = (projectId: string, name: string) => `${environments(projectId)}/${name}`;
 
-/** A signed-in user (their profile exists, so they can be added as a member) and their session. */
-const signedIn = async (label: string) => {
-  const email = uniqueEmail(label);
-  const session = await sessionFor(service, email);
-  expect((await call(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
-  return { email, session };
-};
-
 /** An owner's new project, with a plain member and an admin in it. */
 const projectWithTeam = async () => {
-  const owner = await signedIn('owner');
-  const member = await signedIn('member');
-  const admin = await signedIn('admin');
+  const owner = await signedIn(service, 'owner');
+  const member = await signedIn(service, 'member');
+  const admin = await signedIn(service, 'admin');
   const projectId = await createProject(service, owner.session);
   for (const [who, role] of [
     [member, 'member'],
@@ -202,7 +194,7 @@ describe('environments of a project', () => {
 
   it('answers 404 Project not found to a non-member and for an unknown project, on every environment route', async () => {
     const { projectId } = await projectWithTeam();
-    const stranger = await signedIn('stranger');
+    const stranger = await signedIn(service, 'stranger');
     const unknown = 'prj_AAAAAAAAAAAAAAAA';
     for (const id of [projectId, unknown]) {
       const replies = [

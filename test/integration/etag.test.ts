@@ -1,15 +1,6 @@
 import { ErrorText } from '@contract/errors';
 import type { LocalService } from '../../local/service';
-import {
-  arrange,
-  call,
-  createProject,
-  createToken,
-  type Reply,
-  sessionFor,
-  startService,
-  uniqueEmail,
-} from './harness';
+import { arrange, call, createProject, createToken, type Reply, signedIn, startService } from './harness';
 
 /**
  * Cheap polling, black box against `npm start`: the list and the export of an environment answer an
@@ -31,17 +22,9 @@ const list = (projectId: string, environment?: string) => `${base(projectId, env
 const exported = (projectId: string, environment?: string) => `${base(projectId, environment)}/export`;
 const secret = (projectId: string, name: string, environment?: string) => `${list(projectId, environment)}/${name}`;
 
-/** A signed-in user (known to the service, so that they can be added) and their session. */
-const signedIn = async (label: string) => {
-  const email = uniqueEmail(label);
-  const session = await sessionFor(service, email);
-  expect((await call(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
-  return { email, session };
-};
-
 /** An owner's new project with one secret in `development`. */
 const projectWithSecret = async () => {
-  const owner = await signedIn('owner');
+  const owner = await signedIn(service, 'owner');
   const projectId = await createProject(service, owner.session);
   const put = await arrange(service, 'PUT', secret(projectId, 'API_KEY'), {
     token: owner.session,
@@ -151,8 +134,8 @@ describe.each([
   it('refuses with If-None-Match whom it refuses without: a stranger, a member with none, a token without the scope', async () => {
     const { owner, projectId } = await projectWithSecret();
     const etag = tagOf(await get(owner.session, path(projectId)));
-    const stranger = await signedIn('stranger');
-    const member = await signedIn('member');
+    const stranger = await signedIn(service, 'stranger');
+    const member = await signedIn(service, 'member');
     const added = await arrange(service, 'POST', `${project(projectId)}/members`, {
       token: owner.session,
       json: { email: member.email, role: 'member' },

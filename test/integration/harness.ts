@@ -181,6 +181,18 @@ export const arrange = async (
   return arrange(service, method, path, options, attempts - 1);
 };
 
+/**
+ * A person who has signed in: a unique e-mail (`label` in it), a session, and their first request made
+ * (which records their profile, so others can add them by e-mail); with their user id.
+ */
+export const signedIn = async (service: LocalService, label: string) => {
+  const email = uniqueEmail(label);
+  const session = await sessionFor(service, email);
+  const first = await arrange(service, 'GET', '/api/v1/projects', { token: session });
+  if (first.status !== 200) throw new Error(`the first request of ${email} answered ${first.status}`);
+  return { email, session, userId: String(decodeJwt(session).sub) };
+};
+
 /** Creates an API token through the API and returns its create response data. */
 export const createToken = async (
   service: LocalService,

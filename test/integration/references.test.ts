@@ -1,6 +1,6 @@
 import { ErrorText } from '@contract/errors';
 import type { LocalService } from '../../local/service';
-import { arrange, call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { arrange, call, createProject, createToken, signedIn, startService } from './harness';
 
 /**
  * References in values (issue 34 §1), black box against `npm start`: reads and exports answer values
@@ -23,14 +23,6 @@ const secret = (projectId: string, environment: string, name: string) =>
   `${base(projectId, environment)}/secrets/${name}`;
 const exported = (projectId: string, environment: string) => `${base(projectId, environment)}/export`;
 
-/** A signed-in user (known to the service, so that they can be added) and their session. */
-const signedIn = async (label: string) => {
-  const email = uniqueEmail(label);
-  const session = await sessionFor(service, email);
-  expect((await arrange(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
-  return { email, session };
-};
-
 const put = async (token: string, projectId: string, environment: string, name: string, value: string) => {
   const reply = await arrange(service, 'PUT', secret(projectId, environment, name), { token, json: { value } });
   expect([200, 201]).toContain(reply.status);
@@ -52,7 +44,7 @@ const readsIn = async (projectId: string, token: string) => {
 
 /** An owner with two projects: `other` holds production's DB_PASSWORD, `projectId` refers to it. */
 const twoProjects = async () => {
-  const owner = await signedIn('owner');
+  const owner = await signedIn(service, 'owner');
   const projectId = await createProject(service, owner.session, 'App');
   const other = await createProject(service, owner.session, 'Shared');
   await put(owner.session, other, 'production', 'DB_PASSWORD', 'hunter2');
@@ -122,7 +114,7 @@ describe('GET a secret with references', () => {
 
   it('refuses with 409 a reference to a missing secret, or one the caller may not read, alike, and records nothing', async () => {
     const { owner, projectId, other } = await twoProjects();
-    const member = await signedIn('member');
+    const member = await signedIn(service, 'member');
     const added = await arrange(service, 'POST', `${project(projectId)}/members`, {
       token: owner.session,
       json: { email: member.email, role: 'member' },
@@ -165,7 +157,7 @@ describe('GET a secret with references', () => {
   });
 
   it('refuses a cycle and references nested more than 5 deep, and resolves 5', async () => {
-    const owner = await signedIn('owner');
+    const owner = await signedIn(service, 'owner');
     const projectId = await createProject(service, owner.session);
     await put(owner.session, projectId, 'development', 'A', '${staging.B}');
     await put(owner.session, projectId, 'staging', 'B', '${development.A}');
@@ -241,7 +233,7 @@ describe('GET an export with references', () => {
   });
 
   it('refuses the whole export with 409 when one value cannot be resolved, naming each such secret', async () => {
-    const owner = await signedIn('owner');
+    const owner = await signedIn(service, 'owner');
     const projectId = await createProject(service, owner.session);
     await put(owner.session, projectId, 'development', 'GOOD', 'plain');
     await put(owner.session, projectId, 'development', 'BAD', '${NOWHERE}');

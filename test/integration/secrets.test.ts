@@ -2,7 +2,7 @@ import { ErrorText } from '@contract/errors';
 import { MAX_EXPORT_BYTES, MAX_PATCH_CHANGES, MAX_SECRET_VALUE_BYTES, MAX_SECRETS } from '@contract/limits';
 import { setClock } from '@lambdas/domain/clock';
 import type { LocalService } from '../../local/service';
-import { call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { call, createProject, createToken, signedIn, startService } from './harness';
 
 /** Secrets, black box against `npm start`: versions, check-and-set, soft delete, restore, export, PATCH, reads recorded. */
 
@@ -22,18 +22,10 @@ const secrets = (projectId: string, environment = 'development') => `${base(proj
 const secret = (projectId: string, name: string, environment = 'development') =>
   `${secrets(projectId, environment)}/${name}`;
 
-/** A signed-in user and their session. */
-const signedIn = async (label: string) => {
-  const email = uniqueEmail(label);
-  const session = await sessionFor(service, email);
-  expect((await call(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
-  return { email, session };
-};
-
 /** An owner's new project, with a plain member in it. */
 const projectWithMember = async () => {
-  const owner = await signedIn('owner');
-  const member = await signedIn('member');
+  const owner = await signedIn(service, 'owner');
+  const member = await signedIn(service, 'member');
   const projectId = await createProject(service, owner.session);
   const added = await call(service, 'POST', `/api/v1/projects/${projectId}/members`, {
     token: owner.session,
@@ -98,7 +90,7 @@ describe('secrets of an environment', () => {
 
   it('answers 404 in the contract’s words for a stranger, an unknown environment and an unknown secret', async () => {
     const { owner, projectId } = await projectWithMember();
-    const stranger = await signedIn('stranger');
+    const stranger = await signedIn(service, 'stranger');
     const cases: [string, string, string][] = [
       [stranger.session, secret(projectId, 'A'), ErrorText.projectNotFound],
       [owner.session, secret(projectId, 'A', 'nowhere'), ErrorText.environmentNotFound],

@@ -1,18 +1,8 @@
 import { ErrorText } from '@contract/errors';
 import { MAX_SERVICE_ACCOUNT_TOKENS } from '@contract/limits';
 import type { CognitoCallEvent } from '@lambdas/events/offboard-user';
-import { decodeJwt } from 'jose';
 import type { LocalService } from '../../local/service';
-import {
-  call,
-  cognitoEvent,
-  createProject,
-  createToken,
-  type Reply,
-  sessionFor,
-  startService,
-  uniqueEmail,
-} from './harness';
+import { call, cognitoEvent, createProject, createToken, type Reply, signedIn, startService } from './harness';
 
 /**
  * A service account's static tokens through the local gateway against DynamoDB Local: who may make,
@@ -31,13 +21,6 @@ afterAll(async () => {
   await service.close();
 });
 
-const signedIn = async (label: string) => {
-  const email = uniqueEmail(label);
-  const session = await sessionFor(service, email);
-  expect((await call(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
-  return { email, session, userId: String(decodeJwt(session).sub) };
-};
-
 const refusal = (reply: Reply) => [reply.status, reply.body.error];
 
 const secretPath = (projectId: string, environment: string, name: string) =>
@@ -48,9 +31,9 @@ const secretPath = (projectId: string, environment: string, name: string) =>
  * service account (made by the admin) that reads production and writes staging.
  */
 const world = async () => {
-  const owner = await signedIn('owner');
-  const admin = await signedIn('admin');
-  const member = await signedIn('member');
+  const owner = await signedIn(service, 'owner');
+  const admin = await signedIn(service, 'admin');
+  const member = await signedIn(service, 'member');
   const projectId = await createProject(service, owner.session);
   for (const [who, role] of [
     [admin, 'admin'],
@@ -125,7 +108,7 @@ describe('POST …/service-accounts/:serviceAccountId/tokens', () => {
 
   it('refuses a plain member (403), a stranger (404), an API token (403) and an unknown service account (404)', async () => {
     const { owner, member, projectId, tokens } = await world();
-    const stranger = await signedIn('stranger');
+    const stranger = await signedIn(service, 'stranger');
     const json = { name: 'ci', ttlDays: 30 };
     expect(refusal(await call(service, 'POST', tokens, { token: member.session, json }))).toEqual([
       403,

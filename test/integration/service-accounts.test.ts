@@ -1,18 +1,8 @@
 import { ErrorText } from '@contract/errors';
 import { MAX_SERVICE_ACCOUNTS } from '@contract/limits';
 import type { CognitoCallEvent } from '@lambdas/events/offboard-user';
-import { decodeJwt } from 'jose';
 import type { LocalService } from '../../local/service';
-import {
-  call,
-  cognitoEvent,
-  createProject,
-  createToken,
-  type Reply,
-  sessionFor,
-  startService,
-  uniqueEmail,
-} from './harness';
+import { call, cognitoEvent, createProject, createToken, type Reply, signedIn, startService } from './harness';
 
 /**
  * A project's service accounts through the local gateway against DynamoDB Local: who may create, read,
@@ -34,20 +24,12 @@ afterAll(async () => {
 const accounts = (projectId: string) => `/api/v1/projects/${projectId}/service-accounts`;
 const account = (projectId: string, id: string) => `${accounts(projectId)}/${id}`;
 
-/** A signed-in user (their profile exists, so they can be added as a member) and their session. */
-const signedIn = async (label: string) => {
-  const email = uniqueEmail(label);
-  const session = await sessionFor(service, email);
-  expect((await call(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
-  return { email, session, userId: String(decodeJwt(session).sub) };
-};
-
 /** An owner's new project, with an admin and a plain member in it, and a stranger who belongs to none. */
 const projectWithTeam = async () => {
-  const owner = await signedIn('owner');
-  const admin = await signedIn('admin');
-  const member = await signedIn('member');
-  const stranger = await signedIn('stranger');
+  const owner = await signedIn(service, 'owner');
+  const admin = await signedIn(service, 'admin');
+  const member = await signedIn(service, 'member');
+  const stranger = await signedIn(service, 'stranger');
   const projectId = await createProject(service, owner.session);
   for (const [who, role] of [
     [admin, 'admin'],

@@ -7,7 +7,7 @@ import { SHARE_LIMIT } from '@contract/limits';
 import { shareKey } from '@lambdas/data/keys';
 import { setClock } from '@lambdas/domain/clock';
 import type { LocalService } from '../../local/service';
-import { call, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { call, createToken, signedIn, startService } from './harness';
 
 /** Shares, black box against the local runtime: sealed by the client, burned atomically, refused alike. */
 
@@ -25,14 +25,6 @@ afterAll(async () => {
 });
 // A test that fails with the clock moved must not leave it moved for the next one.
 afterEach(() => setClock());
-
-/** A signed-in person and their session. */
-const signedIn = async (label: string) => {
-  const email = uniqueEmail(label);
-  const session = await sessionFor(service, email);
-  expect((await call(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
-  return { email, session };
-};
 
 const create = (token: string, json: Record<string, unknown>) =>
   call(service, 'POST', '/api/v1/shares', { token, json });
@@ -64,8 +56,8 @@ const notFound = { success: false, error: ErrorText.shareNotFound };
 
 describe('a share', () => {
   it('is created with its defaults, shown to who reveals it, opened with the link’s key, and spent', async () => {
-    const ada = await signedIn('ada');
-    const bob = await signedIn('bob');
+    const ada = await signedIn(service, 'ada');
+    const bob = await signedIn(service, 'bob');
     const before = Date.now();
     const share = await shareOf(ada.session, 'hunter2 ✓\nsecond line');
     expect(share.data).toEqual({
@@ -99,8 +91,8 @@ describe('a share', () => {
   });
 
   it('gives exactly one of 20 concurrent reveals of a one-view share, and exactly three of a three-view one', async () => {
-    const ada = await signedIn('ada');
-    const readers = await Promise.all(Array.from({ length: 4 }, (_, index) => signedIn(`reader${index}`)));
+    const ada = await signedIn(service, 'ada');
+    const readers = await Promise.all(Array.from({ length: 4 }, (_, index) => signedIn(service, `reader${index}`)));
     for (const views of [1, 3]) {
       const share = await shareOf(ada.session, `once-${views}`, { maxViews: views });
       const replies = await Promise.all(
@@ -122,7 +114,7 @@ describe('a share', () => {
   });
 
   it('is refused once past its expiry, while its item is still in the table', async () => {
-    const ada = await signedIn('ada');
+    const ada = await signedIn(service, 'ada');
     // A token that outlives the moved clock (a session expires within the hour).
     const { rawToken } = await createToken(service, ada.session, { name: 'n', scopes: ['admin'], ttlDays: null });
     const share = await shareOf(rawToken, 'soon gone', { expiresInHours: 1, maxViews: 2 });
@@ -137,9 +129,9 @@ describe('a share', () => {
   });
 
   it('reveals only to its recipients; anyone else gets the same 404 and spends nothing', async () => {
-    const ada = await signedIn('ada');
-    const bob = await signedIn('bob');
-    const eve = await signedIn('eve');
+    const ada = await signedIn(service, 'ada');
+    const bob = await signedIn(service, 'bob');
+    const eve = await signedIn(service, 'eve');
     const share = await shareOf(ada.session, 'for bob', { recipients: [` ${bob.email.toUpperCase()} `], maxViews: 2 });
     expect(share.data.recipients).toEqual([bob.email]);
     const eveToken = await createToken(service, eve.session, { name: 'r', scopes: ['read:secrets'] });
@@ -154,7 +146,7 @@ describe('a share', () => {
   });
 
   it('answers every refusal alike: unknown, malformed, spent, withdrawn', async () => {
-    const ada = await signedIn('ada');
+    const ada = await signedIn(service, 'ada');
     const share = await shareOf(ada.session, 'withdrawn');
     for (const id of ['shr_AAAAAAAAAAAAAAAAAAAAAA', 'nope', 'shr_short', `${share.id}x`]) {
       expect((await reveal(ada.session, id)).body).toEqual(notFound);
@@ -166,8 +158,8 @@ describe('a share', () => {
 
 describe('a creator’s shares', () => {
   it('are listed newest first without ciphertexts, and withdrawn by their creator only', async () => {
-    const ada = await signedIn('ada');
-    const bob = await signedIn('bob');
+    const ada = await signedIn(service, 'ada');
+    const bob = await signedIn(service, 'bob');
     const first = await shareOf(ada.session, 'first', { maxViews: 5, expiresInHours: 720 });
     const second = await shareOf(ada.session, 'second', { recipients: [bob.email] });
     const listed = await call(service, 'GET', '/api/v1/shares', { token: ada.session });
@@ -189,7 +181,7 @@ describe('a creator’s shares', () => {
   });
 
   it('are at most 100 live at once; a spent, withdrawn or expired one frees its place', async () => {
-    const person = await signedIn('ada');
+    const person = await signedIn(service, 'ada');
     // A token that outlives the moved clock (a session expires within the hour).
     const { rawToken } = await createToken(service, person.session, { name: 'n', scopes: ['admin'], ttlDays: null });
     const ada = { session: rawToken };
@@ -214,7 +206,7 @@ describe('a creator’s shares', () => {
   });
 
   it('hold under concurrent creates: never more than the limit', async () => {
-    const ada = await signedIn('ada');
+    const ada = await signedIn(service, 'ada');
     for (let index = 0; index < SHARE_LIMIT - 5; index += 1) await shareOf(ada.session, `s${index}`);
     const replies = await Promise.all(Array.from({ length: 12 }, () => create(ada.session, { ciphertext: 'AAAA' })));
     const statuses = replies.map((reply) => reply.status);
@@ -226,7 +218,7 @@ describe('a creator’s shares', () => {
 
 describe('the share routes’ rules', () => {
   it('take the token scopes of reading and writing secrets', async () => {
-    const ada = await signedIn('ada');
+    const ada = await signedIn(service, 'ada');
     const reader = await createToken(service, ada.session, { name: 'r', scopes: ['read:secrets'] });
     const writer = await createToken(service, ada.session, { name: 'w', scopes: ['write:secrets'] });
     const made = await create(writer.rawToken, { ciphertext: 'AAAA', maxViews: 3 });
@@ -241,7 +233,7 @@ describe('the share routes’ rules', () => {
   });
 
   it('are closed to a token limited to projects: shares belong to no project', async () => {
-    const ada = await signedIn('ada');
+    const ada = await signedIn(service, 'ada');
     const projectId = (await call(service, 'POST', '/api/v1/projects', { token: ada.session, json: { name: 'p' } }))
       .body.data.projectId;
     const limited = await createToken(service, ada.session, {
@@ -261,7 +253,7 @@ describe('the share routes’ rules', () => {
   });
 
   it('refuse a body out of its bounds, naming the field', async () => {
-    const ada = await signedIn('ada');
+    const ada = await signedIn(service, 'ada');
     const refused = async (json: Record<string, unknown>) => {
       const reply = await create(ada.session, json);
       expect([reply.status, reply.body.error]).toEqual([400, ErrorText.validation]);
@@ -284,8 +276,8 @@ describe('the share routes’ rules', () => {
   });
 
   it('record created, revealed and withdrawn in the creator’s trail, never the ciphertext', async () => {
-    const ada = await signedIn('ada');
-    const bob = await signedIn('bob');
+    const ada = await signedIn(service, 'ada');
+    const bob = await signedIn(service, 'bob');
     const share = await shareOf(ada.session, 'audited', { maxViews: 2 });
     await reveal(bob.session, share.id);
     await call(service, 'DELETE', `/api/v1/shares/${share.id}`, { token: ada.session });

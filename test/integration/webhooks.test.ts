@@ -4,7 +4,7 @@ import { ErrorText } from '@contract/errors';
 import { MAX_WEBHOOKS } from '@contract/limits';
 import { webhookKey } from '@lambdas/data/keys';
 import type { LocalService } from '../../local/service';
-import { arrange, call, createProject, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { arrange, call, createProject, createToken, signedIn, startService } from './harness';
 
 /** A project's webhooks through the local gateway: who may register, list, ping and delete them, and the rules. */
 
@@ -20,18 +20,11 @@ const webhooks = (projectId: string) => `/api/v1/projects/${projectId}/webhooks`
 const PUBLIC_URL = 'https://203.0.114.10/hooks/secrets?key=receiver-own-secret';
 const registration = { url: PUBLIC_URL, events: ['secret.*', 'change_request.applied'] };
 
-const signedIn = async (label: string) => {
-  const email = uniqueEmail(label);
-  const session = await sessionFor(service, email);
-  expect((await arrange(service, 'GET', '/api/v1/projects', { token: session })).status).toBe(200);
-  return { email, session };
-};
-
 /** An owner's new project with an admin and a plain member. */
 const projectWithTeam = async () => {
-  const owner = await signedIn('owner');
-  const admin = await signedIn('admin');
-  const member = await signedIn('member');
+  const owner = await signedIn(service, 'owner');
+  const admin = await signedIn(service, 'admin');
+  const member = await signedIn(service, 'member');
   const projectId = await createProject(service, owner.session);
   for (const [who, role] of [
     [admin, 'admin'],
@@ -97,7 +90,7 @@ describe('POST /api/v1/projects/{projectId}/webhooks', () => {
 
   it('refuses a plain member (403) and a non-member (404)', async () => {
     const { member, projectId } = await projectWithTeam();
-    const stranger = await signedIn('stranger');
+    const stranger = await signedIn(service, 'stranger');
     const refused = await call(service, 'POST', webhooks(projectId), { token: member.session, json: registration });
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ success: false, error: ErrorText.projectRole });
