@@ -8,7 +8,7 @@ import { List } from './list';
 import type { MeState } from './me';
 import { RotateToken } from './rotate-token';
 import type { NewServiceAccountToken, ServiceAccount, ServiceAccountToken } from './service-account-types';
-import { tokenUseColumns } from './token-columns';
+import { tokenActions, tokenUseColumns } from './token-columns';
 import { isPast, type Shown } from './token-types';
 import { Confirm, ErrorMessage, useAction, useDraft, useLoad, When } from './ui';
 
@@ -219,18 +219,7 @@ export const ServiceAccountTokens = ({
           ...tokenUseColumns<ServiceAccountToken>(),
         ]}
         actionsClass="row-actions stacked"
-        actions={(token) => (
-          <>
-            {token.replacedBy === null && (
-              <button type="button" class="secondary" onClick={() => setRotating(token)}>
-                Rotate
-              </button>
-            )}
-            <button type="button" class="danger" onClick={() => setRevoking(token)}>
-              Revoke
-            </button>
-          </>
-        )}
+        actions={tokenActions<ServiceAccountToken>(setRotating, setRevoking)}
       />
       {rotating && (
         <RotateToken

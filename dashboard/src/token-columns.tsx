@@ -40,3 +40,19 @@ export const tokenUseColumns = <T extends TokenUse>(): Column<T>[] => [
     cell: (token) => (token.allowedIps === null ? 'Creating address' : token.allowedIps.join(', ')),
   },
 ];
+
+/** A token row's actions: Rotate, unless a rotation has replaced it already, and Revoke. */
+export const tokenActions =
+  <T extends { readonly replacedBy: string | null }>(rotate: (token: T) => void, revoke: (token: T) => void) =>
+  (token: T) => (
+    <>
+      {token.replacedBy === null && (
+        <button type="button" class="secondary" onClick={() => rotate(token)}>
+          Rotate
+        </button>
+      )}
+      <button type="button" class="danger" onClick={() => revoke(token)}>
+        Revoke
+      </button>
+    </>
+  );

@@ -7,7 +7,7 @@ import { List } from './list';
 import type { MeState } from './me';
 import { loadProjects } from './projects';
 import { RotateToken } from './rotate-token';
-import { tokenUseColumns } from './token-columns';
+import { tokenActions, tokenUseColumns } from './token-columns';
 import { isPast, type Shown, type TokenEntry } from './token-types';
 import { Confirm, useLoad, When } from './ui';
 
@@ -106,18 +106,7 @@ export const TokensScreen = ({ api, me }: { api: Api; me: MeState }) => {
           { label: 'Projects', cell: reach },
         ]}
         actionsClass="row-actions stacked"
-        actions={(token) => (
-          <>
-            {token.replacedBy === null && (
-              <button type="button" class="secondary" onClick={() => setRotating(token)}>
-                Rotate
-              </button>
-            )}
-            <button type="button" class="danger" onClick={() => setRevoking(token)}>
-              Revoke
-            </button>
-          </>
-        )}
+        actions={tokenActions<TokenEntry>(setRotating, setRevoking)}
       />
       {rotating && (
         <RotateToken
