@@ -3,7 +3,8 @@ import { keyWrapper } from '@lambdas/crypto/key-wrapper';
 import { getMember } from '@lambdas/data/project-repository';
 import * as webhookRepository from '@lambdas/data/webhook-repository';
 import { clock } from '@lambdas/domain/clock';
-import { resolveHost, sendWebhook } from '@lambdas/outbound/webhook-sender';
+import { resolveHost } from '@lambdas/outbound/pinned-address';
+import { sendWebhook } from '@lambdas/outbound/webhook-sender';
 import { randomWebhookIds, webhookDelivery, webhookUseCases } from '@lambdas/use-cases/webhooks';
 
 /**

@@ -60,7 +60,7 @@ export const isLoopbackAddress = (address: string): boolean => {
 };
 
 /** The host of a URL as an address or a name: IPv6 literals lose their brackets. */
-const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
+export const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 /**
  * The form of a webhook URL, before any lookup: absolute, `https` (or `http` to a loopback address when
@@ -81,19 +81,20 @@ export const parseWebhookUrl = (text: string, policy: WebhookUrlPolicy): { ok: t
   return { ok: true, url };
 };
 
+/** The checked address to connect to, or why the host's addresses are refused. */
+export type CheckedHost = { readonly ok: true; readonly address: string } | RefusedUrl;
+
 /**
- * Checks a webhook URL and the addresses its host resolves to now: every one must be public (or, when
- * the policy allows loopback, loopback), else the URL is refused. The first address is the one to
- * connect to. A host that does not resolve is refused too.
+ * Checks the addresses a host (a name, or an address without brackets) resolves to now: every one must
+ * be public (or, when the policy allows loopback, loopback), else the host is refused; so is a host
+ * that does not resolve. The first address is the one to connect to. Shared by webhook deliveries and
+ * the fetches of an OIDC issuer's documents, so both refuse the same addresses.
  */
-export const checkWebhookUrl = async (
-  text: string,
+export const checkHostAddresses = async (
+  host: string,
   policy: WebhookUrlPolicy,
   resolve: ResolveHost,
-): Promise<WebhookTarget | RefusedUrl> => {
-  const parsed = parseWebhookUrl(text, policy);
-  if (!parsed.ok) return parsed;
-  const host = hostOf(parsed.url);
+): Promise<CheckedHost> => {
   let addresses: readonly string[];
   if (isIP(host) !== 0) {
     addresses = [host];
@@ -111,5 +112,21 @@ export const checkWebhookUrl = async (
   if (blocked !== undefined) {
     return refused(`The host ${host} resolves to ${blocked}, which is not a public address`);
   }
-  return { ok: true, url: parsed.url, address: first };
+  return { ok: true, address: first };
+};
+
+/**
+ * Checks a webhook URL and the addresses its host resolves to now ({@link checkHostAddresses}): the
+ * form first, then every address. The first address is the one to connect to.
+ */
+export const checkWebhookUrl = async (
+  text: string,
+  policy: WebhookUrlPolicy,
+  resolve: ResolveHost,
+): Promise<WebhookTarget | RefusedUrl> => {
+  const parsed = parseWebhookUrl(text, policy);
+  if (!parsed.ok) return parsed;
+  const checked = await checkHostAddresses(hostOf(parsed.url), policy, resolve);
+  if (!checked.ok) return checked;
+  return { ok: true, url: parsed.url, address: checked.address };
 };
