@@ -1,5 +1,6 @@
 import type { OidcRule } from '@contract/trust-rules';
 import { claimsMatch, issuerAllowed, subjectMatches } from '@lambdas/domain/trust-rules';
+import { checkHostAddresses, hostOf, type ResolveHost } from '@lambdas/domain/webhook-url';
 import {
   createRemoteJWKSet,
   customFetch,
@@ -9,12 +10,14 @@ import {
   jwtVerify,
   type RemoteJWKSetOptions,
 } from 'jose';
+import { pinnedGet, resolveHost } from './pinned-address';
 
 /*
  * Verifies a workload's OpenID Connect ID token (a CI job's, e.g. GitHub Actions') against a service
  * account's `oidc` trust rules. The token's unverified `iss` only picks the rules to try; the issuer's
  * keys are found through its discovery document, fetched without following a redirect and within a
- * short timeout, and kept at module scope (a warm function fetches them again only when they are stale
+ * short timeout, only from public addresses (every address the host resolves to is checked and the
+ * connection pinned to one, as webhook deliveries are), and kept at module scope (a warm function fetches them again only when they are stale
  * or a token names a key it does not know). Every refusal is one 401 to the caller; the reason returned
  * here is for the log and the audit event only.
  */
@@ -55,8 +58,13 @@ export interface VerifyWorkloadOptions {
   readonly now: Date;
   /** Whether `http://127.0.0.1` and `http://[::1]` issuers are fetched: the local runtime only. */
   readonly allowLoopbackHttp: boolean;
-  /** The fetch to use (tests count or fake requests with it); default: the global one. */
+  /**
+   * The fetch to use (tests count or fake requests with it), called only after the host's addresses
+   * passed the check; default: a GET connected to the checked address.
+   */
   readonly fetch?: typeof fetch;
+  /** Finds a host's addresses (tests say what a name resolves to); default: node:dns `lookup`. */
+  readonly resolveHost?: ResolveHost;
 }
 
 /** The only signature algorithms accepted: asymmetric ones. Never `none`, never an HMAC (`HS*`). */
@@ -94,7 +102,8 @@ export const MAX_DOCUMENT_BYTES = 64 * 1024;
 /** The longest token read at all. */
 export const MAX_TOKEN_LENGTH = 16 * 1024;
 
-type Fetch = typeof fetch;
+/** One GET of a document: the URL, the request's signal, its `Accept`. */
+type Get = (url: string, signal: AbortSignal, accept: string) => Promise<Response>;
 
 /** A map that keeps its `limit` most recently used entries. */
 class Recent<V> {
@@ -131,7 +140,7 @@ interface Discovery {
 }
 
 const discoveries = new Recent<Promise<Discovery>>(MAX_CACHED_ISSUERS);
-const keySets = new Recent<{ readonly fetchImpl: Fetch; readonly keySet: ReturnType<typeof createRemoteJWKSet> }>(
+const keySets = new Recent<{ readonly network: Network; readonly keySet: ReturnType<typeof createRemoteJWKSet> }>(
   MAX_CACHED_ISSUERS,
 );
 
@@ -165,19 +174,44 @@ const boundedText = async (response: Response): Promise<string> => {
   return Buffer.concat(chunks).toString('utf8');
 };
 
-/** One GET that follows no redirect, within the timeout, its body bounded. */
-const fetchBounded = async (fetchImpl: Fetch, url: string, signal: AbortSignal, accept: string): Promise<Response> => {
-  const response = await fetchImpl(url, { method: 'GET', redirect: 'error', signal, headers: { accept } });
-  const text = await boundedText(response);
-  return new Response(text, { status: response.status, headers: { 'content-type': 'application/json' } });
-};
+/** How the documents are fetched: the runtime's loopback allowance, the fetch and resolver (tests). */
+interface Network {
+  readonly allowLoopbackHttp: boolean;
+  readonly fetch: typeof fetch | undefined;
+  readonly resolveHost: ResolveHost;
+}
+
+/** Whether two networks fetch alike, so a key set kept for one serves the other. */
+const sameNetwork = (a: Network, b: Network): boolean =>
+  a.allowLoopbackHttp === b.allowLoopbackHttp && a.fetch === b.fetch && a.resolveHost === b.resolveHost;
+
+/**
+ * One GET that first resolves the URL's host and refuses unless every address is public (loopback too,
+ * in the local runtime only), then connects to the address checked (or calls the given fetch), follows
+ * no redirect, and bounds the time and the body.
+ */
+const getterOf =
+  (network: Network): Get =>
+  async (url, signal, accept) => {
+    const target = new URL(url);
+    const checked = await checkHostAddresses(
+      hostOf(target),
+      { allowLoopback: network.allowLoopbackHttp },
+      network.resolveHost,
+    );
+    if (!checked.ok) throw new DiscoveryFailed(checked.reason);
+    const response = network.fetch
+      ? await network.fetch(url, { method: 'GET', redirect: 'error', signal, headers: { accept } })
+      : await pinnedGet({ url: target, address: checked.address, signal, accept, maxBytes: MAX_DOCUMENT_BYTES });
+    const text = await boundedText(response);
+    return new Response(text, { status: response.status, headers: { 'content-type': 'application/json' } });
+  };
 
 /** The discovery document's URL of an issuer (OpenID Connect Discovery 1.0, section 4: no double slash). */
 const discoveryUrl = (issuer: string): string => `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
 
-const fetchDiscovery = async (issuer: string, allowLoopbackHttp: boolean, fetchImpl: Fetch): Promise<Discovery> => {
-  const response = await fetchBounded(
-    fetchImpl,
+const fetchDiscovery = async (issuer: string, network: Network): Promise<Discovery> => {
+  const response = await getterOf(network)(
     discoveryUrl(issuer),
     AbortSignal.timeout(FETCH_TIMEOUT_MS),
     'application/json',
@@ -188,40 +222,41 @@ const fetchDiscovery = async (issuer: string, allowLoopbackHttp: boolean, fetchI
   const { issuer: named, jwks_uri: jwksUri } = document as { issuer?: unknown; jwks_uri?: unknown };
   // The document must name the issuer it was fetched for, exactly (OpenID Connect Discovery 1.0, 4.3).
   if (named !== issuer) throw new DiscoveryFailed('The document names another issuer');
-  if (typeof jwksUri !== 'string' || !issuerAllowed(jwksUri, { allowLoopbackHttp })) {
+  if (typeof jwksUri !== 'string' || !issuerAllowed(jwksUri, { allowLoopbackHttp: network.allowLoopbackHttp })) {
     throw new DiscoveryFailed('The document names no key set URL the service may fetch');
   }
   return { jwksUri, fetchedAt: Date.now() };
 };
 
 /** The issuer's discovery, from the cache while fresh; a failure is not kept. */
-const discover = async (issuer: string, allowLoopbackHttp: boolean, fetchImpl: Fetch): Promise<Discovery> => {
-  const key = `${allowLoopbackHttp ? 'loopback' : 'https'} ${issuer}`;
+const discover = async (issuer: string, network: Network): Promise<Discovery> => {
+  const key = `${network.allowLoopbackHttp ? 'loopback' : 'https'} ${issuer}`;
   const cached = discoveries.get(key);
   if (cached) {
     const discovery = await cached.catch(() => undefined);
     if (discovery && Date.now() - discovery.fetchedAt < DISCOVERY_TTL_MS) return discovery;
   }
-  const pending = fetchDiscovery(issuer, allowLoopbackHttp, fetchImpl);
+  const pending = fetchDiscovery(issuer, network);
   discoveries.set(key, pending);
   pending.catch(() => discoveries.deleteIf(key, pending));
   return pending;
 };
 
-/** The key set at `jwksUri`, one per URL (and fetch) at module scope, so its keys stay cached. */
-const keySetAt = (jwksUri: string, fetchImpl: Fetch) => {
+/** The key set at `jwksUri`, one per URL (and network) at module scope, so its keys stay cached. */
+const keySetAt = (jwksUri: string, network: Network) => {
   const cached = keySets.get(jwksUri);
-  if (cached && cached.fetchImpl === fetchImpl) return cached.keySet;
+  if (cached && sameNetwork(cached.network, network)) return cached.keySet;
+  const get = getterOf(network);
   const options: RemoteJWKSetOptions = {
     timeoutDuration: FETCH_TIMEOUT_MS,
     cooldownDuration: JWKS_COOLDOWN_MS,
     cacheMaxAge: JWKS_MAX_AGE_MS,
-    // jose asks for `redirect: 'manual'` and refuses anything but a 200; this refuses a redirect outright.
-    [customFetch]: (url, init) =>
-      fetchBounded(fetchImpl, url, init.signal, init.headers.get('accept') ?? 'application/json'),
+    // jose asks for `redirect: 'manual'` and refuses anything but a 200; this refuses a redirect outright,
+    // and checks the host's addresses again on every fetch (a refresh included).
+    [customFetch]: (url, init) => get(url, init.signal, init.headers.get('accept') ?? 'application/json'),
   };
   const keySet = createRemoteJWKSet(new URL(jwksUri), options);
-  keySets.set(jwksUri, { fetchImpl, keySet });
+  keySets.set(jwksUri, { network, keySet });
   return keySet;
 };
 
@@ -284,7 +319,7 @@ export const verifyWorkloadToken = async (
   options: VerifyWorkloadOptions,
 ): Promise<WorkloadVerdict> => {
   const { now, allowLoopbackHttp } = options;
-  const fetchImpl = options.fetch ?? fetch;
+  const network: Network = { allowLoopbackHttp, fetch: options.fetch, resolveHost: options.resolveHost ?? resolveHost };
   if (typeof jwt !== 'string' || jwt.length > MAX_TOKEN_LENGTH) return refused('malformed');
   let alg: unknown;
   let unverifiedIssuer: unknown;
@@ -306,7 +341,7 @@ export const verifyWorkloadToken = async (
 
   let keySet: ReturnType<typeof keySetAt>;
   try {
-    keySet = keySetAt((await discover(issuer, allowLoopbackHttp, fetchImpl)).jwksUri, fetchImpl);
+    keySet = keySetAt((await discover(issuer, network)).jwksUri, network);
   } catch {
     return refused('discovery');
   }
