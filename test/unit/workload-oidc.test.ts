@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OidcRule } from '@contract/trust-rules';
+import type { ResolveHost } from '@lambdas/domain/webhook-url';
 import {
   CLOCK_SKEW_SECONDS,
   clearWorkloadOidcCaches,
@@ -542,5 +543,123 @@ describe('verifyWorkloadToken and key rotation', () => {
     });
     expect(verdict).toMatchObject({ accepted: true });
     expect(seen.map((init) => init.redirect)).toEqual(['error', 'error']);
+  });
+});
+
+describe('verifyWorkloadToken fetches only from public addresses', () => {
+  const ISSUER = 'https://issuer.example.com/ci';
+  const DISCOVERY = `${ISSUER}/.well-known/openid-configuration`;
+  const PUBLIC = '140.82.112.3';
+  let key: SigningKey;
+  beforeAll(async () => {
+    key = await newKey('public-issuer-key');
+  });
+
+  /** An issuer served from memory by an injected fetch, which records every URL it is asked for. */
+  const issuerAt = (jwksUri = `${ISSUER}/jwks`) => {
+    const asked: string[] = [];
+    const served: typeof fetch = async (input) => {
+      const url = String(input);
+      asked.push(url);
+      if (url === DISCOVERY) return Response.json({ issuer: ISSUER, jwks_uri: jwksUri });
+      if (url === jwksUri) return Response.json({ keys: [key.publicJwk] });
+      return new Response(null, { status: 404 });
+    };
+    return { asked, fetch: served };
+  };
+
+  /** A resolver answering from `table` (host → addresses); other names do not resolve. */
+  const resolving =
+    (table: Record<string, readonly string[]>): ResolveHost =>
+    async (host) => {
+      const addresses = table[host];
+      if (!addresses) throw new Error(`getaddrinfo ENOTFOUND ${host}`);
+      return addresses;
+    };
+
+  const deployed = { now: NOW, allowLoopbackHttp: false };
+
+  it('fetches the documents of a host whose every address is public, and accepts its token', async () => {
+    const issuer = issuerAt();
+    const resolveHost = resolving({ 'issuer.example.com': [PUBLIC, '2606:4700:4700::1111'] });
+    const verdict = await verifyWorkloadToken(await tokenFrom(ISSUER, key), [ruleFor(ISSUER)], {
+      ...deployed,
+      fetch: issuer.fetch,
+      resolveHost,
+    });
+    expect(verdict).toMatchObject({ accepted: true, issuer: ISSUER });
+    expect(issuer.asked).toEqual([DISCOVERY, `${ISSUER}/jwks`]);
+  });
+
+  it.each([
+    ['a private address', ['10.0.0.5']],
+    ['loopback', ['127.0.0.1']],
+    ['the metadata address (link-local)', ['169.254.169.254']],
+    ['IPv6 loopback', ['::1']],
+    ['an IPv6 unique local address', ['fc00::1']],
+    ['a public and a private address', [PUBLIC, '10.0.0.5']],
+    ['no address at all', []],
+  ])('refuses an issuer whose host resolves to %s, requesting nothing', async (_, addresses) => {
+    const issuer = issuerAt();
+    const verdict = await verifyWorkloadToken(await tokenFrom(ISSUER, key), [ruleFor(ISSUER)], {
+      ...deployed,
+      fetch: issuer.fetch,
+      resolveHost: resolving({ 'issuer.example.com': addresses }),
+    });
+    expect(verdict).toEqual({ accepted: false, reason: 'discovery' });
+    expect(issuer.asked).toEqual([]);
+  });
+
+  it('refuses an issuer whose host does not resolve, requesting nothing', async () => {
+    const issuer = issuerAt();
+    const verdict = await verifyWorkloadToken(await tokenFrom(ISSUER, key), [ruleFor(ISSUER)], {
+      ...deployed,
+      fetch: issuer.fetch,
+      resolveHost: resolving({}),
+    });
+    expect(verdict).toEqual({ accepted: false, reason: 'discovery' });
+    expect(issuer.asked).toEqual([]);
+  });
+
+  it('refuses a private address in the local runtime too, where only loopback is let through', async () => {
+    const issuer = issuerAt();
+    const verdict = await verifyWorkloadToken(await tokenFrom(ISSUER, key), [ruleFor(ISSUER)], {
+      ...deployed,
+      allowLoopbackHttp: true,
+      fetch: issuer.fetch,
+      resolveHost: resolving({ 'issuer.example.com': ['192.168.1.10'] }),
+    });
+    expect(verdict).toEqual({ accepted: false, reason: 'discovery' });
+    expect(issuer.asked).toEqual([]);
+  });
+
+  it('refuses a key set whose host resolves to a private address, requesting only the discovery document', async () => {
+    const jwksUri = 'https://keys.example.com/jwks';
+    const issuer = issuerAt(jwksUri);
+    const verdict = await verifyWorkloadToken(await tokenFrom(ISSUER, key), [ruleFor(ISSUER)], {
+      ...deployed,
+      fetch: issuer.fetch,
+      resolveHost: resolving({ 'issuer.example.com': [PUBLIC], 'keys.example.com': ['169.254.169.254'] }),
+    });
+    expect(verdict).toEqual({ accepted: false, reason: 'discovery' });
+    expect(issuer.asked).toEqual([DISCOVERY]);
+  });
+
+  it('checks the key set host again when it fetches the set again, refusing once it resolves privately', async () => {
+    const issuer = issuerAt();
+    const table: Record<string, readonly string[]> = { 'issuer.example.com': [PUBLIC] };
+    const network = { ...deployed, fetch: issuer.fetch, resolveHost: resolving(table) };
+    expect(await verifyWorkloadToken(await tokenFrom(ISSUER, key), [ruleFor(ISSUER)], network)).toMatchObject({
+      accepted: true,
+    });
+    table['issuer.example.com'] = ['10.0.0.5'];
+    // A kid the cached set does not know, past the cooldown: the set is fetched again, and refused now.
+    jest.spyOn(Date, 'now').mockReturnValue(Date.now() + JWKS_COOLDOWN_MS + 1_000);
+    const rotated = await tokenFrom(ISSUER, await newKey('rotated-in'));
+    expect(await verifyWorkloadToken(rotated, [ruleFor(ISSUER)], network)).toEqual({
+      accepted: false,
+      reason: 'discovery',
+    });
+    expect(issuer.asked).toEqual([DISCOVERY, `${ISSUER}/jwks`]);
   });
 });
