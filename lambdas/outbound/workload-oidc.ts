@@ -17,9 +17,9 @@ import { pinnedGet, resolveHost } from './pinned-address';
  * account's `oidc` trust rules. The token's unverified `iss` only picks the rules to try; the issuer's
  * keys are found through its discovery document, fetched without following a redirect and within a
  * short timeout, only from public addresses (every address the host resolves to is checked and the
- * connection pinned to one, as webhook deliveries are), and kept at module scope (a warm function fetches them again only when they are stale
- * or a token names a key it does not know). Every refusal is one 401 to the caller; the reason returned
- * here is for the log and the audit event only.
+ * connection pinned to one, as webhook deliveries are), and kept at module scope (a warm function
+ * fetches them again only when they are stale or a token names a key it does not know). Every refusal
+ * is one 401 to the caller; the reason returned here is for the log and the audit event only.
  */
 
 /** Why a token was refused, for the log and the audit event (the caller gets one generic 401). */
