@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import type { OidcRule } from '@contract/trust-rules';
 import type { ResolveHost } from '@lambdas/domain/webhook-url';
 import {
@@ -661,5 +661,30 @@ describe('verifyWorkloadToken fetches only from public addresses', () => {
       reason: 'discovery',
     });
     expect(issuer.asked).toEqual([DISCOVERY, `${ISSUER}/jwks`]);
+  });
+
+  it('connects, by default, to the address the check resolved, not to a second lookup of the name', async () => {
+    // A bare TCP server on 127.0.0.2 counts connections; `localhost` resolves to 127.0.0.1 here, where it
+    // does not listen. The resolver says 127.0.0.2, which only the local runtime may fetch.
+    let connections = 0;
+    const tcp = createTcpServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    tcp.listen(0, '127.0.0.2');
+    await once(tcp, 'listening');
+    try {
+      const issuer = `https://localhost:${(tcp.address() as AddressInfo).port}/ci`;
+      const verdict = await verifyWorkloadToken(await tokenFrom(issuer, key), [ruleFor(issuer)], {
+        ...deployed,
+        allowLoopbackHttp: true,
+        resolveHost: resolving({ localhost: ['127.0.0.2'] }),
+      });
+      // No TLS is spoken there, so the fetch fails; what counts is where it connected.
+      expect(verdict).toEqual({ accepted: false, reason: 'discovery' });
+      expect(connections).toBe(1);
+    } finally {
+      tcp.close();
+    }
   });
 });
