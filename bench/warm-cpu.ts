@@ -4,7 +4,8 @@
  * function, so the handler and the SDK run compiled as deployed and no other function makes the
  * libraries' code polymorphic (`tsx bench/warm-cpu.ts <out.json> <floors.json> <function>` runs it from
  * source; floors.json names each function's floor bundle). The SDK answers from an in-memory transport,
- * and `fetch` (the sign-ins' OIDC issuer and STS) from memory too (no network). The floor is the function's floor bundle (`bench/library-floor.ts`: the same
+ * `fetch` (STS) from memory too, and the sign-ins' OIDC issuer from a server on loopback (no network).
+ * The floor is the function's floor bundle (`bench/library-floor.ts`: the same
  * libraries and nothing else) doing the function's own I/O through them: its DynamoDB calls replayed
  * with the same commands and input, its log lines with the same attributes and its metric lines with
  * the same values, in a middy handler with the same Powertools middlewares, on the same transport. An
@@ -13,6 +14,8 @@
  * invocation by invocation; every timing is written to the file named.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { SampleWorld } from '@contract/route';
 import { BENCH_DATA_KEY, BUNDLE_ENV, benchAuthorizerEvent, cannedKms } from './fixtures';
@@ -29,6 +32,30 @@ type Json = Record<string, unknown>;
  * refuses a warm invocation that makes one, as its floor replays no KMS call).
  */
 export type Measured = { samples: number[]; floor: number[]; kmsCalls: number };
+
+/** What `fetch` answers, and the bench issuer serves, by URL: filled by `signInWorld`. */
+const fetched = new Map<string, () => Response>();
+
+/**
+ * The OIDC issuer of the sign-ins: an `http` server on loopback, which the verifier may fetch in a
+ * process that is not Lambda with `SIGN_IN_ALLOW_LOOPBACK=1` (as under `npm start`), since it fetches an
+ * issuer's documents only from addresses it has checked, through its own connection, never `fetch`.
+ * It serves what `fetched` holds for its URLs; only a function's first invocation fetches them.
+ */
+const startBenchIssuer = async (): Promise<string> => {
+  process.env.SIGN_IN_ALLOW_LOOPBACK = '1';
+  const server = createServer(async (request, response) => {
+    const answered = fetched.get(`${issuer}${request.url}`)?.();
+    response.writeHead(answered?.status ?? 404, {
+      'content-type': answered?.headers.get('content-type') ?? 'text/plain',
+    });
+    response.end(answered ? Buffer.from(await answered.arrayBuffer()) : undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return issuer;
+};
 
 const main = async () => {
   // One function per process, as in its own container: no other function's calls make the shared
@@ -159,7 +186,7 @@ const main = async () => {
    * names) trusting the bench issuer's tokens for one subject, and an `aws` rule trusting one role, whose
    * session the bench's STS answers (`signInWorld` below makes the sign-ins' proofs for both).
    */
-  const benchIssuer = 'https://issuer.bench.example';
+  const benchIssuer = await startBenchIssuer();
   const benchAudience = 'secrets-service';
   const benchSubject = 'repo:acme/app:ref:refs/heads/main';
   const benchRole = 'arn:aws:iam::000000000000:role/bench-ci';
@@ -505,8 +532,7 @@ const main = async () => {
 
   /** The host the bench's requests reach the API at, as API Gateway names it (`requestContext.domainName`). */
   const apiHost = 'api.bench.example';
-  /** What `fetch` answers, by URL: filled by `signInWorld`; any other URL fails, as the bench makes no network call. */
-  const fetched = new Map<string, () => Response>();
+  // `fetch` answers from `fetched`; any other URL fails, as the bench makes no network call.
   globalThis.fetch = (async (input: string | URL | Request) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const answered = fetched.get(url);
@@ -516,9 +542,9 @@ const main = async () => {
   /**
    * The world of the sign-ins: `SAMPLE_WORLD` with proofs the canned trust rules accept (its own are
    * placeholders). The workload token is the bench issuer's, signed ES256 with the key its key set
-   * holds; the AWS request is signed for the bench's API host with a bench key pair. `fetch` answers
-   * what the verifiers fetch: the issuer's discovery document and key set, which only the first
-   * invocation fetches (the verifier keeps them, as a warm function does), and STS's answer naming a
+   * holds; the AWS request is signed for the bench's API host with a bench key pair. The bench issuer
+   * serves the issuer's discovery document and key set, which only the first invocation fetches (the
+   * verifier keeps them, as a warm function does), and `fetch` answers STS's answer naming a
    * session of the `aws` rule's role (checking the signature is STS's work, not the service's, so this
    * answer does not check it).
    */
