@@ -592,30 +592,20 @@ describe('verifyWorkloadToken fetches only from public addresses', () => {
   });
 
   it.each([
-    ['a private address', ['10.0.0.5']],
-    ['loopback', ['127.0.0.1']],
-    ['the metadata address (link-local)', ['169.254.169.254']],
-    ['IPv6 loopback', ['::1']],
-    ['an IPv6 unique local address', ['fc00::1']],
-    ['a public and a private address', [PUBLIC, '10.0.0.5']],
-    ['no address at all', []],
-  ])('refuses an issuer whose host resolves to %s, requesting nothing', async (_, addresses) => {
+    ['resolves to a private address', { 'issuer.example.com': ['10.0.0.5'] }],
+    ['resolves to loopback', { 'issuer.example.com': ['127.0.0.1'] }],
+    ['resolves to the metadata address (link-local)', { 'issuer.example.com': ['169.254.169.254'] }],
+    ['resolves to IPv6 loopback', { 'issuer.example.com': ['::1'] }],
+    ['resolves to an IPv6 unique local address', { 'issuer.example.com': ['fc00::1'] }],
+    ['resolves to a public and a private address', { 'issuer.example.com': [PUBLIC, '10.0.0.5'] }],
+    ['resolves to no address at all', { 'issuer.example.com': [] }],
+    ['does not resolve', {}],
+  ])('refuses an issuer whose host %s, requesting nothing', async (_, names) => {
     const issuer = issuerAt();
     const verdict = await verifyWorkloadToken(await tokenFrom(ISSUER, key), [ruleFor(ISSUER)], {
       ...deployed,
       fetch: issuer.fetch,
-      resolveHost: resolving({ 'issuer.example.com': addresses }),
-    });
-    expect(verdict).toEqual({ accepted: false, reason: 'discovery' });
-    expect(issuer.asked).toEqual([]);
-  });
-
-  it('refuses an issuer whose host does not resolve, requesting nothing', async () => {
-    const issuer = issuerAt();
-    const verdict = await verifyWorkloadToken(await tokenFrom(ISSUER, key), [ruleFor(ISSUER)], {
-      ...deployed,
-      fetch: issuer.fetch,
-      resolveHost: resolving({}),
+      resolveHost: resolving(names),
     });
     expect(verdict).toEqual({ accepted: false, reason: 'discovery' });
     expect(issuer.asked).toEqual([]);
