@@ -15,6 +15,7 @@ module.exports = {
     '<rootDir>/test/unit/crypto/*.test.ts',
     '<rootDir>/test/unit/domain/*.test.ts',
     '<rootDir>/test/unit/http/errors.test.ts',
+    '<rootDir>/test/unit/outbound/*.test.ts',
     '<rootDir>/test/unit/use-cases/*.test.ts',
   ],
 };
