@@ -1,0 +1,481 @@
+import type { AuditEvent } from '@contract/audit';
+import { ErrorText } from '@contract/errors';
+import { CHANGE_REQUEST_DAYS, MAX_OPEN_CHANGE_REQUESTS } from '@contract/limits';
+import { dataKeys, decryptValue, encryptValue } from '@lambdas/crypto/envelope';
+import { localKeyWrapper } from '@lambdas/crypto/local-key-wrapper';
+import { sameDigest, valueDigest } from '@lambdas/crypto/value-digest';
+import { ConflictError, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
+import type { Principal } from '@lambdas/domain/principal';
+import type {
+  ChangeRequestRecord,
+  EnvironmentRecord,
+  MemberRecord,
+  ProjectRecord,
+  ProposedValue,
+  SecretHeadRecord,
+  SecretVersionRecord,
+  StoredSlotMap,
+} from '@lambdas/domain/records';
+import { type ChangeRequestStore, changeRequestUseCases } from '@lambdas/use-cases/change-requests';
+import { type InEnvironment, type SecretStore, secretUseCases } from '@lambdas/use-cases/secrets';
+import { eventLike, now, origin, session } from './fakes';
+
+const projectId = 'prj_a';
+const DAY_MS = 24 * 60 * 60 * 1000;
+const people: Record<string, { role: MemberRecord['role']; email: string }> = {
+  'u-1': { role: 'owner', email: 'ada@example.com' },
+  'u-2': { role: 'admin', email: 'bob@example.com' },
+  'u-3': { role: 'member', email: 'cy@example.com' },
+  'u-4': { role: 'member', email: 'di@example.com' },
+};
+
+/** A request of `userId`'s session in `production`, `days` after `now`. */
+const by = (userId: string, days = 0): InEnvironment => {
+  const caller: Principal = { ...session, userId, email: people[userId]?.email ?? 'x@example.com' };
+  return {
+    caller,
+    origin,
+    now: new Date(now.getTime() + days * DAY_MS),
+    projectId,
+    environment: 'production',
+  };
+};
+
+/**
+ * One project's protected `production` in memory: its members, heads and versions, and its change
+ * requests. The writes check what the repositories' transactions check that these rules lean on: each
+ * head at the version read, and a request closed only as it was read (its revision).
+ */
+const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
+  let environment: EnvironmentRecord = {
+    projectId,
+    name: 'production',
+    createdAt: '2026-11-01T00:00:00.000Z',
+    secretCount: 0,
+    life: 'L1',
+    protected: true,
+    ...settings,
+  };
+  let project: ProjectRecord = { projectId, name: 'Apollo', createdAt: '2026-11-01T00:00:00.000Z' };
+  const heads = new Map<string, SecretHeadRecord>();
+  const versions = new Map<string, SecretVersionRecord>();
+  const requests = new Map<string, ChangeRequestRecord>();
+  const proposed = new Map<string, readonly ProposedValue[]>();
+  const slots: { stored: StoredSlotMap | undefined } = { stored: undefined };
+  const events: AuditEvent[] = [];
+  const member = (userId: string): MemberRecord | undefined => {
+    const person = people[userId];
+    return person && { projectId, projectName: 'Apollo', projectCreatedAt: '', userId, role: person.role, addedAt: '' };
+  };
+  const unused = async (): Promise<never> => {
+    throw new Error('not read by a change request');
+  };
+  const secretStore: SecretStore = {
+    readSecretContext: async (_id, userId, _place, names, withProject) => ({
+      member: member(userId),
+      environment,
+      project: withProject ? project : undefined,
+      heads: new Map(names.flatMap((name) => (heads.has(name) ? [[name, heads.get(name) as SecretHeadRecord]] : []))),
+    }),
+    getSecretVersion: async (_id, _place, name, _life, version) => versions.get(`${name}/${version}`),
+    listSecretHeads: unused,
+    listSecretVersions: unused,
+    readPairContext: unused,
+    readHeadValues: unused,
+    readReferenced: unused,
+    writeSecrets: async (change) => {
+      for (const { head, readVersion } of change.writes) {
+        if (heads.get(head.name)?.version !== readVersion) return 'changed';
+      }
+      if (change.closing) {
+        if (requests.get(change.closing.read.id)?.revision !== change.closing.read.revision) return 'requestChanged';
+        requests.set(change.closing.closed.id, change.closing.closed);
+      }
+      for (const { head, version, event } of change.writes) {
+        heads.set(head.name, head);
+        versions.set(`${head.name}/${version.version}`, version);
+        events.push(event);
+      }
+      events.push(...(change.closing?.events ?? []));
+      if (change.newDataKey) project = { ...project, dataKey: change.newDataKey };
+      return 'written';
+    },
+    recordEvent: async (event) => {
+      events.push(event);
+    },
+  };
+  const crypto = {
+    keys: dataKeys(localKeyWrapper()),
+    encryptValue,
+    decryptValue,
+    digestValue: valueDigest,
+    sameDigest,
+  };
+  const secrets = secretUseCases({ secrets: secretStore, crypto });
+  const store: ChangeRequestStore = {
+    getChangeRequest: async (_id, _place, id) => requests.get(id),
+    listChangeRequests: async () => [...requests.values()],
+    getProposedValues: async (_id, _place, id) => proposed.get(id) ?? [],
+    getChangeSlots: async () => slots.stored,
+    createChangeRequest: async (created) => {
+      requests.set(created.request.id, created.request);
+      proposed.set(created.request.id, created.values);
+      const kept = Object.entries(slots.stored?.slots ?? {}).filter(([id]) => !created.slots.freed.includes(id));
+      slots.stored = {
+        version: (slots.stored?.version ?? 0) + 1,
+        slots: Object.fromEntries([...kept, ...created.slots.set]),
+      };
+      events.push(created.event);
+      if (created.newDataKey) project = { ...project, dataKey: created.newDataKey };
+      return 'written';
+    },
+    updateChangeRequest: async (read, next, written) => {
+      if (requests.get(read.id)?.revision !== read.revision) return 'requestChanged';
+      requests.set(next.id, next);
+      events.push(...written);
+      return 'written';
+    },
+  };
+  const changes = changeRequestUseCases({ changes: store, crypto, secrets });
+  /** Writes `value` straight into production, as before it was protected. */
+  const seed = async (name: string, value: string) => {
+    const wasProtected = environment.protected;
+    environment = { ...environment, protected: false };
+    await secrets.putSecret(by('u-1'), name, { value });
+    environment = { ...environment, protected: wasProtected };
+  };
+  const currentValue = async (name: string) => (await secrets.getSecret(by('u-1'), name)).value;
+  const setEnvironment = (fields: Partial<EnvironmentRecord>) => {
+    environment = { ...environment, ...fields };
+  };
+  return { ...changes, secrets, heads, requests, proposed, slots, events, seed, currentValue, setEnvironment };
+};
+
+/** The one error `act` rejects with. */
+const rejection = (act: Promise<unknown>) =>
+  act.then(
+    () => {
+      throw new Error('it was not refused');
+    },
+    (error: unknown) => error,
+  );
+
+describe('propose', () => {
+  it('stores an open request of the author’s, its value sealed for the request alone, and writes no secret', async () => {
+    const world = fakeWorld();
+
+    const shown = await world.propose(by('u-3'), { set: { API_KEY: 'new' }, note: 'rotate' });
+
+    expect(shown).toEqual({
+      id: expect.stringMatching(/^chg_[0-9A-Za-z]{16}$/),
+      environment: 'production',
+      status: 'open',
+      author: { userId: 'u-3', email: 'cy@example.com' },
+      note: 'rotate',
+      changes: [{ name: 'API_KEY', action: 'set', fromVersion: 0, restoreVersion: null }],
+      approvals: [],
+      approvalsNeeded: 1,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + CHANGE_REQUEST_DAYS * DAY_MS).toISOString(),
+      closedBy: null,
+      closedAt: null,
+      forcedReason: null,
+    });
+    expect(world.requests.get(shown.id)).toMatchObject({ environmentLife: 'L1', revision: 1 });
+    const [sealed] = world.proposed.get(shown.id) ?? [];
+    expect(sealed?.name).toBe('API_KEY');
+    expect(Buffer.from(sealed?.ciphertext ?? []).includes(Buffer.from('new'))).toBe(false);
+    expect(world.heads.size).toBe(0);
+    expect(world.events).toEqual([
+      eventLike('change_request.created', {
+        target: expect.objectContaining({ projectId, changeRequestId: shown.id }),
+        details: expect.objectContaining({
+          environment: 'production',
+          note: 'rotate',
+          secrets: [{ name: 'API_KEY', version: 0 }],
+        }),
+      }),
+    ]);
+  });
+
+  it('proposes deletes and restores from the versions live now, and sets without a note', async () => {
+    const world = fakeWorld();
+    await world.seed('A', 'a1');
+    await world.seed('A', 'a2');
+    await world.seed('B', 'b1');
+
+    const shown = await world.propose(by('u-3'), { delete: ['B'], restore: [{ name: 'A', version: 1 }] });
+
+    expect(shown.changes).toEqual([
+      { name: 'B', action: 'delete', fromVersion: 1, restoreVersion: null },
+      { name: 'A', action: 'restore', fromVersion: 2, restoreVersion: 1 },
+    ]);
+    expect(shown.note).toBeNull();
+    expect(world.proposed.get(shown.id)).toEqual([]);
+  });
+
+  it('refuses a stated version that is not the live one, a delete of no secret, and a restore of no earlier version', async () => {
+    const world = fakeWorld();
+    await world.seed('A', 'a1');
+
+    expect(await rejection(world.propose(by('u-3'), { set: { A: 'x' }, expectedVersions: { A: 2 } }))).toEqual(
+      new ConflictError(ErrorText.secretConflict),
+    );
+    expect(await rejection(world.propose(by('u-3'), { delete: ['B'] }))).toEqual(
+      new NotFoundError(ErrorText.secretNotFound),
+    );
+    expect(await rejection(world.propose(by('u-3'), { restore: [{ name: 'B', version: 1 }] }))).toEqual(
+      new NotFoundError(ErrorText.secretNotFound),
+    );
+    expect(await rejection(world.propose(by('u-3'), { restore: [{ name: 'A', version: 1 }] }))).toEqual(
+      new NotFoundError(ErrorText.secretVersionNotFound),
+    );
+    expect(world.requests.size).toBe(0);
+  });
+
+  it('takes a stated version that is the live one', async () => {
+    const world = fakeWorld();
+    await world.seed('A', 'a1');
+
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' }, expectedVersions: { A: 1 } });
+
+    expect(shown.changes).toEqual([{ name: 'A', action: 'set', fromVersion: 1, restoreVersion: null }]);
+  });
+
+  it(`holds an environment to ${MAX_OPEN_CHANGE_REQUESTS} open requests, freeing the expired ones`, async () => {
+    const world = fakeWorld();
+    const live = now.getTime() + DAY_MS;
+    const slots = Object.fromEntries(
+      Array.from({ length: MAX_OPEN_CHANGE_REQUESTS }, (_, i) => [`chg_${i}`, i === 0 ? now.getTime() : live]),
+    );
+    world.slots.stored = { version: 3, slots };
+
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+
+    expect(Object.keys(world.slots.stored?.slots ?? {})).not.toContain('chg_0');
+    expect(world.slots.stored?.slots[shown.id]).toBe(now.getTime() + CHANGE_REQUEST_DAYS * DAY_MS);
+    expect(await rejection(world.propose(by('u-3'), { set: { B: 'y' } }))).toEqual(
+      new ConflictError(ErrorText.changeRequestLimit),
+    );
+  });
+
+  it('lets no one below write access propose', async () => {
+    const world = fakeWorld({ defaultAccess: 'read' });
+
+    expect(await rejection(world.propose(by('u-3'), { set: { A: 'x' } }))).toEqual(
+      new ForbiddenError(ErrorText.environmentAccess),
+    );
+    expect(world.requests.size).toBe(0);
+  });
+});
+
+describe('reading change requests', () => {
+  it('lists this life’s requests newest first, by status when asked, an open one past its expiry as expired', async () => {
+    const world = fakeWorld();
+    const older = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const newer = await world.propose(by('u-3', 1), { set: { B: 'y' } });
+    await world.close(by('u-3', 1), newer.id, 'cancelled');
+    const request = world.requests.get(older.id) as ChangeRequestRecord;
+    world.requests.set('chg_other_life', { ...request, id: 'chg_other_life', environmentLife: 'L0' });
+
+    expect((await world.list(by('u-4', 2), undefined)).map((entry) => [entry.id, entry.status])).toEqual([
+      [newer.id, 'cancelled'],
+      [older.id, 'open'],
+    ]);
+    expect((await world.list(by('u-4', 2), 'cancelled')).map((entry) => entry.id)).toEqual([newer.id]);
+    const late = by('u-4', CHANGE_REQUEST_DAYS);
+    expect((await world.list(late, 'expired')).map((entry) => entry.id)).toEqual([older.id]);
+    expect(await world.list(late, 'open')).toEqual([]);
+    expect((await world.get(late, older.id)).status).toBe('expired');
+  });
+
+  it('answers 404 for a request of another life of the environment, or none', async () => {
+    const world = fakeWorld();
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    world.setEnvironment({ life: 'L2' });
+
+    for (const id of [shown.id, 'chg_none']) {
+      expect(await rejection(world.get(by('u-4'), id))).toEqual(new NotFoundError(ErrorText.changeRequestNotFound));
+      expect(await rejection(world.values(by('u-4'), id))).toEqual(new NotFoundError(ErrorText.changeRequestNotFound));
+    }
+  });
+
+  it('answers the proposed values to a reader, recording the read', async () => {
+    const world = fakeWorld();
+    const shown = await world.propose(by('u-3'), { set: { A: 'x', B: 'y' } });
+
+    expect(await world.values(by('u-4'), shown.id)).toEqual({ A: 'x', B: 'y' });
+    expect(world.events.at(-1)).toEqual(
+      eventLike('secret.read', {
+        target: expect.objectContaining({ projectId, changeRequestId: shown.id }),
+        details: expect.objectContaining({
+          secrets: [
+            { name: 'A', version: 0 },
+            { name: 'B', version: 0 },
+          ],
+        }),
+      }),
+    );
+  });
+
+  it('answers a request that proposes only deletes no values, and records no read', async () => {
+    const world = fakeWorld();
+    await world.seed('A', 'a1');
+    const shown = await world.propose(by('u-3'), { delete: ['A'] });
+    const recorded = world.events.length;
+
+    expect(await world.values(by('u-4'), shown.id)).toEqual({});
+    expect(world.events).toHaveLength(recorded);
+  });
+});
+
+describe('approve', () => {
+  it('applies a request at its last approval: the values written as its author’s, the request closed with both events', async () => {
+    const world = fakeWorld();
+    await world.seed('OLD', 'o1');
+    const shown = await world.propose(by('u-3'), { set: { API_KEY: 'new' }, delete: ['OLD'] });
+
+    const applied = await world.approve(by('u-2'), shown.id);
+
+    expect(applied).toMatchObject({
+      status: 'applied',
+      approvals: [{ userId: 'u-2', email: 'bob@example.com', at: by('u-2').now.toISOString() }],
+      closedBy: { userId: 'u-2', email: 'bob@example.com' },
+      closedAt: by('u-2').now.toISOString(),
+    });
+    expect(world.events.slice(-2)).toEqual([
+      eventLike('change_request.approved', { target: expect.objectContaining({ changeRequestId: shown.id }) }),
+      eventLike('change_request.applied', {
+        details: expect.objectContaining({
+          secrets: [
+            { name: 'API_KEY', version: 1 },
+            { name: 'OLD', version: 2 },
+          ],
+        }),
+      }),
+    ]);
+    expect(world.heads.get('API_KEY')?.updatedBy).toEqual({ userId: 'u-3', email: 'cy@example.com' });
+    expect(world.heads.get('OLD')?.deletedAt).toBeDefined();
+    expect(world.requests.get(shown.id)).toMatchObject({ status: 'applied', revision: 2 });
+    expect(await world.currentValue('API_KEY')).toBe('new');
+  });
+
+  it('restores a version’s value when applied', async () => {
+    const world = fakeWorld();
+    await world.seed('A', 'a1');
+    await world.seed('A', 'a2');
+    const shown = await world.propose(by('u-3'), { restore: [{ name: 'A', version: 1 }] });
+
+    await world.approve(by('u-1'), shown.id);
+
+    expect(await world.currentValue('A')).toBe('a1');
+  });
+
+  it('keeps a request open until it has the environment’s number of approvals, counting each approver once', async () => {
+    const world = fakeWorld({ approvals: 2 });
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+
+    const once = await world.approve(by('u-2'), shown.id);
+    const again = await world.approve(by('u-2'), shown.id);
+
+    expect([once.status, once.approvals.length, once.approvalsNeeded]).toEqual(['open', 1, 2]);
+    expect(again).toEqual(once);
+    expect(world.heads.size).toBe(0);
+    expect((await world.approve(by('u-1'), shown.id)).status).toBe('applied');
+    expect(await world.currentValue('A')).toBe('x');
+  });
+
+  it('lets neither its author nor a plain member approve', async () => {
+    const world = fakeWorld();
+    const byAdmin = await world.propose(by('u-2'), { set: { A: 'x' } });
+    const byMember = await world.propose(by('u-3'), { set: { B: 'y' } });
+
+    expect(await rejection(world.approve(by('u-2'), byAdmin.id))).toEqual(new ForbiddenError(ErrorText.ownApproval));
+    expect(await rejection(world.approve(by('u-4'), byMember.id))).toEqual(new ForbiddenError(ErrorText.projectRole));
+    expect(world.heads.size).toBe(0);
+  });
+
+  it('refuses a request that is no longer open, or has expired', async () => {
+    const world = fakeWorld();
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+
+    expect(await rejection(world.approve(by('u-1', CHANGE_REQUEST_DAYS), shown.id))).toEqual(
+      new ConflictError(ErrorText.changeRequestNotOpen),
+    );
+    await world.approve(by('u-1'), shown.id);
+    expect(await rejection(world.approve(by('u-2'), shown.id))).toEqual(
+      new ConflictError(ErrorText.changeRequestNotOpen),
+    );
+  });
+
+  it('closes as conflicted, writing nothing, a request whose secret moved since it was proposed', async () => {
+    const world = fakeWorld();
+    await world.seed('A', 'a1');
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    await world.seed('A', 'a2');
+
+    expect(await rejection(world.approve(by('u-1'), shown.id))).toEqual(
+      new ConflictError(ErrorText.changeRequestOutOfDate),
+    );
+    expect(world.events.at(-1)).toEqual(eventLike('change_request.conflicted'));
+    expect(world.requests.get(shown.id)).toMatchObject({
+      status: 'conflicted',
+      closedBy: { userId: 'u-1', email: 'ada@example.com' },
+      revision: 2,
+    });
+    expect(await world.currentValue('A')).toBe('a2');
+  });
+});
+
+describe('force', () => {
+  it('lets the owner apply a request without its approvals, with the reason recorded', async () => {
+    const world = fakeWorld({ approvals: 2 });
+    const shown = await world.propose(by('u-1'), { set: { A: 'x' } });
+
+    const forced = await world.force(by('u-1'), shown.id, 'outage');
+
+    expect(forced).toMatchObject({ status: 'applied', forcedReason: 'outage', approvals: [] });
+    expect(world.events.slice(-2)).toEqual([
+      eventLike('change_request.forced', { details: expect.objectContaining({ note: 'outage' }) }),
+      eventLike('change_request.applied'),
+    ]);
+    expect(await world.currentValue('A')).toBe('x');
+  });
+
+  it('lets no admin or member force', async () => {
+    const world = fakeWorld();
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+
+    for (const userId of ['u-2', 'u-3']) {
+      expect(await rejection(world.force(by(userId), shown.id, 'why'))).toEqual(
+        new ForbiddenError(ErrorText.projectRole),
+      );
+    }
+    expect(world.heads.size).toBe(0);
+  });
+});
+
+describe('close', () => {
+  it('lets an owner or admin reject a request, and its author alone cancel it', async () => {
+    const world = fakeWorld();
+    const first = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const second = await world.propose(by('u-3'), { set: { B: 'y' } });
+
+    expect(await rejection(world.close(by('u-4'), first.id, 'rejected'))).toEqual(
+      new ForbiddenError(ErrorText.projectRole),
+    );
+    expect(await rejection(world.close(by('u-1'), second.id, 'cancelled'))).toEqual(
+      new ForbiddenError(ErrorText.notAuthor),
+    );
+    const rejected = await world.close(by('u-2'), first.id, 'rejected');
+    const cancelled = await world.close(by('u-3'), second.id, 'cancelled');
+
+    expect([rejected.status, rejected.closedBy]).toEqual(['rejected', { userId: 'u-2', email: 'bob@example.com' }]);
+    expect([cancelled.status, cancelled.closedBy]).toEqual(['cancelled', { userId: 'u-3', email: 'cy@example.com' }]);
+    expect(world.events.slice(-2)).toEqual([
+      eventLike('change_request.rejected', { target: expect.objectContaining({ changeRequestId: first.id }) }),
+      eventLike('change_request.cancelled', { target: expect.objectContaining({ changeRequestId: second.id }) }),
+    ]);
+    expect(world.heads.size).toBe(0);
+  });
+});
