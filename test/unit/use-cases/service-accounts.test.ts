@@ -152,3 +152,102 @@ describe('service account use cases', () => {
     );
   });
 });
+
+describe('getServiceAccount', () => {
+  it('answers one service account to any member, with its access to the environments that exist', async () => {
+    const accounts = fakeServiceAccounts(team(), [environment('staging', 'L1')]);
+    const request = { name: 'bot', description: 'ships', access: { staging: 'write' as const } };
+    await accounts.createServiceAccount(as('u-1'), projectId, request, origin, now);
+
+    expect(await accounts.getServiceAccount(as('u-3'), projectId, 'sa_1')).toEqual({
+      id: 'sa_1',
+      name: 'bot',
+      description: 'ships',
+      access: { staging: 'write' },
+      createdAt: now.toISOString(),
+      createdBy: { userId: 'u-1', email: session.email },
+    });
+  });
+
+  it('answers 404 to a stranger, and for a service account that is not there', async () => {
+    const accounts = fakeServiceAccounts(team(), []);
+    await accounts.createServiceAccount(as('u-1'), projectId, { name: 'bot', access: {} }, origin, now);
+
+    await expect(accounts.getServiceAccount(as('u-9'), projectId, 'sa_1')).rejects.toEqual(
+      new NotFoundError(ErrorText.projectNotFound),
+    );
+    await expect(accounts.getServiceAccount(as('u-3'), projectId, 'sa_2')).rejects.toEqual(
+      new NotFoundError(ErrorText.serviceAccountNotFound),
+    );
+  });
+});
+
+describe('service accounts, further rules', () => {
+  it('lists service accounts of the same name by id', async () => {
+    const accounts = fakeServiceAccounts(team(), []);
+    for (const name of ['bot', 'bot', 'alpha']) {
+      await accounts.createServiceAccount(as('u-1'), projectId, { name, access: {} }, origin, now);
+    }
+    accounts.stored.set('sa_0', { ...(accounts.stored.get('sa_1') as ServiceAccountRecord), serviceAccountId: 'sa_0' });
+
+    const listed = await accounts.listServiceAccounts(as('u-1'), projectId);
+
+    expect(listed.map((entry) => [entry.name, entry.id])).toEqual([
+      ['alpha', 'sa_3'],
+      ['bot', 'sa_0'],
+      ['bot', 'sa_1'],
+      ['bot', 'sa_2'],
+    ]);
+  });
+
+  it('keeps an empty description as none, and removes one changed to null', async () => {
+    const accounts = fakeServiceAccounts(team(), []);
+    const created = await accounts.createServiceAccount(
+      as('u-1'),
+      projectId,
+      { name: 'bot', description: '', access: {} },
+      origin,
+      now,
+    );
+    await accounts.updateServiceAccount(as('u-1'), projectId, 'sa_1', { description: 'ships' }, origin, now);
+    const removed = await accounts.updateServiceAccount(
+      as('u-1'),
+      projectId,
+      'sa_1',
+      { description: null },
+      origin,
+      now,
+    );
+
+    expect([created.description, removed.description, removed.name]).toEqual([null, null, 'bot']);
+  });
+
+  it('binds access to an environment without lives to its level alone, which then holds', async () => {
+    const withoutLife: EnvironmentRecord = { projectId, name: 'legacy', createdAt: now.toISOString(), secretCount: 0 };
+    const accounts = fakeServiceAccounts(team(), [withoutLife]);
+
+    const created = await accounts.createServiceAccount(
+      as('u-1'),
+      projectId,
+      { name: 'bot', access: { legacy: 'read' } },
+      origin,
+      now,
+    );
+
+    expect(accounts.stored.get('sa_1')?.access).toEqual({ legacy: { level: 'read' } });
+    expect(created.access).toEqual({ legacy: 'read' });
+  });
+
+  it('lets only the owner and admins change or delete a service account', async () => {
+    const accounts = fakeServiceAccounts(team(), []);
+    await accounts.createServiceAccount(as('u-1'), projectId, { name: 'bot', access: {} }, origin, now);
+
+    await expect(
+      accounts.updateServiceAccount(as('u-3'), projectId, 'sa_1', { name: 'x' }, origin, now),
+    ).rejects.toEqual(new ForbiddenError(ErrorText.projectRole));
+    await expect(accounts.deleteServiceAccount(as('u-3'), projectId, 'sa_1', origin, now)).rejects.toEqual(
+      new ForbiddenError(ErrorText.projectRole),
+    );
+    expect(accounts.stored.get('sa_1')?.name).toBe('bot');
+  });
+});
