@@ -1,5 +1,11 @@
-import { accessIn, allows, defaultAccessOf, isProtected } from '@lambdas/domain/environment-access';
-import type { EnvironmentRecord, MemberRecord } from '@lambdas/domain/records';
+import {
+  accessIn,
+  allows,
+  defaultAccessOf,
+  isProtected,
+  serviceAccountMember,
+} from '@lambdas/domain/environment-access';
+import type { EnvironmentRecord, MemberRecord, ServiceAccountRecord } from '@lambdas/domain/records';
 
 const environment = (fields: Partial<EnvironmentRecord> = {}): EnvironmentRecord => ({
   projectId: 'prj_a',
@@ -38,6 +44,43 @@ describe('accessIn', () => {
 
   it('reads only levels set by name, not what every object inherits', () => {
     expect(accessIn(member('member', {}), environment({ name: 'constructor', life: undefined }))).toBe('write');
+  });
+});
+
+describe('serviceAccountMember', () => {
+  const serviceAccount = (fields: Partial<ServiceAccountRecord> = {}): ServiceAccountRecord => ({
+    projectId: 'prj_a',
+    serviceAccountId: 'sa_0123456789abcdef',
+    name: 'deploy',
+    description: null,
+    access: { staging: { level: 'write', life: 'life-1' } },
+    createdAt: '2026-11-02T00:00:00.000Z',
+    createdBy: { userId: 'u-1', email: 'ada@example.com' },
+    ...fields,
+  });
+
+  it('stands a service account in its project as a plain member holding its access, since it was made', () => {
+    expect(serviceAccountMember(serviceAccount({ accessRevision: 3 }))).toEqual({
+      projectId: 'prj_a',
+      projectName: '',
+      projectCreatedAt: '2026-11-02T00:00:00.000Z',
+      userId: 'sa_0123456789abcdef',
+      role: 'member',
+      addedAt: '2026-11-02T00:00:00.000Z',
+      access: { staging: { level: 'write', life: 'life-1' } },
+      serviceAccount: true,
+      accessRevision: 3,
+    });
+    expect(serviceAccountMember(serviceAccount())).not.toHaveProperty('accessRevision');
+  });
+
+  it('gives it only the levels of its access: none where it has none, whatever the environment’s default', () => {
+    const member = serviceAccountMember(serviceAccount());
+
+    expect(accessIn(member, environment({ name: 'staging' }))).toBe('write');
+    expect(accessIn(member, environment({ name: 'production', defaultAccess: 'write' }))).toBe('none');
+    // Its access set in an earlier life of an environment of that name has lapsed.
+    expect(accessIn(member, environment({ name: 'staging', life: 'life-2' }))).toBe('none');
   });
 });
 
