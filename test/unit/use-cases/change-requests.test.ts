@@ -56,8 +56,16 @@ const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
     protected: true,
     ...settings,
   };
+  const staging: EnvironmentRecord = { ...environment, name: 'staging', life: 'S1', protected: false };
   let project: ProjectRecord = { projectId, name: 'Apollo', createdAt: '2026-11-01T00:00:00.000Z' };
   const heads = new Map<string, SecretHeadRecord>();
+  const stagingHeads = new Map<string, SecretHeadRecord>();
+  const placeOf = (place: string) =>
+    place === 'staging' ? { environment: staging, heads: stagingHeads } : { environment, heads };
+  const headsNamed = (place: string, names: readonly string[]) => {
+    const within = placeOf(place).heads;
+    return new Map(names.flatMap((name) => (within.has(name) ? [[name, within.get(name) as SecretHeadRecord]] : [])));
+  };
   const versions = new Map<string, SecretVersionRecord>();
   const requests = new Map<string, ChangeRequestRecord>();
   const proposed = new Map<string, readonly ProposedValue[]>();
@@ -71,29 +79,35 @@ const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
     throw new Error('not read by a change request');
   };
   const secretStore: SecretStore = {
-    readSecretContext: async (_id, userId, _place, names, withProject) => ({
+    readSecretContext: async (_id, userId, place, names, withProject) => ({
       member: member(userId),
-      environment,
+      environment: placeOf(place).environment,
       project: withProject ? project : undefined,
-      heads: new Map(names.flatMap((name) => (heads.has(name) ? [[name, heads.get(name) as SecretHeadRecord]] : []))),
+      heads: headsNamed(place, names),
     }),
-    getSecretVersion: async (_id, _place, name, _life, version) => versions.get(`${name}/${version}`),
+    readPairContext: async (_id, userId, pair, names, withProject) => ({
+      member: member(userId),
+      project: withProject ? project : undefined,
+      from: { environment: placeOf(pair.from).environment, heads: headsNamed(pair.from, names) },
+      to: { environment: placeOf(pair.to).environment, heads: headsNamed(pair.to, names) },
+    }),
+    getSecretVersion: async (_id, place, name, _life, version) => versions.get(`${place}/${name}/${version}`),
     listSecretHeads: unused,
     listSecretVersions: unused,
-    readPairContext: unused,
     readHeadValues: unused,
     readReferenced: unused,
     writeSecrets: async (change) => {
+      const within = placeOf(change.environment).heads;
       for (const { head, readVersion } of change.writes) {
-        if (heads.get(head.name)?.version !== readVersion) return 'changed';
+        if (within.get(head.name)?.version !== readVersion) return 'changed';
       }
       if (change.closing) {
         if (requests.get(change.closing.read.id)?.revision !== change.closing.read.revision) return 'requestChanged';
         requests.set(change.closing.closed.id, change.closing.closed);
       }
       for (const { head, version, event } of change.writes) {
-        heads.set(head.name, head);
-        versions.set(`${head.name}/${version.version}`, version);
+        within.set(head.name, head);
+        versions.set(`${change.environment}/${head.name}/${version.version}`, version);
         events.push(event);
       }
       events.push(...(change.closing?.events ?? []));
@@ -137,11 +151,11 @@ const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
     },
   };
   const changes = changeRequestUseCases({ changes: store, crypto, secrets });
-  /** Writes `value` straight into production, as before it was protected. */
-  const seed = async (name: string, value: string) => {
+  /** Writes `value` straight into production (as before it was protected) or staging. */
+  const seed = async (name: string, value: string, place = 'production') => {
     const wasProtected = environment.protected;
     environment = { ...environment, protected: false };
-    await secrets.putSecret(by('u-1'), name, { value });
+    await secrets.putSecret({ ...by('u-1'), environment: place }, name, { value });
     environment = { ...environment, protected: wasProtected };
   };
   const currentValue = async (name: string) => (await secrets.getSecret(by('u-1'), name)).value;
@@ -477,5 +491,44 @@ describe('close', () => {
       eventLike('change_request.cancelled', { target: expect.objectContaining({ changeRequestId: second.id }) }),
     ]);
     expect(world.heads.size).toBe(0);
+  });
+});
+
+describe('promote', () => {
+  it('into a protected environment proposes the source’s values, noting where they come from', async () => {
+    const world = fakeWorld();
+    await world.seed('A', 'from-staging', 'staging');
+    await world.seed('A', 'old');
+
+    const promoted = await world.promote(
+      { caller: session, origin, now, projectId },
+      { from: 'staging', to: 'production', names: ['A'], expectedVersions: { A: 1 } },
+    );
+
+    expect(promoted).toEqual({
+      proposed: expect.objectContaining({
+        status: 'open',
+        note: 'Promoted from staging',
+        changes: [{ name: 'A', action: 'set', fromVersion: 1, restoreVersion: null }],
+      }),
+    });
+    const id = 'proposed' in promoted ? promoted.proposed.id : '';
+    expect(await world.values(by('u-1'), id)).toEqual({ A: 'from-staging' });
+    expect(await world.currentValue('A')).toBe('old');
+  });
+
+  it('keeps the caller’s note, and holds the proposal to the versions the caller expects', async () => {
+    const world = fakeWorld();
+    await world.seed('A', 'from-staging', 'staging');
+    const at = { caller: session, origin, now, projectId };
+
+    const promoted = await world.promote(at, { from: 'staging', to: 'production', names: ['A'], note: 'release 7' });
+
+    expect('proposed' in promoted && promoted.proposed.note).toBe('release 7');
+    expect(
+      await rejection(
+        world.promote(at, { from: 'staging', to: 'production', names: ['A'], expectedVersions: { A: 3 } }),
+      ),
+    ).toEqual(new ConflictError(ErrorText.secretConflict));
   });
 });
