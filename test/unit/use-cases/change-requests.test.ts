@@ -4,7 +4,13 @@ import { CHANGE_REQUEST_DAYS, MAX_OPEN_CHANGE_REQUESTS } from '@contract/limits'
 import { dataKeys, decryptValue, encryptValue } from '@lambdas/crypto/envelope';
 import { localKeyWrapper } from '@lambdas/crypto/local-key-wrapper';
 import { sameDigest, valueDigest } from '@lambdas/crypto/value-digest';
-import { ConflictError, ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
+import {
+  ConflictError,
+  DecryptionError,
+  ForbiddenError,
+  NotFoundError,
+  ServiceUnavailableError,
+} from '@lambdas/domain/errors';
 import type { Principal } from '@lambdas/domain/principal';
 import type {
   ChangeRequestRecord,
@@ -14,6 +20,7 @@ import type {
   ProposedValue,
   SecretHeadRecord,
   SecretVersionRecord,
+  SecretWriteOutcome,
   StoredSlotMap,
 } from '@lambdas/domain/records';
 import { type ChangeRequestStore, changeRequestUseCases } from '@lambdas/use-cases/change-requests';
@@ -42,9 +49,11 @@ const by = (userId: string, days = 0): InEnvironment => {
 };
 
 /**
- * One project's protected `production` in memory: its members, heads and versions, and its change
- * requests. The writes check what the repositories' transactions check that these rules lean on: each
- * head at the version read, and a request closed only as it was read (its revision).
+ * One project's protected `production` (and an open `staging`) in memory: its members, heads and
+ * versions, and its change requests. The writes check what the repositories' transactions check that
+ * these rules lean on: each head at the version read, a request changed only as it was read (its
+ * revision), and a project's first data key stored only while it has none. `hooks` answer the next
+ * writes as another writer would have made them fail first.
  */
 const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
   let environment: EnvironmentRecord = {
@@ -71,6 +80,13 @@ const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
   const proposed = new Map<string, readonly ProposedValue[]>();
   const slots: { stored: StoredSlotMap | undefined } = { stored: undefined };
   const events: AuditEvent[] = [];
+  const hooks: {
+    creates: 'changed'[];
+    writes: SecretWriteOutcome[];
+    updates: ('requestChanged' | 'refused')[];
+  } = { creates: [], writes: [], updates: [] };
+  const attempts = { creates: 0, writes: 0 };
+  const updates: { status: string; actor: { userId: string; byManager: boolean } }[] = [];
   const member = (userId: string): MemberRecord | undefined => {
     const person = people[userId];
     return person && { projectId, projectName: 'Apollo', projectCreatedAt: '', userId, role: person.role, addedAt: '' };
@@ -97,10 +113,14 @@ const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
     readHeadValues: unused,
     readReferenced: unused,
     writeSecrets: async (change) => {
+      attempts.writes += 1;
+      const failed = hooks.writes.shift();
+      if (failed) return failed;
       const within = placeOf(change.environment).heads;
       for (const { head, readVersion } of change.writes) {
         if (within.get(head.name)?.version !== readVersion) return 'changed';
       }
+      if (change.newDataKey !== undefined && project.dataKey !== undefined) return 'changed';
       if (change.closing) {
         if (requests.get(change.closing.read.id)?.revision !== change.closing.read.revision) return 'requestChanged';
         requests.set(change.closing.closed.id, change.closing.closed);
@@ -132,6 +152,9 @@ const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
     getProposedValues: async (_id, _place, id) => proposed.get(id) ?? [],
     getChangeSlots: async () => slots.stored,
     createChangeRequest: async (created) => {
+      attempts.creates += 1;
+      if (hooks.creates.shift()) return 'changed';
+      if (created.newDataKey !== undefined && project.dataKey !== undefined) return 'changed';
       requests.set(created.request.id, created.request);
       proposed.set(created.request.id, created.values);
       const kept = Object.entries(slots.stored?.slots ?? {}).filter(([id]) => !created.slots.freed.includes(id));
@@ -143,9 +166,12 @@ const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
       if (created.newDataKey) project = { ...project, dataKey: created.newDataKey };
       return 'written';
     },
-    updateChangeRequest: async (read, next, written) => {
+    updateChangeRequest: async (read, next, written, actor) => {
+      const failed = hooks.updates.shift();
+      if (failed) return failed;
       if (requests.get(read.id)?.revision !== read.revision) return 'requestChanged';
       requests.set(next.id, next);
+      updates.push({ status: next.status, actor });
       events.push(...written);
       return 'written';
     },
@@ -162,7 +188,21 @@ const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
   const setEnvironment = (fields: Partial<EnvironmentRecord>) => {
     environment = { ...environment, ...fields };
   };
-  return { ...changes, secrets, heads, requests, proposed, slots, events, seed, currentValue, setEnvironment };
+  return {
+    ...changes,
+    secrets,
+    heads,
+    requests,
+    proposed,
+    slots,
+    events,
+    hooks,
+    attempts,
+    updates,
+    seed,
+    currentValue,
+    setEnvironment,
+  };
 };
 
 /** The one error `act` rejects with. */
@@ -226,6 +266,9 @@ describe('propose', () => {
     ]);
     expect(shown.note).toBeNull();
     expect(world.proposed.get(shown.id)).toEqual([]);
+    expect(world.events.at(-1)).toEqual(
+      eventLike('change_request.created', { details: expect.objectContaining({ note: null }) }),
+    );
   });
 
   it('refuses a stated version that is not the live one, a delete of no secret, and a restore of no earlier version', async () => {
@@ -301,6 +344,8 @@ describe('reading change requests', () => {
     expect((await world.list(late, 'expired')).map((entry) => entry.id)).toEqual([older.id]);
     expect(await world.list(late, 'open')).toEqual([]);
     expect((await world.get(late, older.id)).status).toBe('expired');
+    // A closed request stays as it was closed, past its expiry too.
+    expect((await world.get(by('u-4', CHANGE_REQUEST_DAYS + 2), newer.id)).status).toBe('cancelled');
   });
 
   it('answers 404 for a request of another life of the environment, or none', async () => {
@@ -530,5 +575,148 @@ describe('promote', () => {
         world.promote(at, { from: 'staging', to: 'production', names: ['A'], expectedVersions: { A: 3 } }),
       ),
     ).toEqual(new ConflictError(ErrorText.secretConflict));
+  });
+});
+
+describe('what a proposal is judged against', () => {
+  it('proposes from version 0 a secret deleted, or written in an earlier life of the environment, and deletes neither', async () => {
+    const world = fakeWorld();
+    await world.seed('OLD', 'o1');
+    await world.seed('OLD', 'o2');
+    world.setEnvironment({ protected: false, life: 'L2' });
+    await world.seed('GONE', 'g1');
+    await world.secrets.deleteSecret(by('u-1'), 'GONE');
+    world.setEnvironment({ protected: true });
+
+    const shown = await world.propose(by('u-3'), { set: { GONE: 'x', OLD: 'y' } });
+
+    expect(shown.changes.map((change) => [change.name, change.fromVersion])).toEqual([
+      ['GONE', 0],
+      ['OLD', 0],
+    ]);
+    for (const name of ['GONE', 'OLD']) {
+      expect(await rejection(world.propose(by('u-3'), { delete: [name] }))).toEqual(
+        new NotFoundError(ErrorText.secretNotFound),
+      );
+    }
+    expect(await rejection(world.propose(by('u-3'), { restore: [{ name: 'OLD', version: 1 }] }))).toEqual(
+      new NotFoundError(ErrorText.secretNotFound),
+    );
+  });
+
+  it('seals a proposal under the project’s data key when it has one', async () => {
+    const world = fakeWorld();
+    await world.seed('A', 'a1');
+
+    const shown = await world.propose(by('u-3'), { set: { B: 'b' } });
+
+    expect(await world.values(by('u-4'), shown.id)).toEqual({ B: 'b' });
+    expect(world.attempts.creates).toBe(1);
+  });
+
+  it('opens no proposed value moved to another request', async () => {
+    const world = fakeWorld();
+    const first = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const second = await world.propose(by('u-3'), { set: { A: 'y' } });
+    world.proposed.set(second.id, world.proposed.get(first.id) ?? []);
+
+    expect(await rejection(world.values(by('u-4'), second.id))).toBeInstanceOf(DecryptionError);
+  });
+});
+
+describe('racing writers', () => {
+  it('proposes again while other proposals take the slots first, eight times at most, then 503', async () => {
+    const world = fakeWorld();
+    world.hooks.creates.push(...Array.from({ length: 7 }, () => 'changed' as const));
+
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+
+    expect(world.attempts.creates).toBe(8);
+    expect(world.requests.get(shown.id)?.status).toBe('open');
+    const busy = fakeWorld();
+    busy.hooks.creates.push(...Array.from({ length: 8 }, () => 'changed' as const));
+    expect(await rejection(busy.propose(by('u-3'), { set: { A: 'x' } }))).toBeInstanceOf(ServiceUnavailableError);
+    expect([busy.attempts.creates, busy.requests.size]).toEqual([8, 0]);
+  });
+
+  it('reads a request again when it moved under an approval, eight times at most, then 503', async () => {
+    const world = fakeWorld({ approvals: 2 });
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    world.hooks.updates.push(...Array.from({ length: 7 }, () => 'requestChanged' as const));
+
+    const approved = await world.approve(by('u-2'), shown.id);
+
+    expect([approved.status, approved.approvals.length]).toEqual(['open', 1]);
+    const other = await world.propose(by('u-3'), { set: { B: 'y' } });
+    world.hooks.updates.push(...Array.from({ length: 8 }, () => 'requestChanged' as const));
+    expect(await rejection(world.approve(by('u-2'), other.id))).toBeInstanceOf(ServiceUnavailableError);
+    expect(world.requests.get(other.id)?.approvals).toEqual([]);
+  });
+
+  it('records an approval short of the number needed as the approver’s, a manager’s step, moving the request’s revision', async () => {
+    const world = fakeWorld({ approvals: 2 });
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+
+    await world.approve(by('u-2'), shown.id);
+
+    expect(world.requests.get(shown.id)?.revision).toBe(2);
+    expect(world.updates).toEqual([{ status: 'open', actor: { userId: 'u-2', byManager: true } }]);
+    expect(world.events.at(-1)).toEqual(
+      eventLike('change_request.approved', { target: expect.objectContaining({ changeRequestId: shown.id }) }),
+    );
+  });
+
+  it('refuses an approval or a rejection the store refuses, as the manager no longer manages the project', async () => {
+    const world = fakeWorld({ approvals: 2 });
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    world.hooks.updates.push('refused');
+
+    expect(await rejection(world.approve(by('u-2'), shown.id))).toEqual(new ForbiddenError(ErrorText.projectRole));
+    world.hooks.updates.push('refused');
+    expect(await rejection(world.close(by('u-2'), shown.id, 'rejected'))).toEqual(
+      new ForbiddenError(ErrorText.projectRole),
+    );
+    expect(world.requests.get(shown.id)).toMatchObject({ status: 'open', approvals: [] });
+  });
+
+  it('marks a request conflicted as whoever applied it, no manager check, reading it again if it moved', async () => {
+    const world = fakeWorld();
+    await world.seed('A', 'a1');
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    await world.seed('A', 'a2');
+    world.hooks.updates.push('requestChanged');
+
+    expect(await rejection(world.approve(by('u-1'), shown.id))).toEqual(
+      new ConflictError(ErrorText.changeRequestOutOfDate),
+    );
+    expect(world.updates).toEqual([{ status: 'conflicted', actor: { userId: 'u-1', byManager: false } }]);
+    expect(world.requests.get(shown.id)?.status).toBe('conflicted');
+  });
+
+  it('leaves a request open when its write fails for another reason than a moved secret', async () => {
+    const world = fakeWorld();
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    world.hooks.writes.push('limit');
+
+    expect(await rejection(world.approve(by('u-1'), shown.id))).toEqual(new ConflictError(ErrorText.secretLimit));
+    expect(world.requests.get(shown.id)).toMatchObject({ status: 'open', approvals: [], revision: 1 });
+    expect(world.updates).toEqual([]);
+  });
+
+  it('moves the revision of a request it forces, rejects or cancels', async () => {
+    const world = fakeWorld();
+    const forced = await world.propose(by('u-1'), { set: { A: 'x' } });
+    const rejected = await world.propose(by('u-3'), { set: { B: 'y' } });
+    const cancelled = await world.propose(by('u-3'), { set: { C: 'z' } });
+
+    await world.force(by('u-1'), forced.id, 'outage');
+    await world.close(by('u-2'), rejected.id, 'rejected');
+    await world.close(by('u-3'), cancelled.id, 'cancelled');
+
+    expect([forced.id, rejected.id, cancelled.id].map((id) => world.requests.get(id)?.revision)).toEqual([2, 2, 2]);
+    expect(world.updates).toEqual([
+      { status: 'rejected', actor: { userId: 'u-2', byManager: true } },
+      { status: 'cancelled', actor: { userId: 'u-3', byManager: false } },
+    ]);
   });
 });
