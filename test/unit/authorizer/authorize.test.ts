@@ -16,13 +16,16 @@ const stored = storedToken(minted, { expiresAt: '2026-12-01T00:00:00.000Z' });
 const identity = { userId: 's-1', email: 's@x.io', issuedAt: '2026-11-21T11:00:00.000Z' };
 
 const deps = (token: TokenRecord | null = stored, session?: () => Promise<typeof identity>, admitted = true) => {
-  const calls = { getToken: 0, admitSession: 0 };
+  const calls = { getToken: 0, admitSession: 0, getServiceAccount: 0 };
   const fake: AuthorizerDeps = {
     getToken: async () => {
       calls.getToken += 1;
       return token ?? undefined;
     },
-    getServiceAccount: async () => undefined,
+    getServiceAccount: async () => {
+      calls.getServiceAccount += 1;
+      return undefined;
+    },
     verifySession: session ?? (async () => identity),
     admitSession: async () => {
       calls.admitSession += 1;
@@ -350,6 +353,13 @@ describe('authorize a token limited to projects', () => {
     expect(decision).toEqual(refused);
   });
 
+  it('acts with the token’s limits, and reads no service account for a person’s token', async () => {
+    const { fake, calls } = deps(limited);
+    const decision = await authorize(request([`Bearer ${minted.rawToken}`]), fake);
+    expect(decision).toMatchObject({ outcome: 'allow', principal: { projects: limited.projects } });
+    expect(calls.getServiceAccount).toBe(0);
+  });
+
   it('allows every environment of a project listed without environments', async () => {
     const decision = await judge({
       resource: `${ENVIRONMENT_ROUTE}/secrets`,
@@ -494,6 +504,63 @@ describe('authorize with a service account’s token', () => {
       machineDeps(writer),
     );
     expect(decision).toMatchObject({ outcome: 'allow', principal: { scopes: ['read:secrets', 'write:secrets'] } });
+  });
+
+  it('says which rule refused it and why, naming the service account in the denial', async () => {
+    const denied = (reason: string) => ({
+      tokenId: minted.tokenId,
+      userId: serviceAccount.serviceAccountId,
+      ownerEmail: null,
+      reason,
+      serviceAccount: { projectId: 'prj_A', name: 'deploy' },
+    });
+    const judge = (overrides: Partial<Parameters<typeof authorize>[0]>) =>
+      authorize(request([`Bearer ${minted.rawToken}`], { ...secretsRoute, ...overrides }), machineDeps());
+
+    expect(await judge({ serviceAccounts: undefined })).toEqual({
+      outcome: 'forbidden',
+      rule: 'service-account-route',
+      error: ErrorText.serviceAccountForbidden,
+      denied: denied('route'),
+    });
+    expect(await judge({ tokenScope: 'write:secrets' })).toEqual({
+      outcome: 'forbidden',
+      rule: 'token-scope',
+      error: ErrorText.scope,
+      denied: denied('scope'),
+    });
+    expect(await judge({ pathParameters: { ...secretsRoute.pathParameters, projectId: 'prj_B' } })).toEqual({
+      outcome: 'forbidden',
+      rule: 'token-resource',
+      error: ErrorText.tokenResource,
+      denied: denied('resource'),
+    });
+    expect(await judge({ sourceIp: '198.51.100.1' })).toEqual({
+      outcome: 'forbidden',
+      rule: 'token-ip',
+      error: ErrorText.wrongIp,
+      denied: denied('ip'),
+    });
+  });
+
+  it('refuses a route for sessions only even if it were marked for service accounts', async () => {
+    const decision = await authorize(
+      request([`Bearer ${minted.rawToken}`], { ...secretsRoute, tokenScope: null, serviceAccounts: true }),
+      machineDeps(),
+    );
+    expect(decision).toMatchObject({ outcome: 'forbidden', rule: 'service-account-route' });
+  });
+
+  it('acts as the workload a signed-in token was given to', async () => {
+    const signedIn = storedToken(minted, { ...machineToken, subject: 'https://issuer.example#repo:acme' });
+    const decision = await authorize(request([`Bearer ${minted.rawToken}`], secretsRoute), {
+      ...machineDeps(),
+      getToken: async () => signedIn,
+    });
+    expect(decision).toMatchObject({
+      outcome: 'allow',
+      principal: { kind: 'serviceAccount', subject: 'https://issuer.example#repo:acme' },
+    });
   });
 
   it('refuses every token of a deleted service account as unknown', async () => {
