@@ -209,7 +209,14 @@ describe('service accounts, further rules', () => {
       origin,
       now,
     );
-    await accounts.updateServiceAccount(as('u-1'), projectId, 'sa_1', { description: 'ships' }, origin, now);
+    const described = await accounts.updateServiceAccount(
+      as('u-1'),
+      projectId,
+      'sa_1',
+      { description: 'ships' },
+      origin,
+      now,
+    );
     const removed = await accounts.updateServiceAccount(
       as('u-1'),
       projectId,
@@ -219,7 +226,12 @@ describe('service accounts, further rules', () => {
       now,
     );
 
-    expect([created.description, removed.description, removed.name]).toEqual([null, null, 'bot']);
+    expect([created.description, described.description, removed.description, removed.name]).toEqual([
+      null,
+      'ships',
+      null,
+      'bot',
+    ]);
   });
 
   it('binds access to an environment without lives to its level alone, which then holds', async () => {
@@ -236,6 +248,30 @@ describe('service accounts, further rules', () => {
 
     expect(accounts.stored.get('sa_1')?.access).toEqual({ legacy: { level: 'read' } });
     expect(created.access).toEqual({ legacy: 'read' });
+  });
+
+  it('renames one, keeping its description and access, with an event naming it as it is now', async () => {
+    const accounts = fakeServiceAccounts(team(), [environment('staging', 'L1')]);
+    const request = { name: 'bot', description: 'ships', access: { staging: 'read' as const } };
+    await accounts.createServiceAccount(as('u-1'), projectId, request, origin, now);
+
+    const renamed = await accounts.updateServiceAccount(
+      as('u-1'),
+      projectId,
+      'sa_1',
+      { name: 'deployer' },
+      origin,
+      now,
+    );
+
+    expect([renamed.name, renamed.description, renamed.access]).toEqual(['deployer', 'ships', { staging: 'read' }]);
+    expect(accounts.stored.get('sa_1')?.name).toBe('deployer');
+    expect(accounts.events.at(-1)).toEqual(
+      eventLike('service_account.updated', {
+        target: expect.objectContaining({ projectId, serviceAccountId: 'sa_1' }),
+        details: expect.objectContaining({ name: 'deployer', access: { staging: 'read' } }),
+      }),
+    );
   });
 
   it('lets only the owner and admins change or delete a service account', async () => {
