@@ -348,6 +348,22 @@ describe('reading change requests', () => {
     expect((await world.get(by('u-4', CHANGE_REQUEST_DAYS + 2), newer.id)).status).toBe('cancelled');
   });
 
+  it('lists by time of creation, newest first, and requests made at the same time by id, the greater first', async () => {
+    const world = fakeWorld();
+    const made = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const request = world.requests.get(made.id) as ChangeRequestRecord;
+    world.requests.clear();
+    for (const [id, createdAt] of [
+      ['chg_a', '2026-11-25T12:00:02.000Z'],
+      ['chg_c', '2026-11-25T12:00:01.000Z'],
+      ['chg_b', '2026-11-25T12:00:01.000Z'],
+    ]) {
+      world.requests.set(id, { ...request, id, createdAt });
+    }
+
+    expect((await world.list(by('u-4'), undefined)).map((entry) => entry.id)).toEqual(['chg_a', 'chg_c', 'chg_b']);
+  });
+
   it('answers 404 for a request of another life of the environment, or none', async () => {
     const world = fakeWorld();
     const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
@@ -701,6 +717,17 @@ describe('racing writers', () => {
     expect(await rejection(world.approve(by('u-1'), shown.id))).toEqual(new ConflictError(ErrorText.secretLimit));
     expect(world.requests.get(shown.id)).toMatchObject({ status: 'open', approvals: [], revision: 1 });
     expect(world.updates).toEqual([]);
+  });
+
+  it('reads a request again when it moved under a rejection, and closes it then', async () => {
+    const world = fakeWorld();
+    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    world.hooks.updates.push('requestChanged');
+
+    const rejected = await world.close(by('u-2'), shown.id, 'rejected');
+
+    expect(rejected.status).toBe('rejected');
+    expect(world.requests.get(shown.id)?.status).toBe('rejected');
   });
 
   it('moves the revision of a request it forces, rejects or cancels', async () => {
