@@ -77,7 +77,7 @@ const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
   };
   const versions = new Map<string, SecretVersionRecord>();
   const requests = new Map<string, ChangeRequestRecord>();
-  const proposed = new Map<string, readonly ProposedValue[]>();
+  const proposed = new Map<string, ProposedValue[]>();
   const slots: { stored: StoredSlotMap | undefined } = { stored: undefined };
   const events: AuditEvent[] = [];
   const hooks: {
@@ -156,7 +156,7 @@ const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
       if (hooks.creates.shift()) return 'changed';
       if (created.newDataKey !== undefined && project.dataKey !== undefined) return 'changed';
       requests.set(created.request.id, created.request);
-      proposed.set(created.request.id, created.values);
+      proposed.set(created.request.id, [...created.values]);
       const kept = Object.entries(slots.stored?.slots ?? {}).filter(([id]) => !created.slots.freed.includes(id));
       slots.stored = {
         version: (slots.stored?.version ?? 0) + 1,
@@ -184,7 +184,7 @@ const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
     await secrets.putSecret({ ...by('u-1'), environment: place }, name, { value });
     environment = { ...environment, protected: wasProtected };
   };
-  const currentValue = async (name: string) => (await secrets.getSecret(by('u-1'), name)).value;
+  const currentValue = async (name: string) => (await secrets.getSecret(by('u-1'), name, undefined)).value;
   const setEnvironment = (fields: Partial<EnvironmentRecord>) => {
     environment = { ...environment, ...fields };
   };
@@ -357,7 +357,7 @@ describe('reading change requests', () => {
       ['chg_a', '2026-11-25T12:00:02.000Z'],
       ['chg_c', '2026-11-25T12:00:01.000Z'],
       ['chg_b', '2026-11-25T12:00:01.000Z'],
-    ]) {
+    ] as const) {
       world.requests.set(id, { ...request, id, createdAt });
     }
 
