@@ -113,6 +113,8 @@ describe('subjectMatches', () => {
     ['a trailing newline', 'repo:acme/app', 'repo:acme/app\n'],
     ['stars in order', 'repo:a*b*c', 'repo:acb'],
     ['overlapping prefix and suffix', 'repo:ab*ba', 'repo:aba'],
+    ['a middle piece missing', 'repo:a*b*c', 'repo:axc'],
+    ['a middle piece found only inside the suffix', 'repo:a*b*ba', 'repo:aba'],
   ])('%s: %s does not match %s', (_, pattern, subject) => {
     expect(subjectMatches(pattern, subject)).toBe(false);
   });
@@ -209,6 +211,26 @@ describe('ruleProblem', () => {
 
   it('passes a loopback issuer in the local runtime', () => {
     expect(ruleProblem(rule({ issuer: 'http://127.0.0.1:3000/_dev/workload' }), local)).toBeNull();
+  });
+
+  it('says why a rule cannot be saved, in words for the caller', () => {
+    const arn = 'arn:aws:iam::123456789012:role/deploy';
+    const many = Array.from({ length: 11 }, (_, i) => `arn:aws:iam::123456789012:role/r${i}`);
+    expect(ruleProblem({ kind: 'aws', principals: [] }, deployed)).toEqual({
+      field: 'principals',
+      message: 'Give 1 to 10 principals',
+    });
+    expect(ruleProblem({ kind: 'aws', principals: many }, deployed)?.field).toBe('principals');
+    expect(ruleProblem({ kind: 'aws', principals: many.slice(0, 10) }, deployed)).toBeNull();
+    expect(ruleProblem({ kind: 'aws', principals: [arn, arn] }, deployed)?.message).toBe('Name each principal once');
+    expect(ruleProblem(rule({ audience: ' ' }), deployed)?.message).toBe('Give the audience: it is empty');
+    expect(ruleProblem(rule({ subject: ' ' }), deployed)).toEqual({
+      field: 'subject',
+      message: 'Give the subject: it is empty',
+    });
+    const claims = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`c${i}`, 'v']));
+    expect(ruleProblem(rule({ claims: claims(10) }), deployed)).toBeNull();
+    expect(ruleProblem(rule({ claims: claims(11) }), deployed)?.message).toBe('Require at most 10 claims');
   });
 
   it('refuses an aws rule naming a principal twice', () => {
