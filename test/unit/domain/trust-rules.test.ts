@@ -96,6 +96,7 @@ describe('subjectMatches', () => {
     ['repo:a*b*c', 'repo:aXbYc'],
     ['repo:a*b*c', 'repo:abc'],
     ['repo:*a', 'repo:aa'],
+    ['repo:ab*ba', 'repo:abba'],
   ])('%s matches %s', (pattern, subject) => {
     expect(subjectMatches(pattern, subject)).toBe(true);
   });
@@ -114,6 +115,7 @@ describe('subjectMatches', () => {
     ['stars in order', 'repo:a*b*c', 'repo:acb'],
     ['overlapping prefix and suffix', 'repo:ab*ba', 'repo:aba'],
     ['a middle piece missing', 'repo:a*b*c', 'repo:axc'],
+    ['a piece used twice', 'repo:a*b*b*c', 'repo:abc'],
     ['a middle piece found only inside the suffix', 'repo:a*b*ba', 'repo:aba'],
   ])('%s: %s does not match %s', (_, pattern, subject) => {
     expect(subjectMatches(pattern, subject)).toBe(false);
