@@ -5,17 +5,10 @@ import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
 import type { Principal } from '@lambdas/domain/principal';
 import type { EnvironmentRecord, MemberRecord } from '@lambdas/domain/records';
 import { type EnvironmentStore, environmentUseCases } from '@lambdas/use-cases/environments';
-import { eventLike, now, origin, session } from './fakes';
+import { eventLike, memberRecord, now, origin, session } from './fakes';
 
 const projectId = 'prj_a';
-const member = (userId: string, role: MemberRecord['role']): MemberRecord => ({
-  projectId,
-  projectName: 'Apollo',
-  projectCreatedAt: '2026-11-01T00:00:00.000Z',
-  userId,
-  role,
-  addedAt: '2026-11-01T00:00:00.000Z',
-});
+const member = (userId: string, role: MemberRecord['role']) => memberRecord(userId, role, projectId);
 const environment = (name: string, secretCount = 0): EnvironmentRecord => ({
   projectId,
   name,

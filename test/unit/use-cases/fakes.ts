@@ -2,9 +2,20 @@ import type { AuditEvent } from '@contract/audit';
 import { type RequestOrigin, requestOrigin } from '@lambdas/domain/audit';
 import type { Ids } from '@lambdas/domain/ids';
 import type { Principal } from '@lambdas/domain/principal';
+import type { MemberRecord } from '@lambdas/domain/records';
 
 /** The instant the use cases are called at. */
 export const now = new Date('2026-11-25T12:00:00.000Z');
+
+/** A member of project Apollo (`prj_a`, or `projectId`), added on 2026-11-01. */
+export const memberRecord = (userId: string, role: MemberRecord['role'], projectId = 'prj_a'): MemberRecord => ({
+  projectId,
+  projectName: 'Apollo',
+  projectCreatedAt: '2026-11-01T00:00:00.000Z',
+  userId,
+  role,
+  addedAt: '2026-11-01T00:00:00.000Z',
+});
 
 /** A dashboard session of user `u-1`. */
 export const session: Principal = {

@@ -8,7 +8,6 @@ import { sameDigest, valueDigest } from '@lambdas/crypto/value-digest';
 import { DecryptionError, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import type {
   EnvironmentRecord,
-  MemberRecord,
   ProjectRecord,
   SecretHeadRecord,
   SecretVersionRecord,
@@ -23,7 +22,7 @@ import {
   type SecretStore,
   secretUseCases,
 } from '@lambdas/use-cases/secrets';
-import { eventLike, now, origin, session } from './fakes';
+import { eventLike, memberRecord, now, origin, session } from './fakes';
 
 const projectId = 'prj_a';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -39,14 +38,7 @@ const environment = (name: string, fields: Partial<EnvironmentRecord> = {}): Env
   ...fields,
 });
 
-const member = (userId: string): MemberRecord => ({
-  projectId,
-  projectName: 'Apollo',
-  projectCreatedAt: '2026-11-01T00:00:00.000Z',
-  userId,
-  role: 'member',
-  addedAt: '2026-11-01T00:00:00.000Z',
-});
+const member = (userId: string) => memberRecord(userId, 'member', projectId);
 
 /** A request of the session in `production` of the project, `days` after `now`. */
 const at = (days = 0, fields: Partial<InEnvironment> = {}): InEnvironment => ({

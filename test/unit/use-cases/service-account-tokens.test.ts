@@ -11,21 +11,14 @@ import {
 import type { Principal } from '@lambdas/domain/principal';
 import type { MemberRecord, ServiceAccountRecord, TokenPlace, TokenRecord } from '@lambdas/domain/records';
 import { type ServiceAccountTokenStore, serviceAccountTokenUseCases } from '@lambdas/use-cases/service-account-tokens';
-import { eventLike, now, origin, sequentialIds, session } from './fakes';
+import { eventLike, memberRecord, now, origin, sequentialIds, session } from './fakes';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 const projectId = 'prj_a';
 const otherProject = 'prj_b';
 const serviceAccountId = 'sa_0123456789abcdef';
-const member = (userId: string, role: MemberRecord['role'], project = projectId): MemberRecord => ({
-  projectId: project,
-  projectName: 'Apollo',
-  projectCreatedAt: '2026-11-01T00:00:00.000Z',
-  userId,
-  role,
-  addedAt: '2026-11-01T00:00:00.000Z',
-});
+const member = (userId: string, role: MemberRecord['role'], project = projectId) => memberRecord(userId, role, project);
 const account = (access: ServiceAccountRecord['access'] = {}, project = projectId): ServiceAccountRecord => ({
   projectId: project,
   serviceAccountId,

@@ -4,17 +4,10 @@ import { ForbiddenError, NotFoundError } from '@lambdas/domain/errors';
 import type { Principal } from '@lambdas/domain/principal';
 import type { EnvironmentRecord, MemberRecord, ServiceAccountRecord } from '@lambdas/domain/records';
 import { type ServiceAccountStore, serviceAccountUseCases } from '@lambdas/use-cases/service-accounts';
-import { eventLike, now, origin, session } from './fakes';
+import { eventLike, memberRecord, now, origin, session } from './fakes';
 
 const projectId = 'prj_a';
-const member = (userId: string, role: MemberRecord['role']): MemberRecord => ({
-  projectId,
-  projectName: 'Apollo',
-  projectCreatedAt: '2026-11-01T00:00:00.000Z',
-  userId,
-  role,
-  addedAt: '2026-11-01T00:00:00.000Z',
-});
+const member = (userId: string, role: MemberRecord['role']) => memberRecord(userId, role, projectId);
 const environment = (name: string, life: string): EnvironmentRecord => ({
   projectId,
   name,

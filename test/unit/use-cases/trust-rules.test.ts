@@ -5,19 +5,12 @@ import { BadRequestError, ForbiddenError, NotFoundError } from '@lambdas/domain/
 import type { Principal } from '@lambdas/domain/principal';
 import type { MemberRecord, ServiceAccountRecord, TrustRulesRecord } from '@lambdas/domain/records';
 import { ruleLine, type TrustRuleStore, trustRuleUseCases } from '@lambdas/use-cases/trust-rules';
-import { eventLike, now, origin, session } from './fakes';
+import { eventLike, memberRecord, now, origin, session } from './fakes';
 
 const projectId = 'prj_a';
 const otherProject = 'prj_b';
 const serviceAccountId = 'sa_0123456789abcdef';
-const member = (userId: string, role: MemberRecord['role'], project = projectId): MemberRecord => ({
-  projectId: project,
-  projectName: 'Apollo',
-  projectCreatedAt: '2026-11-01T00:00:00.000Z',
-  userId,
-  role,
-  addedAt: '2026-11-01T00:00:00.000Z',
-});
+const member = (userId: string, role: MemberRecord['role'], project = projectId) => memberRecord(userId, role, project);
 const account = (project = projectId): ServiceAccountRecord => ({
   projectId: project,
   serviceAccountId,
