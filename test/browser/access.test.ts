@@ -124,6 +124,8 @@ test('the Members tab shows each member’s access per environment, and the owne
   await openTab(page, 'Members');
   const members = page.getByRole('region', { name: 'Members' });
   await members.getByRole('rowheader', { name: cyEmail }).waitFor();
+  // The controls a role is given come once the project's role has come, which may be after the list.
+  await page.getByText('Your role: owner', { exact: true }).waitFor();
   await expect(members.getByRole('columnheader').allTextContents()).resolves.toEqual([
     'E-mail',
     'Role',
@@ -180,6 +182,7 @@ test('a plain member sees the levels but cannot change them, gets no write contr
   await openTab(page, 'Members');
   const members = page.getByRole('region', { name: 'Members' });
   await members.getByRole('rowheader', { name: cyEmail }).waitFor();
+  await page.getByText('Your role: member', { exact: true }).waitFor();
   await expect(members.getByRole('combobox').count()).resolves.toBe(0);
   await expect(rowOf(page, cyEmail).getByRole('cell').allTextContents()).resolves.toEqual([
     'member',
