@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isLoopbackAddress } from '@lambdas/domain/webhook-url';
 import { PinnedGetError, pinnedGet, pinnedLookup, resolveHost } from '@lambdas/outbound/pinned-address';
 
 /*
@@ -152,7 +153,9 @@ describe('pinnedGet', () => {
 
 describe('resolveHost', () => {
   it('answers every address of a name, as the system resolves it', async () => {
-    await expect(resolveHost('localhost')).resolves.toContain('127.0.0.1');
+    const addresses = await resolveHost('localhost');
+    expect(addresses.length).toBeGreaterThan(0);
+    expect(addresses.filter((address) => !isLoopbackAddress(address))).toEqual([]);
   });
 });
 
