@@ -10,7 +10,7 @@ import type { ExpiryNoticeRun } from '@lambdas/use-cases/expiry-notices';
 import { createTable } from '../../local/create-table';
 import type { LocalService } from '../../local/service';
 import { type CountingProxy, holdUntilAnswered, startCountingProxy } from '../../measure/dynamo-proxy';
-import { call, createToken, sessionFor, startService, uniqueEmail } from './harness';
+import { call, createToken, sessionFor, startService, uniqueEmail, withPatientClient } from './harness';
 
 /**
  * Expiry notices in time, in process against DynamoDB Local: the job is run at chosen moments of a
@@ -31,10 +31,6 @@ let proxy: CountingProxy;
 let service: LocalService;
 let sendExpiryNotices: (now: Date) => Promise<ExpiryNoticeRun>;
 let sendExpiryNoticesHandler: () => Promise<void>;
-/** The service's DynamoDB client's request timeout, as the SDK's HTTP handler lets it be changed. */
-type HttpHandler = { updateHttpClientConfig(key: 'requestTimeout', value: number): void };
-let serviceRequestTimeout: (ms: number) => void;
-let defaultRequestTimeout: number;
 beforeAll(async () => {
   await createTable(ENDPOINT, tableName);
   proxy = await startCountingProxy(ENDPOINT);
@@ -42,10 +38,6 @@ beforeAll(async () => {
   // The data layer reads the table's name when loaded, after the service has set it.
   ({ sendExpiryNotices } = (await import('@lambdas/composition/expiry-notices')).expiryNotices);
   ({ sendExpiryNoticesHandler } = await import('@lambdas/events/send-expiry-notices'));
-  const data = await import('@lambdas/data/client');
-  serviceRequestTimeout = (ms) =>
-    (data.dynamo.config.requestHandler as HttpHandler).updateHttpClientConfig('requestTimeout', ms);
-  defaultRequestTimeout = data.clientSettings.requestHandler.requestTimeout;
 });
 afterAll(async () => {
   setClock();
@@ -170,13 +162,14 @@ describe('expiry notices over a token’s life', () => {
     );
     // The writes wait for every run's reads, which on a busy machine outlasts the service's one-second
     // request timeout: the client, not what this test is about, waits as long as the barrier may.
-    serviceRequestTimeout(OVERLAP_MS);
     let runs: ExpiryNoticeRun[];
     try {
-      runs = await Promise.all(Array.from({ length: 4 }, () => sendExpiryNotices(now)));
+      runs = await withPatientClient(
+        () => Promise.all(Array.from({ length: 4 }, () => sendExpiryNotices(now))),
+        OVERLAP_MS,
+      );
     } finally {
       overlap.release();
-      serviceRequestTimeout(defaultRequestTimeout);
     }
     expect(await overlap.reached).toBe(true);
     const ours = runs

@@ -193,6 +193,24 @@ export const signedIn = async (service: LocalService, label: string) => {
   return { email, session, userId: String(decodeJwt(session).sub) };
 };
 
+/**
+ * Runs `fn` with the service's DynamoDB client waiting up to `ms` for each answer instead of its one
+ * second: for a step that holds requests at the proxy, or counts each call once, where a busy machine's
+ * late answer would otherwise be sent again. Loaded on call, after the service has set the data layer up.
+ */
+export const withPatientClient = async <T>(fn: () => Promise<T>, ms = 60_000): Promise<T> => {
+  const { dynamo, clientSettings } = await import('@lambdas/data/client');
+  const handler = dynamo.config.requestHandler as {
+    updateHttpClientConfig(key: 'requestTimeout', value: number): void;
+  };
+  handler.updateHttpClientConfig('requestTimeout', ms);
+  try {
+    return await fn();
+  } finally {
+    handler.updateHttpClientConfig('requestTimeout', clientSettings.requestHandler.requestTimeout);
+  }
+};
+
 /** Creates an API token through the API and returns its create response data. */
 export const createToken = async (
   service: LocalService,

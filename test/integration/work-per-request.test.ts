@@ -4,7 +4,7 @@ import type { LocalService } from '../../local/service';
 import { type CountingProxy, startCountingProxy } from '../../measure/dynamo-proxy';
 import { checkWork, excessOver, measureWork, type Work, type WorkCall, type WorkReport } from '../../measure/work';
 import { floorFor, floorTotals } from '../../measure/work-floors';
-import { startService } from './harness';
+import { startService, withPatientClient } from './harness';
 
 /**
  * Work per request: every route and the authorizer spend no more DynamoDB calls and capacity than their
@@ -19,19 +19,8 @@ let report: WorkReport;
 beforeAll(async () => {
   proxy = await startCountingProxy(process.env.TEST_DYNAMODB_ENDPOINT ?? '');
   service = await startService({ dynamoEndpoint: proxy.endpoint });
-  // What is counted is each call, once: a call a busy machine's DynamoDB Local answers after the
-  // service's one-second request timeout would be sent again and counted twice (or its first sending
-  // left without an answer), so while measuring the service's client waits as long as a test may.
-  const { dynamo, clientSettings } = await import('@lambdas/data/client');
-  const handler = dynamo.config.requestHandler as {
-    updateHttpClientConfig(key: 'requestTimeout', value: number): void;
-  };
-  handler.updateHttpClientConfig('requestTimeout', 60_000);
-  try {
-    report = await measureWork({ service, proxy });
-  } finally {
-    handler.updateHttpClientConfig('requestTimeout', clientSettings.requestHandler.requestTimeout);
-  }
+  // Each call counted once: a late answer the client gave up on would be sent again.
+  report = await withPatientClient(() => measureWork({ service, proxy }));
   // Every route, with a token and a session, each in a world of its own: a few hundred requests, which a
   // busy two-core machine serves in minutes.
 }, 300_000);
