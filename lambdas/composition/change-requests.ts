@@ -1,10 +1,10 @@
 import * as changeRequestRepository from '@lambdas/data/change-request-repository';
-import { changeRequestUseCases } from '@lambdas/use-cases/change-requests';
-import { secretCrypto, secrets } from './secrets';
+import type { ChangeRequestDeps } from '@lambdas/use-cases/change-requests';
+import { secretCrypto, secretDeps } from './secrets';
 
-/** The change requests of a project's environments (the composition root of their routes). */
-export const changeRequests = changeRequestUseCases({
+/** What the change-request use cases work over (the composition root of their routes). */
+export const changeRequestDeps: ChangeRequestDeps = {
   changes: changeRequestRepository,
   crypto: secretCrypto,
-  secrets,
-});
+  secrets: secretDeps,
+};

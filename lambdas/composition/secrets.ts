@@ -4,7 +4,7 @@ import { sameDigest, valueDigest } from '@lambdas/crypto/value-digest';
 import * as secretRepository from '@lambdas/data/secret-repository';
 import type { RequestOrigin } from '@lambdas/domain/audit';
 import type { Principal } from '@lambdas/domain/principal';
-import { type InEnvironment, type InProject, secretUseCases } from '@lambdas/use-cases/secrets';
+import type { InEnvironment, InProject, SecretDeps } from '@lambdas/use-cases/secrets';
 
 /** How values are sealed and digested, over one cache of the projects' data keys per function. */
 export const secretCrypto = {
@@ -15,8 +15,11 @@ export const secretCrypto = {
   sameDigest,
 };
 
-/** The secrets of a project's environments (the composition root of their routes). */
-export const secrets = secretUseCases({ secrets: secretRepository, crypto: secretCrypto });
+/**
+ * What the secret use cases work over (the composition root of their routes). A route imports the one
+ * use case it calls, so that its bundle carries no other.
+ */
+export const secretDeps: SecretDeps = { secrets: secretRepository, crypto: secretCrypto };
 
 /** A secret route's request as the use cases take it: its caller, origin and instant, and its environment. */
 export const inEnvironment = (request: {

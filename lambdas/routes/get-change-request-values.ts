@@ -1,10 +1,11 @@
 import { getChangeRequestValuesRoute } from '@contract/routes/get-change-request-values';
-import { changeRequests } from '@lambdas/composition/change-requests';
+import { changeRequestDeps } from '@lambdas/composition/change-requests';
 import { inEnvironment } from '@lambdas/composition/secrets';
 import { defineRoute } from '@lambdas/http/define-route';
+import { changeRequestValues } from '@lambdas/use-cases/change-requests';
 
 /** GET …/change-requests/{id}/values: the proposed values, a recorded read. */
 export const handler = defineRoute(getChangeRequestValuesRoute)(async (request) => ({
   success: true,
-  data: await changeRequests.values(inEnvironment(request), request.params.id),
+  data: await changeRequestValues(changeRequestDeps, inEnvironment(request), request.params.id),
 }));

@@ -23,8 +23,25 @@ import type {
   SecretWriteOutcome,
   StoredSlotMap,
 } from '@lambdas/domain/records';
-import { type ChangeRequestStore, changeRequestUseCases } from '@lambdas/use-cases/change-requests';
-import { type InEnvironment, type SecretStore, secretUseCases } from '@lambdas/use-cases/secrets';
+import {
+  approveChangeRequest,
+  type ChangeRequestStore,
+  changeRequestValues,
+  closeChangeRequest,
+  forceChangeRequest,
+  getChangeRequest,
+  listChangeRequests,
+  promote,
+  proposeChange,
+} from '@lambdas/use-cases/change-requests';
+import {
+  deleteSecret,
+  getSecret,
+  type InEnvironment,
+  putSecret,
+  type SecretDeps,
+  type SecretStore,
+} from '@lambdas/use-cases/secrets';
 import { eventLike, now, origin, session } from './fakes';
 
 const projectId = 'prj_a';
@@ -145,7 +162,7 @@ const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
     digestValue: valueDigest,
     sameDigest,
   };
-  const secrets = secretUseCases({ secrets: secretStore, crypto });
+  const secrets: SecretDeps = { secrets: secretStore, crypto };
   const store: ChangeRequestStore = {
     getChangeRequest: async (_id, _place, id) => requests.get(id),
     listChangeRequests: async () => [...requests.values()],
@@ -176,20 +193,20 @@ const fakeWorld = (settings: Partial<EnvironmentRecord> = {}) => {
       return 'written';
     },
   };
-  const changes = changeRequestUseCases({ changes: store, crypto, secrets });
   /** Writes `value` straight into production (as before it was protected) or staging. */
   const seed = async (name: string, value: string, place = 'production') => {
     const wasProtected = environment.protected;
     environment = { ...environment, protected: false };
-    await secrets.putSecret({ ...by('u-1'), environment: place }, name, { value });
+    await putSecret(secrets, { ...by('u-1'), environment: place }, name, { value });
     environment = { ...environment, protected: wasProtected };
   };
-  const currentValue = async (name: string) => (await secrets.getSecret(by('u-1'), name, undefined)).value;
+  const currentValue = async (name: string) => (await getSecret(secrets, by('u-1'), name, undefined)).value;
   const setEnvironment = (fields: Partial<EnvironmentRecord>) => {
     environment = { ...environment, ...fields };
   };
   return {
-    ...changes,
+    changes: store,
+    crypto,
     secrets,
     heads,
     requests,
@@ -218,7 +235,7 @@ describe('propose', () => {
   it('stores an open request of the author’s, its value sealed for the request alone, and writes no secret', async () => {
     const world = fakeWorld();
 
-    const shown = await world.propose(by('u-3'), { set: { API_KEY: 'new' }, note: 'rotate' });
+    const shown = await proposeChange(world, by('u-3'), { set: { API_KEY: 'new' }, note: 'rotate' });
 
     expect(shown).toEqual({
       id: expect.stringMatching(/^chg_[0-9A-Za-z]{16}$/),
@@ -258,7 +275,7 @@ describe('propose', () => {
     await world.seed('A', 'a2');
     await world.seed('B', 'b1');
 
-    const shown = await world.propose(by('u-3'), { delete: ['B'], restore: [{ name: 'A', version: 1 }] });
+    const shown = await proposeChange(world, by('u-3'), { delete: ['B'], restore: [{ name: 'A', version: 1 }] });
 
     expect(shown.changes).toEqual([
       { name: 'B', action: 'delete', fromVersion: 1, restoreVersion: null },
@@ -275,16 +292,16 @@ describe('propose', () => {
     const world = fakeWorld();
     await world.seed('A', 'a1');
 
-    expect(await rejection(world.propose(by('u-3'), { set: { A: 'x' }, expectedVersions: { A: 2 } }))).toEqual(
+    expect(await rejection(proposeChange(world, by('u-3'), { set: { A: 'x' }, expectedVersions: { A: 2 } }))).toEqual(
       new ConflictError(ErrorText.secretConflict),
     );
-    expect(await rejection(world.propose(by('u-3'), { delete: ['B'] }))).toEqual(
+    expect(await rejection(proposeChange(world, by('u-3'), { delete: ['B'] }))).toEqual(
       new NotFoundError(ErrorText.secretNotFound),
     );
-    expect(await rejection(world.propose(by('u-3'), { restore: [{ name: 'B', version: 1 }] }))).toEqual(
+    expect(await rejection(proposeChange(world, by('u-3'), { restore: [{ name: 'B', version: 1 }] }))).toEqual(
       new NotFoundError(ErrorText.secretNotFound),
     );
-    expect(await rejection(world.propose(by('u-3'), { restore: [{ name: 'A', version: 1 }] }))).toEqual(
+    expect(await rejection(proposeChange(world, by('u-3'), { restore: [{ name: 'A', version: 1 }] }))).toEqual(
       new NotFoundError(ErrorText.secretVersionNotFound),
     );
     expect(world.requests.size).toBe(0);
@@ -294,7 +311,7 @@ describe('propose', () => {
     const world = fakeWorld();
     await world.seed('A', 'a1');
 
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' }, expectedVersions: { A: 1 } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' }, expectedVersions: { A: 1 } });
 
     expect(shown.changes).toEqual([{ name: 'A', action: 'set', fromVersion: 1, restoreVersion: null }]);
   });
@@ -307,11 +324,11 @@ describe('propose', () => {
     );
     world.slots.stored = { version: 3, slots };
 
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
 
     expect(Object.keys(world.slots.stored?.slots ?? {})).not.toContain('chg_0');
     expect(world.slots.stored?.slots[shown.id]).toBe(now.getTime() + CHANGE_REQUEST_DAYS * DAY_MS);
-    expect(await rejection(world.propose(by('u-3'), { set: { B: 'y' } }))).toEqual(
+    expect(await rejection(proposeChange(world, by('u-3'), { set: { B: 'y' } }))).toEqual(
       new ConflictError(ErrorText.changeRequestLimit),
     );
   });
@@ -319,7 +336,7 @@ describe('propose', () => {
   it('lets no one below write access propose', async () => {
     const world = fakeWorld({ defaultAccess: 'read' });
 
-    expect(await rejection(world.propose(by('u-3'), { set: { A: 'x' } }))).toEqual(
+    expect(await rejection(proposeChange(world, by('u-3'), { set: { A: 'x' } }))).toEqual(
       new ForbiddenError(ErrorText.environmentAccess),
     );
     expect(world.requests.size).toBe(0);
@@ -329,28 +346,30 @@ describe('propose', () => {
 describe('reading change requests', () => {
   it('lists this life’s requests newest first, by status when asked, an open one past its expiry as expired', async () => {
     const world = fakeWorld();
-    const older = await world.propose(by('u-3'), { set: { A: 'x' } });
-    const newer = await world.propose(by('u-3', 1), { set: { B: 'y' } });
-    await world.close(by('u-3', 1), newer.id, 'cancelled');
+    const older = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
+    const newer = await proposeChange(world, by('u-3', 1), { set: { B: 'y' } });
+    await closeChangeRequest(world, by('u-3', 1), newer.id, 'cancelled');
     const request = world.requests.get(older.id) as ChangeRequestRecord;
     world.requests.set('chg_other_life', { ...request, id: 'chg_other_life', environmentLife: 'L0' });
 
-    expect((await world.list(by('u-4', 2), undefined)).map((entry) => [entry.id, entry.status])).toEqual([
-      [newer.id, 'cancelled'],
-      [older.id, 'open'],
-    ]);
-    expect((await world.list(by('u-4', 2), 'cancelled')).map((entry) => entry.id)).toEqual([newer.id]);
+    expect((await listChangeRequests(world, by('u-4', 2), undefined)).map((entry) => [entry.id, entry.status])).toEqual(
+      [
+        [newer.id, 'cancelled'],
+        [older.id, 'open'],
+      ],
+    );
+    expect((await listChangeRequests(world, by('u-4', 2), 'cancelled')).map((entry) => entry.id)).toEqual([newer.id]);
     const late = by('u-4', CHANGE_REQUEST_DAYS);
-    expect((await world.list(late, 'expired')).map((entry) => entry.id)).toEqual([older.id]);
-    expect(await world.list(late, 'open')).toEqual([]);
-    expect((await world.get(late, older.id)).status).toBe('expired');
+    expect((await listChangeRequests(world, late, 'expired')).map((entry) => entry.id)).toEqual([older.id]);
+    expect(await listChangeRequests(world, late, 'open')).toEqual([]);
+    expect((await getChangeRequest(world, late, older.id)).status).toBe('expired');
     // A closed request stays as it was closed, past its expiry too.
-    expect((await world.get(by('u-4', CHANGE_REQUEST_DAYS + 2), newer.id)).status).toBe('cancelled');
+    expect((await getChangeRequest(world, by('u-4', CHANGE_REQUEST_DAYS + 2), newer.id)).status).toBe('cancelled');
   });
 
   it('lists by time of creation, newest first, and requests made at the same time by id, the greater first', async () => {
     const world = fakeWorld();
-    const made = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const made = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
     const request = world.requests.get(made.id) as ChangeRequestRecord;
     world.requests.clear();
     for (const [id, createdAt] of [
@@ -361,25 +380,33 @@ describe('reading change requests', () => {
       world.requests.set(id, { ...request, id, createdAt });
     }
 
-    expect((await world.list(by('u-4'), undefined)).map((entry) => entry.id)).toEqual(['chg_a', 'chg_c', 'chg_b']);
+    expect((await listChangeRequests(world, by('u-4'), undefined)).map((entry) => entry.id)).toEqual([
+      'chg_a',
+      'chg_c',
+      'chg_b',
+    ]);
   });
 
   it('answers 404 for a request of another life of the environment, or none', async () => {
     const world = fakeWorld();
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
     world.setEnvironment({ life: 'L2' });
 
     for (const id of [shown.id, 'chg_none']) {
-      expect(await rejection(world.get(by('u-4'), id))).toEqual(new NotFoundError(ErrorText.changeRequestNotFound));
-      expect(await rejection(world.values(by('u-4'), id))).toEqual(new NotFoundError(ErrorText.changeRequestNotFound));
+      expect(await rejection(getChangeRequest(world, by('u-4'), id))).toEqual(
+        new NotFoundError(ErrorText.changeRequestNotFound),
+      );
+      expect(await rejection(changeRequestValues(world, by('u-4'), id))).toEqual(
+        new NotFoundError(ErrorText.changeRequestNotFound),
+      );
     }
   });
 
   it('answers the proposed values to a reader, recording the read', async () => {
     const world = fakeWorld();
-    const shown = await world.propose(by('u-3'), { set: { A: 'x', B: 'y' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x', B: 'y' } });
 
-    expect(await world.values(by('u-4'), shown.id)).toEqual({ A: 'x', B: 'y' });
+    expect(await changeRequestValues(world, by('u-4'), shown.id)).toEqual({ A: 'x', B: 'y' });
     expect(world.events.at(-1)).toEqual(
       eventLike('secret.read', {
         target: expect.objectContaining({ projectId, changeRequestId: shown.id }),
@@ -396,10 +423,10 @@ describe('reading change requests', () => {
   it('answers a request that proposes only deletes no values, and records no read', async () => {
     const world = fakeWorld();
     await world.seed('A', 'a1');
-    const shown = await world.propose(by('u-3'), { delete: ['A'] });
+    const shown = await proposeChange(world, by('u-3'), { delete: ['A'] });
     const recorded = world.events.length;
 
-    expect(await world.values(by('u-4'), shown.id)).toEqual({});
+    expect(await changeRequestValues(world, by('u-4'), shown.id)).toEqual({});
     expect(world.events).toHaveLength(recorded);
   });
 });
@@ -408,9 +435,9 @@ describe('approve', () => {
   it('applies a request at its last approval: the values written as its author’s, the request closed with both events', async () => {
     const world = fakeWorld();
     await world.seed('OLD', 'o1');
-    const shown = await world.propose(by('u-3'), { set: { API_KEY: 'new' }, delete: ['OLD'] });
+    const shown = await proposeChange(world, by('u-3'), { set: { API_KEY: 'new' }, delete: ['OLD'] });
 
-    const applied = await world.approve(by('u-2'), shown.id);
+    const applied = await approveChangeRequest(world, by('u-2'), shown.id);
 
     expect(applied).toMatchObject({
       status: 'applied',
@@ -439,46 +466,50 @@ describe('approve', () => {
     const world = fakeWorld();
     await world.seed('A', 'a1');
     await world.seed('A', 'a2');
-    const shown = await world.propose(by('u-3'), { restore: [{ name: 'A', version: 1 }] });
+    const shown = await proposeChange(world, by('u-3'), { restore: [{ name: 'A', version: 1 }] });
 
-    await world.approve(by('u-1'), shown.id);
+    await approveChangeRequest(world, by('u-1'), shown.id);
 
     expect(await world.currentValue('A')).toBe('a1');
   });
 
   it('keeps a request open until it has the environment’s number of approvals, counting each approver once', async () => {
     const world = fakeWorld({ approvals: 2 });
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
 
-    const once = await world.approve(by('u-2'), shown.id);
-    const again = await world.approve(by('u-2'), shown.id);
+    const once = await approveChangeRequest(world, by('u-2'), shown.id);
+    const again = await approveChangeRequest(world, by('u-2'), shown.id);
 
     expect([once.status, once.approvals.length, once.approvalsNeeded]).toEqual(['open', 1, 2]);
     expect(again).toEqual(once);
     expect(world.heads.size).toBe(0);
-    expect((await world.approve(by('u-1'), shown.id)).status).toBe('applied');
+    expect((await approveChangeRequest(world, by('u-1'), shown.id)).status).toBe('applied');
     expect(await world.currentValue('A')).toBe('x');
   });
 
   it('lets neither its author nor a plain member approve', async () => {
     const world = fakeWorld();
-    const byAdmin = await world.propose(by('u-2'), { set: { A: 'x' } });
-    const byMember = await world.propose(by('u-3'), { set: { B: 'y' } });
+    const byAdmin = await proposeChange(world, by('u-2'), { set: { A: 'x' } });
+    const byMember = await proposeChange(world, by('u-3'), { set: { B: 'y' } });
 
-    expect(await rejection(world.approve(by('u-2'), byAdmin.id))).toEqual(new ForbiddenError(ErrorText.ownApproval));
-    expect(await rejection(world.approve(by('u-4'), byMember.id))).toEqual(new ForbiddenError(ErrorText.projectRole));
+    expect(await rejection(approveChangeRequest(world, by('u-2'), byAdmin.id))).toEqual(
+      new ForbiddenError(ErrorText.ownApproval),
+    );
+    expect(await rejection(approveChangeRequest(world, by('u-4'), byMember.id))).toEqual(
+      new ForbiddenError(ErrorText.projectRole),
+    );
     expect(world.heads.size).toBe(0);
   });
 
   it('refuses a request that is no longer open, or has expired', async () => {
     const world = fakeWorld();
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
 
-    expect(await rejection(world.approve(by('u-1', CHANGE_REQUEST_DAYS), shown.id))).toEqual(
+    expect(await rejection(approveChangeRequest(world, by('u-1', CHANGE_REQUEST_DAYS), shown.id))).toEqual(
       new ConflictError(ErrorText.changeRequestNotOpen),
     );
-    await world.approve(by('u-1'), shown.id);
-    expect(await rejection(world.approve(by('u-2'), shown.id))).toEqual(
+    await approveChangeRequest(world, by('u-1'), shown.id);
+    expect(await rejection(approveChangeRequest(world, by('u-2'), shown.id))).toEqual(
       new ConflictError(ErrorText.changeRequestNotOpen),
     );
   });
@@ -486,10 +517,10 @@ describe('approve', () => {
   it('closes as conflicted, writing nothing, a request whose secret moved since it was proposed', async () => {
     const world = fakeWorld();
     await world.seed('A', 'a1');
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
     await world.seed('A', 'a2');
 
-    expect(await rejection(world.approve(by('u-1'), shown.id))).toEqual(
+    expect(await rejection(approveChangeRequest(world, by('u-1'), shown.id))).toEqual(
       new ConflictError(ErrorText.changeRequestOutOfDate),
     );
     expect(world.events.at(-1)).toEqual(eventLike('change_request.conflicted'));
@@ -505,9 +536,9 @@ describe('approve', () => {
 describe('force', () => {
   it('lets the owner apply a request without its approvals, with the reason recorded', async () => {
     const world = fakeWorld({ approvals: 2 });
-    const shown = await world.propose(by('u-1'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-1'), { set: { A: 'x' } });
 
-    const forced = await world.force(by('u-1'), shown.id, 'outage');
+    const forced = await forceChangeRequest(world, by('u-1'), shown.id, 'outage');
 
     expect(forced).toMatchObject({ status: 'applied', forcedReason: 'outage', approvals: [] });
     expect(world.events.slice(-2)).toEqual([
@@ -519,10 +550,10 @@ describe('force', () => {
 
   it('lets no admin or member force', async () => {
     const world = fakeWorld();
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
 
     for (const userId of ['u-2', 'u-3']) {
-      expect(await rejection(world.force(by(userId), shown.id, 'why'))).toEqual(
+      expect(await rejection(forceChangeRequest(world, by(userId), shown.id, 'why'))).toEqual(
         new ForbiddenError(ErrorText.projectRole),
       );
     }
@@ -533,17 +564,17 @@ describe('force', () => {
 describe('close', () => {
   it('lets an owner or admin reject a request, and its author alone cancel it', async () => {
     const world = fakeWorld();
-    const first = await world.propose(by('u-3'), { set: { A: 'x' } });
-    const second = await world.propose(by('u-3'), { set: { B: 'y' } });
+    const first = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
+    const second = await proposeChange(world, by('u-3'), { set: { B: 'y' } });
 
-    expect(await rejection(world.close(by('u-4'), first.id, 'rejected'))).toEqual(
+    expect(await rejection(closeChangeRequest(world, by('u-4'), first.id, 'rejected'))).toEqual(
       new ForbiddenError(ErrorText.projectRole),
     );
-    expect(await rejection(world.close(by('u-1'), second.id, 'cancelled'))).toEqual(
+    expect(await rejection(closeChangeRequest(world, by('u-1'), second.id, 'cancelled'))).toEqual(
       new ForbiddenError(ErrorText.notAuthor),
     );
-    const rejected = await world.close(by('u-2'), first.id, 'rejected');
-    const cancelled = await world.close(by('u-3'), second.id, 'cancelled');
+    const rejected = await closeChangeRequest(world, by('u-2'), first.id, 'rejected');
+    const cancelled = await closeChangeRequest(world, by('u-3'), second.id, 'cancelled');
 
     expect([rejected.status, rejected.closedBy]).toEqual(['rejected', { userId: 'u-2', email: 'bob@example.com' }]);
     expect([cancelled.status, cancelled.closedBy]).toEqual(['cancelled', { userId: 'u-3', email: 'cy@example.com' }]);
@@ -561,7 +592,8 @@ describe('promote', () => {
     await world.seed('A', 'from-staging', 'staging');
     await world.seed('A', 'old');
 
-    const promoted = await world.promote(
+    const promoted = await promote(
+      world,
       { caller: session, origin, now, projectId },
       { from: 'staging', to: 'production', names: ['A'], expectedVersions: { A: 1 } },
     );
@@ -574,7 +606,7 @@ describe('promote', () => {
       }),
     });
     const id = 'proposed' in promoted ? promoted.proposed.id : '';
-    expect(await world.values(by('u-1'), id)).toEqual({ A: 'from-staging' });
+    expect(await changeRequestValues(world, by('u-1'), id)).toEqual({ A: 'from-staging' });
     expect(await world.currentValue('A')).toBe('old');
   });
 
@@ -583,12 +615,12 @@ describe('promote', () => {
     await world.seed('A', 'from-staging', 'staging');
     const at = { caller: session, origin, now, projectId };
 
-    const promoted = await world.promote(at, { from: 'staging', to: 'production', names: ['A'], note: 'release 7' });
+    const promoted = await promote(world, at, { from: 'staging', to: 'production', names: ['A'], note: 'release 7' });
 
     expect('proposed' in promoted && promoted.proposed.note).toBe('release 7');
     expect(
       await rejection(
-        world.promote(at, { from: 'staging', to: 'production', names: ['A'], expectedVersions: { A: 3 } }),
+        promote(world, at, { from: 'staging', to: 'production', names: ['A'], expectedVersions: { A: 3 } }),
       ),
     ).toEqual(new ConflictError(ErrorText.secretConflict));
   });
@@ -601,21 +633,21 @@ describe('what a proposal is judged against', () => {
     await world.seed('OLD', 'o2');
     world.setEnvironment({ protected: false, life: 'L2' });
     await world.seed('GONE', 'g1');
-    await world.secrets.deleteSecret(by('u-1'), 'GONE');
+    await deleteSecret(world.secrets, by('u-1'), 'GONE');
     world.setEnvironment({ protected: true });
 
-    const shown = await world.propose(by('u-3'), { set: { GONE: 'x', OLD: 'y' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { GONE: 'x', OLD: 'y' } });
 
     expect(shown.changes.map((change) => [change.name, change.fromVersion])).toEqual([
       ['GONE', 0],
       ['OLD', 0],
     ]);
     for (const name of ['GONE', 'OLD']) {
-      expect(await rejection(world.propose(by('u-3'), { delete: [name] }))).toEqual(
+      expect(await rejection(proposeChange(world, by('u-3'), { delete: [name] }))).toEqual(
         new NotFoundError(ErrorText.secretNotFound),
       );
     }
-    expect(await rejection(world.propose(by('u-3'), { restore: [{ name: 'OLD', version: 1 }] }))).toEqual(
+    expect(await rejection(proposeChange(world, by('u-3'), { restore: [{ name: 'OLD', version: 1 }] }))).toEqual(
       new NotFoundError(ErrorText.secretNotFound),
     );
   });
@@ -624,19 +656,19 @@ describe('what a proposal is judged against', () => {
     const world = fakeWorld();
     await world.seed('A', 'a1');
 
-    const shown = await world.propose(by('u-3'), { set: { B: 'b' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { B: 'b' } });
 
-    expect(await world.values(by('u-4'), shown.id)).toEqual({ B: 'b' });
+    expect(await changeRequestValues(world, by('u-4'), shown.id)).toEqual({ B: 'b' });
     expect(world.attempts.creates).toBe(1);
   });
 
   it('opens no proposed value moved to another request', async () => {
     const world = fakeWorld();
-    const first = await world.propose(by('u-3'), { set: { A: 'x' } });
-    const second = await world.propose(by('u-3'), { set: { A: 'y' } });
+    const first = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
+    const second = await proposeChange(world, by('u-3'), { set: { A: 'y' } });
     world.proposed.set(second.id, world.proposed.get(first.id) ?? []);
 
-    expect(await rejection(world.values(by('u-4'), second.id))).toBeInstanceOf(DecryptionError);
+    expect(await rejection(changeRequestValues(world, by('u-4'), second.id))).toBeInstanceOf(DecryptionError);
   });
 });
 
@@ -645,35 +677,37 @@ describe('racing writers', () => {
     const world = fakeWorld();
     world.hooks.creates.push(...Array.from({ length: 7 }, () => 'changed' as const));
 
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
 
     expect(world.attempts.creates).toBe(8);
     expect(world.requests.get(shown.id)?.status).toBe('open');
     const busy = fakeWorld();
     busy.hooks.creates.push(...Array.from({ length: 8 }, () => 'changed' as const));
-    expect(await rejection(busy.propose(by('u-3'), { set: { A: 'x' } }))).toBeInstanceOf(ServiceUnavailableError);
+    expect(await rejection(proposeChange(busy, by('u-3'), { set: { A: 'x' } }))).toBeInstanceOf(
+      ServiceUnavailableError,
+    );
     expect([busy.attempts.creates, busy.requests.size]).toEqual([8, 0]);
   });
 
   it('reads a request again when it moved under an approval, eight times at most, then 503', async () => {
     const world = fakeWorld({ approvals: 2 });
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
     world.hooks.updates.push(...Array.from({ length: 7 }, () => 'requestChanged' as const));
 
-    const approved = await world.approve(by('u-2'), shown.id);
+    const approved = await approveChangeRequest(world, by('u-2'), shown.id);
 
     expect([approved.status, approved.approvals.length]).toEqual(['open', 1]);
-    const other = await world.propose(by('u-3'), { set: { B: 'y' } });
+    const other = await proposeChange(world, by('u-3'), { set: { B: 'y' } });
     world.hooks.updates.push(...Array.from({ length: 8 }, () => 'requestChanged' as const));
-    expect(await rejection(world.approve(by('u-2'), other.id))).toBeInstanceOf(ServiceUnavailableError);
+    expect(await rejection(approveChangeRequest(world, by('u-2'), other.id))).toBeInstanceOf(ServiceUnavailableError);
     expect(world.requests.get(other.id)?.approvals).toEqual([]);
   });
 
   it('records an approval short of the number needed as the approver’s, a manager’s step, moving the request’s revision', async () => {
     const world = fakeWorld({ approvals: 2 });
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
 
-    await world.approve(by('u-2'), shown.id);
+    await approveChangeRequest(world, by('u-2'), shown.id);
 
     expect(world.requests.get(shown.id)?.revision).toBe(2);
     expect(world.updates).toEqual([{ status: 'open', actor: { userId: 'u-2', byManager: true } }]);
@@ -684,12 +718,14 @@ describe('racing writers', () => {
 
   it('refuses an approval or a rejection the store refuses, as the manager no longer manages the project', async () => {
     const world = fakeWorld({ approvals: 2 });
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
     world.hooks.updates.push('refused');
 
-    expect(await rejection(world.approve(by('u-2'), shown.id))).toEqual(new ForbiddenError(ErrorText.projectRole));
+    expect(await rejection(approveChangeRequest(world, by('u-2'), shown.id))).toEqual(
+      new ForbiddenError(ErrorText.projectRole),
+    );
     world.hooks.updates.push('refused');
-    expect(await rejection(world.close(by('u-2'), shown.id, 'rejected'))).toEqual(
+    expect(await rejection(closeChangeRequest(world, by('u-2'), shown.id, 'rejected'))).toEqual(
       new ForbiddenError(ErrorText.projectRole),
     );
     expect(world.requests.get(shown.id)).toMatchObject({ status: 'open', approvals: [] });
@@ -698,11 +734,11 @@ describe('racing writers', () => {
   it('marks a request conflicted as whoever applied it, no manager check, reading it again if it moved', async () => {
     const world = fakeWorld();
     await world.seed('A', 'a1');
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
     await world.seed('A', 'a2');
     world.hooks.updates.push('requestChanged');
 
-    expect(await rejection(world.approve(by('u-1'), shown.id))).toEqual(
+    expect(await rejection(approveChangeRequest(world, by('u-1'), shown.id))).toEqual(
       new ConflictError(ErrorText.changeRequestOutOfDate),
     );
     expect(world.updates).toEqual([{ status: 'conflicted', actor: { userId: 'u-1', byManager: false } }]);
@@ -711,20 +747,22 @@ describe('racing writers', () => {
 
   it('leaves a request open when its write fails for another reason than a moved secret', async () => {
     const world = fakeWorld();
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
     world.hooks.writes.push('limit');
 
-    expect(await rejection(world.approve(by('u-1'), shown.id))).toEqual(new ConflictError(ErrorText.secretLimit));
+    expect(await rejection(approveChangeRequest(world, by('u-1'), shown.id))).toEqual(
+      new ConflictError(ErrorText.secretLimit),
+    );
     expect(world.requests.get(shown.id)).toMatchObject({ status: 'open', approvals: [], revision: 1 });
     expect(world.updates).toEqual([]);
   });
 
   it('reads a request again when it moved under a rejection, and closes it then', async () => {
     const world = fakeWorld();
-    const shown = await world.propose(by('u-3'), { set: { A: 'x' } });
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
     world.hooks.updates.push('requestChanged');
 
-    const rejected = await world.close(by('u-2'), shown.id, 'rejected');
+    const rejected = await closeChangeRequest(world, by('u-2'), shown.id, 'rejected');
 
     expect(rejected.status).toBe('rejected');
     expect(world.requests.get(shown.id)?.status).toBe('rejected');
@@ -732,13 +770,13 @@ describe('racing writers', () => {
 
   it('moves the revision of a request it forces, rejects or cancels', async () => {
     const world = fakeWorld();
-    const forced = await world.propose(by('u-1'), { set: { A: 'x' } });
-    const rejected = await world.propose(by('u-3'), { set: { B: 'y' } });
-    const cancelled = await world.propose(by('u-3'), { set: { C: 'z' } });
+    const forced = await proposeChange(world, by('u-1'), { set: { A: 'x' } });
+    const rejected = await proposeChange(world, by('u-3'), { set: { B: 'y' } });
+    const cancelled = await proposeChange(world, by('u-3'), { set: { C: 'z' } });
 
-    await world.force(by('u-1'), forced.id, 'outage');
-    await world.close(by('u-2'), rejected.id, 'rejected');
-    await world.close(by('u-3'), cancelled.id, 'cancelled');
+    await forceChangeRequest(world, by('u-1'), forced.id, 'outage');
+    await closeChangeRequest(world, by('u-2'), rejected.id, 'rejected');
+    await closeChangeRequest(world, by('u-3'), cancelled.id, 'cancelled');
 
     expect([forced.id, rejected.id, cancelled.id].map((id) => world.requests.get(id)?.revision)).toEqual([2, 2, 2]);
     expect(world.updates).toEqual([

@@ -15,12 +15,21 @@ import type {
   SecretWrites,
 } from '@lambdas/domain/records';
 import {
+  changeSecrets,
+  compareEnvironments,
+  deleteSecret,
   exportBytesOf,
+  exportSecrets,
+  getSecret,
   type InEnvironment,
   type InProject,
+  listSecrets,
+  listVersions,
+  promoteSecrets,
+  putSecret,
+  restoreSecret,
   type SecretCrypto,
   type SecretStore,
-  secretUseCases,
 } from '@lambdas/use-cases/secrets';
 import { eventLike, memberRecord, now, origin, session } from './fakes';
 
@@ -197,7 +206,7 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
   const version = (name: string, life: string, number: number, place = 'production') =>
     versions.get(versionKey(place, name, life, number));
   return {
-    ...secretUseCases({ secrets: store, crypto }),
+    secrets: store,
     members,
     places,
     project,
@@ -221,8 +230,8 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
 /** A project with `API_KEY` written twice (versions 1 and 2) in production. */
 const withTwoVersions = async () => {
   const world = fakeSecrets();
-  await world.putSecret(at(), 'API_KEY', { value: 'first' });
-  await world.putSecret(at(), 'API_KEY', { value: 'second' });
+  await putSecret(world, at(), 'API_KEY', { value: 'first' });
+  await putSecret(world, at(), 'API_KEY', { value: 'second' });
   return world;
 };
 
@@ -251,7 +260,7 @@ describe('exportBytesOf', () => {
 describe('putSecret', () => {
   it('creates version 1, sealed, counted in its environment, and records secret.created', async () => {
     const world = fakeSecrets();
-    const answer = await world.putSecret(at(), 'API_KEY', { value: 'sk_live_1' });
+    const answer = await putSecret(world, at(), 'API_KEY', { value: 'sk_live_1' });
     expect(answer).toEqual({
       secret: { name: 'API_KEY', version: 1, updatedAt: now.toISOString(), updatedBy: ada },
       created: true,
@@ -272,27 +281,27 @@ describe('putSecret', () => {
 
   it('stores the value’s digest under the project’s data key on its head only, and none with a delete', async () => {
     const world = fakeSecrets();
-    await world.putSecret(at(), 'API_KEY', { value: 'sk_live_1' });
+    await putSecret(world, at(), 'API_KEY', { value: 'sk_live_1' });
     const dataKey = (await world.crypto.keys.dataKeyFor(projectId, world.project.record.dataKey)).plaintext;
     const digest = valueDigest(dataKey, 'sk_live_1');
     const head = world.head('API_KEY');
     expect(Buffer.from(head?.valueDigest ?? []).equals(digest)).toBe(true);
     expect(world.version('API_KEY', head?.life ?? '', 1)).not.toHaveProperty('valueDigest');
-    await world.deleteSecret(at(), 'API_KEY');
+    await deleteSecret(world, at(), 'API_KEY');
     expect(world.head('API_KEY')?.valueDigest).toBeUndefined();
     expect(world.version('API_KEY', head?.life ?? '', 2)).not.toHaveProperty('valueDigest');
   });
 
   it('stores the project’s new data key with its first value only, and seals every value under it', async () => {
     const world = fakeSecrets();
-    await world.putSecret(at(), 'A', { value: 'one' });
+    await putSecret(world, at(), 'A', { value: 'one' });
     const stored = world.project.record.dataKey;
     expect(stored).toBeDefined();
     expect(world.writes[0]?.newDataKey).toEqual(stored);
-    await world.putSecret(at(), 'B', { value: 'two' });
+    await putSecret(world, at(), 'B', { value: 'two' });
     expect(world.writes[1]?.newDataKey).toBeUndefined();
     expect(world.project.record.dataKey).toBe(stored);
-    expect((await world.exportSecrets(at())).data).toEqual({ A: 'one', B: 'two' });
+    expect((await exportSecrets(world, at())).data).toEqual({ A: 'one', B: 'two' });
   });
 
   it('writes the next version as an update, answering created: false and recording secret.updated', async () => {
@@ -303,38 +312,38 @@ describe('putSecret', () => {
       exportBytes: exportBytesOf('API_KEY', 'second'),
     });
     expect(world.events.map((event) => event.type)).toEqual(['secret.created', 'secret.updated']);
-    const answer = await world.putSecret(at(1), 'API_KEY', { value: 'third' });
+    const answer = await putSecret(world, at(1), 'API_KEY', { value: 'third' });
     expect(answer).toEqual({
       secret: { name: 'API_KEY', version: 3, updatedAt: at(1).now.toISOString(), updatedBy: ada },
       created: false,
     });
-    expect((await world.getSecret(at(), 'API_KEY', undefined)).value).toBe('third');
+    expect((await getSecret(world, at(), 'API_KEY', undefined)).value).toBe('third');
   });
 
   it('writes at the expected version, and refuses any other with 409 Secret version conflict, writing nothing', async () => {
     const world = await withTwoVersions();
-    await expect(world.putSecret(at(), 'API_KEY', { value: 'stale', expectedVersion: 1 })).rejects.toMatchObject({
+    await expect(putSecret(world, at(), 'API_KEY', { value: 'stale', expectedVersion: 1 })).rejects.toMatchObject({
       status: 409,
       message: ErrorText.secretConflict,
     });
-    await expect(world.putSecret(at(), 'NEW', { value: 'x', expectedVersion: 1 })).rejects.toMatchObject({
+    await expect(putSecret(world, at(), 'NEW', { value: 'x', expectedVersion: 1 })).rejects.toMatchObject({
       status: 409,
       message: ErrorText.secretConflict,
     });
     expect(world.writes).toHaveLength(2);
-    expect((await world.putSecret(at(), 'API_KEY', { value: 'third', expectedVersion: 2 })).secret.version).toBe(3);
+    expect((await putSecret(world, at(), 'API_KEY', { value: 'third', expectedVersion: 2 })).secret.version).toBe(3);
   });
 
   it('takes expectedVersion 0 as “not live”: it creates, and refuses with 409 when the secret exists', async () => {
     const world = fakeSecrets();
-    expect(await world.putSecret(at(), 'API_KEY', { value: 'one', expectedVersion: 0 })).toMatchObject({
+    expect(await putSecret(world, at(), 'API_KEY', { value: 'one', expectedVersion: 0 })).toMatchObject({
       created: true,
     });
-    await expect(world.putSecret(at(), 'API_KEY', { value: 'two', expectedVersion: 0 })).rejects.toMatchObject({
+    await expect(putSecret(world, at(), 'API_KEY', { value: 'two', expectedVersion: 0 })).rejects.toMatchObject({
       status: 409,
     });
-    await world.deleteSecret(at(), 'API_KEY');
-    expect(await world.putSecret(at(), 'API_KEY', { value: 'three', expectedVersion: 0 })).toEqual({
+    await deleteSecret(world, at(), 'API_KEY');
+    expect(await putSecret(world, at(), 'API_KEY', { value: 'three', expectedVersion: 0 })).toEqual({
       secret: expect.objectContaining({ version: 3 }),
       created: true,
     });
@@ -342,38 +351,38 @@ describe('putSecret', () => {
 
   it('writes a name deleted within 30 days as its next version, and one deleted longer ago as a new life from 1', async () => {
     const world = await withTwoVersions();
-    await world.deleteSecret(at(), 'API_KEY');
+    await deleteSecret(world, at(), 'API_KEY');
     const life = world.head('API_KEY')?.life;
-    const again = await world.putSecret(at(DELETED_SECRET_DAYS - 0.001), 'API_KEY', { value: 'back' });
+    const again = await putSecret(world, at(DELETED_SECRET_DAYS - 0.001), 'API_KEY', { value: 'back' });
     expect(again).toMatchObject({ secret: { version: 4 }, created: true });
     expect(world.head('API_KEY')?.life).toBe(life);
-    await world.deleteSecret(at(DELETED_SECRET_DAYS), 'API_KEY');
-    const anew = await world.putSecret(at(2 * DELETED_SECRET_DAYS), 'API_KEY', { value: 'new life' });
+    await deleteSecret(world, at(DELETED_SECRET_DAYS), 'API_KEY');
+    const anew = await putSecret(world, at(2 * DELETED_SECRET_DAYS), 'API_KEY', { value: 'new life' });
     expect(anew).toMatchObject({ secret: { version: 1 }, created: true });
     expect(world.head('API_KEY')?.life).not.toBe(life);
     expect(world.events.at(-1)?.type).toBe('secret.created');
-    expect(await world.listVersions(at(2 * DELETED_SECRET_DAYS), 'API_KEY')).toEqual([
+    expect(await listVersions(world, at(2 * DELETED_SECRET_DAYS), 'API_KEY')).toEqual([
       { version: 1, updatedAt: at(2 * DELETED_SECRET_DAYS).now.toISOString(), updatedBy: ada, deleted: false },
     ]);
   });
 
   it('starts a new secret over one its environment left in an earlier life, counting it as new', async () => {
     const world = fakeSecrets();
-    await world.putSecret(at(), 'API_KEY', { value: 'old environment' });
+    await putSecret(world, at(), 'API_KEY', { value: 'old environment' });
     world.places.set('production', environment('production', { life: 'second-life', createdAt: now.toISOString() }));
-    const answer = await world.putSecret(at(1), 'API_KEY', { value: 'new environment' });
+    const answer = await putSecret(world, at(1), 'API_KEY', { value: 'new environment' });
     expect(answer).toMatchObject({ secret: { version: 1 }, created: true });
     expect(world.head('API_KEY')).toMatchObject({ environmentLife: 'second-life', version: 1 });
     expect(world.places.get('production')).toMatchObject({
       secretCount: 1,
       exportBytes: exportBytesOf('API_KEY', 'new environment'),
     });
-    expect((await world.getSecret(at(1), 'API_KEY', undefined)).value).toBe('new environment');
+    expect((await getSecret(world, at(1), 'API_KEY', undefined)).value).toBe('new environment');
   });
 
   it('writes no environment life on a head of an environment made before lives', async () => {
     const world = fakeSecrets([environment('production', { life: undefined })]);
-    await world.putSecret(at(), 'API_KEY', { value: 'one' });
+    await putSecret(world, at(), 'API_KEY', { value: 'one' });
     expect(world.head('API_KEY')).not.toHaveProperty('environmentLife');
     expect(world.writes[0]?.environmentLife).toBeUndefined();
   });
@@ -382,31 +391,31 @@ describe('putSecret', () => {
     const world = await withTwoVersions();
     const full = world.places.get('production');
     world.places.set('production', { ...(full as EnvironmentRecord), secretCount: MAX_SECRETS });
-    await expect(world.putSecret(at(), 'ONE_MORE', { value: 'x' })).rejects.toMatchObject({
+    await expect(putSecret(world, at(), 'ONE_MORE', { value: 'x' })).rejects.toMatchObject({
       status: 409,
       message: ErrorText.secretLimit,
     });
     expect(world.writes).toHaveLength(3);
-    expect((await world.putSecret(at(), 'API_KEY', { value: 'third' })).secret.version).toBe(3);
+    expect((await putSecret(world, at(), 'API_KEY', { value: 'third' })).secret.version).toBe(3);
   });
 
   it('refuses a value that would take the export past its bytes with 409, and takes a shorter one at the limit', async () => {
     const world = await withTwoVersions();
     const place = world.places.get('production') as EnvironmentRecord;
     world.places.set('production', { ...place, exportBytes: MAX_EXPORT_BYTES });
-    await expect(world.putSecret(at(), 'API_KEY', { value: 'second!' })).rejects.toMatchObject({ status: 409 });
-    await world.putSecret(at(), 'API_KEY', { value: 'short' });
+    await expect(putSecret(world, at(), 'API_KEY', { value: 'second!' })).rejects.toMatchObject({ status: 409 });
+    await putSecret(world, at(), 'API_KEY', { value: 'short' });
     expect(world.places.get('production')?.exportBytes).toBe(MAX_EXPORT_BYTES - 1);
   });
 
   it('answers 404 to a stranger and for an unknown environment, writing nothing', async () => {
     const world = fakeSecrets();
     const stranger = { ...session, userId: 'u-9' };
-    await expect(world.putSecret(at(0, { caller: stranger }), 'A', { value: 'x' })).rejects.toMatchObject({
+    await expect(putSecret(world, at(0, { caller: stranger }), 'A', { value: 'x' })).rejects.toMatchObject({
       status: 404,
       message: ErrorText.projectNotFound,
     });
-    await expect(world.putSecret(at(0, { environment: 'staging' }), 'A', { value: 'x' })).rejects.toMatchObject({
+    await expect(putSecret(world, at(0, { environment: 'staging' }), 'A', { value: 'x' })).rejects.toMatchObject({
       status: 404,
       message: ErrorText.environmentNotFound,
     });
@@ -423,7 +432,7 @@ describe('putSecret', () => {
       world.heads.set(world.headKey('production', 'API_KEY'), { ...current, version: 3 });
       return undefined;
     };
-    expect((await world.putSecret(at(), 'API_KEY', { value: 'mine' })).secret.version).toBe(4);
+    expect((await putSecret(world, at(), 'API_KEY', { value: 'mine' })).secret.version).toBe(4);
     expect(world.writes).toHaveLength(4);
   });
 
@@ -435,7 +444,7 @@ describe('putSecret', () => {
       world.hooks.interfere = undefined;
       return undefined;
     };
-    await expect(world.putSecret(at(), 'API_KEY', { value: 'mine', expectedVersion: 2 })).rejects.toMatchObject({
+    await expect(putSecret(world, at(), 'API_KEY', { value: 'mine', expectedVersion: 2 })).rejects.toMatchObject({
       status: 409,
       message: ErrorText.secretConflict,
     });
@@ -470,7 +479,7 @@ describe('putSecret', () => {
     it('gives up with 503 after 8 attempts, waiting within a window that doubles from 20 ms to 320 ms', async () => {
       const world = fakeSecrets();
       world.hooks.interfere = () => 'changed';
-      const answer = world.putSecret(at(), 'A', { value: 'x' });
+      const answer = putSecret(world, at(), 'A', { value: 'x' });
       // Half of 20 + 40 + 80 + 160 + 320 × 4 ms.
       expect(await outcomeAfter(answer, 789)).toBe('pending');
       expect(world.writes).toHaveLength(8);
@@ -484,7 +493,7 @@ describe('putSecret', () => {
         world.members.delete('u-1');
         return undefined;
       };
-      expect(await outcomeAfter(world.putSecret(at(), 'A', { value: 'x' }), 0)).toEqual(
+      expect(await outcomeAfter(putSecret(world, at(), 'A', { value: 'x' }), 0)).toEqual(
         new NotFoundError(ErrorText.projectNotFound),
       );
       const other = fakeSecrets();
@@ -492,7 +501,7 @@ describe('putSecret', () => {
         other.places.delete('production');
         return undefined;
       };
-      expect(await outcomeAfter(other.putSecret(at(), 'A', { value: 'x' }), 0)).toEqual(
+      expect(await outcomeAfter(putSecret(other, at(), 'A', { value: 'x' }), 0)).toEqual(
         new NotFoundError(ErrorText.environmentNotFound),
       );
     });
@@ -501,7 +510,7 @@ describe('putSecret', () => {
       const world = fakeSecrets();
       let attempts = 0;
       world.hooks.interfere = () => (++attempts === 1 ? 'changed' : undefined);
-      const answer = world.putSecret(at(), 'A', { value: 'x' });
+      const answer = putSecret(world, at(), 'A', { value: 'x' });
       await jest.advanceTimersByTimeAsync(9);
       expect(world.writes).toHaveLength(1);
       await jest.advanceTimersByTimeAsync(1);
@@ -515,8 +524,8 @@ describe('references', () => {
   /** Production's URL refers to staging's HOST. */
   const referring = async () => {
     const world = fakeSecrets([environment('production'), environment('staging')]);
-    await world.putSecret(inStaging, 'HOST', { value: 'db' });
-    await world.putSecret(at(), 'URL', { value: `x://\${staging.HOST}` });
+    await putSecret(world, inStaging, 'HOST', { value: 'db' });
+    await putSecret(world, at(), 'URL', { value: `x://\${staging.HOST}` });
     return world;
   };
   const stagingRead = eventLike('secret.read', {
@@ -525,7 +534,7 @@ describe('references', () => {
 
   it('resolves a reference into another environment, records the read there, and lists the references', async () => {
     const world = await referring();
-    expect(await world.getSecret(at(), 'URL', undefined)).toMatchObject({
+    expect(await getSecret(world, at(), 'URL', undefined)).toMatchObject({
       value: 'x://db',
       references: [{ reference: `\${staging.HOST}`, projectId, environment: 'staging', name: 'HOST' }],
     });
@@ -535,21 +544,21 @@ describe('references', () => {
 
   it('answers the value as stored when raw, reading nothing else', async () => {
     const world = await referring();
-    expect(await world.getSecret(at(), 'URL', undefined, true)).toMatchObject({ value: `x://\${staging.HOST}` });
-    expect(await world.exportSecrets(at(), undefined, true)).toMatchObject({ data: { URL: `x://\${staging.HOST}` } });
+    expect(await getSecret(world, at(), 'URL', undefined, true)).toMatchObject({ value: `x://\${staging.HOST}` });
+    expect(await exportSecrets(world, at(), undefined, true)).toMatchObject({ data: { URL: `x://\${staging.HOST}` } });
     expect(world.reads).toEqual([readOf([{ name: 'URL', version: 1 }]), readOf([{ name: 'URL', version: 1 }])]);
   });
 
   it('refuses with 409 where the caller may not read, naming the secret and the reference, and records nothing', async () => {
     const world = await referring();
     world.places.set('staging', { ...(world.places.get('staging') as EnvironmentRecord), defaultAccess: 'none' });
-    const refused = world.getSecret(at(), 'URL', undefined);
+    const refused = getSecret(world, at(), 'URL', undefined);
     await expect(refused).rejects.toMatchObject({
       status: 409,
       message: ErrorText.referenceUnresolved,
       details: [{ path: 'URL', message: `\${staging.HOST} names no secret this caller can read` }],
     });
-    await expect(world.exportSecrets(at())).rejects.toMatchObject({ status: 409 });
+    await expect(exportSecrets(world, at())).rejects.toMatchObject({ status: 409 });
     expect(world.reads).toEqual([]);
   });
 
@@ -557,9 +566,9 @@ describe('references', () => {
     const world = await referring();
     const token = { ...session, kind: 'token' as const, tokenId: 'AAAAAAAAAAAA' };
     const limited = at(0, { caller: { ...token, projects: [{ projectId, environments: ['production'] }] } });
-    await expect(world.getSecret(limited, 'URL', undefined)).rejects.toMatchObject({ status: 409 });
+    await expect(getSecret(world, limited, 'URL', undefined)).rejects.toMatchObject({ status: 409 });
     const whole = at(0, { caller: { ...token, projects: [{ projectId }] } });
-    await expect(world.getSecret(whole, 'URL', undefined)).resolves.toMatchObject({ value: 'x://db' });
+    await expect(getSecret(world, whole, 'URL', undefined)).resolves.toMatchObject({ value: 'x://db' });
   });
 
   it('writes the other environments a value references with the write, for the export’s entity tag', async () => {
@@ -574,17 +583,17 @@ describe('references', () => {
       ...(world.places.get('production') as EnvironmentRecord),
       referencedPlaces: new Set([`${projectId}/staging`]),
     });
-    const { etag } = await world.exportSecrets(at());
-    expect((await world.exportSecrets(at(), etag)).data).toBeUndefined();
+    const { etag } = await exportSecrets(world, at());
+    expect((await exportSecrets(world, at(), etag)).data).toBeUndefined();
     world.places.set('staging', { ...staging, secretsRevision: (staging.secretsRevision ?? 0) + 1 });
-    expect((await world.exportSecrets(at(), etag)).data).toEqual({ URL: 'x://db' });
+    expect((await exportSecrets(world, at(), etag)).data).toEqual({ URL: 'x://db' });
   });
 });
 
 describe('getSecret', () => {
   it('answers the current value after recording its read, and nothing else', async () => {
     const world = await withTwoVersions();
-    expect(await world.getSecret(at(1), 'API_KEY', undefined)).toEqual({
+    expect(await getSecret(world, at(1), 'API_KEY', undefined)).toEqual({
       name: 'API_KEY',
       value: 'second',
       version: 2,
@@ -597,17 +606,17 @@ describe('getSecret', () => {
 
   it('answers an earlier version’s value, and the current one when asked for by its number', async () => {
     const world = await withTwoVersions();
-    expect(await world.getSecret(at(), 'API_KEY', 1)).toMatchObject({ value: 'first', version: 1 });
-    expect(await world.getSecret(at(), 'API_KEY', 2)).toMatchObject({ value: 'second', version: 2 });
+    expect(await getSecret(world, at(), 'API_KEY', 1)).toMatchObject({ value: 'first', version: 1 });
+    expect(await getSecret(world, at(), 'API_KEY', 2)).toMatchObject({ value: 'second', version: 2 });
     expect(world.reads).toEqual([readOf([{ name: 'API_KEY', version: 1 }]), readOf([{ name: 'API_KEY', version: 2 }])]);
   });
 
   it('answers 404 Secret version not found for a version to come, or one that is a delete', async () => {
     const world = await withTwoVersions();
-    await world.deleteSecret(at(), 'API_KEY');
-    await world.putSecret(at(), 'API_KEY', { value: 'fourth' });
+    await deleteSecret(world, at(), 'API_KEY');
+    await putSecret(world, at(), 'API_KEY', { value: 'fourth' });
     for (const version of [3, 5]) {
-      await expect(world.getSecret(at(), 'API_KEY', version)).rejects.toMatchObject({
+      await expect(getSecret(world, at(), 'API_KEY', version)).rejects.toMatchObject({
         status: 404,
         message: ErrorText.secretVersionNotFound,
       });
@@ -617,18 +626,18 @@ describe('getSecret', () => {
 
   it('answers 404 Secret not found for an unknown or deleted secret, and 404s for a stranger or unknown environment', async () => {
     const world = await withTwoVersions();
-    await world.deleteSecret(at(), 'API_KEY');
+    await deleteSecret(world, at(), 'API_KEY');
     for (const name of ['API_KEY', 'OTHER']) {
-      await expect(world.getSecret(at(), name, undefined)).rejects.toMatchObject({
+      await expect(getSecret(world, at(), name, undefined)).rejects.toMatchObject({
         status: 404,
         message: ErrorText.secretNotFound,
       });
     }
-    await expect(world.getSecret(at(), 'API_KEY', 1)).rejects.toMatchObject({ message: ErrorText.secretNotFound });
+    await expect(getSecret(world, at(), 'API_KEY', 1)).rejects.toMatchObject({ message: ErrorText.secretNotFound });
     await expect(
-      world.getSecret(at(0, { caller: { ...session, userId: 'u-9' } }), 'API_KEY', undefined),
+      getSecret(world, at(0, { caller: { ...session, userId: 'u-9' } }), 'API_KEY', undefined),
     ).rejects.toMatchObject({ message: ErrorText.projectNotFound });
-    await expect(world.getSecret(at(0, { environment: 'staging' }), 'API_KEY', undefined)).rejects.toMatchObject({
+    await expect(getSecret(world, at(0, { environment: 'staging' }), 'API_KEY', undefined)).rejects.toMatchObject({
       message: ErrorText.environmentNotFound,
     });
     expect(world.reads).toEqual([]);
@@ -637,14 +646,14 @@ describe('getSecret', () => {
   it('answers no value whose read could not be recorded', async () => {
     const world = await withTwoVersions();
     world.hooks.failRead = true;
-    await expect(world.getSecret(at(), 'API_KEY', undefined)).rejects.toThrow('DynamoDB is unavailable');
+    await expect(getSecret(world, at(), 'API_KEY', undefined)).rejects.toThrow('DynamoDB is unavailable');
   });
 
   it('refuses a changed value with a DecryptionError and records no read', async () => {
     const world = await withTwoVersions();
     const head = world.head('API_KEY') as SecretHeadRecord;
     world.heads.set(world.headKey('production', 'API_KEY'), { ...head, ciphertext: flipped(head.ciphertext) });
-    await expect(world.getSecret(at(), 'API_KEY', undefined)).rejects.toBeInstanceOf(DecryptionError);
+    await expect(getSecret(world, at(), 'API_KEY', undefined)).rejects.toBeInstanceOf(DecryptionError);
     expect(world.reads).toEqual([]);
   });
 
@@ -652,7 +661,7 @@ describe('getSecret', () => {
     const world = await withTwoVersions();
     const { dataKey: _key, ...keyless } = world.project.record;
     world.project.record = keyless;
-    await expect(world.getSecret(at(), 'API_KEY', undefined)).rejects.toThrow(
+    await expect(getSecret(world, at(), 'API_KEY', undefined)).rejects.toThrow(
       'Project prj_a holds a value but no data key',
     );
     expect(world.reads).toEqual([]);
@@ -662,7 +671,7 @@ describe('getSecret', () => {
     const world = await withTwoVersions();
     const { ciphertext: _value, ...empty } = world.head('API_KEY') as SecretHeadRecord;
     world.heads.set(world.headKey('production', 'API_KEY'), empty);
-    await expect(world.getSecret(at(), 'API_KEY', undefined)).rejects.toThrow(
+    await expect(getSecret(world, at(), 'API_KEY', undefined)).rejects.toThrow(
       'Version 2 of API_KEY in prj_a holds no value',
     );
     expect(world.reads).toEqual([]);
@@ -674,31 +683,31 @@ describe('getSecret', () => {
     const first = world.version('API_KEY', head.life, 1) as SecretVersionRecord;
     const second = world.version('API_KEY', head.life, 2) as SecretVersionRecord;
     world.heads.set(world.headKey('production', 'API_KEY'), { ...head, ciphertext: second.ciphertext });
-    await expect(world.getSecret(at(), 'API_KEY', undefined)).rejects.toBeInstanceOf(DecryptionError);
+    await expect(getSecret(world, at(), 'API_KEY', undefined)).rejects.toBeInstanceOf(DecryptionError);
     world.heads.set(world.headKey('production', 'API_KEY'), head);
     world.versions.set(world.versionKey('production', 'API_KEY', head.life, 1), {
       ...first,
       ciphertext: second.ciphertext,
     });
-    await expect(world.getSecret(at(), 'API_KEY', 1)).rejects.toBeInstanceOf(DecryptionError);
+    await expect(getSecret(world, at(), 'API_KEY', 1)).rejects.toBeInstanceOf(DecryptionError);
     expect(world.reads).toEqual([]);
   });
 
   it('refuses a value moved to another secret or environment', async () => {
     const world = fakeSecrets([environment('production'), environment('staging')]);
-    await world.putSecret(at(), 'A', { value: 'a' });
-    await world.putSecret(at(), 'B', { value: 'b' });
-    await world.putSecret(at(0, { environment: 'staging' }), 'A', { value: 'staging a' });
+    await putSecret(world, at(), 'A', { value: 'a' });
+    await putSecret(world, at(), 'B', { value: 'b' });
+    await putSecret(world, at(0, { environment: 'staging' }), 'A', { value: 'staging a' });
     const a = world.head('A') as SecretHeadRecord;
     const b = world.head('B') as SecretHeadRecord;
     const staging = world.head('A', 'staging') as SecretHeadRecord;
     world.heads.set(world.headKey('production', 'B'), { ...b, ciphertext: a.ciphertext });
     world.heads.set(world.headKey('staging', 'A'), { ...staging, ciphertext: a.ciphertext });
-    await expect(world.getSecret(at(), 'B', undefined)).rejects.toBeInstanceOf(DecryptionError);
-    await expect(world.getSecret(at(0, { environment: 'staging' }), 'A', undefined)).rejects.toBeInstanceOf(
+    await expect(getSecret(world, at(), 'B', undefined)).rejects.toBeInstanceOf(DecryptionError);
+    await expect(getSecret(world, at(0, { environment: 'staging' }), 'A', undefined)).rejects.toBeInstanceOf(
       DecryptionError,
     );
-    expect((await world.getSecret(at(), 'A', undefined)).value).toBe('a');
+    expect((await getSecret(world, at(), 'A', undefined)).value).toBe('a');
   });
 
   it('opens a value sealed before lives and copies were bound, under the additional data it was sealed with', async () => {
@@ -709,17 +718,17 @@ describe('getSecret', () => {
     const aad = additionalData({ ...address, copy: 'head' }, undefined);
     const ciphertext = sealBytes(key.plaintext, aad, Buffer.from('sealed long ago'));
     world.heads.set(world.headKey('production', 'API_KEY'), { ...head, ciphertext });
-    expect((await world.getSecret(at(), 'API_KEY', undefined)).value).toBe('sealed long ago');
+    expect((await getSecret(world, at(), 'API_KEY', undefined)).value).toBe('sealed long ago');
   });
 });
 
 describe('exportSecrets', () => {
   it('answers {NAME: value} of the live secrets after recording one read of their names and versions', async () => {
     const world = await withTwoVersions();
-    await world.putSecret(at(), 'DB_URL', { value: 'postgres://db' });
-    await world.putSecret(at(), 'GONE', { value: 'deleted' });
-    await world.deleteSecret(at(), 'GONE');
-    expect((await world.exportSecrets(at())).data).toEqual({ API_KEY: 'second', DB_URL: 'postgres://db' });
+    await putSecret(world, at(), 'DB_URL', { value: 'postgres://db' });
+    await putSecret(world, at(), 'GONE', { value: 'deleted' });
+    await deleteSecret(world, at(), 'GONE');
+    expect((await exportSecrets(world, at())).data).toEqual({ API_KEY: 'second', DB_URL: 'postgres://db' });
     expect(world.reads).toEqual([
       readOf([
         { name: 'API_KEY', version: 2 },
@@ -730,9 +739,9 @@ describe('exportSecrets', () => {
 
   it('answers the names in order, whatever order the store lists them in', async () => {
     const world = fakeSecrets();
-    await world.putSecret(at(), 'ZED', { value: 'z' });
-    await world.putSecret(at(), 'ALPHA', { value: 'a' });
-    expect(JSON.stringify((await world.exportSecrets(at())).data)).toBe('{"ALPHA":"a","ZED":"z"}');
+    await putSecret(world, at(), 'ZED', { value: 'z' });
+    await putSecret(world, at(), 'ALPHA', { value: 'a' });
+    expect(JSON.stringify((await exportSecrets(world, at())).data)).toBe('{"ALPHA":"a","ZED":"z"}');
     expect(world.reads).toEqual([
       readOf([
         { name: 'ALPHA', version: 1 },
@@ -743,33 +752,33 @@ describe('exportSecrets', () => {
 
   it('answers {} for an environment with no live secret, recording no read', async () => {
     const world = await withTwoVersions();
-    await world.deleteSecret(at(), 'API_KEY');
-    expect((await world.exportSecrets(at())).data).toEqual({});
-    expect((await fakeSecrets().exportSecrets(at())).data).toEqual({});
+    await deleteSecret(world, at(), 'API_KEY');
+    expect((await exportSecrets(world, at())).data).toEqual({});
+    expect((await exportSecrets(fakeSecrets(), at())).data).toEqual({});
     expect(world.reads).toEqual([]);
   });
 
   it('answers nothing, and records no read, when one value does not open', async () => {
     const world = await withTwoVersions();
-    await world.putSecret(at(), 'DB_URL', { value: 'postgres://db' });
+    await putSecret(world, at(), 'DB_URL', { value: 'postgres://db' });
     const head = world.head('DB_URL') as SecretHeadRecord;
     world.heads.set(world.headKey('production', 'DB_URL'), { ...head, ciphertext: flipped(head.ciphertext) });
-    await expect(world.exportSecrets(at())).rejects.toBeInstanceOf(DecryptionError);
+    await expect(exportSecrets(world, at())).rejects.toBeInstanceOf(DecryptionError);
     expect(world.reads).toEqual([]);
   });
 
   it('answers no values whose read could not be recorded', async () => {
     const world = await withTwoVersions();
     world.hooks.failRead = true;
-    await expect(world.exportSecrets(at())).rejects.toThrow('DynamoDB is unavailable');
+    await expect(exportSecrets(world, at())).rejects.toThrow('DynamoDB is unavailable');
   });
 
   it('answers 404 to a stranger and for an unknown environment', async () => {
     const world = await withTwoVersions();
-    await expect(world.exportSecrets(at(0, { caller: { ...session, userId: 'u-9' } }))).rejects.toMatchObject({
+    await expect(exportSecrets(world, at(0, { caller: { ...session, userId: 'u-9' } }))).rejects.toMatchObject({
       message: ErrorText.projectNotFound,
     });
-    await expect(world.exportSecrets(at(0, { environment: 'staging' }))).rejects.toMatchObject({
+    await expect(exportSecrets(world, at(0, { environment: 'staging' }))).rejects.toMatchObject({
       message: ErrorText.environmentNotFound,
     });
     expect(world.reads).toEqual([]);
@@ -779,30 +788,30 @@ describe('exportSecrets', () => {
 describe('exportSecrets with If-None-Match', () => {
   it('answers only its tag while the tag holds: no head read, no value opened, no read recorded', async () => {
     const world = await withTwoVersions();
-    const { etag } = await world.exportSecrets(at());
+    const { etag } = await exportSecrets(world, at());
     world.headListings.length = 0;
     world.reads.length = 0;
-    expect(await world.exportSecrets(at(), etag)).toEqual({ etag });
+    expect(await exportSecrets(world, at(), etag)).toEqual({ etag });
     expect(world.headListings).toEqual([]);
     expect(world.reads).toEqual([]);
-    expect((await world.exportSecrets(at(), '"another"')).data).toEqual({ API_KEY: 'second' });
+    expect((await exportSecrets(world, at(), '"another"')).data).toEqual({ API_KEY: 'second' });
   });
 
   it('moves its tag with every write, a delete included, and keeps it while none is made', async () => {
     const world = await withTwoVersions();
-    const tags = [(await world.exportSecrets(at())).etag];
-    expect((await world.exportSecrets(at(1))).etag).toBe(tags[0]);
-    await world.putSecret(at(), 'DB_URL', { value: 'postgres://db' });
-    tags.push((await world.exportSecrets(at())).etag);
-    await world.deleteSecret(at(), 'DB_URL');
-    tags.push((await world.exportSecrets(at())).etag);
+    const tags = [(await exportSecrets(world, at())).etag];
+    expect((await exportSecrets(world, at(1))).etag).toBe(tags[0]);
+    await putSecret(world, at(), 'DB_URL', { value: 'postgres://db' });
+    tags.push((await exportSecrets(world, at())).etag);
+    await deleteSecret(world, at(), 'DB_URL');
+    tags.push((await exportSecrets(world, at())).etag);
     expect(new Set(tags).size).toBe(3);
   });
 
   it('refuses whom it refuses without it, recording no read', async () => {
     const world = await withTwoVersions();
-    const { etag } = await world.exportSecrets(at());
-    await expect(world.exportSecrets(at(0, { caller: { ...session, userId: 'u-9' } }), etag)).rejects.toMatchObject({
+    const { etag } = await exportSecrets(world, at());
+    await expect(exportSecrets(world, at(0, { caller: { ...session, userId: 'u-9' } }), etag)).rejects.toMatchObject({
       message: ErrorText.projectNotFound,
     });
     expect(world.reads).toHaveLength(1);
@@ -812,19 +821,19 @@ describe('exportSecrets with If-None-Match', () => {
 describe('listSecrets with If-None-Match', () => {
   it('reads no head for a live list whose tag holds, and tags the live list apart from the export', async () => {
     const world = await withTwoVersions();
-    const { etag } = await world.listSecrets(at());
-    expect(etag).not.toBe((await world.exportSecrets(at())).etag);
+    const { etag } = await listSecrets(world, at());
+    expect(etag).not.toBe((await exportSecrets(world, at())).etag);
     world.headListings.length = 0;
-    expect(await world.listSecrets(at(), false, etag)).toEqual({ etag });
+    expect(await listSecrets(world, at(), false, etag)).toEqual({ etag });
     expect(world.headListings).toEqual([]);
   });
 
   it('moves the deleted list’s tag when a delete passes its 30 days, without a write', async () => {
     const world = await withTwoVersions();
-    await world.deleteSecret(at(), 'API_KEY');
-    const { etag } = await world.listSecrets(at(1), true);
-    expect(await world.listSecrets(at(DELETED_SECRET_DAYS - 0.001), true, etag)).toEqual({ etag });
-    const expired = await world.listSecrets(at(DELETED_SECRET_DAYS), true, etag);
+    await deleteSecret(world, at(), 'API_KEY');
+    const { etag } = await listSecrets(world, at(1), true);
+    expect(await listSecrets(world, at(DELETED_SECRET_DAYS - 0.001), true, etag)).toEqual({ etag });
+    const expired = await listSecrets(world, at(DELETED_SECRET_DAYS), true, etag);
     expect(expired.data).toEqual([]);
     expect(expired.etag).not.toBe(etag);
   });
@@ -833,11 +842,11 @@ describe('listSecrets with If-None-Match', () => {
 describe('listSecrets', () => {
   it('lists the live secrets by name, without values', async () => {
     const world = fakeSecrets();
-    await world.putSecret(at(), 'ZED', { value: 'z' });
-    await world.putSecret(at(1), 'ALPHA', { value: 'a' });
-    await world.putSecret(at(), 'GONE', { value: 'g' });
-    await world.deleteSecret(at(), 'GONE');
-    expect((await world.listSecrets(at(2))).data).toEqual([
+    await putSecret(world, at(), 'ZED', { value: 'z' });
+    await putSecret(world, at(1), 'ALPHA', { value: 'a' });
+    await putSecret(world, at(), 'GONE', { value: 'g' });
+    await deleteSecret(world, at(), 'GONE');
+    expect((await listSecrets(world, at(2))).data).toEqual([
       { name: 'ALPHA', version: 1, updatedAt: at(1).now.toISOString(), updatedBy: ada },
       { name: 'ZED', version: 1, updatedAt: now.toISOString(), updatedBy: ada },
     ]);
@@ -846,57 +855,57 @@ describe('listSecrets', () => {
 
   it('lists, when asked for the deleted, those deleted within 30 days as their delete left them', async () => {
     const world = fakeSecrets();
-    await world.putSecret(at(), 'LIVE', { value: 'l' });
-    await world.putSecret(at(), 'OLD', { value: 'o' });
-    await world.deleteSecret(at(), 'OLD');
-    await world.putSecret(at(1), 'RECENT', { value: 'r' });
-    await world.deleteSecret(at(1), 'RECENT');
-    expect((await world.listSecrets(at(DELETED_SECRET_DAYS - 0.001), true)).data).toEqual([
+    await putSecret(world, at(), 'LIVE', { value: 'l' });
+    await putSecret(world, at(), 'OLD', { value: 'o' });
+    await deleteSecret(world, at(), 'OLD');
+    await putSecret(world, at(1), 'RECENT', { value: 'r' });
+    await deleteSecret(world, at(1), 'RECENT');
+    expect((await listSecrets(world, at(DELETED_SECRET_DAYS - 0.001), true)).data).toEqual([
       { name: 'OLD', version: 2, updatedAt: now.toISOString(), updatedBy: ada },
       { name: 'RECENT', version: 2, updatedAt: at(1).now.toISOString(), updatedBy: ada },
     ]);
-    expect((await world.listSecrets(at(DELETED_SECRET_DAYS), true)).data).toEqual([
+    expect((await listSecrets(world, at(DELETED_SECRET_DAYS), true)).data).toEqual([
       expect.objectContaining({ name: 'RECENT' }),
     ]);
   });
 
   it('lists none of the secrets an environment left in an earlier life', async () => {
     const world = fakeSecrets();
-    await world.putSecret(at(), 'LEFT', { value: 'l' });
-    await world.putSecret(at(), 'LEFT_DELETED', { value: 'l' });
-    await world.deleteSecret(at(), 'LEFT_DELETED');
+    await putSecret(world, at(), 'LEFT', { value: 'l' });
+    await putSecret(world, at(), 'LEFT_DELETED', { value: 'l' });
+    await deleteSecret(world, at(), 'LEFT_DELETED');
     world.places.set(
       'production',
       environment('production', { life: 'second-life', createdAt: at(1).now.toISOString() }),
     );
-    await world.putSecret(at(1), 'NEW', { value: 'n' });
-    expect((await world.listSecrets(at(1))).data?.map((secret) => secret.name)).toEqual(['NEW']);
-    expect((await world.listSecrets(at(1), true)).data).toEqual([]);
-    expect((await world.exportSecrets(at(1))).data).toEqual({ NEW: 'n' });
+    await putSecret(world, at(1), 'NEW', { value: 'n' });
+    expect((await listSecrets(world, at(1))).data?.map((secret) => secret.name)).toEqual(['NEW']);
+    expect((await listSecrets(world, at(1), true)).data).toEqual([]);
+    expect((await exportSecrets(world, at(1))).data).toEqual({ NEW: 'n' });
   });
 
   it('counts a head from before lives in an environment from before lives, or made before the head was written', async () => {
     const world = fakeSecrets([environment('production', { life: undefined })]);
-    await world.putSecret(at(1), 'OLD', { value: 'o' });
-    await world.putSecret(at(1), 'EARLIER', { value: 'e' });
+    await putSecret(world, at(1), 'OLD', { value: 'o' });
+    await putSecret(world, at(1), 'EARLIER', { value: 'e' });
     const earlier = world.head('EARLIER') as SecretHeadRecord;
     world.heads.set(world.headKey('production', 'EARLIER'), { ...earlier, updatedAt: '2026-10-01T00:00:00.000Z' });
-    expect((await world.listSecrets(at(1))).data?.map((secret) => secret.name)).toEqual(['EARLIER', 'OLD']);
+    expect((await listSecrets(world, at(1))).data?.map((secret) => secret.name)).toEqual(['EARLIER', 'OLD']);
     // The environment made again (with a life) after OLD was written: OLD is the old one's.
     world.places.set('production', environment('production', { createdAt: at(2).now.toISOString() }));
-    expect((await world.listSecrets(at(2))).data).toEqual([]);
+    expect((await listSecrets(world, at(2))).data).toEqual([]);
     // Made again at the very instant OLD was written: OLD was written in it.
     world.places.set('production', environment('production', { createdAt: at(1).now.toISOString() }));
-    expect((await world.listSecrets(at(2))).data?.map((secret) => secret.name)).toEqual(['OLD']);
+    expect((await listSecrets(world, at(2))).data?.map((secret) => secret.name)).toEqual(['OLD']);
   });
 
   it('answers 404 to a stranger and for an unknown environment', async () => {
     const world = fakeSecrets();
-    await expect(world.listSecrets(at(0, { caller: { ...session, userId: 'u-9' } }))).rejects.toMatchObject({
+    await expect(listSecrets(world, at(0, { caller: { ...session, userId: 'u-9' } }))).rejects.toMatchObject({
       status: 404,
       message: ErrorText.projectNotFound,
     });
-    await expect(world.listSecrets(at(0, { environment: 'staging' }))).rejects.toMatchObject({
+    await expect(listSecrets(world, at(0, { environment: 'staging' }))).rejects.toMatchObject({
       status: 404,
       message: ErrorText.environmentNotFound,
     });
@@ -906,15 +915,15 @@ describe('listSecrets', () => {
 describe('listVersions', () => {
   it('lists a secret’s versions newest first, its delete among them, for 30 days after it', async () => {
     const world = await withTwoVersions();
-    await world.deleteSecret(at(1), 'API_KEY');
+    await deleteSecret(world, at(1), 'API_KEY');
     const listed = [
       { version: 3, updatedAt: at(1).now.toISOString(), updatedBy: ada, deleted: true },
       { version: 2, updatedAt: now.toISOString(), updatedBy: ada, deleted: false },
       { version: 1, updatedAt: now.toISOString(), updatedBy: ada, deleted: false },
     ];
-    expect(await world.listVersions(at(1), 'API_KEY')).toEqual(listed);
-    expect(await world.listVersions(at(1 + DELETED_SECRET_DAYS - 0.001), 'API_KEY')).toEqual(listed);
-    await expect(world.listVersions(at(1 + DELETED_SECRET_DAYS), 'API_KEY')).rejects.toMatchObject({
+    expect(await listVersions(world, at(1), 'API_KEY')).toEqual(listed);
+    expect(await listVersions(world, at(1 + DELETED_SECRET_DAYS - 0.001), 'API_KEY')).toEqual(listed);
+    await expect(listVersions(world, at(1 + DELETED_SECRET_DAYS), 'API_KEY')).rejects.toMatchObject({
       status: 404,
       message: ErrorText.secretNotFound,
     });
@@ -922,11 +931,11 @@ describe('listVersions', () => {
 
   it('answers 404 for an unknown secret, a stranger and an unknown environment', async () => {
     const world = await withTwoVersions();
-    await expect(world.listVersions(at(), 'OTHER')).rejects.toMatchObject({ message: ErrorText.secretNotFound });
-    await expect(world.listVersions(at(0, { caller: { ...session, userId: 'u-9' } }), 'API_KEY')).rejects.toMatchObject(
-      { message: ErrorText.projectNotFound },
-    );
-    await expect(world.listVersions(at(0, { environment: 'staging' }), 'API_KEY')).rejects.toMatchObject({
+    await expect(listVersions(world, at(), 'OTHER')).rejects.toMatchObject({ message: ErrorText.secretNotFound });
+    await expect(
+      listVersions(world, at(0, { caller: { ...session, userId: 'u-9' } }), 'API_KEY'),
+    ).rejects.toMatchObject({ message: ErrorText.projectNotFound });
+    await expect(listVersions(world, at(0, { environment: 'staging' }), 'API_KEY')).rejects.toMatchObject({
       message: ErrorText.environmentNotFound,
     });
   });
@@ -935,8 +944,8 @@ describe('listVersions', () => {
 describe('deleteSecret', () => {
   it('deletes softly: no value kept, uncounted, expiring with its 30 days, recording secret.deleted', async () => {
     const world = await withTwoVersions();
-    await world.putSecret(at(), 'OTHER', { value: 'stays' });
-    await world.deleteSecret(at(1), 'API_KEY');
+    await putSecret(world, at(), 'OTHER', { value: 'stays' });
+    await deleteSecret(world, at(1), 'API_KEY');
     const head = world.head('API_KEY') as SecretHeadRecord;
     expect(head).toMatchObject({ version: 3, deletedAt: at(1).now.toISOString(), exportBytes: 0 });
     expect(head.ciphertext).toBeUndefined();
@@ -960,7 +969,7 @@ describe('deleteSecret', () => {
   it('expires at the whole second after its 30 days', async () => {
     const world = await withTwoVersions();
     const within = new Date(now.getTime() + 400);
-    await world.deleteSecret(at(0, { now: within }), 'API_KEY');
+    await deleteSecret(world, at(0, { now: within }), 'API_KEY');
     const head = world.head('API_KEY') as SecretHeadRecord;
     expect(world.expiries.get(world.versionKey('production', 'API_KEY', head.life, 3))).toBe(
       (now.getTime() + DELETED_SECRET_DAYS * DAY_MS) / 1000 + 1,
@@ -969,9 +978,9 @@ describe('deleteSecret', () => {
 
   it('answers 404 Secret not found for an unknown or already deleted secret, writing nothing', async () => {
     const world = await withTwoVersions();
-    await world.deleteSecret(at(), 'API_KEY');
+    await deleteSecret(world, at(), 'API_KEY');
     for (const name of ['API_KEY', 'OTHER']) {
-      await expect(world.deleteSecret(at(), name)).rejects.toMatchObject({
+      await expect(deleteSecret(world, at(), name)).rejects.toMatchObject({
         status: 404,
         message: ErrorText.secretNotFound,
       });
@@ -982,7 +991,7 @@ describe('deleteSecret', () => {
   it('deletes without the project’s data key', async () => {
     const world = await withTwoVersions();
     const unwrap = jest.spyOn(world.crypto.keys, 'dataKeyFor');
-    await world.deleteSecret(at(), 'API_KEY');
+    await deleteSecret(world, at(), 'API_KEY');
     expect(unwrap).not.toHaveBeenCalled();
     expect(world.writes.at(-1)?.newDataKey).toBeUndefined();
   });
@@ -991,15 +1000,15 @@ describe('deleteSecret', () => {
 describe('restoreSecret', () => {
   it('writes an earlier version’s value as the next version, undeleting, and records secret.restored', async () => {
     const world = await withTwoVersions();
-    await world.deleteSecret(at(), 'API_KEY');
-    expect(await world.restoreSecret(at(1), 'API_KEY', 1)).toEqual({
+    await deleteSecret(world, at(), 'API_KEY');
+    expect(await restoreSecret(world, at(1), 'API_KEY', 1)).toEqual({
       name: 'API_KEY',
       version: 4,
       updatedAt: at(1).now.toISOString(),
       updatedBy: ada,
     });
-    expect(await world.getSecret(at(1), 'API_KEY', undefined)).toMatchObject({ value: 'first', version: 4 });
-    expect(await world.getSecret(at(1), 'API_KEY', 4)).toMatchObject({ value: 'first', version: 4 });
+    expect(await getSecret(world, at(1), 'API_KEY', undefined)).toMatchObject({ value: 'first', version: 4 });
+    expect(await getSecret(world, at(1), 'API_KEY', 4)).toMatchObject({ value: 'first', version: 4 });
     expect(world.places.get('production')).toMatchObject({
       secretCount: 1,
       exportBytes: exportBytesOf('API_KEY', 'first'),
@@ -1014,16 +1023,16 @@ describe('restoreSecret', () => {
 
   it('restores a live secret to an earlier value as an update', async () => {
     const world = await withTwoVersions();
-    await world.restoreSecret(at(), 'API_KEY', 1);
-    expect((await world.exportSecrets(at())).data?.API_KEY).toBe('first');
+    await restoreSecret(world, at(), 'API_KEY', 1);
+    expect((await exportSecrets(world, at())).data?.API_KEY).toBe('first');
     expect(world.places.get('production')?.secretCount).toBe(1);
   });
 
   it('answers 404 Secret version not found for a version it never had or that is a delete', async () => {
     const world = await withTwoVersions();
-    await world.deleteSecret(at(), 'API_KEY');
+    await deleteSecret(world, at(), 'API_KEY');
     for (const version of [3, 9]) {
-      await expect(world.restoreSecret(at(), 'API_KEY', version)).rejects.toMatchObject({
+      await expect(restoreSecret(world, at(), 'API_KEY', version)).rejects.toMatchObject({
         status: 404,
         message: ErrorText.secretVersionNotFound,
       });
@@ -1033,12 +1042,12 @@ describe('restoreSecret', () => {
 
   it('answers 404 Secret not found for an unknown secret and one deleted more than 30 days ago', async () => {
     const world = await withTwoVersions();
-    await world.deleteSecret(at(), 'API_KEY');
+    await deleteSecret(world, at(), 'API_KEY');
     for (const [name, days] of [
       ['OTHER', 0],
       ['API_KEY', DELETED_SECRET_DAYS],
     ] as const) {
-      await expect(world.restoreSecret(at(days), name, 1)).rejects.toMatchObject({
+      await expect(restoreSecret(world, at(days), name, 1)).rejects.toMatchObject({
         status: 404,
         message: ErrorText.secretNotFound,
       });
@@ -1053,7 +1062,7 @@ describe('restoreSecret', () => {
       ...first,
       ciphertext: head.ciphertext,
     });
-    await expect(world.restoreSecret(at(), 'API_KEY', 1)).rejects.toBeInstanceOf(DecryptionError);
+    await expect(restoreSecret(world, at(), 'API_KEY', 1)).rejects.toBeInstanceOf(DecryptionError);
     expect(world.writes).toHaveLength(2);
   });
 });
@@ -1061,8 +1070,8 @@ describe('restoreSecret', () => {
 describe('changeSecrets', () => {
   it('sets and deletes together, answering each change by name', async () => {
     const world = await withTwoVersions();
-    await world.putSecret(at(), 'OLD', { value: 'o' });
-    const answer = await world.changeSecrets(at(1), {
+    await putSecret(world, at(), 'OLD', { value: 'o' });
+    const answer = await changeSecrets(world, at(1), {
       set: { ZED: 'z', API_KEY: 'third' },
       delete: ['OLD'],
       expectedVersions: { API_KEY: 2 },
@@ -1073,7 +1082,7 @@ describe('changeSecrets', () => {
       { name: 'OLD', version: 2, updatedAt: when, updatedBy: ada, deleted: true },
       { name: 'ZED', version: 1, updatedAt: when, updatedBy: ada, deleted: false },
     ]);
-    expect((await world.exportSecrets(at(1))).data).toEqual({ API_KEY: 'third', ZED: 'z' });
+    expect((await exportSecrets(world, at(1))).data).toEqual({ API_KEY: 'third', ZED: 'z' });
     expect(world.places.get('production')).toMatchObject({
       secretCount: 2,
       exportBytes: exportBytesOf('API_KEY', 'third') + exportBytesOf('ZED', 'z'),
@@ -1089,14 +1098,14 @@ describe('changeSecrets', () => {
   it('writes none of them when one is not at its expected version', async () => {
     const world = await withTwoVersions();
     await expect(
-      world.changeSecrets(at(), { set: { NEW: 'n' }, delete: ['API_KEY'], expectedVersions: { API_KEY: 1 } }),
+      changeSecrets(world, at(), { set: { NEW: 'n' }, delete: ['API_KEY'], expectedVersions: { API_KEY: 1 } }),
     ).rejects.toMatchObject({ status: 409, message: ErrorText.secretConflict });
     expect([world.writes.length, world.head('NEW')]).toEqual([2, undefined]);
   });
 
   it('writes none of them when one deletes what is not there', async () => {
     const world = fakeSecrets();
-    await expect(world.changeSecrets(at(), { set: { NEW: 'n' }, delete: ['MISSING'] })).rejects.toMatchObject({
+    await expect(changeSecrets(world, at(), { set: { NEW: 'n' }, delete: ['MISSING'] })).rejects.toMatchObject({
       status: 404,
       message: ErrorText.secretNotFound,
     });
@@ -1106,7 +1115,7 @@ describe('changeSecrets', () => {
   it('deletes only, without the project’s data key', async () => {
     const world = await withTwoVersions();
     const unwrap = jest.spyOn(world.crypto.keys, 'dataKeyFor');
-    expect(await world.changeSecrets(at(), { delete: ['API_KEY'] })).toEqual([
+    expect(await changeSecrets(world, at(), { delete: ['API_KEY'] })).toEqual([
       expect.objectContaining({ name: 'API_KEY', deleted: true }),
     ]);
     expect(unwrap).not.toHaveBeenCalled();
@@ -1114,7 +1123,7 @@ describe('changeSecrets', () => {
 
   it('sets only', async () => {
     const world = fakeSecrets();
-    expect(await world.changeSecrets(at(), { set: { A: 'a' } })).toEqual([
+    expect(await changeSecrets(world, at(), { set: { A: 'a' } })).toEqual([
       expect.objectContaining({ name: 'A', version: 1, deleted: false }),
     ]);
   });
@@ -1140,7 +1149,7 @@ const twoEnvironments = async (
     ['staging', staging],
     ['production', production],
   ] as const) {
-    if (Object.keys(values).length > 0) await world.changeSecrets(at(0, { environment: place }), { set: values });
+    if (Object.keys(values).length > 0) await changeSecrets(world, at(0, { environment: place }), { set: values });
     world.places.set(place, { ...(world.places.get(place) as EnvironmentRecord), ...settings[place] });
   }
   return world;
@@ -1160,12 +1169,12 @@ describe('compareEnvironments', () => {
       { SAME: 's', OTHER: 'a', ONLY_STAGING: 'x', GONE: 'g' },
       { SAME: 's', OTHER: 'b' },
     );
-    await world.putSecret(at(0, { environment: 'production' }), 'ONLY_PRODUCTION', { value: 'p' });
-    await world.putSecret(at(0, { environment: 'staging' }), 'OTHER', { value: 'b2' });
-    await world.deleteSecret(at(0, { environment: 'staging' }), 'GONE');
+    await putSecret(world, at(0, { environment: 'production' }), 'ONLY_PRODUCTION', { value: 'p' });
+    await putSecret(world, at(0, { environment: 'staging' }), 'OTHER', { value: 'b2' });
+    await deleteSecret(world, at(0, { environment: 'staging' }), 'GONE');
     const events = world.events.length;
 
-    expect(await world.compareEnvironments(inProject(), pair)).toEqual([
+    expect(await compareEnvironments(world, inProject(), pair)).toEqual([
       { name: 'ONLY_PRODUCTION', status: 'only-to', fromVersion: null, toVersion: 1 },
       { name: 'ONLY_STAGING', status: 'only-from', fromVersion: 1, toVersion: null },
       { name: 'OTHER', status: 'different', fromVersion: 2, toVersion: 1 },
@@ -1177,7 +1186,7 @@ describe('compareEnvironments', () => {
 
   it('answers none for two environments without secrets', async () => {
     const world = await twoEnvironments({}, {});
-    expect(await world.compareEnvironments(inProject(), pair)).toEqual([]);
+    expect(await compareEnvironments(world, inProject(), pair)).toEqual([]);
   });
 
   it('opens only the pairs with a head written before digests, under the project’s key, exactly and unrecorded', async () => {
@@ -1192,7 +1201,7 @@ describe('compareEnvironments', () => {
     undigest(world, 'production', 'HALF_SAME');
     undigest(world, 'staging', 'ALONE');
 
-    const compared = await world.compareEnvironments(inProject(), pair);
+    const compared = await compareEnvironments(world, inProject(), pair);
 
     expect(Object.fromEntries(compared.map((entry) => [entry.name, entry.status]))).toEqual({
       ALONE: 'only-from',
@@ -1220,7 +1229,7 @@ describe('compareEnvironments', () => {
       });
     };
 
-    expect(await world.compareEnvironments(inProject(), pair)).toEqual([
+    expect(await compareEnvironments(world, inProject(), pair)).toEqual([
       { name: 'MOVED', status: 'different', fromVersion: 2, toVersion: 1 },
       { name: 'OLD', status: 'only-from', fromVersion: 1, toVersion: null },
     ]);
@@ -1231,13 +1240,13 @@ describe('compareEnvironments', () => {
     undigest(world, 'staging', 'OLD');
     const head = world.head('OLD', 'staging') as SecretHeadRecord;
     world.heads.set(world.headKey('staging', 'OLD'), { ...head, ciphertext: flipped(head.ciphertext) });
-    await expect(world.compareEnvironments(inProject(), pair)).rejects.toBeInstanceOf(DecryptionError);
+    await expect(compareEnvironments(world, inProject(), pair)).rejects.toBeInstanceOf(DecryptionError);
   });
 
   it('needs read in both: below it in either is a 403, recorded as a denial naming that environment', async () => {
     for (const place of ['staging', 'production'] as const) {
       const world = await twoEnvironments({ A: 'a' }, {}, { [place]: { defaultAccess: 'none' } });
-      await expect(world.compareEnvironments(inProject(), pair)).rejects.toMatchObject({
+      await expect(compareEnvironments(world, inProject(), pair)).rejects.toMatchObject({
         status: 403,
         message: ErrorText.environmentAccess,
       });
@@ -1246,19 +1255,19 @@ describe('compareEnvironments', () => {
       ]);
     }
     const readOnly = await twoEnvironments({ A: 'a' }, {}, { staging: { defaultAccess: 'read' } });
-    expect(await readOnly.compareEnvironments(inProject(), pair)).toHaveLength(1);
+    expect(await compareEnvironments(readOnly, inProject(), pair)).toHaveLength(1);
   });
 
   it('answers 404 to a stranger and for an unknown environment on either side', async () => {
     const world = await twoEnvironments({}, {});
     await expect(
-      world.compareEnvironments(inProject(0, { caller: { ...session, userId: 'u-9' } }), pair),
+      compareEnvironments(world, inProject(0, { caller: { ...session, userId: 'u-9' } }), pair),
     ).rejects.toMatchObject({ status: 404, message: ErrorText.projectNotFound });
     for (const unknown of [
       { from: 'qa', to: 'production' },
       { from: 'staging', to: 'qa' },
     ]) {
-      await expect(world.compareEnvironments(inProject(), unknown)).rejects.toMatchObject({
+      await expect(compareEnvironments(world, inProject(), unknown)).rejects.toMatchObject({
         status: 404,
         message: ErrorText.environmentNotFound,
       });
@@ -1279,10 +1288,10 @@ describe('promoteSecrets', () => {
 
   it('writes the current values into `to` as one change, with the sources’ read in its transaction', async () => {
     const world = await twoEnvironments({ B_KEY: 'b', A_KEY: 'a1' }, { B_KEY: 'old' });
-    await world.putSecret(at(0, { environment: 'staging' }), 'A_KEY', { value: 'a2' });
+    await putSecret(world, at(0, { environment: 'staging' }), 'A_KEY', { value: 'a2' });
     const before = world.writes.length;
 
-    const { written } = (await world.promoteSecrets(inProject(1), promote(['B_KEY', 'A_KEY']))) as Promoted;
+    const { written } = (await promoteSecrets(world, inProject(1), promote(['B_KEY', 'A_KEY']))) as Promoted;
 
     const when = at(1).now.toISOString();
     expect(written).toEqual([
@@ -1309,21 +1318,27 @@ describe('promoteSecrets', () => {
       ['secret.read', 'staging'],
     ]);
     expect(world.reads).toEqual([]);
-    expect((await world.exportSecrets(at(0, { environment: 'production' }))).data).toEqual({ A_KEY: 'a2', B_KEY: 'b' });
-    expect((await world.compareEnvironments(inProject(), pair)).map((entry) => entry.status)).toEqual(['same', 'same']);
+    expect((await exportSecrets(world, at(0, { environment: 'production' }))).data).toEqual({
+      A_KEY: 'a2',
+      B_KEY: 'b',
+    });
+    expect((await compareEnvironments(world, inProject(), pair)).map((entry) => entry.status)).toEqual([
+      'same',
+      'same',
+    ]);
   });
 
   it('writes at the expected versions only: one moved is a 409, and nothing is written', async () => {
     const world = await twoEnvironments({ A: 'a', B: 'b' }, { A: 'old-a', B: 'old-b' });
-    await world.putSecret(at(0, { environment: 'production' }), 'B', { value: 'moved' });
+    await putSecret(world, at(0, { environment: 'production' }), 'B', { value: 'moved' });
     const before = world.writes.length;
 
-    await expect(world.promoteSecrets(inProject(), promote(['A', 'B'], { A: 1, B: 1 }))).rejects.toMatchObject({
+    await expect(promoteSecrets(world, inProject(), promote(['A', 'B'], { A: 1, B: 1 }))).rejects.toMatchObject({
       status: 409,
       message: ErrorText.secretConflict,
     });
     expect(world.writes).toHaveLength(before);
-    expect(await world.promoteSecrets(inProject(), promote(['A', 'B'], { A: 1, B: 2 }))).toMatchObject({
+    expect(await promoteSecrets(world, inProject(), promote(['A', 'B'], { A: 1, B: 2 }))).toMatchObject({
       written: [{ name: 'A' }, { name: 'B' }],
     });
   });
@@ -1338,17 +1353,17 @@ describe('promoteSecrets', () => {
       world.heads.set(world.headKey('production', 'A'), { ...current, version: 2 });
       return 'changed';
     };
-    expect(((await world.promoteSecrets(inProject(), promote(['A']))) as Promoted).written).toEqual([
+    expect(((await promoteSecrets(world, inProject(), promote(['A']))) as Promoted).written).toEqual([
       expect.objectContaining({ name: 'A', version: 3 }),
     ]);
   });
 
   it('answers 404 Secret not found for a name not live in `from`, deleted or never written, writing nothing', async () => {
     const world = await twoEnvironments({ A: 'a', GONE: 'g' }, {});
-    await world.deleteSecret(at(0, { environment: 'staging' }), 'GONE');
+    await deleteSecret(world, at(0, { environment: 'staging' }), 'GONE');
     const before = world.writes.length;
     for (const missing of ['GONE', 'NEVER']) {
-      await expect(world.promoteSecrets(inProject(), promote(['A', missing]))).rejects.toMatchObject({
+      await expect(promoteSecrets(world, inProject(), promote(['A', missing]))).rejects.toMatchObject({
         status: 404,
         message: ErrorText.secretNotFound,
       });
@@ -1359,7 +1374,7 @@ describe('promoteSecrets', () => {
   it('refuses a protected `to` with 409 naming its change-request route, after judging access and sources', async () => {
     const world = await twoEnvironments({ A: 'a' }, {}, { production: { protected: true } });
     const before = world.writes.length;
-    await expect(world.promoteSecrets(inProject(), promote(['A']))).rejects.toMatchObject({
+    await expect(promoteSecrets(world, inProject(), promote(['A']))).rejects.toMatchObject({
       status: 409,
       message: ErrorText.environmentProtected,
       details: [
@@ -1371,7 +1386,7 @@ describe('promoteSecrets', () => {
         },
       ],
     });
-    await expect(world.promoteSecrets(inProject(), promote(['NEVER']))).rejects.toMatchObject({ status: 404 });
+    await expect(promoteSecrets(world, inProject(), promote(['NEVER']))).rejects.toMatchObject({ status: 404 });
     expect([world.writes.length, world.reads]).toEqual([before, []]);
   });
 
@@ -1379,7 +1394,7 @@ describe('promoteSecrets', () => {
     const world = await twoEnvironments({ A: 'a', B: 'b' }, { B: 'old' }, { production: { protected: true } });
     const before = world.writes.length;
     const proposals: unknown[] = [];
-    const promoted = await world.promoteSecrets(inProject(), promote(['B', 'A'], { B: 1 }), async (...args) => {
+    const promoted = await promoteSecrets(world, inProject(), promote(['B', 'A'], { B: 1 }), async (...args) => {
       expect(world.reads).toHaveLength(1);
       proposals.push(args);
       return 'proposed';
@@ -1411,7 +1426,7 @@ describe('promoteSecrets', () => {
     for (const [settings, place, needed] of cases) {
       const world = await twoEnvironments({ A: 'a' }, {}, settings);
       const before = world.writes.length;
-      await expect(world.promoteSecrets(inProject(), promote(['A']))).rejects.toMatchObject({
+      await expect(promoteSecrets(world, inProject(), promote(['A']))).rejects.toMatchObject({
         status: 403,
         message: ErrorText.environmentAccess,
       });
@@ -1421,7 +1436,7 @@ describe('promoteSecrets', () => {
       expect(world.writes).toHaveLength(before);
     }
     const readOnlySource = await twoEnvironments({ A: 'a' }, {}, { staging: { defaultAccess: 'read' } });
-    expect(await readOnlySource.promoteSecrets(inProject(), promote(['A']))).toMatchObject({
+    expect(await promoteSecrets(readOnlySource, inProject(), promote(['A']))).toMatchObject({
       written: [{ name: 'A' }],
     });
   });
@@ -1429,9 +1444,9 @@ describe('promoteSecrets', () => {
   it('answers 404 to a stranger and for an unknown environment', async () => {
     const world = await twoEnvironments({ A: 'a' }, {});
     await expect(
-      world.promoteSecrets(inProject(0, { caller: { ...session, userId: 'u-9' } }), promote(['A'])),
+      promoteSecrets(world, inProject(0, { caller: { ...session, userId: 'u-9' } }), promote(['A'])),
     ).rejects.toMatchObject({ status: 404, message: ErrorText.projectNotFound });
-    await expect(world.promoteSecrets(inProject(), { ...promote(['A']), to: 'qa' })).rejects.toMatchObject({
+    await expect(promoteSecrets(world, inProject(), { ...promote(['A']), to: 'qa' })).rejects.toMatchObject({
       status: 404,
       message: ErrorText.environmentNotFound,
     });
