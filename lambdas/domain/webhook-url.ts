@@ -41,14 +41,9 @@ const refused = (reason: string): RefusedUrl => ({ ok: false, reason });
  * special range ipaddr.js knows; an IPv4-mapped IPv6 address is judged as its IPv4 address.
  */
 export const isPublicAddress = (address: string): boolean => {
+  // canonicalIp writes an IPv4-mapped address as its IPv4 address, which is what is judged then.
   const canonical = canonicalIp(address);
-  if (canonical === null) return false;
-  const parsed = ipaddr.parse(canonical);
-  const judged =
-    parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
-      ? (parsed as ipaddr.IPv6).toIPv4Address()
-      : parsed;
-  return judged.range() === 'unicast';
+  return canonical !== null && ipaddr.parse(canonical).range() === 'unicast';
 };
 
 /** Whether an address is loopback (127.0.0.0/8, ::1, or one mapped to IPv4 loopback). */

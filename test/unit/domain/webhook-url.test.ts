@@ -1,4 +1,11 @@
-import { checkWebhookUrl, isPublicAddress, parseWebhookUrl, type ResolveHost } from '@lambdas/domain/webhook-url';
+import { MAX_WEBHOOK_URL_LENGTH } from '@contract/limits';
+import {
+  checkWebhookUrl,
+  isLoopbackAddress,
+  isPublicAddress,
+  parseWebhookUrl,
+  type ResolveHost,
+} from '@lambdas/domain/webhook-url';
 
 const deployed = { allowLoopback: false };
 const local = { allowLoopback: true };
@@ -8,9 +15,12 @@ const resolvesTo =
     addresses;
 
 describe('isPublicAddress', () => {
-  it.each(['8.8.8.8', '203.0.114.1', '2001:4860:4860::8888', '::ffff:8.8.8.8'])('accepts %s', (address) => {
-    expect(isPublicAddress(address)).toBe(true);
-  });
+  it.each(['8.8.8.8', '203.0.114.1', '2001:4860:4860::8888', '::ffff:8.8.8.8', '::ffff:808:808'])(
+    'accepts %s',
+    (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    },
+  );
 
   it.each([
     ['loopback', '127.0.0.1'],
@@ -34,11 +44,22 @@ describe('isPublicAddress', () => {
     ['carrier-grade NAT upper end', '100.127.255.254'],
     ['IPv4-mapped loopback', '::ffff:127.0.0.1'],
     ['IPv4-mapped private', '::ffff:10.1.2.3'],
+    ['IPv4-mapped private in hex groups', '::ffff:a01:203'],
     ['IPv4-mapped metadata', '::ffff:169.254.169.254'],
     ['NAT64 of a private address', '64:ff9b::a00:1'],
     ['not an address', 'example.com'],
   ])('refuses %s (%s)', (_, address) => {
     expect(isPublicAddress(address)).toBe(false);
+  });
+});
+
+describe('isLoopbackAddress', () => {
+  it.each(['127.0.0.1', '127.9.9.9', '::1', '::ffff:127.0.0.1'])('takes %s for loopback', (address) => {
+    expect(isLoopbackAddress(address)).toBe(true);
+  });
+
+  it.each(['8.8.8.8', '10.0.0.1', 'localhost', ''])('does not take %s for loopback', (address) => {
+    expect(isLoopbackAddress(address)).toBe(false);
   });
 });
 
@@ -56,6 +77,21 @@ describe('parseWebhookUrl', () => {
     ['a URL too long', `https://hooks.example.com/${'a'.repeat(500)}`],
   ])('refuses %s', (_, url) => {
     expect(parseWebhookUrl(url, deployed)).toMatchObject({ ok: false });
+  });
+
+  it('says why it refuses a URL, in words the caller can act on', () => {
+    const longest = `https://hooks.example.com/${'a'.repeat(MAX_WEBHOOK_URL_LENGTH - 26)}`;
+    expect(parseWebhookUrl(longest, deployed)).toMatchObject({ ok: true });
+    expect(parseWebhookUrl(`${longest}a`, deployed)).toEqual({
+      ok: false,
+      reason: `Use at most ${MAX_WEBHOOK_URL_LENGTH} characters`,
+    });
+    expect(parseWebhookUrl('/in', deployed)).toEqual({ ok: false, reason: 'Give an absolute https URL' });
+    for (const url of ['https://user@hooks.example.com/in', 'https://:pw@hooks.example.com/in']) {
+      expect(parseWebhookUrl(url, deployed)).toEqual({ ok: false, reason: 'Give a URL without a user or password' });
+    }
+    expect(parseWebhookUrl('http://hooks.example.com/in', deployed)).toEqual({ ok: false, reason: 'Use an https URL' });
+    expect(parseWebhookUrl('ftp://127.0.0.1/in', local)).toEqual({ ok: false, reason: 'Use an https URL' });
   });
 
   it('accepts http to a loopback address only when loopback is allowed', () => {
@@ -91,6 +127,15 @@ describe('checkWebhookUrl', () => {
     expect(resolve).not.toHaveBeenCalled();
   });
 
+  it('refuses a URL of the wrong form before any lookup', async () => {
+    const resolve = jest.fn(resolvesTo('8.8.8.8'));
+    expect(await checkWebhookUrl('http://hooks.example.com/in', deployed, resolve)).toEqual({
+      ok: false,
+      reason: 'Use an https URL',
+    });
+    expect(resolve).not.toHaveBeenCalled();
+  });
+
   it('refuses a host that does not resolve', async () => {
     const failing: ResolveHost = async () => {
       throw new Error('ENOTFOUND');
@@ -99,7 +144,10 @@ describe('checkWebhookUrl', () => {
       ok: false,
       reason: 'The host nowhere.example does not resolve',
     });
-    expect(await checkWebhookUrl('https://nowhere.example/in', deployed, resolvesTo())).toMatchObject({ ok: false });
+    expect(await checkWebhookUrl('https://nowhere.example/in', deployed, resolvesTo())).toEqual({
+      ok: false,
+      reason: 'The host nowhere.example does not resolve',
+    });
   });
 
   it('accepts a loopback receiver only when loopback is allowed', async () => {
