@@ -26,6 +26,8 @@ describe('the authorizer’s route rules', () => {
     ['an unknown scope', '{"/tokens":{"GET":"root"}}', 'unknown rule'],
     ['a service-account mark alone', '{"/tokens":{"GET":"m"}}', 'unknown rule'],
     ['a list', '[]', 'JSON object'],
+    ['null', 'null', 'JSON object'],
+    ['a path whose methods are null', '{"/tokens":null}', 'no methods'],
     ['a path without methods', '{"/tokens":"r"}', 'no methods'],
     ['no JSON', 'admin', 'JSON'],
     ['a rule that is no string', '{"/tokens":{"GET":1}}', 'unknown rule'],
