@@ -54,6 +54,9 @@ describe('parseAwsArn', () => {
     ['an unknown partition', `arn:aws-xx:iam::${ACCOUNT}:role/ci`],
     ['a region', `arn:aws:iam:us-east-1:${ACCOUNT}:role/ci`],
     ['an empty path segment', `arn:aws:iam::${ACCOUNT}:role//ci`],
+    ['an empty segment inside the path', `arn:aws:iam::${ACCOUNT}:role/team//ci`],
+    ['a path that starts with an empty segment', `arn:aws:iam::${ACCOUNT}:role///ci`],
+    ['text before the ARN', `xarn:aws:iam::${ACCOUNT}:role/ci`],
     ['an empty name', `arn:aws:iam::${ACCOUNT}:role/ci/`],
     ['a name with a space', `arn:aws:iam::${ACCOUNT}:role/c i`],
     ['a name over 64 characters', `arn:aws:iam::${ACCOUNT}:role/${'a'.repeat(65)}`],
@@ -124,6 +127,12 @@ describe('principalMatches', () => {
     expect(
       principalMatches([federated, `arn:aws:iam::${ACCOUNT}:user/bob`, `arn:aws:iam::${ACCOUNT}:role/bob`], federated),
     ).toBe(false);
+  });
+
+  it('admits nothing for a caller it cannot read, and reads past a rule it cannot read', () => {
+    const role = `arn:aws:iam::${ACCOUNT}:role/ci`;
+    expect(matchingPrincipal([role], 'not an ARN')).toBeUndefined();
+    expect(matchingPrincipal(['not an ARN', role], session('ci'))).toBe(role);
   });
 
   it('admits a session exactly when its role has the name of a rule role in the same account', () => {
