@@ -519,6 +519,30 @@ describe('putSecret', () => {
   });
 });
 
+describe('writes into a protected environment', () => {
+  it('refuses a put, delete, restore or change with 409 naming its change-request route, writing nothing', async () => {
+    const world = await withTwoVersions();
+    world.places.set('production', { ...(world.places.get('production') as EnvironmentRecord), protected: true });
+    const before = world.writes.length;
+    const refusal = {
+      status: 409,
+      message: ErrorText.environmentProtected,
+      details: [
+        {
+          path: 'environment',
+          message: `production is protected: propose the change with POST /api/v1/projects/${projectId}/environments/production/change-requests`,
+        },
+      ],
+    };
+    await expect(putSecret(world, at(), 'API_KEY', { value: 'third' })).rejects.toMatchObject(refusal);
+    await expect(deleteSecret(world, at(), 'API_KEY')).rejects.toMatchObject(refusal);
+    await expect(restoreSecret(world, at(), 'API_KEY', 1)).rejects.toMatchObject(refusal);
+    await expect(changeSecrets(world, at(), { set: { NEW: 'x' } })).rejects.toMatchObject(refusal);
+    expect(world.writes).toHaveLength(before);
+    expect((await getSecret(world, at(), 'API_KEY', undefined)).value).toBe('second');
+  });
+});
+
 describe('references', () => {
   const inStaging = at(0, { environment: 'staging' });
   /** Production's URL refers to staging's HOST. */
@@ -1303,6 +1327,7 @@ describe('promoteSecrets', () => {
     expect(world.writes.at(-1)?.alsoRecorded).toEqual([
       eventLike('secret.read', {
         time: when,
+        target: expect.objectContaining({ projectId }),
         details: expect.objectContaining({
           environment: 'staging',
           secrets: [
@@ -1356,6 +1381,21 @@ describe('promoteSecrets', () => {
     expect(((await promoteSecrets(world, inProject(), promote(['A']))) as Promoted).written).toEqual([
       expect.objectContaining({ name: 'A', version: 3 }),
     ]);
+  });
+
+  it('refuses with 409 a retried write into a `to` protected since its first attempt, writing nothing', async () => {
+    const world = await twoEnvironments({ A: 'a' }, { A: 'old' });
+    world.hooks.interfere = () => {
+      world.hooks.interfere = undefined;
+      world.places.set('production', { ...(world.places.get('production') as EnvironmentRecord), protected: true });
+      return 'changed';
+    };
+    await expect(promoteSecrets(world, inProject(), promote(['A']))).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.environmentProtected,
+    });
+    expect(world.head('A', 'production')).toMatchObject({ version: 1 });
+    expect(world.events.filter((event) => event.details.environment === 'production')).toHaveLength(1);
   });
 
   it('answers 404 Secret not found for a name not live in `from`, deleted or never written, writing nothing', async () => {
@@ -1431,7 +1471,10 @@ describe('promoteSecrets', () => {
         message: ErrorText.environmentAccess,
       });
       expect(world.reads).toEqual([
-        eventLike('access.denied', { details: expect.objectContaining({ environment: place, needed }) }),
+        eventLike('access.denied', {
+          target: expect.objectContaining({ projectId }),
+          details: expect.objectContaining({ environment: place, needed }),
+        }),
       ]);
       expect(world.writes).toHaveLength(before);
     }
