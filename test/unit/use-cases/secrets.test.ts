@@ -82,6 +82,8 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
     beforeHeadValues?: () => void;
   } = {};
   const headValueReads: (readonly string[])[] = [];
+  /** Environments of other projects, by `placeKey`: they exist, and the caller is a member of none of them. */
+  const elsewhere = new Map<string, EnvironmentRecord>();
   /** The environments whose heads were listed, a Query each. */
   const headListings: string[] = [];
   const headKey = (place: string, name: string) => `${place}/${name}`;
@@ -125,7 +127,9 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
       projects: new Map(wanted.projects.filter(mine).map((id) => [id, project.record])),
       environments: new Map(
         wanted.environments.flatMap((place) => {
-          const found = mine(place.projectId) ? places.get(place.environment) : undefined;
+          const found = mine(place.projectId)
+            ? places.get(place.environment)
+            : elsewhere.get(`${place.projectId}/${place.environment}`);
           return found ? [[`${place.projectId}/${place.environment}`, found]] : [];
         }),
       ),
@@ -219,6 +223,7 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
     hooks,
     headValueReads,
     headListings,
+    elsewhere,
     head,
     version,
     headKey,
@@ -584,6 +589,62 @@ describe('references', () => {
     });
     await expect(exportSecrets(world, at())).rejects.toMatchObject({ status: 409 });
     expect(world.reads).toEqual([]);
+  });
+
+  it('refuses with 409 a reference into a project the caller is no member of, or to an environment that does not exist', async () => {
+    const world = await referring();
+    const stranger = `prj_${'B'.repeat(16)}`;
+    world.elsewhere.set(`${stranger}/production`, { ...environment('production'), projectId: stranger });
+    for (const reference of [`\${${stranger}.production.HOST}`, `\${qa.HOST}`]) {
+      await putSecret(world, at(), 'URL', { value: `x://${reference}` });
+      await expect(getSecret(world, at(), 'URL', undefined)).rejects.toMatchObject({
+        status: 409,
+        message: ErrorText.referenceUnresolved,
+        details: [{ path: 'URL', message: `${reference} names no secret this caller can read` }],
+      });
+    }
+    expect(world.reads).toEqual([]);
+  });
+
+  it('resolves a reference to a secret of the same environment, recording both reads in one event', async () => {
+    const world = await referring();
+    await putSecret(world, at(), 'USER', { value: 'ada' });
+    await putSecret(world, at(), 'LOGIN', { value: `\${USER}@\${URL}` });
+    expect(await getSecret(world, at(), 'LOGIN', undefined)).toMatchObject({ value: 'ada@x://db' });
+    expect(world.reads).toEqual(
+      expect.arrayContaining([
+        readOf([
+          { name: 'LOGIN', version: 1 },
+          { name: 'URL', version: 1 },
+          { name: 'USER', version: 1 },
+        ]),
+        stagingRead,
+      ]),
+    );
+    expect(world.reads).toHaveLength(2);
+  });
+
+  it('follows references level by level into further environments, recording each environment’s reads by name', async () => {
+    const world = fakeSecrets([environment('production'), environment('staging'), environment('dev')]);
+    const inDev = at(0, { environment: 'dev' });
+    await putSecret(world, inDev, 'PORT', { value: '5432' });
+    await putSecret(world, inDev, 'NAME', { value: 'db' });
+    await putSecret(world, inStaging, 'HOST', { value: `\${dev.PORT}/\${dev.NAME}` });
+    await putSecret(world, at(), 'URL', { value: `x://\${staging.HOST}` });
+    expect(await getSecret(world, at(), 'URL', undefined)).toMatchObject({ value: 'x://5432/db' });
+    const readIn = (place: string, secrets: { name: string; version: number }[]) =>
+      eventLike('secret.read', { details: expect.objectContaining({ environment: place, secrets }) });
+    expect(world.reads).toHaveLength(3);
+    expect(world.reads).toEqual(
+      expect.arrayContaining([
+        readOf([{ name: 'URL', version: 1 }]),
+        readIn('staging', [{ name: 'HOST', version: 1 }]),
+        readIn('dev', [
+          { name: 'NAME', version: 1 },
+          { name: 'PORT', version: 1 },
+        ]),
+      ]),
+    );
   });
 
   it('holds references to a limited token’s environments', async () => {
