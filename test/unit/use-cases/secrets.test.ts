@@ -870,6 +870,41 @@ describe('exportSecrets', () => {
   });
 });
 
+describe('exportSecrets with references', () => {
+  /**
+   * Production holding `BIG` (60,000 characters), 82 secrets referring to it (`R00`…`R81`) and `PAD`,
+   * which, `padding` characters long, makes the resolved export exactly as long as an export may be.
+   */
+  const atTheLimit = async () => {
+    const world = fakeSecrets();
+    const big = 'v'.repeat(60_000);
+    const names = Array.from({ length: 82 }, (_, index) => `R${String(index).padStart(2, '0')}`);
+    const resolved = [['BIG', big], ...names.map((name) => [name, big])] as const;
+    const bytes = resolved.reduce((sum, [name, value]) => sum + exportBytesOf(name, value), 0);
+    const padding = MAX_EXPORT_BYTES - bytes - exportBytesOf('PAD', '');
+    await changeSecrets(world, at(), {
+      set: { BIG: big, PAD: 'p'.repeat(padding), ...Object.fromEntries(names.map((name) => [name, `\${BIG}`])) },
+    });
+    return { world, padding };
+  };
+
+  it(`answers an export its references make exactly ${MAX_EXPORT_BYTES} bytes long, and refuses one a byte longer with 409 naming where it passes`, async () => {
+    const { world, padding } = await atTheLimit();
+    const { data } = await exportSecrets(world, at());
+    expect(Object.keys(data ?? {})).toHaveLength(84);
+    expect(data?.R81).toHaveLength(60_000);
+    await putSecret(world, at(), 'PAD', { value: 'p'.repeat(padding + 1) });
+    const reads = world.reads.length;
+    await expect(exportSecrets(world, at())).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.referenceUnresolved,
+      details: [{ path: 'R81', message: `its references make the export longer than ${MAX_EXPORT_BYTES} bytes` }],
+    });
+    expect(world.reads).toHaveLength(reads);
+    expect((await exportSecrets(world, at(), undefined, true)).data).toMatchObject({ R81: `\${BIG}` });
+  });
+});
+
 describe('exportSecrets with If-None-Match', () => {
   it('answers only its tag while the tag holds: no head read, no value opened, no read recorded', async () => {
     const world = await withTwoVersions();
