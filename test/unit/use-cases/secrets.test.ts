@@ -14,6 +14,7 @@ import type {
   SecretWriteOutcome,
   SecretWrites,
 } from '@lambdas/domain/records';
+import { MAX_REFERENCE_DEPTH } from '@lambdas/domain/references';
 import {
   changeSecrets,
   compareEnvironments,
@@ -647,6 +648,18 @@ describe('references', () => {
     );
   });
 
+  it(`resolves references nested ${MAX_REFERENCE_DEPTH} deep, and refuses with 409 one nested deeper`, async () => {
+    const world = fakeSecrets();
+    const chain = Array.from({ length: MAX_REFERENCE_DEPTH + 2 }, (_, level) => `L${level}`);
+    const values = chain.map((name, level) => [name, level === chain.length - 1 ? 'end' : `\${L${level + 1}}`]);
+    await changeSecrets(world, at(), { set: Object.fromEntries(values) });
+    expect((await getSecret(world, at(), 'L1', undefined)).value).toBe('end');
+    await expect(getSecret(world, at(), 'L0', undefined)).rejects.toMatchObject({
+      status: 409,
+      details: [{ path: 'L0', message: `\${L1} nests more than ${MAX_REFERENCE_DEPTH} references deep` }],
+    });
+  });
+
   it('holds references to a limited token’s environments', async () => {
     const world = await referring();
     const token = { ...session, kind: 'token' as const, tokenId: 'AAAAAAAAAAAA' };
@@ -659,6 +672,21 @@ describe('references', () => {
   it('writes the other environments a value references with the write, for the export’s entity tag', async () => {
     const world = await referring();
     expect(world.writes.map((write) => write.referencedPlaces)).toEqual([undefined, [`${projectId}/staging`]]);
+  });
+
+  it('moves the export’s entity tag with the environments a referenced one references in turn, and answers with one gone', async () => {
+    const world = fakeSecrets([environment('production'), environment('staging'), environment('dev')]);
+    await putSecret(world, at(), 'A', { value: 'a' });
+    const change = (place: string, fields: Partial<EnvironmentRecord>) =>
+      world.places.set(place, { ...(world.places.get(place) as EnvironmentRecord), ...fields });
+    change('production', { referencedPlaces: new Set([`${projectId}/staging`, `${projectId}/qa`]) });
+    change('staging', { referencedPlaces: new Set([`${projectId}/dev`, `${projectId}/production`]) });
+    const { etag, data } = await exportSecrets(world, at());
+    expect(data).toEqual({ A: 'a' });
+    expect((await exportSecrets(world, at(), etag)).data).toBeUndefined();
+    change('dev', { secretsRevision: 7 });
+    const moved = await exportSecrets(world, at(), etag);
+    expect([moved.data, moved.etag === etag]).toEqual([{ A: 'a' }, false]);
   });
 
   it('moves the export’s entity tag with a referenced environment’s revision', async () => {
