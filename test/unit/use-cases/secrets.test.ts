@@ -724,6 +724,14 @@ describe('getSecret', () => {
     expect(world.reads).toEqual([readOf([{ name: 'API_KEY', version: 1 }]), readOf([{ name: 'API_KEY', version: 2 }])]);
   });
 
+  it('resolves an earlier version’s reference back to its own secret to the current value', async () => {
+    const world = fakeSecrets();
+    await putSecret(world, at(), 'B', { value: `\${A}` });
+    await putSecret(world, at(), 'A', { value: `\${B}` });
+    await putSecret(world, at(), 'A', { value: 'now' });
+    expect(await getSecret(world, at(), 'A', 1)).toMatchObject({ value: 'now', version: 1 });
+  });
+
   it('answers 404 Secret version not found for a version to come, or one that is a delete', async () => {
     const world = await withTwoVersions();
     await deleteSecret(world, at(), 'API_KEY');
@@ -1015,6 +1023,16 @@ describe('listSecrets', () => {
     expect((await listSecrets(world, at(DELETED_SECRET_DAYS), true)).data).toEqual([
       expect.objectContaining({ name: 'RECENT' }),
     ]);
+  });
+
+  it('lists the deleted, and the live however many, by name whatever order the store lists them in', async () => {
+    const world = fakeSecrets();
+    const names = Array.from({ length: 40 }, (_, index) => `S${String((index * 17) % 40).padStart(2, '0')}`);
+    for (const name of names) await putSecret(world, at(), name, { value: 'v' });
+    for (const name of ['S39', 'S07', 'S21']) await deleteSecret(world, at(), name);
+    const live = names.filter((name) => !['S39', 'S07', 'S21'].includes(name)).sort();
+    expect((await listSecrets(world, at())).data?.map((secret) => secret.name)).toEqual(live);
+    expect((await listSecrets(world, at(), true)).data?.map((secret) => secret.name)).toEqual(['S07', 'S21', 'S39']);
   });
 
   it('lists none of the secrets an environment left in an earlier life', async () => {
