@@ -745,6 +745,23 @@ describe('racing writers', () => {
     expect(world.requests.get(shown.id)?.status).toBe('conflicted');
   });
 
+  it('reads a request again when it was cancelled while its last approval was being applied: 409, nothing written', async () => {
+    const world = fakeWorld();
+    const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
+    const store = world.secrets.secrets;
+    const writeSecrets = store.writeSecrets;
+    store.writeSecrets = async (change) => {
+      store.writeSecrets = writeSecrets;
+      await closeChangeRequest(world, by('u-3'), shown.id, 'cancelled');
+      return writeSecrets(change);
+    };
+
+    expect(await rejection(approveChangeRequest(world, by('u-2'), shown.id))).toEqual(
+      new ConflictError(ErrorText.changeRequestNotOpen),
+    );
+    expect([world.heads.has('A'), world.requests.get(shown.id)?.status]).toEqual([false, 'cancelled']);
+  });
+
   it('leaves a request open when its write fails for another reason than a moved secret', async () => {
     const world = fakeWorld();
     const shown = await proposeChange(world, by('u-3'), { set: { A: 'x' } });
