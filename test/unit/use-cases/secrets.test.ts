@@ -664,14 +664,22 @@ describe('references', () => {
     const world = await referring();
     const token = { ...session, kind: 'token' as const, tokenId: 'AAAAAAAAAAAA' };
     const limited = at(0, { caller: { ...token, projects: [{ projectId, environments: ['production'] }] } });
-    await expect(getSecret(world, limited, 'URL', undefined)).rejects.toMatchObject({ status: 409 });
+    await expect(getSecret(world, limited, 'URL', undefined)).rejects.toMatchObject({
+      status: 409,
+      details: [{ path: 'URL', message: `\${staging.HOST} names no secret this caller can read` }],
+    });
     const whole = at(0, { caller: { ...token, projects: [{ projectId }] } });
     await expect(getSecret(world, whole, 'URL', undefined)).resolves.toMatchObject({ value: 'x://db' });
   });
 
   it('writes the other environments a value references with the write, for the export’s entity tag', async () => {
     const world = await referring();
-    expect(world.writes.map((write) => write.referencedPlaces)).toEqual([undefined, [`${projectId}/staging`]]);
+    await deleteSecret(world, at(), 'URL');
+    expect(world.writes.map((write) => write.referencedPlaces)).toEqual([
+      undefined,
+      [`${projectId}/staging`],
+      undefined,
+    ]);
   });
 
   it('moves the export’s entity tag with the environments a referenced one references in turn, and answers with one gone', async () => {
@@ -687,6 +695,20 @@ describe('references', () => {
     change('dev', { secretsRevision: 7 });
     const moved = await exportSecrets(world, at(), etag);
     expect([moved.data, moved.etag === etag]).toEqual([{ A: 'a' }, false]);
+  });
+
+  it(`moves the export’s entity tag with an environment referenced ${MAX_REFERENCE_DEPTH} levels away`, async () => {
+    const chain = Array.from({ length: MAX_REFERENCE_DEPTH }, (_, level) => `level${level + 1}`);
+    const world = fakeSecrets([environment('production'), ...chain.map((name) => environment(name))]);
+    await putSecret(world, at(), 'A', { value: 'a' });
+    for (const [index, place] of ['production', ...chain.slice(0, -1)].entries()) {
+      const next = new Set([`${projectId}/${chain[index]}`]);
+      world.places.set(place, { ...(world.places.get(place) as EnvironmentRecord), referencedPlaces: next });
+    }
+    const { etag } = await exportSecrets(world, at());
+    const last = world.places.get(`level${MAX_REFERENCE_DEPTH}`) as EnvironmentRecord;
+    world.places.set(last.name, { ...last, secretsRevision: 1 });
+    expect((await exportSecrets(world, at(), etag)).data).toEqual({ A: 'a' });
   });
 
   it('moves the export’s entity tag with a referenced environment’s revision', async () => {
