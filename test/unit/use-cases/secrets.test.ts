@@ -83,8 +83,13 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
     beforeHeadValues?: () => void;
   } = {};
   const headValueReads: (readonly string[])[] = [];
-  /** Environments of other projects, by `placeKey`: they exist, and the caller is a member of none of them. */
+  /**
+   * Other projects, as only references read them: their environments by `placeKey`, their heads by
+   * `targetKey`, and those of them the caller is a member of (of none, unless a test adds it), by id.
+   */
   const elsewhere = new Map<string, EnvironmentRecord>();
+  const elsewhereHeads = new Map<string, SecretHeadRecord>();
+  const elsewhereProjects = new Map<string, ProjectRecord>();
   /** The environments whose heads were listed, a Query each. */
   const headListings: string[] = [];
   const headKey = (place: string, name: string) => `${place}/${name}`;
@@ -124,8 +129,17 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
       };
     },
     readReferenced: async (userId, wanted) => ({
-      members: new Map(wanted.projects.flatMap((id) => (memberOf(id, userId) ? [[id, member(userId)]] : []))),
-      projects: new Map(wanted.projects.filter(mine).map((id) => [id, project.record])),
+      members: new Map(
+        wanted.projects.flatMap((id) =>
+          memberOf(id, userId) || elsewhereProjects.has(id) ? [[id, memberRecord(userId, 'member', id)]] : [],
+        ),
+      ),
+      projects: new Map(
+        wanted.projects.flatMap((id) => {
+          const found = mine(id) ? project.record : elsewhereProjects.get(id);
+          return found ? [[id, found]] : [];
+        }),
+      ),
       environments: new Map(
         wanted.environments.flatMap((place) => {
           const found = mine(place.projectId)
@@ -136,8 +150,11 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
       ),
       heads: new Map(
         wanted.heads.flatMap((target) => {
-          const head = mine(target.projectId) ? heads.get(headKey(target.environment, target.name)) : undefined;
-          return head ? [[`${target.projectId}/${target.environment}/${target.name}`, head]] : [];
+          const key = `${target.projectId}/${target.environment}/${target.name}`;
+          const head = mine(target.projectId)
+            ? heads.get(headKey(target.environment, target.name))
+            : elsewhereHeads.get(key);
+          return head ? [[key, head]] : [];
         }),
       ),
     }),
@@ -196,7 +213,7 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
     },
     recordEvent: async (event, userId, id) => {
       if (hooks.failRead) throw new Error('DynamoDB is unavailable');
-      expect([userId, id]).toEqual(['u-1', projectId]);
+      expect([userId, id]).toEqual(['u-1', event.target.projectId]);
       reads.push(event);
     },
   };
@@ -225,6 +242,8 @@ const fakeSecrets = (environments: EnvironmentRecord[] = [environment('productio
     headValueReads,
     headListings,
     elsewhere,
+    elsewhereHeads,
+    elsewhereProjects,
     head,
     version,
     headKey,
@@ -590,6 +609,42 @@ describe('references', () => {
     });
     await expect(exportSecrets(world, at())).rejects.toMatchObject({ status: 409 });
     expect(world.reads).toEqual([]);
+  });
+
+  it('resolves a reference into another project of the caller’s, opened under that project’s key, its read recorded there', async () => {
+    const world = fakeSecrets();
+    const other = `prj_${'C'.repeat(16)}`;
+    const place = { ...environment('production'), projectId: other };
+    const key = await world.crypto.keys.dataKeyFor(other, undefined);
+    const address = { projectId: other, environment: 'production', name: 'HOST', life: 'H1', version: 3 };
+    world.elsewhere.set(`${other}/production`, place);
+    world.elsewhereProjects.set(other, {
+      projectId: other,
+      name: 'Zeus',
+      createdAt: now.toISOString(),
+      dataKey: key.wrapped,
+    });
+    world.elsewhereHeads.set(`${other}/production/HOST`, {
+      ...address,
+      environmentLife: place.life,
+      updatedAt: now.toISOString(),
+      updatedBy: ada,
+      exportBytes: 0,
+      ...encryptValue(key.plaintext, { ...address, copy: 'head' }, 'db.zeus'),
+    });
+    await putSecret(world, at(), 'URL', { value: `x://\${${other}.production.HOST}` });
+
+    expect((await getSecret(world, at(), 'URL', undefined)).value).toBe('x://db.zeus');
+    expect(world.reads).toEqual(
+      expect.arrayContaining([
+        readOf([{ name: 'URL', version: 1 }]),
+        eventLike('secret.read', {
+          target: expect.objectContaining({ projectId: other }),
+          details: expect.objectContaining({ environment: 'production', secrets: [{ name: 'HOST', version: 3 }] }),
+        }),
+      ]),
+    );
+    expect(world.reads).toHaveLength(2);
   });
 
   it('refuses with 409 a reference into a project the caller is no member of, or to an environment that does not exist', async () => {
