@@ -7,6 +7,8 @@ import {
   CLOCK_SKEW_SECONDS,
   clearWorkloadOidcCaches,
   JWKS_COOLDOWN_MS,
+  MAX_DOCUMENT_BYTES,
+  MAX_TOKEN_LENGTH,
   verifyWorkloadToken,
 } from '@lambdas/outbound/workload-oidc';
 import { base64url, exportJWK, exportSPKI, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
@@ -40,6 +42,8 @@ interface IssuerState {
   redirectDiscovery?: boolean;
   redirectJwks?: boolean;
   hangDiscovery?: boolean;
+  /** The discovery document's status; default 200. */
+  discoveryStatus?: number;
 }
 
 let server: Server;
@@ -57,8 +61,8 @@ beforeAll(async () => {
     const [, name = '', ...rest] = path.split('/');
     const state = issuers.get(name);
     const tail = `/${rest.join('/')}`;
-    const json = (body: unknown) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
+    const json = (body: unknown, status = 200) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
     if (!state) {
@@ -71,7 +75,10 @@ beforeAll(async () => {
         res.writeHead(302, { location: `${issuerUrl(name)}/moved/openid-configuration` }).end();
         return;
       }
-      json({ issuer: state.namedIssuer ?? issuerUrl(name), jwks_uri: state.jwksUri ?? `${issuerUrl(name)}/jwks` });
+      json(
+        { issuer: state.namedIssuer ?? issuerUrl(name), jwks_uri: state.jwksUri ?? `${issuerUrl(name)}/jwks` },
+        state.discoveryStatus,
+      );
       return;
     }
     if (tail === '/moved/openid-configuration') {
@@ -208,6 +215,24 @@ describe('verifyWorkloadToken accepts', () => {
     expect(await verifyWorkloadToken(early, [ruleFor(url)], options)).toMatchObject({ accepted: true });
   });
 
+  it('a token issued exactly 60 s ahead of the clock', async () => {
+    const { url, key } = await newIssuer();
+    const token = await tokenFrom(url, key, { iat: nowSeconds + CLOCK_SKEW_SECONDS, nbf: undefined });
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toMatchObject({ accepted: true });
+  });
+
+  it('tokens of two issuers one after the other, each checked against its own discovery and keys', async () => {
+    const first = await newIssuer();
+    const second = await newIssuer();
+    for (const { url, key } of [first, second, first]) {
+      expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toMatchObject({
+        accepted: true,
+        issuer: url,
+      });
+    }
+    expect(requestsTo(second.name, '/.well-known/openid-configuration')).toBe(1);
+  });
+
   it('fetching the discovery document and the key set once for many tokens', async () => {
     const { name, url, key } = await newIssuer();
     for (let i = 0; i < 3; i++) {
@@ -293,6 +318,23 @@ describe('verifyWorkloadToken refuses', () => {
     expect(await verifyWorkloadToken(token, rules, options)).toEqual({ accepted: false, reason: 'claim' });
   });
 
+  it('naming the closest miss of several rules, whichever rule comes first', async () => {
+    const { url, key } = await newIssuer();
+    const token = await tokenFrom(url, key, { environment: 'staging' });
+    const rules = [
+      ruleFor(url, { claims: { environment: 'production' } }),
+      ruleFor(url, { subject: 'repo:acme/other:ref:refs/heads/main' }),
+    ];
+    expect(await verifyWorkloadToken(token, rules, options)).toEqual({ accepted: false, reason: 'claim' });
+  });
+
+  it(`a token longer than ${MAX_TOKEN_LENGTH} characters, fetching nothing`, async () => {
+    const { name, url, key } = await newIssuer();
+    const token = await tokenFrom(url, key, { padding: 'x'.repeat(MAX_TOKEN_LENGTH) });
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({ accepted: false, reason: 'malformed' });
+    expect(requestsTo(name, '/.well-known/openid-configuration')).toBe(0);
+  });
+
   it('a token expired beyond the skew', async () => {
     const { url, key } = await newIssuer();
     const token = await tokenFrom(url, key, {
@@ -321,7 +363,7 @@ describe('verifyWorkloadToken refuses', () => {
     });
   });
 
-  it.each(['exp', 'iat', 'sub'])('a token without %s', async (claim) => {
+  it.each(['exp', 'iat', 'sub', 'iss'])('a token without %s', async (claim) => {
     const { url, key } = await newIssuer();
     const token = await tokenFrom(url, key, { [claim]: undefined });
     const verdict = await verifyWorkloadToken(token, [ruleFor(url)], options);
@@ -448,6 +490,46 @@ describe('verifyWorkloadToken refuses', () => {
         reason: 'discovery',
       });
     }
+  });
+
+  it('a discovery document naming its key set by a host name, though the name resolves to loopback', async () => {
+    const issuer = await newIssuer();
+    issuer.state.jwksUri = `${issuer.url.replace('127.0.0.1', 'localhost')}/jwks`;
+    expect(await verifyWorkloadToken(await tokenFrom(issuer.url, issuer.key), [ruleFor(issuer.url)], options)).toEqual({
+      accepted: false,
+      reason: 'discovery',
+    });
+    expect(requestsTo(issuer.name, '/jwks')).toBe(0);
+  });
+
+  it('a discovery document answered with an error status, whatever it holds', async () => {
+    const { name, url, key } = await newIssuer({ discoveryStatus: 500 });
+    expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toEqual({
+      accepted: false,
+      reason: 'discovery',
+    });
+    expect(requestsTo(name, '/jwks')).toBe(0);
+  });
+
+  it(`a discovery document longer than ${MAX_DOCUMENT_BYTES} bytes, or said to be, and takes one exactly that long`, async () => {
+    const { url, key } = await newIssuer();
+    /** A fetch answering the discovery document padded to `bytes`, with `headers`; the key set as served. */
+    const padded =
+      (bytes: number, headers: Record<string, string> = {}): typeof fetch =>
+      async (input, init) => {
+        if (!String(input).endsWith('/openid-configuration')) return fetch(input, init);
+        const document = JSON.stringify({ issuer: url, jwks_uri: `${url}/jwks` });
+        return new Response(document.padEnd(bytes, ' '), { headers });
+      };
+    const verify = async (fetching: typeof fetch) => {
+      clearWorkloadOidcCaches();
+      return verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], { ...options, fetch: fetching });
+    };
+    const exact = String(MAX_DOCUMENT_BYTES);
+    expect(await verify(padded(MAX_DOCUMENT_BYTES, { 'content-length': exact }))).toMatchObject({ accepted: true });
+    const refused = { accepted: false, reason: 'discovery' };
+    expect(await verify(padded(MAX_DOCUMENT_BYTES + 1))).toEqual(refused);
+    expect(await verify(padded(100, { 'content-length': String(MAX_DOCUMENT_BYTES + 1) }))).toEqual(refused);
   });
 
   it('a redirect of the discovery document, not followed', async () => {
