@@ -6,7 +6,9 @@ import type { ResolveHost } from '@lambdas/domain/webhook-url';
 import {
   CLOCK_SKEW_SECONDS,
   clearWorkloadOidcCaches,
+  DISCOVERY_TTL_MS,
   JWKS_COOLDOWN_MS,
+  MAX_CACHED_ISSUERS,
   MAX_DOCUMENT_BYTES,
   MAX_TOKEN_LENGTH,
   verifyWorkloadToken,
@@ -231,6 +233,49 @@ describe('verifyWorkloadToken accepts', () => {
       });
     }
     expect(requestsTo(second.name, '/.well-known/openid-configuration')).toBe(1);
+  });
+
+  it('an issuer named with a trailing slash, its discovery document fetched without a double slash', async () => {
+    const issuer = await newIssuer();
+    const url = `${issuer.url}/`;
+    issuer.state.namedIssuer = url;
+    expect(await verifyWorkloadToken(await tokenFrom(url, issuer.key), [ruleFor(url)], options)).toMatchObject({
+      accepted: true,
+    });
+  });
+
+  it(`fetching the discovery document again once it is ${DISCOVERY_TTL_MS / 60_000} minutes old, not before`, async () => {
+    const { name, url, key } = await newIssuer();
+    const start = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(start);
+    const verify = async () =>
+      expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toMatchObject({
+        accepted: true,
+      });
+    await verify();
+    clock.mockReturnValue(start + DISCOVERY_TTL_MS - 1);
+    await verify();
+    expect(requestsTo(name, '/.well-known/openid-configuration')).toBe(1);
+    clock.mockReturnValue(start + DISCOVERY_TTL_MS);
+    await verify();
+    expect(requestsTo(name, '/.well-known/openid-configuration')).toBe(2);
+  });
+
+  it(`keeping the ${MAX_CACHED_ISSUERS} issuers used last, forgetting the one used least recently`, async () => {
+    const verify = async ({ url, key }: Awaited<ReturnType<typeof newIssuer>>) =>
+      expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toMatchObject({
+        accepted: true,
+      });
+    const kept = [];
+    for (let index = 0; index < MAX_CACHED_ISSUERS; index++) kept.push(await newIssuer());
+    for (const issuer of kept) await verify(issuer);
+    const [first, second, third] = kept as [(typeof kept)[0], (typeof kept)[0], (typeof kept)[0]];
+    await verify(first);
+    await verify(await newIssuer());
+    await verify(first);
+    await verify(second);
+    const fetched = (issuer: typeof first) => requestsTo(issuer.name, '/.well-known/openid-configuration');
+    expect([first, second, third].map(fetched)).toEqual([1, 2, 1]);
   });
 
   it('fetching the discovery document and the key set once for many tokens', async () => {
@@ -625,6 +670,28 @@ describe('verifyWorkloadToken and key rotation', () => {
     });
     expect(verdict).toMatchObject({ accepted: true });
     expect(seen.map((init) => init.redirect)).toEqual(['error', 'error']);
+    const accepts = seen.map((init) => new Headers(init.headers).get('accept'));
+    expect(accepts[0]).toBe('application/json');
+    expect(accepts[1]).toContain('application/jwk-set+json');
+  });
+
+  it('keeps a key set for the fetch it was fetched with: another fetch fetches it again', async () => {
+    const { url, key } = await newIssuer();
+    const fetched: string[] = [];
+    const counting =
+      (label: string): typeof fetch =>
+      (input, init) => {
+        fetched.push(`${label} ${new URL(String(input)).pathname.split('/').pop()}`);
+        return fetch(input, init);
+      };
+    for (const label of ['a', 'b']) {
+      const verdict = await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], {
+        ...options,
+        fetch: counting(label),
+      });
+      expect(verdict).toMatchObject({ accepted: true });
+    }
+    expect(fetched).toEqual(['a openid-configuration', 'a jwks', 'b jwks']);
   });
 });
 
