@@ -408,6 +408,12 @@ describe('verifyWorkloadToken refuses', () => {
     });
   });
 
+  it('a token whose sub is not a string', async () => {
+    const { url, key } = await newIssuer();
+    const token = await tokenFrom(url, key, { sub: 42 as unknown as string });
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({ accepted: false, reason: 'malformed' });
+  });
+
   it.each(['exp', 'iat', 'sub', 'iss'])('a token without %s', async (claim) => {
     const { url, key } = await newIssuer();
     const token = await tokenFrom(url, key, { [claim]: undefined });
