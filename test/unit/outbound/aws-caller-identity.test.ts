@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -241,6 +242,8 @@ describe('verifyCallerIdentity', () => {
 
   it.each([
     ['another action', 'Action=AssumeRole&Version=2011-06-15&RoleArn=arn:aws:iam::123456789012:role/admin'],
+    ['another action and the version alone', 'Action=AssumeRole&Version=2011-06-15'],
+    ['the version under another name', 'Action=GetCallerIdentity&Release=2011-06-15'],
     ['a third parameter', `${GET_CALLER_IDENTITY_BODY}&RoleArn=x`],
     ['the action twice', `${GET_CALLER_IDENTITY_BODY}&Action=GetCallerIdentity`],
     ['another version', 'Action=GetCallerIdentity&Version=2010-01-01'],
@@ -252,6 +255,14 @@ describe('verifyCallerIdentity', () => {
       reason: 'not-get-caller-identity',
     });
     expect(asked).toEqual([]);
+  });
+
+  it('accepts a body hash that is this body’s', async () => {
+    const request = await signed();
+    const hash = createHash('sha256')
+      .update(request.body as string)
+      .digest('hex');
+    await expect(verify(withHeader(request, 'X-Amz-Content-Sha256', hash))).resolves.toMatchObject({ accepted: true });
   });
 
   it('accepts the two parameters in either order', async () => {
@@ -339,6 +350,21 @@ describe('verifyCallerIdentity', () => {
       ['no X-Amz-Date', (request) => withHeader(request, 'X-Amz-Date', undefined)],
       ['a JSON content type', (request) => withHeader(request, 'Content-Type', 'application/x-amz-json-1.1')],
       ['a body hash of another body', (request) => withHeader(request, 'X-Amz-Content-Sha256', '0'.repeat(64))],
+      [
+        'a signature that leaves out the host',
+        (request) => {
+          const authorization = (request.headers as Record<string, string>).Authorization ?? '';
+          const without = authorization.replace(
+            /SignedHeaders=([^,]*)/,
+            (_all, list: string) =>
+              `SignedHeaders=${list
+                .split(';')
+                .filter((name) => name !== 'host')
+                .join(';')}`,
+          );
+          return withHeader(request, 'Authorization', without);
+        },
+      ],
     ])('%s', async (_what, change) => {
       const request = change(await signed()) as SignedCallerIdentityRequest;
       await expect(verify(request)).resolves.toEqual({ accepted: false, reason: 'malformed' });
@@ -428,6 +454,12 @@ describe('parseCallerIdentity', () => {
       '<GetCallerIdentityResponse><GetCallerIdentityResult><Account>123456789012</Account>' +
       '<UserId>AIDA</UserId><Arn>arn:aws:iam::123456789012:user/a</Arn></GetCallerIdentityResult></GetCallerIdentityResponse>';
     expect(parseCallerIdentity(reordered)?.arn).toBe('arn:aws:iam::123456789012:user/a');
+    const spaced = identityXml(' arn:aws:iam::123456789012:user/a\n').replace('AIDAEXAMPLE', ' AIDA ');
+    expect(parseCallerIdentity(spaced)).toEqual({
+      arn: 'arn:aws:iam::123456789012:user/a',
+      userId: 'AIDA',
+      account: '123456789012',
+    });
   });
 
   it.each([
@@ -441,6 +473,20 @@ describe('parseCallerIdentity', () => {
         '<Arn>arn:aws:iam::123456789012:user/b</Arn><Account>123456789012</Account></GetCallerIdentityResult></GetCallerIdentityResponse>',
     ],
     ['an error', '<ErrorResponse><Error><Code>AccessDenied</Code></Error></ErrorResponse>'],
+    [
+      'an element twice, the other two there',
+      identityXml('arn:aws:iam::123456789012:user/a').replace(
+        '<UserId>',
+        '<Arn>arn:aws:iam::123456789012:user/b</Arn><UserId>',
+      ),
+    ],
+    ['an empty user id', identityXml('arn:aws:iam::123456789012:user/a').replace('AIDAEXAMPLE', ' ')],
+    ['an empty ARN', identityXml('')],
+    ['no account', identityXml('arn:aws:iam::123456789012:user/a', '')],
+    [
+      'a result outside GetCallerIdentityResponse',
+      identityXml('arn:aws:iam::123456789012:user/a').replaceAll('GetCallerIdentityResponse', 'AssumeRoleResponse'),
+    ],
   ])('reads nothing from an answer with %s', (_what, xml) => {
     expect(parseCallerIdentity(xml)).toBeUndefined();
   });
