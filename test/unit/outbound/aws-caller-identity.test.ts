@@ -144,6 +144,12 @@ const signRaw = async (options: {
   return { headers: request.headers as Record<string, string>, body };
 };
 
+/** The value of one of the request's headers, whatever its case. */
+const headerOf = (request: SignedCallerIdentityRequest, name: string): string =>
+  Object.entries(request.headers as Record<string, string>).find(
+    ([key]) => key.toLowerCase() === name.toLowerCase(),
+  )?.[1] ?? '';
+
 /** The request with one header set (or, with `undefined`, removed), whatever its case. */
 const withHeader = (request: SignedCallerIdentityRequest, name: string, value: string | undefined) => {
   const headers = Object.fromEntries(
@@ -265,6 +271,17 @@ describe('verifyCallerIdentity', () => {
     await expect(verify(withHeader(request, 'X-Amz-Content-Sha256', hash))).resolves.toMatchObject({ accepted: true });
   });
 
+  it('accepts 32 headers, and a form content type with no space before its charset', async () => {
+    const request = await signRaw({
+      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8', 'x-secrets-service': SERVICE },
+    });
+    const headers = request.headers;
+    const padding = Array.from({ length: 32 - Object.keys(headers).length }, (_, index) => [`X-Pad-${index}`, 'p']);
+    await expect(
+      verify({ ...request, headers: { ...headers, ...Object.fromEntries(padding) } }),
+    ).resolves.toMatchObject({ accepted: true });
+  });
+
   it('accepts the two parameters in either order', async () => {
     const request = await signRaw({ body: 'Version=2011-06-15&Action=GetCallerIdentity' });
     await expect(verify(request)).resolves.toMatchObject({ accepted: true });
@@ -350,6 +367,37 @@ describe('verifyCallerIdentity', () => {
       ['no X-Amz-Date', (request) => withHeader(request, 'X-Amz-Date', undefined)],
       ['a JSON content type', (request) => withHeader(request, 'Content-Type', 'application/x-amz-json-1.1')],
       ['a body hash of another body', (request) => withHeader(request, 'X-Amz-Content-Sha256', '0'.repeat(64))],
+      ['a security token with a line break', (request) => withHeader(request, 'X-Amz-Security-Token', 't\r\nX: y')],
+      ['a header name with a colon', (request) => withHeader(request, 'X:Y', 'y')],
+      ['text before X-Amz-Date', (request) => withHeader(request, 'X-Amz-Date', `+${headerOf(request, 'X-Amz-Date')}`)],
+      ['text after X-Amz-Date', (request) => withHeader(request, 'X-Amz-Date', `${headerOf(request, 'X-Amz-Date')}+`)],
+      [
+        'text before the content type',
+        (request) => withHeader(request, 'Content-Type', 'text/plain, application/x-www-form-urlencoded'),
+      ],
+      [
+        'text after the content type',
+        (request) => withHeader(request, 'Content-Type', 'application/x-www-form-urlencoded, text/plain'),
+      ],
+      [
+        'text before Authorization',
+        (request) => withHeader(request, 'Authorization', `x${headerOf(request, 'Authorization')}`),
+      ],
+      [
+        'text after Authorization',
+        (request) => withHeader(request, 'Authorization', `${headerOf(request, 'Authorization')} x`),
+      ],
+      [
+        'more than 32 headers',
+        (request) => {
+          const headers = request.headers as Record<string, string>;
+          const padding = Array.from({ length: 33 - Object.keys(headers).length }, (_, index) => [
+            `X-Pad-${index}`,
+            'p',
+          ]);
+          return { ...request, headers: { ...headers, ...Object.fromEntries(padding) } };
+        },
+      ],
       [
         'a signature that leaves out the host',
         (request) => {
