@@ -30,7 +30,7 @@ const aliceKey: DevStsKey = {
 };
 
 /** How the loopback STS answers the next requests. */
-type Mode = 'sts' | 'redirect' | 'unavailable' | 'garbage' | 'throttled';
+type Mode = 'sts' | 'redirect' | 'unavailable' | 'garbage' | 'throttled' | 'limited' | 'bad-token' | 'padded';
 
 let server: Server;
 let stsUrl: string;
@@ -60,6 +60,19 @@ const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (mode === 'throttled') {
     res.writeHead(400).end('<ErrorResponse><Error><Code>Throttling</Code></Error></ErrorResponse>');
+    return;
+  }
+  if (mode === 'limited') {
+    res.writeHead(400).end('<ErrorResponse><Error><Code>RequestLimitExceeded</Code></Error></ErrorResponse>');
+    return;
+  }
+  if (mode === 'bad-token') {
+    res.writeHead(400).end('<ErrorResponse><Error><Code>InvalidClientTokenId</Code></Error></ErrorResponse>');
+    return;
+  }
+  if (mode === 'padded') {
+    const xml = identityXml(ciKey.arn);
+    res.writeHead(200, { 'Content-Type': 'text/xml' }).end(xml.padEnd(64 * 1024 + 1, ' '));
     return;
   }
   if (mode === 'garbage') {
@@ -319,8 +332,27 @@ describe('verifyCallerIdentity', () => {
     expect(asked).toEqual([DEV_STS_PATH]);
   });
 
+  it('refuses a token STS does not know (400) as a signature it does not accept', async () => {
+    mode = 'bad-token';
+    await expect(verify(await signed())).resolves.toEqual({ accepted: false, reason: 'signature' });
+  });
+
+  it('accepts a service header with white space around the host it names', async () => {
+    const request = await signRaw({
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-secrets-service': ` ${SERVICE} ` },
+    });
+    await expect(verify(request)).resolves.toMatchObject({ accepted: true });
+  });
+
+  it('will not judge a request without the service host it expects', async () => {
+    await expect(
+      verifyCallerIdentity(await signed(), { expectedService: '', principals: [ROLE_CI], stsUrl }),
+    ).rejects.toThrow('verifyCallerIdentity needs the expected service host');
+    expect(asked).toEqual([]);
+  });
+
   it('refuses when STS fails, throttles, answers what it never answers, or is not there', async () => {
-    for (const failing of ['unavailable', 'throttled', 'garbage'] as const) {
+    for (const failing of ['unavailable', 'throttled', 'limited', 'garbage', 'padded'] as const) {
       mode = failing;
       await expect(verify(await signed())).resolves.toEqual({ accepted: false, reason: 'sts-unavailable' });
     }
