@@ -30,7 +30,7 @@ const aliceKey: DevStsKey = {
 };
 
 /** How the loopback STS answers the next requests. */
-type Mode = 'sts' | 'redirect' | 'unavailable' | 'garbage' | 'throttled' | 'limited' | 'bad-token' | 'padded';
+type Mode = 'sts' | 'redirect' | 'unavailable' | 'garbage' | 'throttled' | 'limited' | 'bad-token' | 'padded' | 'bare';
 
 let server: Server;
 let stsUrl: string;
@@ -60,6 +60,10 @@ const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (mode === 'throttled') {
     res.writeHead(400).end('<ErrorResponse><Error><Code>Throttling</Code></Error></ErrorResponse>');
+    return;
+  }
+  if (mode === 'bare') {
+    res.writeHead(500).end();
     return;
   }
   if (mode === 'limited') {
@@ -295,6 +299,24 @@ describe('verifyCallerIdentity', () => {
     ).resolves.toMatchObject({ accepted: true });
   });
 
+  it(`accepts a request exactly ${MAX_SIGNED_REQUEST_CHARS} characters long, its body hash signed, its commas unspaced`, async () => {
+    const hash = createHash('sha256').update(GET_CALLER_IDENTITY_BODY).digest('hex');
+    const request = await signRaw({
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-secrets-service': SERVICE,
+        'x-amz-content-sha256': hash,
+      },
+    });
+    const headers = { ...request.headers, Authorization: headerOf(request, 'Authorization').replaceAll(', ', ',') };
+    const { authorization: _lower, ...unique } = headers as Record<string, string>;
+    const size = Object.entries(unique).reduce((sum, [name, value]) => sum + name.length + value.length, 0);
+    const padding = 'p'.repeat(MAX_SIGNED_REQUEST_CHARS - request.body.length - size - 'X-Padding'.length);
+    await expect(verify({ ...request, headers: { ...unique, 'X-Padding': padding } })).resolves.toMatchObject({
+      accepted: true,
+    });
+  });
+
   it('accepts the two parameters in either order', async () => {
     const request = await signRaw({ body: 'Version=2011-06-15&Action=GetCallerIdentity' });
     await expect(verify(request)).resolves.toMatchObject({ accepted: true });
@@ -352,7 +374,7 @@ describe('verifyCallerIdentity', () => {
   });
 
   it('refuses when STS fails, throttles, answers what it never answers, or is not there', async () => {
-    for (const failing of ['unavailable', 'throttled', 'limited', 'garbage', 'padded'] as const) {
+    for (const failing of ['unavailable', 'bare', 'throttled', 'limited', 'garbage', 'padded'] as const) {
       mode = failing;
       await expect(verify(await signed())).resolves.toEqual({ accepted: false, reason: 'sts-unavailable' });
     }
