@@ -457,6 +457,20 @@ describe('verifyWorkloadToken refuses', () => {
     }
   });
 
+  it('a token whose signature is not base64url', async () => {
+    const { url, key } = await newIssuer();
+    const [header, payload] = (await tokenFrom(url, key)).split('.');
+    const verdict = await verifyWorkloadToken(`${header}.${payload}.not+base64url`, [ruleFor(url)], options);
+    expect(verdict).toEqual({ accepted: false, reason: 'malformed' });
+  });
+
+  it('a token under a kid that two keys of the set share, signed by neither', async () => {
+    const [first, second, forger] = await Promise.all([newKey('shared'), newKey('shared'), newKey('shared')]);
+    const { url } = await newIssuer({ keys: [first, second] });
+    const verdict = await verifyWorkloadToken(await tokenFrom(url, forger), [ruleFor(url)], options);
+    expect(verdict).toEqual({ accepted: false, reason: 'unknown-key' });
+  });
+
   it('an algorithm the key is not for', async () => {
     const es = await newKey('es-key', 'ES256');
     const { url } = await newIssuer({ keys: [es] });
