@@ -567,6 +567,16 @@ describe('verifyWorkloadToken refuses', () => {
     expect(requestsTo(issuer.name, '/jwks')).toBe(0);
   });
 
+  it('a discovery document naming its key set in a list', async () => {
+    const issuer = await newIssuer();
+    issuer.state.jwksUri = [`${issuer.url}/jwks`] as unknown as string;
+    expect(await verifyWorkloadToken(await tokenFrom(issuer.url, issuer.key), [ruleFor(issuer.url)], options)).toEqual({
+      accepted: false,
+      reason: 'discovery',
+    });
+    expect(requestsTo(issuer.name, '/jwks')).toBe(0);
+  });
+
   it('a discovery document answered with an error status, whatever it holds', async () => {
     const { name, url, key } = await newIssuer({ discoveryStatus: 500 });
     expect(await verifyWorkloadToken(await tokenFrom(url, key), [ruleFor(url)], options)).toEqual({
