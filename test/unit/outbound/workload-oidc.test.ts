@@ -278,6 +278,23 @@ describe('verifyWorkloadToken accepts', () => {
     expect([first, second, third].map(fetched)).toEqual([1, 2, 1]);
   });
 
+  it(`a token exactly ${MAX_TOKEN_LENGTH} characters long`, async () => {
+    const { url, key } = await newIssuer();
+    const sized = async (length: number) => {
+      // A claim pads the payload; a header field fills what base64url's steps of four leave out.
+      for (let extra = 0; extra < 4; extra++) {
+        const probe = await tokenFrom(url, key, { padding: '' }, { x: 'y'.repeat(extra) });
+        const padding = 'x'.repeat(Math.floor(((length - probe.length) * 3) / 4));
+        const token = await tokenFrom(url, key, { padding }, { x: 'y'.repeat(extra) });
+        if (token.length === length) return token;
+      }
+      throw new Error(`no token of ${length} characters`);
+    };
+    expect(await verifyWorkloadToken(await sized(MAX_TOKEN_LENGTH), [ruleFor(url)], options)).toMatchObject({
+      accepted: true,
+    });
+  });
+
   it('fetching the discovery document and the key set once for many tokens', async () => {
     const { name, url, key } = await newIssuer();
     for (let i = 0; i < 3; i++) {
