@@ -13,7 +13,16 @@ import {
   MAX_TOKEN_LENGTH,
   verifyWorkloadToken,
 } from '@lambdas/outbound/workload-oidc';
-import { base64url, exportJWK, exportSPKI, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
+import {
+  base64url,
+  exportJWK,
+  exportSPKI,
+  FlattenedSign,
+  generateKeyPair,
+  type JWK,
+  type JWTPayload,
+  SignJWT,
+} from 'jose';
 
 /*
  * The verifier against a real issuer: an HTTP server on 127.0.0.1 serving discovery documents and key
@@ -472,6 +481,17 @@ describe('verifyWorkloadToken refuses', () => {
         ]);
       }
     }
+  });
+
+  it('a token whose payload its header says is not encoded, though it reads as encoded', async () => {
+    const { url, key } = await newIssuer();
+    const claims = { iss: url, aud: AUDIENCE, sub: SUBJECT, iat: nowSeconds - 10, exp: nowSeconds + 300 };
+    const payload = new TextEncoder().encode(base64url.encode(JSON.stringify(claims)));
+    const signed = await new FlattenedSign(payload)
+      .setProtectedHeader({ alg: key.alg, kid: key.kid, b64: false, crit: ['b64'] })
+      .sign(key.pair.privateKey);
+    const token = `${signed.protected}.${signed.payload}.${signed.signature}`;
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({ accepted: false, reason: 'malformed' });
   });
 
   it('a token whose signature is not base64url', async () => {
