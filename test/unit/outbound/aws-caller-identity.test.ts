@@ -32,6 +32,15 @@ const aliceKey: DevStsKey = {
 /** How the loopback STS answers the next requests. */
 type Mode = 'sts' | 'redirect' | 'unavailable' | 'garbage' | 'throttled' | 'limited' | 'bad-token' | 'padded' | 'bare';
 
+/** The error answers of STS the loopback one gives, by mode: a status and its error code (none: no body). */
+const FAILURES = {
+  unavailable: [503, 'ServiceUnavailable'],
+  throttled: [400, 'Throttling'],
+  bare: [500, undefined],
+  limited: [400, 'RequestLimitExceeded'],
+  'bad-token': [400, 'InvalidClientTokenId'],
+} as const;
+
 let server: Server;
 let stsUrl: string;
 let sts: DevSts;
@@ -54,24 +63,10 @@ const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> 
     res.writeHead(307, { Location: '/elsewhere' }).end();
     return;
   }
-  if (mode === 'unavailable') {
-    res.writeHead(503).end('<ErrorResponse><Error><Code>ServiceUnavailable</Code></Error></ErrorResponse>');
-    return;
-  }
-  if (mode === 'throttled') {
-    res.writeHead(400).end('<ErrorResponse><Error><Code>Throttling</Code></Error></ErrorResponse>');
-    return;
-  }
-  if (mode === 'bare') {
-    res.writeHead(500).end();
-    return;
-  }
-  if (mode === 'limited') {
-    res.writeHead(400).end('<ErrorResponse><Error><Code>RequestLimitExceeded</Code></Error></ErrorResponse>');
-    return;
-  }
-  if (mode === 'bad-token') {
-    res.writeHead(400).end('<ErrorResponse><Error><Code>InvalidClientTokenId</Code></Error></ErrorResponse>');
+  const failure = FAILURES[mode as keyof typeof FAILURES];
+  if (failure) {
+    const [status, code] = failure;
+    res.writeHead(status).end(code && `<ErrorResponse><Error><Code>${code}</Code></Error></ErrorResponse>`);
     return;
   }
   if (mode === 'padded') {
