@@ -102,12 +102,14 @@ const main = async (): Promise<void> => {
       { createTable },
       { EVENTS_FILE, printEvents, startEventLog },
       { LOOPBACK_NOTICE, startWebhookDispatch },
+      { LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS, setDynamoRequestTimeout },
     ] = await Promise.all([
       import('../local/service'),
       import('../local/dynamodb-local'),
       import('../local/create-table'),
       import('../local/event-log'),
       import('../local/webhook-dispatch'),
+      import('../local/dynamodb-patience'),
     ]);
     // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
     process.env.AWS_ACCESS_KEY_ID = 'local';
@@ -148,6 +150,7 @@ const main = async (): Promise<void> => {
       },
     });
     const service = await listener.serve({ dynamoEndpoint: endpoint, tableName, dataDir, trustedIssuer });
+    await setDynamoRequestTimeout(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
 
     const storage = dataDir ? `data in ${dataDir}` : 'in memory';
     const signIn = trustedIssuer ? `sign in at ${trustedIssuer.issuer}` : 'sign in with any e-mail';

@@ -19,6 +19,7 @@ import { firstNoticeDue } from '@lambdas/domain/expiry-notice';
 import { mintToken } from '@lambdas/domain/token-format';
 import type { CognitoCallEvent } from '@lambdas/events/offboard-user';
 import { decodeJwt } from 'jose';
+import { setDynamoRequestTimeout } from '../../local/dynamodb-patience';
 import { type LocalService, startLocalService } from '../../local/service';
 import { assertDocumentedReply } from './api-contract';
 
@@ -199,15 +200,12 @@ export const signedIn = async (service: LocalService, label: string) => {
  * late answer would otherwise be sent again. Loaded on call, after the service has set the data layer up.
  */
 export const withPatientClient = async <T>(fn: () => Promise<T>, ms = 60_000): Promise<T> => {
-  const { dynamo, clientSettings } = await import('@lambdas/data/client');
-  const handler = dynamo.config.requestHandler as {
-    updateHttpClientConfig(key: 'requestTimeout', value: number): void;
-  };
-  handler.updateHttpClientConfig('requestTimeout', ms);
+  const { clientSettings } = await import('@lambdas/data/client');
+  await setDynamoRequestTimeout(ms);
   try {
     return await fn();
   } finally {
-    handler.updateHttpClientConfig('requestTimeout', clientSettings.requestHandler.requestTimeout);
+    await setDynamoRequestTimeout(clientSettings.requestHandler.requestTimeout);
   }
 };
 
