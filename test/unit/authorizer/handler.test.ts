@@ -5,10 +5,11 @@ import {
   AUTHORIZER_DECISION_DIMENSION,
   AUTHORIZER_DECISION_METRIC,
 } from '@contract/service-metrics';
+import { SessionExpiredError } from '@lambdas/authorizer/session-errors';
 import { setClock } from '@lambdas/domain/clock';
 import type { ServiceAccountRecord, TokenRecord } from '@lambdas/domain/records';
 import { mintToken } from '@lambdas/domain/token-format';
-import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { storedToken } from './stored-token';
 
 /**
@@ -97,7 +98,12 @@ const event = ({
   }) as unknown as APIGatewayRequestAuthorizerEvent;
 
 /** Runs the handler once: its result or the message it threw, and the JSON lines it wrote (logs, metrics). */
-const run = async (input: APIGatewayRequestAuthorizerEvent) => {
+const run = async (
+  input: APIGatewayRequestAuthorizerEvent,
+  invoke: (
+    input: APIGatewayRequestAuthorizerEvent,
+  ) => Promise<APIGatewayAuthorizerResult | undefined> = authorizerHandler,
+) => {
   const lines: Record<string, unknown>[] = [];
   const capture = (chunk: string | Uint8Array) => {
     lines.push(
@@ -112,7 +118,7 @@ const run = async (input: APIGatewayRequestAuthorizerEvent) => {
   const spies = [jest.spyOn(process.stdout, 'write'), jest.spyOn(process.stderr, 'write')];
   for (const spy of spies) spy.mockImplementation(capture);
   try {
-    return { result: await authorizerHandler(input), lines, thrown: undefined };
+    return { result: await invoke(input), lines, thrown: undefined };
   } catch (error) {
     return { result: undefined, lines, thrown: (error as Error).message };
   } finally {
@@ -152,7 +158,7 @@ describe('the Authorization header', () => {
 
   it('is read from the single-value view when the multi-value view has none', async () => {
     for (const multiValueHeaders of [null, {}, { Authorization: undefined }]) {
-      const { result } = await run(event({ multiValueHeaders, headers: { authorization: bearer } }));
+      const { result } = await run(event({ multiValueHeaders, headers: { authorization: bearer, Accept: '*/*' } }));
       expect(result?.policyDocument).toEqual(allow);
     }
   });
@@ -170,6 +176,14 @@ describe('the Authorization header', () => {
       outcome: 'invalid',
       rule: 'authorization-header-count',
     });
+  });
+});
+
+describe('a route the rules do not name', () => {
+  it('is refused as unauthorized, whatever the credential', async () => {
+    const { thrown, lines } = await run(event({ resource: '/api/v1/nowhere' }));
+    expect(thrown).toBe('Unauthorized');
+    expect(logLine(lines, 'authorizer decision')).toMatchObject({ outcome: 'invalid', rule: 'unknown-route' });
   });
 });
 
@@ -196,6 +210,13 @@ describe('the result API Gateway gets', () => {
     expect(logLine(lines, 'authorizer decision')).toMatchObject({ outcome: 'expired', rule: 'token-expired' });
   });
 
+  it('lets an expired session through the same way, and records no denial', async () => {
+    mockVerifySession.mockRejectedValueOnce(new SessionExpiredError('expired'));
+    const { result } = await run(event({ headers: null, multiValueHeaders: { Authorization: ['Bearer a.b.c'] } }));
+    expect(result).toEqual({ principalId: 'expired', policyDocument: allow, context: { denial: 'expired' } });
+    expect(mockRecordDenial).not.toHaveBeenCalled();
+  });
+
   it('denies a token used from another address with the wrong-IP text', async () => {
     const { result } = await run(event({ sourceIp: '203.0.113.8' }));
     expect(result).toEqual({ principalId: 'denied', policyDocument: deny, context: { error: ErrorText.wrongIp } });
@@ -220,8 +241,10 @@ describe('the result API Gateway gets', () => {
 });
 
 describe('the decision line and metric', () => {
-  it('name the route, the outcome and the principal of an allowed request, never a rule', async () => {
+  it('name the route, the outcome, the time taken and the principal of an allowed request, never a rule', async () => {
+    const started = performance.now();
     const { lines } = await run(event());
+    const elapsed = performance.now() - started;
     const line = logLine(lines, 'authorizer decision');
     expect(line).toMatchObject({
       level: 'INFO',
@@ -233,7 +256,11 @@ describe('the decision line and metric', () => {
       tokenId: minted.tokenId,
     });
     expect(line).not.toHaveProperty('rule');
-    expect(typeof line?.latencyMs).toBe('number');
+    expect(line?.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(line?.latencyMs).toBeLessThanOrEqual(elapsed);
+    // In milliseconds, to the microsecond.
+    const micros = (line?.latencyMs as number) * 1000;
+    expect(Math.abs(micros - Math.round(micros))).toBeLessThan(1e-6);
     const [counted] = metricLines(lines, AUTHORIZER_DECISION_METRIC);
     expect(counted).toMatchObject({ [AUTHORIZER_DECISION_METRIC]: 1, [AUTHORIZER_DECISION_DIMENSION]: 'allowed' });
   });
@@ -409,5 +436,49 @@ describe('a secret route', () => {
       });
     expect((await run(secretEvent('GET'))).result?.policyDocument).toEqual(allow);
     expect((await run(secretEvent('PUT'))).result?.context).toEqual({ error: ErrorText.scope });
+  });
+});
+
+describe('the deployed handler', () => {
+  const context = {
+    functionName: 'authorizer',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:authorizer',
+    memoryLimitInMB: '256',
+    awsRequestId: 'c-1',
+    getRemainingTimeInMillis: () => 10_000,
+  };
+
+  it('counts its first invocation as the authorizer’s cold start', async () => {
+    // As Lambda starts a function on demand: Powertools counts a cold start only then.
+    process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
+    let fresh: typeof import('@lambdas/authorizer/handler') | undefined;
+    try {
+      jest.isolateModules(() => {
+        fresh = require('@lambdas/authorizer/handler');
+      });
+    } finally {
+      delete process.env.AWS_LAMBDA_INITIALIZATION_TYPE;
+    }
+    const coldHandler = fresh?.authorizerHandler ?? authorizerHandler;
+    const { lines } = await run(event(), coldHandler);
+    expect(metricLines(lines, 'ColdStart')[0]).toMatchObject({ ColdStart: 1, function_name: 'authorizer' });
+  });
+
+  it('traces its invocation but never its answer, which names the user', async () => {
+    const { tracer } = require('@lambdas/observability') as typeof import('@lambdas/observability');
+    const { handler } = require('@lambdas/authorizer/handler') as typeof import('@lambdas/authorizer/handler');
+    jest.spyOn(tracer, 'isTracingEnabled').mockReturnValue(true);
+    jest.spyOn(tracer, 'getSegment').mockReturnValue(undefined);
+    jest.spyOn(tracer, 'annotateColdStart').mockImplementation(() => undefined);
+    jest.spyOn(tracer, 'addServiceNameAnnotation').mockImplementation(() => undefined);
+    const addResponse = jest.spyOn(tracer, 'addResponseAsMetadata').mockImplementation(() => undefined);
+    try {
+      const { result } = await run(event(), (input) => handler(input, context as never));
+      expect(result?.principalId).toBe('user-1');
+      expect(addResponse).not.toHaveBeenCalled();
+    } finally {
+      jest.restoreAllMocks();
+    }
   });
 });
