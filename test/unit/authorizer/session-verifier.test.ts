@@ -18,25 +18,43 @@ let server: Server;
 let base = '';
 let key: Pair;
 let stranger: Pair;
-/** What the provider answers: the discovery document (or a status), and which keys its set holds. */
+let rsaKey: Pair;
+let psKey: Pair;
+/**
+ * What the provider answers: the discovery document (or a status, or nothing at all), the key set's
+ * status, and what it was asked.
+ */
 const provider = {
   discoveryStatus: 200,
   discovery: (): Record<string, unknown> => ({ issuer: base, jwks_uri: `${base}/jwks` }),
+  discoveryHangs: false,
+  jwksStatus: 200,
   discoveries: 0,
+  keySetFetches: 0,
+  discoveryAccept: '' as string | undefined,
 };
 
 beforeAll(async () => {
   key = await generateKeyPair('ES256', { extractable: true });
   stranger = await generateKeyPair('ES256', { extractable: true });
-  const jwk = { ...(await exportJWK(key.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+  rsaKey = await generateKeyPair('RS256', { extractable: true });
+  psKey = await generateKeyPair('PS256', { extractable: true });
+  const keys = [
+    { ...(await exportJWK(key.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' },
+    { ...(await exportJWK(rsaKey.publicKey)), kid: 'k2', alg: 'RS256', use: 'sig' },
+    { ...(await exportJWK(psKey.publicKey)), kid: 'k3', alg: 'PS256', use: 'sig' },
+  ];
   server = createServer((request, response) => {
     if (request.url === '/.well-known/openid-configuration') {
       provider.discoveries += 1;
+      provider.discoveryAccept = request.headers.accept;
+      if (provider.discoveryHangs) return;
       response.writeHead(provider.discoveryStatus, { 'content-type': 'application/json' });
       response.end(JSON.stringify(provider.discovery()));
     } else if (request.url === '/jwks') {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ keys: [jwk] }));
+      provider.keySetFetches += 1;
+      response.writeHead(provider.jwksStatus, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ keys }));
     } else {
       response.writeHead(404).end();
     }
@@ -45,23 +63,35 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(
+  () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(resolve);
+    }),
+);
 
 beforeEach(() => {
   provider.discoveryStatus = 200;
   provider.discovery = () => ({ issuer: base, jwks_uri: `${base}/jwks` });
+  provider.discoveryHangs = false;
+  provider.jwksStatus = 200;
   provider.discoveries = 0;
+  provider.keySetFetches = 0;
+  provider.discoveryAccept = '';
 });
 
-/** The verifier, loaded afresh with this provider as its issuer. */
-const loadVerifier = (issuer = base): typeof Verifier => {
+/** The verifier, loaded afresh with this provider as its issuer (and a key set's URL if configured). */
+const loadVerifier = (issuer = base, jwksUrl?: string): typeof Verifier => {
   process.env.SESSION_ISSUER = issuer;
   process.env.SESSION_AUDIENCE = AUDIENCE;
-  delete process.env.SESSION_JWKS_URL;
+  if (jwksUrl) process.env.SESSION_JWKS_URL = jwksUrl;
+  else delete process.env.SESSION_JWKS_URL;
   let loaded: typeof Verifier | undefined;
   jest.isolateModules(() => {
     loaded = require('@lambdas/authorizer/session-verifier') as typeof Verifier;
   });
+  delete process.env.SESSION_JWKS_URL;
   return loaded as typeof Verifier;
 };
 
@@ -77,25 +107,37 @@ const claims = (fields: JWTPayload = {}): JWTPayload => ({
 
 const signed = (
   fields: JWTPayload = {},
-  options: { key?: Pair; issuer?: string; audience?: string; omit?: string[] } = {},
+  options: { key?: Pair; issuer?: string; audience?: string; omit?: string[]; alg?: string; kid?: string } = {},
 ) => {
   const payload = claims(fields);
   for (const name of options.omit ?? []) delete payload[name];
   return new SignJWT(payload)
-    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+    .setProtectedHeader({ alg: options.alg ?? 'ES256', kid: options.kid ?? 'k1' })
     .setIssuer(options.issuer ?? base)
     .setAudience(options.audience ?? AUDIENCE)
     .sign((options.key ?? key).privateKey);
 };
 
-/** The error `verifySession` refuses with, as the authorizer tells them apart: its class and reason. */
-const refusal = async (verifier: typeof Verifier, jwt: string) => {
+/** The error `verifySession` refuses with. */
+const refused = async (verifier: typeof Verifier, jwt: string, at = now): Promise<Error> => {
   try {
-    await verifier.verifySession(jwt, now);
+    await verifier.verifySession(jwt, at);
   } catch (error) {
-    return `${(error as Error).name}: ${(error as Error).message}`;
+    return error as Error;
   }
   throw new Error('the session was accepted');
+};
+
+/** The error `verifySession` refuses with, as the authorizer tells them apart: its class and reason. */
+const refusal = async (verifier: typeof Verifier, jwt: string, at = now) => {
+  const error = await refused(verifier, jwt, at);
+  return `${error.name}: ${error.message}`;
+};
+
+/** What the log shows of a refusal's cause: its class and message. */
+const causeOf = async (verifier: typeof Verifier, jwt: string) => {
+  const { cause } = (await refused(verifier, jwt)) as { cause?: Error };
+  return cause && `${cause.name}: ${cause.message}`;
 };
 
 describe('verifySession', () => {
@@ -112,6 +154,17 @@ describe('verifySession', () => {
     await expect(verifier.verifySession(await signed({ token_use: undefined }), now)).resolves.toMatchObject({
       userId: 'user-1',
     });
+    await expect(verifier.verifySession(await signed({ iat: 8.64e12 }), now)).resolves.toMatchObject({
+      issuedAt: new Date(8.64e15).toISOString(),
+    });
+  });
+
+  it('accepts a token signed with RS256, as Cognito signs, and refuses another algorithm of the key set', async () => {
+    const verifier = loadVerifier();
+    const rs256 = await signed({}, { key: rsaKey, alg: 'RS256', kid: 'k2' });
+    await expect(verifier.verifySession(rs256, now)).resolves.toMatchObject({ userId: 'user-1' });
+    const ps256 = await signed({}, { key: psKey, alg: 'PS256', kid: 'k3' });
+    await expect(refusal(verifier, ps256)).resolves.toBe('SessionInvalidError: invalid');
   });
 
   it.each([
@@ -142,6 +195,8 @@ describe('verifySession', () => {
     const { stranger: byStranger, ...rest } = options as { stranger?: boolean } & Parameters<typeof signed>[1];
     const jwt = await signed({}, byStranger ? { ...rest, key: stranger } : rest);
     await expect(refusal(verifier, jwt)).resolves.toBe('SessionInvalidError: invalid');
+    // jose's own reason stays the cause, for the log.
+    await expect(causeOf(verifier, jwt)).resolves.toMatch(/^JW[ST]/);
   });
 
   it('says a session past its expiry is expired only when it is otherwise good', async () => {
@@ -154,35 +209,109 @@ describe('verifySession', () => {
     await expect(refusal(verifier, await signed({ ...expired, email_verified: false }))).resolves.toBe(
       'SessionInvalidError: email-unverified',
     );
+    // Not before its issue: judged as of its last valid second, it was good then.
+    await expect(refusal(verifier, await signed({ ...expired, nbf: seconds - 7200 }))).resolves.toBe(
+      'SessionExpiredError: expired',
+    );
   });
 
-  it('finds the key set through the issuer’s discovery document, once, whatever slash ends the issuer', async () => {
-    const verifier = loadVerifier(`${base}/`);
-    provider.discovery = () => ({ issuer: `${base}/`, jwks_uri: `${base}/jwks` });
-    const jwt = await signed({}, { issuer: `${base}/` });
-    await expect(verifier.verifySession(jwt, now)).resolves.toMatchObject({ userId: 'user-1' });
-    await expect(verifier.verifySession(jwt, now)).resolves.toMatchObject({ userId: 'user-1' });
-    expect(provider.discoveries).toBe(1);
+  it('says a session that was never valid (not before its own expiry) is invalid, not expired', async () => {
+    const verifier = loadVerifier();
+    const never = { iat: seconds - 7200, nbf: seconds - 60, exp: seconds - 60 };
+    await expect(refusal(verifier, await signed(never))).resolves.toBe('SessionInvalidError: invalid');
+  });
+
+  it('tells an expired session by the clock it is given, the real one as any other', async () => {
+    const verifier = loadVerifier();
+    const realNow = Math.floor(Date.now() / 1000);
+    const jwt = await signed({ iat: realNow - 7200, exp: realNow - 60 });
+    await expect(refusal(verifier, jwt, new Date())).resolves.toBe('SessionExpiredError: expired');
+  });
+
+  it.each(['/', '//'])(
+    'finds the key set through the issuer’s discovery document, asked for JSON, once, when the issuer ends in %s',
+    async (slashes) => {
+      const verifier = loadVerifier(`${base}${slashes}`);
+      provider.discovery = () => ({ issuer: `${base}${slashes}`, jwks_uri: `${base}/jwks` });
+      const jwt = await signed({}, { issuer: `${base}${slashes}` });
+      await expect(verifier.verifySession(jwt, now)).resolves.toMatchObject({ userId: 'user-1' });
+      await expect(verifier.verifySession(jwt, now)).resolves.toMatchObject({ userId: 'user-1' });
+      expect(provider.discoveries).toBe(1);
+      expect(provider.discoveryAccept).toBe('application/json');
+      expect(provider.keySetFetches).toBe(1);
+    },
+  );
+
+  it('takes the key set from SESSION_JWKS_URL when it is set, without discovery', async () => {
+    const verifier = loadVerifier(base, `${base}/jwks`);
+    await expect(verifier.verifySession(await signed(), now)).resolves.toMatchObject({ userId: 'user-1' });
+    expect(provider.discoveries).toBe(0);
+  });
+
+  it('asks for the key set with a 2-second limit, and keeps the keys ten minutes', async () => {
+    const seen: unknown[] = [];
+    jest.doMock('@lambdas/authorizer/jose', () => {
+      const jose = jest.requireActual('jose');
+      return {
+        ...jose,
+        createRemoteJWKSet: (url: URL, options: unknown) => {
+          seen.push(options);
+          return jose.createRemoteJWKSet(url, options);
+        },
+      };
+    });
+    try {
+      const verifier = loadVerifier();
+      await expect(verifier.verifySession(await signed(), now)).resolves.toMatchObject({ userId: 'user-1' });
+    } finally {
+      jest.dontMock('@lambdas/authorizer/jose');
+    }
+    expect(seen).toEqual([{ timeoutDuration: 2_000, cooldownDuration: 30_000, cacheMaxAge: 600_000 }]);
+  });
+
+  it('cannot judge a session while the key set answers an error', async () => {
+    const verifier = loadVerifier();
+    provider.jwksStatus = 500;
+    await expect(refusal(verifier, await signed())).resolves.toBe('SessionKeysUnavailableError: keys-unavailable');
+  });
+
+  it('gives up on a discovery that does not answer, as an outage', async () => {
+    const verifier = loadVerifier();
+    provider.discoveryHangs = true;
+    await expect(refusal(verifier, await signed())).resolves.toBe('SessionKeysUnavailableError: keys-unavailable');
   });
 
   it.each([
-    ['answers an error', () => (provider.discoveryStatus = 500)],
+    ['answers an error', () => (provider.discoveryStatus = 500), 'OpenID discovery answered HTTP 500'],
     [
       'names another issuer',
       () => (provider.discovery = () => ({ issuer: 'https://elsewhere.example', jwks_uri: `${base}/jwks` })),
+      'OpenID discovery names another issuer',
     ],
-    ['names no key set', () => (provider.discovery = () => ({ issuer: base }))],
+    ['names no key set', () => (provider.discovery = () => ({ issuer: base })), 'OpenID discovery has no jwks_uri'],
     [
       'names a key set that is no http URL',
       () => (provider.discovery = () => ({ issuer: base, jwks_uri: 'file:///etc/keys' })),
+      'OpenID discovery has no jwks_uri',
     ],
-  ])('cannot judge a session while discovery %s, and tries again for the next one', async (_what, breakIt) => {
-    const verifier = loadVerifier();
-    breakIt();
-    await expect(refusal(verifier, await signed())).resolves.toBe('SessionKeysUnavailableError: keys-unavailable');
-    provider.discoveryStatus = 200;
-    provider.discovery = () => ({ issuer: base, jwks_uri: `${base}/jwks` });
-    await expect(verifier.verifySession(await signed(), now)).resolves.toMatchObject({ userId: 'user-1' });
-    expect(provider.discoveries).toBe(2);
-  });
+    [
+      'names a key set whose URL only mentions http',
+      () => (provider.discovery = () => ({ issuer: base, jwks_uri: 'file:///etc/keys?from=http://x' })),
+      'OpenID discovery has no jwks_uri',
+    ],
+  ])(
+    'cannot judge a session while discovery %s, says why, and tries again for the next one',
+    async (_what, breakIt, why) => {
+      const verifier = loadVerifier();
+      breakIt();
+      const error = (await refused(verifier, await signed())) as Error & { cause?: Error };
+      expect(`${error.name}: ${error.message}`).toBe('SessionKeysUnavailableError: keys-unavailable');
+      // The reason stays the cause, for the log.
+      expect(error.cause?.message).toBe(why);
+      provider.discoveryStatus = 200;
+      provider.discovery = () => ({ issuer: base, jwks_uri: `${base}/jwks` });
+      await expect(verifier.verifySession(await signed(), now)).resolves.toMatchObject({ userId: 'user-1' });
+      expect(provider.discoveries).toBe(2);
+    },
+  );
 });
