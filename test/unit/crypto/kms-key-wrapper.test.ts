@@ -4,10 +4,13 @@ import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import {
   DecryptCommand,
+  DependencyTimeoutException,
   DisabledException,
   GenerateDataKeyCommand,
+  IncorrectKeyException,
   InvalidCiphertextException,
   KMSClient,
+  KMSInternalException,
 } from '@aws-sdk/client-kms';
 import { DATA_KEY_REUSE_MS, dataKeys } from '@lambdas/crypto/envelope';
 import { kms, kmsKeyWrapper } from '@lambdas/crypto/kms-key-wrapper';
@@ -43,6 +46,19 @@ const fakeKms = (): void => {
     }
     return { KeyId: input.KeyId, Plaintext: entry.plaintext };
   });
+};
+
+/** An error as the SDK raises one that KMS's model does not name (throttling, a timeout): an Error of that name. */
+const sdkError = (name: string): Error => Object.assign(new Error(name), { name });
+
+/** The error `promise` rejects with, for its class, message and cause to be asserted. */
+const rejection = async (promise: Promise<unknown>): Promise<Error> => {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('nothing was thrown');
 };
 
 beforeEach(() => {
@@ -97,17 +113,70 @@ describe('the KMS key wrapper', () => {
     await expect(kmsKeyWrapper(KEY_ID).unwrap('prj_a', made.wrapped)).rejects.toThrow(DecryptionError);
   });
 
-  it('answers KMS throttling as a dependency unavailable (503, retryable)', async () => {
-    // Not one of KMS's modelled errors: the SDK raises it as an error of that name.
-    kmsMock.on(DecryptCommand).rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
+  it('refuses a data key KMS says another key made (IncorrectKeyException), the refusal its cause', async () => {
+    const refusedBy = new IncorrectKeyException({ message: 'incorrect key', $metadata: {} });
+    kmsMock.on(DecryptCommand).rejects(refusedBy);
 
-    await expect(kmsKeyWrapper(KEY_ID).unwrap('prj_a', randomBytes(184))).rejects.toThrow(ServiceUnavailableError);
+    const error = await rejection(kmsKeyWrapper(KEY_ID).unwrap('prj_a', randomBytes(184)));
+
+    expect(error).toBeInstanceOf(DecryptionError);
+    expect(error.message).toBe(`The data key of project prj_a does not unwrap under ${KEY_ID}`);
+    expect(error.cause).toBe(refusedBy);
   });
 
-  it('lets a disabled key fail as it is, an internal error for the log', async () => {
-    kmsMock.on(GenerateDataKeyCommand).rejects(new DisabledException({ message: 'key is disabled', $metadata: {} }));
+  it.each([
+    ['KMS throttling', sdkError('ThrottlingException')],
+    ['an internal error of KMS', new KMSInternalException({ message: 'internal', $metadata: {} })],
+    ['a dependency of KMS timing out', new DependencyTimeoutException({ message: 'timeout', $metadata: {} })],
+    ['a request timing out in the SDK', sdkError('TimeoutError')],
+    ['a request timing out at KMS', sdkError('RequestTimeout')],
+  ])(
+    'answers %s as a dependency unavailable (503, retryable), its error the cause the log prints',
+    async (_label, outage) => {
+      kmsMock.on(GenerateDataKeyCommand).rejects(outage);
+      kmsMock.on(DecryptCommand).rejects(outage);
+      const wrapper = kmsKeyWrapper(KEY_ID);
 
-    await expect(kmsKeyWrapper(KEY_ID).generate('prj_a')).rejects.toThrow(DisabledException);
+      const errors = [
+        await rejection(wrapper.generate('prj_a')),
+        await rejection(wrapper.unwrap('prj_a', randomBytes(184))),
+      ];
+
+      for (const error of errors) {
+        expect(error).toBeInstanceOf(ServiceUnavailableError);
+        expect(error.cause).toBe(outage);
+      }
+    },
+  );
+
+  it('lets a disabled key fail as it is, an internal error for the log, neither an outage nor a refused key', async () => {
+    const disabled = new DisabledException({ message: 'key is disabled', $metadata: {} });
+    kmsMock.on(GenerateDataKeyCommand).rejects(disabled);
+    kmsMock.on(DecryptCommand).rejects(disabled);
+    const wrapper = kmsKeyWrapper(KEY_ID);
+
+    await expect(wrapper.generate('prj_a')).rejects.toBe(disabled);
+    await expect(wrapper.unwrap('prj_a', randomBytes(184))).rejects.toBe(disabled);
+  });
+
+  it.each([
+    ['the key', { CiphertextBlob: randomBytes(184) }],
+    ['its wrapped form', { Plaintext: randomBytes(32) }],
+    ['either', {}],
+  ])('refuses an answer of GenerateDataKey without %s, naming the project', async (_label, answer) => {
+    kmsMock.on(GenerateDataKeyCommand).resolves(answer);
+
+    await expect(kmsKeyWrapper(KEY_ID).generate('prj_a')).rejects.toThrow(
+      'KMS answered GenerateDataKey for project prj_a without a key',
+    );
+  });
+
+  it('refuses an answer of Decrypt without the key, naming the project', async () => {
+    kmsMock.on(DecryptCommand).resolves({ KeyId: KEY_ID });
+
+    await expect(kmsKeyWrapper(KEY_ID).unwrap('prj_a', randomBytes(184))).rejects.toThrow(
+      'KMS answered Decrypt for project prj_a without a key',
+    );
   });
 
   it('sends no KMS call for a project served within five minutes, and one Decrypt after', async () => {
