@@ -1,10 +1,12 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import crypto, { createHash, createHmac, randomBytes } from 'node:crypto';
 import { DIGEST_BYTES, digestKeyOf, sameDigest, VALUE_DIGEST_LABEL, valueDigest } from '@lambdas/crypto/value-digest';
 
 const dataKey = Buffer.alloc(32, 7);
 
+afterEach(() => jest.restoreAllMocks());
+
 describe('valueDigest', () => {
-  it('is HMAC-SHA256 under HKDF-SHA256(data key, no salt, the v1 label): the known answer', () => {
+  it('is HMAC-SHA256 of the value’s UTF-8 bytes under HKDF-SHA256(data key, no salt, the v1 label): known answers', () => {
     // Computed apart from node:crypto's HKDF, by RFC 5869's two steps in Python's hmac module.
     expect(VALUE_DIGEST_LABEL).toBe('secrets-service/value-digest/v1');
     expect(digestKeyOf(dataKey).toString('hex')).toBe(
@@ -12,6 +14,10 @@ describe('valueDigest', () => {
     );
     expect(valueDigest(dataKey, 'hello').toString('hex')).toBe(
       '475da3f37dd29efedb4a9f05e7576581dee6cdfcde451927206806805080b343',
+    );
+    // The value's UTF-8 bytes, as Python's `'ünïcødé 🔑'.encode('utf8')`.
+    expect(valueDigest(dataKey, 'ünïcødé 🔑').toString('hex')).toBe(
+      'ac4d1eb4fc75053230cbd0b494293b40bdc22939037a04486a7e13e61dada99d',
     );
   });
 
@@ -22,6 +28,18 @@ describe('valueDigest', () => {
     expect(values.map((value) => valueDigest(dataKey, value).toString('hex'))).toEqual(digests);
     expect(new Set(digests).size).toBe(values.length);
     for (const digest of digests) expect(digest).toHaveLength(2 * DIGEST_BYTES);
+  });
+
+  it('derives the digest key once per data key a function keeps, not once per value (an HKDF is most of the work)', () => {
+    const derive = jest.spyOn(crypto, 'hkdfSync');
+    const kept = randomBytes(32);
+    const digests = ['a', 'b', 'a'].map((value) => valueDigest(kept, value).toString('hex'));
+
+    expect(derive).toHaveBeenCalledTimes(1);
+    expect(digests[2]).toBe(digests[0]);
+    expect(digests[1]).not.toBe(digests[0]);
+    valueDigest(randomBytes(32), 'a');
+    expect(derive).toHaveBeenCalledTimes(2);
   });
 
   it('differs under another project’s data key', () => {
@@ -48,5 +66,13 @@ describe('sameDigest', () => {
 
     expect(sameDigest(short, short)).toBe(false);
     expect(sameDigest(new Uint8Array(0), new Uint8Array(0))).toBe(false);
+  });
+
+  it('answers false, without throwing, for a digest compared with one of another length, either way round', () => {
+    const digest = valueDigest(dataKey, 'a');
+    const short = digest.subarray(0, 16);
+
+    expect(sameDigest(digest, short)).toBe(false);
+    expect(sameDigest(short, digest)).toBe(false);
   });
 });
