@@ -1,4 +1,13 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import fs, {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { localKeyWrapper } from '@lambdas/crypto/local-key-wrapper';
@@ -13,8 +22,22 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  jest.restoreAllMocks();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** The error `act` throws, for its message and cause to be asserted. */
+const thrown = (act: () => unknown): Error => {
+  try {
+    act();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('nothing was thrown');
+};
+
+/** How many files this process holds open. */
+const openFiles = (): number => readdirSync('/dev/fd').length;
 
 describe('the local key wrapper', () => {
   it('makes its key file with mode 0600, holding a 32-byte key and nothing beside it', () => {
@@ -92,10 +115,71 @@ describe('the local key wrapper', () => {
     expect(made.plaintext.byteLength).toBe(32);
   });
 
-  it('refuses a key file that is a folder, and one in a folder that does not exist, naming the file', () => {
+  it('refuses a key file that is a folder, and one in a folder that does not exist, naming the file and the code', () => {
     const missing = join(dir, 'nowhere', 'wrapping.key');
 
     expect(() => localKeyWrapper(dir)).toThrow(`The local wrapping key file ${dir}`);
-    expect(() => localKeyWrapper(missing)).toThrow(`The local wrapping key file ${missing} cannot be made or read`);
+    const error = thrown(() => localKeyWrapper(missing));
+    expect(error.message).toBe(`The local wrapping key file ${missing} cannot be made or read (ENOENT).`);
+    expect(error.cause).toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('refuses a key file that is no regular file, even one of mode 0600, naming the file', () => {
+    const folder = join(dir, 'folder');
+    mkdirSync(folder);
+    chmodSync(folder, 0o600);
+
+    expect(() => localKeyWrapper(folder)).toThrow(
+      `The local wrapping key file ${folder} is not a regular file, not a 32-byte key.`,
+    );
+  });
+
+  it('wraps under the key its file holds: what one key file’s key wrapped does not unwrap under another’s', async () => {
+    const other = join(dir, 'other.key');
+    writeFileSync(file, Buffer.alloc(32, 7), { mode: 0o600 });
+    writeFileSync(other, Buffer.alloc(32, 8), { mode: 0o600 });
+    const made = await localKeyWrapper(file).generate('prj_a');
+
+    await expect(localKeyWrapper(other).unwrap('prj_a', made.wrapped)).rejects.toThrow(DecryptionError);
+    expect(Buffer.from(await localKeyWrapper(file).unwrap('prj_a', made.wrapped)).equals(made.plaintext)).toBe(true);
+  });
+
+  it('leaves no file open, whether it makes the key file, reads it or refuses it', () => {
+    const before = openFiles();
+
+    localKeyWrapper(file);
+    localKeyWrapper(file);
+    chmodSync(file, 0o644);
+    expect(() => localKeyWrapper(file)).toThrow('has mode 0644');
+
+    expect(openFiles()).toBe(before);
+  });
+
+  it('refuses a key file it cannot link in place (a file system without hard links), naming the code, its draft removed', () => {
+    const refusal = Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' });
+    jest.spyOn(fs, 'linkSync').mockImplementation(() => {
+      throw refusal;
+    });
+
+    const error = thrown(() => localKeyWrapper(file));
+
+    expect(error.message).toBe(`The local wrapping key file ${file} cannot be made or read (EPERM).`);
+    expect(error.cause).toBe(refusal);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('takes the key of a process that made the file at the same moment, never overwriting it', async () => {
+    const link = fs.linkSync;
+    const theirs = Buffer.alloc(32, 9);
+    jest.spyOn(fs, 'linkSync').mockImplementationOnce((draft, target) => {
+      writeFileSync(target, theirs, { mode: 0o600 }); // the other process links its key first
+      link(draft, target);
+    });
+
+    const made = await localKeyWrapper(file).generate('prj_a');
+
+    expect(readFileSync(file).equals(theirs)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['wrapping.key']);
+    expect(Buffer.from(await localKeyWrapper(file).unwrap('prj_a', made.wrapped)).equals(made.plaintext)).toBe(true);
   });
 });
