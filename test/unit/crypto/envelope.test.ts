@@ -6,11 +6,14 @@ import {
   DATA_KEY_REUSE_MS,
   dataKeys,
   decryptValue,
+  decryptWebhookSecret,
   encryptValue,
+  encryptWebhookSecret,
   type KeyWrapper,
   type SealedValue,
   VALUE_BINDING,
   type ValueAddress,
+  type ValueCopy,
 } from '@lambdas/crypto/envelope';
 import { localKeyWrapper } from '@lambdas/crypto/local-key-wrapper';
 import type { Clock } from '@lambdas/domain/clock';
@@ -36,6 +39,9 @@ const thrown = (act: () => unknown): unknown => {
   throw new Error('nothing was thrown');
 };
 
+/** How an error names each copy of a value. */
+const COPY_NAMES: Record<ValueCopy, string> = { head: 'the head', version: 'a version', proposal: 'a change request' };
+
 /**
  * Expects `act` to refuse with a DecryptionError that names the item of `at` (its address, copy and
  * life) and never the value or the key.
@@ -45,7 +51,7 @@ const expectRefused = (act: () => unknown, at: ValueAddress, key: Uint8Array): v
   expect(error).toBeInstanceOf(DecryptionError);
   const message = (error as Error).message;
   expect(message).toContain(`${at.projectId}/${at.environment}/${at.name} version ${at.version}`);
-  expect(message).toContain(`(${at.copy === 'head' ? 'the head' : 'a version'}, life ${at.life}`);
+  expect(message).toContain(`(${COPY_NAMES[at.copy]}, life ${at.life}`);
   expect(message).not.toContain(value);
   expect(message).not.toContain(Buffer.from(key).toString('hex'));
   expect(message).not.toContain(Buffer.from(key).toString('base64'));
@@ -126,6 +132,10 @@ describe('encryptValue and decryptValue', () => {
     ['another version', { version: 4 }],
     ['another life of the secret', { life: 'Q2xpZmVMaWZm' }],
     ['the version’s own item (the head’s copy read as a version)', { copy: 'version' as const }],
+    [
+      'a change request’s proposal (the head’s copy read as one)',
+      { copy: 'proposal' as const, life: 'req_1', version: 0 },
+    ],
     // The JSON of the address keeps the parts apart: moving text between them is another address.
     ['the same text split differently', { environment: 'productionAPI', name: '_KEY' }],
   ])('refuses a value moved to %s', (_label, change) => {
@@ -222,6 +232,58 @@ describe('encryptValue and decryptValue', () => {
     const view = new Uint8Array(larger.buffer, larger.byteOffset + 6, sealed.ciphertext.byteLength);
 
     expect(decryptValue(key, address, withBytes(sealed, view))).toBe(value);
+  });
+});
+
+describe('encryptWebhookSecret and decryptWebhookSecret', () => {
+  const key = randomBytes(32);
+  const secret = 'whsec_ünïcødé-🔑';
+
+  it('round-trips a webhook’s signing secret, sealed so that it does not show', () => {
+    const sealed = encryptWebhookSecret(key, 'prj_a', 'wh_1', secret);
+
+    expect(sealed.includes(Buffer.from(secret, 'utf8'))).toBe(false);
+    expect(decryptWebhookSecret(key, 'prj_a', 'wh_1', sealed)).toBe(secret);
+  });
+
+  it('opens a secret sealed with the additional data stored secrets have, ["webhook-secret", project, webhook]', () => {
+    const stored = sealBytes(
+      key,
+      Buffer.from('["webhook-secret","prj_a","wh_1"]', 'utf8'),
+      Buffer.from(secret, 'utf8'),
+    );
+
+    expect(decryptWebhookSecret(key, 'prj_a', 'wh_1', stored)).toBe(secret);
+  });
+
+  it.each([
+    ['another webhook', 'prj_a', 'wh_2'],
+    ['another project', 'prj_b', 'wh_1'],
+  ])('refuses a secret moved to %s, naming the webhook and never the secret', (_label, projectId, webhookId) => {
+    const sealed = encryptWebhookSecret(key, 'prj_a', 'wh_1', secret);
+
+    const error = thrown(() => decryptWebhookSecret(key, projectId, webhookId, sealed));
+
+    expect(error).toBeInstanceOf(DecryptionError);
+    expect((error as Error).message).toBe(
+      `The signing secret of webhook ${projectId}/${webhookId} does not decrypt: changed, moved from another item, ` +
+        'or sealed under another key',
+    );
+  });
+
+  it('never opens a secret value as a webhook secret, nor a webhook secret as a value', () => {
+    const value = encryptValue(key, address, secret);
+    const legacy = sealBytes(key, additionalData(address, undefined), Buffer.from(secret, 'utf8'));
+    const webhook = encryptWebhookSecret(key, address.projectId, address.name, secret);
+
+    expect(thrown(() => decryptWebhookSecret(key, address.projectId, address.name, value.ciphertext))).toBeInstanceOf(
+      DecryptionError,
+    );
+    expect(thrown(() => decryptWebhookSecret(key, address.projectId, address.name, legacy))).toBeInstanceOf(
+      DecryptionError,
+    );
+    expectRefused(() => decryptValue(key, address, { ciphertext: webhook, binding: VALUE_BINDING }), address, key);
+    expectRefused(() => decryptValue(key, address, { ciphertext: webhook }), address, key);
   });
 });
 
