@@ -16,8 +16,15 @@ const environment = (name: string, secretCount = 0): EnvironmentRecord => ({
   secretCount,
 });
 
-/** One project's members and environments in memory; the writes check what the repository's conditions check. */
-const fakeEnvironments = (members: MemberRecord[], stored: EnvironmentRecord[]) => {
+/**
+ * One project's members and environments in memory; the writes check what the repository's conditions check.
+ * `meanwhile` is another request's change, landing between an update's reads and its write.
+ */
+const fakeEnvironments = (
+  members: MemberRecord[],
+  stored: EnvironmentRecord[],
+  meanwhile?: (byName: Map<string, EnvironmentRecord>) => void,
+) => {
   const byName = new Map(stored.map((entry) => [entry.name, entry]));
   const events: AuditEvent[] = [];
   const manages = (userId: string) => ['owner', 'admin'].includes(members.find((m) => m.userId === userId)?.role ?? '');
@@ -26,6 +33,7 @@ const fakeEnvironments = (members: MemberRecord[], stored: EnvironmentRecord[]) 
     listEnvironments: async (project) => [...byName.values()].filter((entry) => entry.projectId === project),
     getEnvironment: async (project, name) => (project === projectId ? byName.get(name) : undefined),
     updateEnvironment: async (managerUserId, changed, event) => {
+      meanwhile?.(byName);
       if (!manages(managerUserId) || byName.get(changed.name)?.life !== changed.life) return false;
       byName.set(changed.name, { ...changed, revision: (byName.get(changed.name)?.revision ?? 0) + 1 });
       events.push(event);
@@ -149,6 +157,7 @@ describe('updateEnvironment', () => {
     expect(byName.get('production')).toMatchObject({ protected: true, approvals: 2, revision: 1 });
     expect(events).toEqual([
       eventLike('environment.updated', {
+        target: expect.objectContaining({ projectId }),
         details: expect.objectContaining({
           environment: 'production',
           protected: true,
@@ -167,6 +176,30 @@ describe('updateEnvironment', () => {
     await expect(
       updateEnvironment(as('u-2'), projectId, 'production', { defaultAccess: 'write' }, origin, now),
     ).rejects.toThrow(ErrorText.projectRole);
+  });
+
+  it('answers 404 for an environment deleted and made again before the change is written, changing nothing', async () => {
+    const remade = { ...environment('production'), life: 'life-2' };
+    const { updateEnvironment, byName, events } = fakeEnvironments(
+      team,
+      [{ ...environment('production'), life: 'life-1' }],
+      (stored) => stored.set('production', remade),
+    );
+    await expect(
+      updateEnvironment(as('u-1'), projectId, 'production', { protected: true }, origin, now),
+    ).rejects.toThrow(ErrorText.environmentNotFound);
+    expect([byName.get('production'), events]).toEqual([remade, []]);
+  });
+
+  it('answers 403 to an admin made a plain member before the change is written, changing nothing', async () => {
+    const members = [...team];
+    const { updateEnvironment, byName, events } = fakeEnvironments(members, [environment('production')], () => {
+      members[2] = member('u-3', 'member');
+    });
+    await expect(
+      updateEnvironment(as('u-3'), projectId, 'production', { protected: true }, origin, now),
+    ).rejects.toThrow(ErrorText.projectRole);
+    expect([byName.get('production'), events]).toEqual([environment('production'), []]);
   });
 
   it('answers 404 Environment not found for an environment the project lacks', async () => {
