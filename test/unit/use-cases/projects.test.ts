@@ -1,6 +1,6 @@
 import type { AuditEvent } from '@contract/audit';
 import { ErrorText } from '@contract/errors';
-import { ConflictError, NotFoundError } from '@lambdas/domain/errors';
+import { ConflictError, NotFoundError, ServiceUnavailableError } from '@lambdas/domain/errors';
 import type { Principal } from '@lambdas/domain/principal';
 import type { EmailClaim, EnvironmentRecord, MemberRecord, ProjectRecord, UserProfile } from '@lambdas/domain/records';
 import { type ProjectStore, projectUseCases, type UserDirectory } from '@lambdas/use-cases/projects';
@@ -19,13 +19,17 @@ const member = (userId: string, role: MemberRecord['role'], of: ProjectRecord = 
 
 const key = (projectId: string, userId: string) => `${projectId}/${userId}`;
 
-/** Projects and users in memory; the writes check what the repository's conditions check. */
+/**
+ * Projects and users in memory; the writes check what the repository's conditions check. `meanwhile` is
+ * another request's change, landing before each access write.
+ */
 const fakeProjects = (
   state: {
     members?: MemberRecord[];
     claims?: EmailClaim[];
     profiles?: UserProfile[];
     environments?: EnvironmentRecord[];
+    meanwhile?: (members: Map<string, MemberRecord>) => void;
   } = {},
 ) => {
   const environments = state.environments ?? [];
@@ -44,6 +48,7 @@ const fakeProjects = (
     listMembers: async (projectId) => [...members.values()].filter((m) => m.projectId === projectId),
     listEnvironments: async (projectId) => environments.filter((environment) => environment.projectId === projectId),
     setMemberAccess: async (managerUserId, changed, _email, event) => {
+      state.meanwhile?.(members);
       if (!manages(changed.projectId, managerUserId)) return 'refused';
       const stored = members.get(key(changed.projectId, changed.userId));
       if (stored?.role !== 'member' || stored.accessRevision !== changed.accessRevision) return 'changed';
@@ -366,13 +371,42 @@ describe('setMemberAccess', () => {
     life: 'life-2',
   };
   const staging: EnvironmentRecord = { ...production, name: 'staging', life: 'life-1' };
-  const team = () =>
+  const team = (
+    meanwhile?: (members: Map<string, MemberRecord>) => void,
+    bobsAccess: MemberRecord['access'] = undefined,
+    environments = [production, staging],
+  ) =>
     fakeProjects({
-      members: [member('u-1', 'owner'), member('u-2', 'member'), member('u-3', 'admin')],
-      claims: [bob, { email: 'ann@example.com', userId: 'u-3' }, { email: 'zed@example.com', userId: 'u-1' }],
+      members: [
+        member('u-1', 'owner'),
+        { ...member('u-2', 'member'), ...(bobsAccess && { access: bobsAccess }) },
+        member('u-3', 'admin'),
+      ],
+      claims: [
+        bob,
+        { email: 'ann@example.com', userId: 'u-3' },
+        { email: 'zed@example.com', userId: 'u-1' },
+        { email: 'cy@example.com', userId: 'u-4' },
+      ],
       profiles: [{ userId: 'u-2', email: bob.email }],
-      environments: [production, staging],
+      environments,
+      meanwhile,
     });
+  const bobKey = key('prj_a', 'u-2');
+  /** Another manager setting bob's staging to none, before each of the first `times` access writes. */
+  const stagingClosedBefore = (times: number) => {
+    let left = times;
+    return (members: Map<string, MemberRecord>) => {
+      const stored = members.get(bobKey);
+      if (left <= 0 || !stored) return;
+      left -= 1;
+      members.set(bobKey, {
+        ...stored,
+        access: { ...stored.access, staging: { level: 'none', life: 'life-1' } },
+        accessRevision: (stored.accessRevision ?? 0) + 1,
+      });
+    };
+  };
 
   it('sets a member’s level in the environments named, keeps the others, and lists it', async () => {
     const { setMemberAccess, listMembers, events } = team();
@@ -392,6 +426,53 @@ describe('setMemberAccess', () => {
       ['member.access_changed', { production: 'read' }],
       ['member.access_changed', { staging: 'none' }],
     ]);
+    expect(events[0]).toEqual(
+      eventLike('member.access_changed', {
+        target: expect.objectContaining({ projectId: 'prj_a', userId: 'u-2', email: bob.email }),
+      }),
+    );
+  });
+
+  it('sets the level of an environment made before environments had lives', async () => {
+    const { setMemberAccess } = team(undefined, undefined, [{ ...production, life: undefined }]);
+    expect((await setMemberAccess(session, 'prj_a', bob.email, { production: 'read' }, origin, now)).access).toEqual({
+      production: 'read',
+    });
+  });
+
+  it('drops the levels the member held in environments deleted since', async () => {
+    const { setMemberAccess, members } = team(undefined, {
+      qa: { level: 'read', life: 'life-9' },
+      staging: { level: 'none', life: 'life-1' },
+    });
+    await setMemberAccess(session, 'prj_a', bob.email, { production: 'read' }, origin, now);
+    expect(members.get(bobKey)?.access).toEqual({
+      staging: { level: 'none', life: 'life-1' },
+      production: { level: 'read', life: 'life-2' },
+    });
+  });
+
+  it('keeps a change another manager wrote first, reading the member again up to five times', async () => {
+    const { setMemberAccess, events } = team(stagingClosedBefore(4));
+    const shown = await setMemberAccess(session, 'prj_a', bob.email, { production: 'read' }, origin, now);
+    expect(shown.access).toEqual({ production: 'read', staging: 'none' });
+    expect(events.map((event) => event.details.access)).toEqual([{ production: 'read' }]);
+  });
+
+  it('answers 503 when the member’s access moved before each of five writes, writing nothing', async () => {
+    const { setMemberAccess, members, events } = team(stagingClosedBefore(5));
+    await expect(setMemberAccess(session, 'prj_a', bob.email, { production: 'read' }, origin, now)).rejects.toThrow(
+      ServiceUnavailableError,
+    );
+    expect([members.get(bobKey)?.access?.production, events]).toEqual([undefined, []]);
+  });
+
+  it('answers 404 Project not found to an admin removed before the write, writing nothing', async () => {
+    const { setMemberAccess, members, events } = team((stored) => stored.delete(key('prj_a', 'u-3')));
+    await expect(
+      setMemberAccess(caller('u-3'), 'prj_a', bob.email, { production: 'read' }, origin, now),
+    ).rejects.toThrow(ErrorText.projectNotFound);
+    expect([members.get(bobKey)?.access, events]).toEqual([undefined, []]);
   });
 
   it('answers 409 for an owner or an admin, who write everywhere, and 404 for a stranger or an unknown environment', async () => {
@@ -401,6 +482,9 @@ describe('setMemberAccess', () => {
     ).rejects.toThrow(ErrorText.accessFixed);
     await expect(
       setMemberAccess(session, 'prj_a', 'nobody@example.com', { production: 'read' }, origin, now),
+    ).rejects.toThrow(ErrorText.memberNotFound);
+    await expect(
+      setMemberAccess(session, 'prj_a', 'cy@example.com', { production: 'read' }, origin, now),
     ).rejects.toThrow(ErrorText.memberNotFound);
     await expect(setMemberAccess(session, 'prj_a', bob.email, { qa: 'read' }, origin, now)).rejects.toThrow(
       ErrorText.environmentNotFound,
