@@ -8,8 +8,20 @@ import { eventLike, now, origin, sequentialIds, session } from './fakes';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Tokens in memory, with the events written beside them; the limit and offboarding rules are the repository's. */
-const fakeTokens = (stored: TokenRecord[] = [], memberOf: readonly string[] = ['prj_A', 'prj_B']) => {
+/** Whether a token still works at `at`: neither stopped after a rotation nor expired. */
+const liveAt = (token: TokenRecord, at: Date) =>
+  [token.stopsAt, token.expiresAt].every((end) => end === undefined || end === null || Date.parse(end) > at.getTime());
+
+/**
+ * Tokens in memory, with the events written beside them; the offboarding rules are the repository's. A
+ * rotation, as in the repository, first counts the user's live tokens with the replacement against
+ * `limit`, then checks the old token.
+ */
+const fakeTokens = (
+  stored: TokenRecord[] = [],
+  memberOf: readonly string[] = ['prj_A', 'prj_B'],
+  limit = Number.POSITIVE_INFINITY,
+) => {
   const tokens = new Map(stored.map((token) => [token.tokenId, token]));
   const events: AuditEvent[] = [];
   const store: TokenStore = {
@@ -19,7 +31,9 @@ const fakeTokens = (stored: TokenRecord[] = [], memberOf: readonly string[] = ['
       tokens.set(token.tokenId, token);
       events.push(event);
     },
-    replace: async (old, replacement, stopsAt, _now, _issuedAt, event) => {
+    replace: async (old, replacement, stopsAt, at, _issuedAt, event) => {
+      const live = [...tokens.values()].filter((token) => token.userId === old.userId && liveAt(token, at));
+      if (live.length + 1 > limit) throw new ConflictError(ErrorText.tokenLimit);
       const current = tokens.get(old.tokenId);
       if (current?.userId !== old.userId) throw new NotFoundError(ErrorText.tokenNotFound);
       if (current.replacedBy !== undefined) throw new ConflictError(ErrorText.tokenRotated);
@@ -303,6 +317,20 @@ describe('rotateToken', () => {
       message: ErrorText.tokenRotated,
     });
     expect(rotated.events).toEqual([]);
+  });
+
+  it('answers 409 Token already rotated for a rotated token even when the caller holds as many tokens as allowed', async () => {
+    const stopsAt = '2026-11-26T12:00:00.000Z';
+    const full = fakeTokens([stored({ replacedBy: 'newer', stopsAt }), stored({ tokenId: 'newer' })], [], 2);
+    await expect(full.rotateToken(session, 'old1', undefined, origin, now)).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.tokenRotated,
+    });
+    await expect(full.rotateToken(session, 'newer', undefined, origin, now)).rejects.toMatchObject({
+      status: 409,
+      message: ErrorText.tokenLimit,
+    });
+    expect(full.events).toEqual([]);
   });
 
   it('refuses a caller that is not a session (401)', async () => {
