@@ -517,6 +517,18 @@ describe('verifyWorkloadToken refuses', () => {
     expect(verdict).toEqual({ accepted: false, reason: 'unknown-key' });
   });
 
+  it('a token whose header makes critical an extension the verifier does not support', async () => {
+    const { url, key } = await newIssuer();
+    const claims = { iss: url, aud: AUDIENCE, sub: SUBJECT, iat: nowSeconds - 10, exp: nowSeconds + 300 };
+    const signed = await new FlattenedSign(new TextEncoder().encode(JSON.stringify(claims)))
+      .setProtectedHeader({ alg: key.alg, kid: key.kid, crit: ['urn:example:policy'], 'urn:example:policy': 1 })
+      // The issuer knows the extension; the verifier does not.
+      .sign(key.pair.privateKey, { crit: { 'urn:example:policy': true } });
+    const token = `${signed.protected}.${signed.payload}.${signed.signature}`;
+    // jose supports no such extension (JOSENotSupported): refused as what the token asks is not supported.
+    expect(await verifyWorkloadToken(token, [ruleFor(url)], options)).toEqual({ accepted: false, reason: 'algorithm' });
+  });
+
   it('a tampered token', async () => {
     const { url, key } = await newIssuer();
     const [header, , signature] = (await tokenFrom(url, key)).split('.');
