@@ -499,7 +499,11 @@ const resolveReferences = async (
       stored.set(key, value);
       const place = placeKey(target);
       const list = reads.get(place) ?? [];
-      if (!list.some((entry) => entry.name === target.name)) list.push({ name: target.name, version: head.version });
+      // Every version whose value is disclosed is recorded: an earlier version's reference back to its own
+      // secret discloses the current one too.
+      if (!list.some((entry) => entry.name === target.name && entry.version === head.version)) {
+        list.push({ name: target.name, version: head.version });
+      }
       reads.set(place, list);
       level.push(...referencesIn(value, target).map((part) => part.target));
     }

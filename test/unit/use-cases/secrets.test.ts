@@ -801,12 +801,19 @@ describe('getSecret', () => {
     expect(world.reads).toEqual([readOf([{ name: 'API_KEY', version: 1 }]), readOf([{ name: 'API_KEY', version: 2 }])]);
   });
 
-  it('resolves an earlier version’s reference back to its own secret to the current value', async () => {
+  it('resolves an earlier version’s reference back to its own secret to the current value, recording both versions read', async () => {
     const world = fakeSecrets();
     await putSecret(world, at(), 'B', { value: `\${A}` });
     await putSecret(world, at(), 'A', { value: `\${B}` });
     await putSecret(world, at(), 'A', { value: 'now' });
     expect(await getSecret(world, at(), 'A', 1)).toMatchObject({ value: 'now', version: 1 });
+    expect(world.reads).toEqual([
+      readOf([
+        { name: 'A', version: 1 },
+        { name: 'A', version: 2 },
+        { name: 'B', version: 1 },
+      ]),
+    ]);
   });
 
   it('answers 404 Secret version not found for a version to come, or one that is a delete', async () => {
