@@ -7,6 +7,7 @@ import { delimiter, join } from 'node:path';
 import { ErrorText } from '@contract/errors';
 import { LOCK_FILE } from '../../local/data-dir';
 import { freePort } from '../../local/dynamodb-local';
+import { startCountingProxy } from '../../measure/dynamo-proxy';
 import { until } from '../../measure/until';
 import { call, devSession, uniqueEmail } from './harness';
 import { type ChildEnv, type NpmService, type RunAs, runScript, spawnScript, startNpmService } from './npm-start';
@@ -286,6 +287,28 @@ describe('npm start while DynamoDB is not ready yet', () => {
       } finally {
         await starting.stop();
         stalled.close();
+      }
+    },
+    TEST_MS,
+  );
+});
+
+describe('npm start beside a slow DynamoDB Local', () => {
+  it(
+    'waits for an answer that takes seconds, where a deployed function would give up after one',
+    async () => {
+      // Every Query reaches DynamoDB Local two seconds late, as a JVM on a laptop that is also building.
+      const proxy = await startCountingProxy(process.env.TEST_DYNAMODB_ENDPOINT ?? '');
+      const service = await startNpmService({ DYNAMODB_ENDPOINT: proxy.endpoint });
+      try {
+        const session = await devSession(service, uniqueEmail('slow'));
+        proxy.rewrite('Query', () => new Promise((resolve) => setTimeout(resolve, 2_000)));
+        const reply = await call(service, 'GET', '/api/v1/projects', { token: session });
+        expect(proxy.operations).toContain('Query');
+        expect(reply.status).toBe(200);
+      } finally {
+        await service.stop();
+        await proxy.close();
       }
     },
     TEST_MS,
