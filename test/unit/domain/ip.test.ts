@@ -179,11 +179,27 @@ describe('networks (allow-lists)', () => {
     expect(networkHolds(network, '::1.2.4.4')).toBe(false);
   });
 
+  it('reads a dotted tail whose middle numbers have two or three digits', () => {
+    const network = parseNetwork('::10.22.133.0/120') as Network;
+    expect(networkText(network)).toBe('::10.22.133.0/120');
+    expect(networkHolds(network, '::10.22.133.250')).toBe(true);
+    expect(networkHolds(network, '::ffff:10.22.133.250')).toBe(false);
+    expect(text('::1.22.3.4')).toBe('::1.22.3.4');
+    expect(text('::1.2.133.4')).toBe('::1.2.133.4');
+  });
+
   it('ignores spaces around an entry and around its address, and keeps a mapped prefix shorter than the mapping IPv6', () => {
     expect(text(' 10.0.0.0/8 ')).toBe('10.0.0.0/8');
     expect(text('::ffff:10.0.0.0 /104')).toBe('10.0.0.0/8');
     // A /95 around mapped addresses reaches beyond ::ffff:0:0/96: no IPv4 network says it, an IPv6 one does.
     expect(text('::ffff:10.0.0.0/95')).toBe('::fffe:0:0/95');
+  });
+
+  it('reads a mapped network of exactly 96 bits, the whole mapping, as every IPv4 address', () => {
+    const network = parseNetwork('::ffff:0:0/96') as Network;
+    expect(networkText(network)).toBe('0.0.0.0/0');
+    expect(networkHolds(network, '203.0.113.7')).toBe(true);
+    expect(networksOverlap(network, parseNetwork('10.0.0.0/8') as Network)).toBe(true);
   });
 
   describe('embeddedIpv4Prefix', () => {
