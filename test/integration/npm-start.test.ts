@@ -297,12 +297,12 @@ describe('npm start beside a slow DynamoDB Local', () => {
   it(
     'waits for an answer that takes seconds, where a deployed function would give up after one',
     async () => {
-      // Every Query reaches DynamoDB Local two seconds late, as a JVM on a laptop that is also building.
+      // Every Query reaches DynamoDB Local a second and a half late, as a JVM on a laptop that is also building.
       const proxy = await startCountingProxy(process.env.TEST_DYNAMODB_ENDPOINT ?? '');
       const service = await startNpmService({ DYNAMODB_ENDPOINT: proxy.endpoint });
       try {
         const session = await devSession(service, uniqueEmail('slow'));
-        proxy.rewrite('Query', () => new Promise((resolve) => setTimeout(resolve, 2_000)));
+        proxy.rewrite('Query', () => new Promise((resolve) => setTimeout(resolve, 1_500)));
         const reply = await call(service, 'GET', '/api/v1/projects', { token: session });
         expect(proxy.operations).toContain('Query');
         expect(reply.status).toBe(200);

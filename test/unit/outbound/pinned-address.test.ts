@@ -102,7 +102,7 @@ describe('pinnedGet', () => {
     // A Response cannot hold such a status: without the check the GET would never settle.
     const settled = Promise.race([
       get('/status/600'),
-      new Promise((_resolve, reject) => setTimeout(() => reject(new Error('never settled')), 5_000).unref()),
+      new Promise((_resolve, reject) => setTimeout(() => reject(new Error('never settled')), 10_000).unref()),
     ]);
     await expect(settled).rejects.toThrow('Answered status 600');
   });
