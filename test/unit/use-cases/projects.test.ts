@@ -371,11 +371,15 @@ describe('setMemberAccess', () => {
     life: 'life-2',
   };
   const staging: EnvironmentRecord = { ...production, name: 'staging', life: 'life-1' };
-  const team = (
-    meanwhile?: (members: Map<string, MemberRecord>) => void,
-    bobsAccess: MemberRecord['access'] = undefined,
+  const team = ({
+    meanwhile,
+    bobsAccess,
     environments = [production, staging],
-  ) =>
+  }: {
+    meanwhile?: (members: Map<string, MemberRecord>) => void;
+    bobsAccess?: MemberRecord['access'];
+    environments?: EnvironmentRecord[];
+  } = {}) =>
     fakeProjects({
       members: [
         member('u-1', 'owner'),
@@ -434,16 +438,18 @@ describe('setMemberAccess', () => {
   });
 
   it('sets the level of an environment made before environments had lives', async () => {
-    const { setMemberAccess } = team(undefined, undefined, [{ ...production, life: undefined }]);
+    const { setMemberAccess } = team({ environments: [{ ...production, life: undefined }] });
     expect((await setMemberAccess(session, 'prj_a', bob.email, { production: 'read' }, origin, now)).access).toEqual({
       production: 'read',
     });
   });
 
   it('drops the levels the member held in environments deleted since', async () => {
-    const { setMemberAccess, members } = team(undefined, {
-      qa: { level: 'read', life: 'life-9' },
-      staging: { level: 'none', life: 'life-1' },
+    const { setMemberAccess, members } = team({
+      bobsAccess: {
+        qa: { level: 'read', life: 'life-9' },
+        staging: { level: 'none', life: 'life-1' },
+      },
     });
     await setMemberAccess(session, 'prj_a', bob.email, { production: 'read' }, origin, now);
     expect(members.get(bobKey)?.access).toEqual({
@@ -453,14 +459,14 @@ describe('setMemberAccess', () => {
   });
 
   it('keeps a change another manager wrote first, reading the member again up to five times', async () => {
-    const { setMemberAccess, events } = team(stagingClosedBefore(4));
+    const { setMemberAccess, events } = team({ meanwhile: stagingClosedBefore(4) });
     const shown = await setMemberAccess(session, 'prj_a', bob.email, { production: 'read' }, origin, now);
     expect(shown.access).toEqual({ production: 'read', staging: 'none' });
     expect(events.map((event) => event.details.access)).toEqual([{ production: 'read' }]);
   });
 
   it('answers 503 when the member’s access moved before each of five writes, writing nothing', async () => {
-    const { setMemberAccess, members, events } = team(stagingClosedBefore(5));
+    const { setMemberAccess, members, events } = team({ meanwhile: stagingClosedBefore(5) });
     await expect(setMemberAccess(session, 'prj_a', bob.email, { production: 'read' }, origin, now)).rejects.toThrow(
       ServiceUnavailableError,
     );
@@ -468,7 +474,7 @@ describe('setMemberAccess', () => {
   });
 
   it('answers 404 Project not found to an admin removed before the write, writing nothing', async () => {
-    const { setMemberAccess, members, events } = team((stored) => stored.delete(key('prj_a', 'u-3')));
+    const { setMemberAccess, members, events } = team({ meanwhile: (stored) => stored.delete(key('prj_a', 'u-3')) });
     await expect(
       setMemberAccess(caller('u-3'), 'prj_a', bob.email, { production: 'read' }, origin, now),
     ).rejects.toThrow(ErrorText.projectNotFound);
