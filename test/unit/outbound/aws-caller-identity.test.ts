@@ -30,7 +30,17 @@ const aliceKey: DevStsKey = {
 };
 
 /** How the loopback STS answers the next requests. */
-type Mode = 'sts' | 'redirect' | 'unavailable' | 'garbage' | 'throttled' | 'limited' | 'bad-token' | 'padded' | 'bare';
+type Mode =
+  | 'sts'
+  | 'redirect'
+  | 'unavailable'
+  | 'garbage'
+  | 'throttled'
+  | 'limited'
+  | 'bad-token'
+  | 'full'
+  | 'padded'
+  | 'bare';
 
 /** The error answers of STS the loopback one gives, by mode: a status and its error code (none: no body). */
 const FAILURES = {
@@ -69,9 +79,9 @@ const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> 
     res.writeHead(status).end(code && `<ErrorResponse><Error><Code>${code}</Code></Error></ErrorResponse>`);
     return;
   }
-  if (mode === 'padded') {
+  if (mode === 'full' || mode === 'padded') {
     const xml = identityXml(ciKey.arn);
-    res.writeHead(200, { 'Content-Type': 'text/xml' }).end(xml.padEnd(64 * 1024 + 1, ' '));
+    res.writeHead(200, { 'Content-Type': 'text/xml' }).end(xml.padEnd(64 * 1024 + (mode === 'padded' ? 1 : 0), ' '));
     return;
   }
   if (mode === 'garbage') {
@@ -262,6 +272,7 @@ describe('verifyCallerIdentity', () => {
     ['another action', 'Action=AssumeRole&Version=2011-06-15&RoleArn=arn:aws:iam::123456789012:role/admin'],
     ['another action and the version alone', 'Action=AssumeRole&Version=2011-06-15'],
     ['the version under another name', 'Action=GetCallerIdentity&Release=2011-06-15'],
+    ['the action under another name', 'Operation=GetCallerIdentity&Version=2011-06-15'],
     ['a third parameter', `${GET_CALLER_IDENTITY_BODY}&RoleArn=x`],
     ['the action twice', `${GET_CALLER_IDENTITY_BODY}&Action=GetCallerIdentity`],
     ['another version', 'Action=GetCallerIdentity&Version=2010-01-01'],
@@ -347,6 +358,11 @@ describe('verifyCallerIdentity', () => {
     mode = 'redirect';
     await expect(verify(await signed())).resolves.toEqual({ accepted: false, reason: 'sts-unavailable' });
     expect(asked).toEqual([DEV_STS_PATH]);
+  });
+
+  it("reads an answer of STS exactly 64 KiB long (one byte more is refused, as 'padded' shows)", async () => {
+    mode = 'full';
+    await expect(verify(await signed())).resolves.toMatchObject({ accepted: true, arn: ciKey.arn });
   });
 
   it('refuses a token STS does not know (400) as a signature it does not accept', async () => {
