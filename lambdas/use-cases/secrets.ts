@@ -500,10 +500,8 @@ const resolveReferences = async (
       const place = placeKey(target);
       const list = reads.get(place) ?? [];
       // Every version whose value is disclosed is recorded: an earlier version's reference back to its own
-      // secret discloses the current one too.
-      if (!list.some((entry) => entry.name === target.name && entry.version === head.version)) {
-        list.push({ name: target.name, version: head.version });
-      }
+      // secret discloses the current one too (a current value already read is in `stored`, never read twice).
+      list.push({ name: target.name, version: head.version });
       reads.set(place, list);
       level.push(...referencesIn(value, target).map((part) => part.target));
     }
