@@ -35,9 +35,9 @@ module.exports = {
   // (docs/performance.md, "Suite time in a clean clone").
   maxWorkers: Math.max(2, os.availableParallelism() - 1),
   // A worker keeps what each file leaves in its heap (the services, SDK clients and modules it loaded): by
-  // the suite's second half one held 400-700 MB and ran bad-input and work-per-request four times slower
-  // than a fresh one. Jest starts a new worker after a file that leaves it over this much
-  // (docs/performance.md, "Suite time in a clean clone").
+  // the suite's second half one held 400-700 MB, and the per-route files run there took two to three times
+  // as long as in fresh workers. Jest starts a new worker after a file that leaves it over this much
+  // (docs/performance.md, "Workers recycled").
   workerIdleMemoryLimit: '300MB',
   // Which files start first when jest has no timings of them yet, as in a clean clone (test/sequencer.js).
   testSequencer: '<rootDir>/test/sequencer.js',

@@ -38,7 +38,7 @@ type Mode =
   | 'throttled'
   | 'limited'
   | 'bad-token'
-  | 'full'
+  | 'at-limit'
   | 'padded'
   | 'bare';
 
@@ -79,7 +79,7 @@ const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> 
     res.writeHead(status).end(code && `<ErrorResponse><Error><Code>${code}</Code></Error></ErrorResponse>`);
     return;
   }
-  if (mode === 'full' || mode === 'padded') {
+  if (mode === 'at-limit' || mode === 'padded') {
     const xml = identityXml(ciKey.arn);
     res.writeHead(200, { 'Content-Type': 'text/xml' }).end(xml.padEnd(64 * 1024 + (mode === 'padded' ? 1 : 0), ' '));
     return;
@@ -361,7 +361,7 @@ describe('verifyCallerIdentity', () => {
   });
 
   it("reads an answer of STS exactly 64 KiB long (one byte more is refused, as 'padded' shows)", async () => {
-    mode = 'full';
+    mode = 'at-limit';
     await expect(verify(await signed())).resolves.toMatchObject({ accepted: true, arn: ciKey.arn });
   });
 
