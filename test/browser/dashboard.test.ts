@@ -608,16 +608,20 @@ test('a project entry the API refuses is named by its project next to the choice
   await page.getByLabel('admin').uncheck();
 });
 
+/** Whether the page's focused element has `value` as its `name` (run in the page). */
+const focusHas = ([name, value]: readonly [string, string | null]): boolean =>
+  (globalThis as unknown as { document: { activeElement: Record<string, unknown> | null } }).document.activeElement?.[
+    name
+  ] === value;
+
 /**
  * The focused element's `property`, once it is `expected`: focus moves in an effect after a render, so
- * an immediate look could see the element before it, on a busy machine.
+ * an immediate look could see the element before it, on a busy machine. The wait takes a function, not
+ * a string: Playwright evaluates a string predicate again on each poll, which the dashboard's CSP (no
+ * `unsafe-eval`) refuses with a console error, seen when the first look came too early.
  */
 const expectFocusOn = async (property: 'id' | 'textContent', expected: string | null) => {
-  await page
-    .waitForFunction(`document.activeElement?.${property} === ${JSON.stringify(expected)}`, undefined, {
-      timeout: 10_000,
-    })
-    .catch(() => undefined);
+  await page.waitForFunction(focusHas, [property, expected] as const, { timeout: 10_000 }).catch(() => undefined);
   await expect(page.evaluate(`document.activeElement.${property}`)).resolves.toBe(expected);
 };
 
