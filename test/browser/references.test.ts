@@ -80,7 +80,8 @@ test('Reveal shows a value resolved, with each reference a link to the secret it
   expect(await screenshotEachWidth(page, 'references-revealed')).toEqual([]);
 
   await links.nth(1).click();
-  await expect(page.getByRole('radio', { name: /^staging, / }).isChecked()).resolves.toBe(true);
+  // The link stays on the Secrets tab, so nothing else marks the moment the choice changes.
+  await page.getByRole('radio', { name: /^staging, /, checked: true }).waitFor();
   await expect(page.getByLabel('Filter by name').inputValue()).resolves.toBe('DB_HOST');
   await rowOf('DB_HOST').waitFor();
   await expect(rowOf('OTHER').count()).resolves.toBe(0);
