@@ -2,14 +2,16 @@
 const os = require('node:os');
 const esmPackages = ['@middy', 'jose', 'zod', 'oauth2-mock-server', 'is-plain-obj'].join('|');
 
+// SWC strips the types and writes CommonJS; tsc checks them (npm run typecheck). It compiles the suite's files
+// in about a third of ts-jest's CPU, which transpiled with TypeScript itself (docs/performance.md, "Transforms").
+const swc = (syntax) => [
+  '@swc/jest',
+  { jsc: { parser: { syntax }, target: 'es2022' }, module: { type: 'commonjs' }, sourceMaps: 'inline' },
+];
+
 const base = {
   testEnvironment: 'node',
-  transform: {
-    '^.+\\.m?[tj]s$': [
-      'ts-jest',
-      { tsconfig: { allowJs: true, module: 'commonjs', esModuleInterop: true, isolatedModules: true } },
-    ],
-  },
+  transform: { '^.+\\.ts$': swc('typescript'), '^.+\\.m?js$': swc('ecmascript') },
   transformIgnorePatterns: [`node_modules/(?!(${esmPackages})/)`],
   moduleNameMapper: {
     '^@client/(.*)$': '<rootDir>/client/$1',

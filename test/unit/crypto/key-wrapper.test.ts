@@ -1,5 +1,4 @@
-process.env.AWS_REGION ??= 'us-east-1';
-
+import '../aws-env';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

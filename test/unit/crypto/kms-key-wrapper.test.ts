@@ -1,5 +1,4 @@
-process.env.AWS_REGION ??= 'us-east-1';
-
+import '../aws-env';
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import {

@@ -1,9 +1,4 @@
-process.env.TABLE_NAME ??= 'unit';
-// The endpoint and the credentials are resolved before a request is built; none is ever sent.
-process.env.AWS_REGION ??= 'us-east-1';
-process.env.AWS_ACCESS_KEY_ID ??= 'AKIDEXAMPLE';
-process.env.AWS_SECRET_ACCESS_KEY ??= 'unit';
-
+import '../aws-env';
 import { Readable } from 'node:stream';
 import { documentClient, dynamo, getItem, transactWrite, writeIfCondition, writeItem } from '@lambdas/data/client';
 
