@@ -159,6 +159,8 @@ test('docs/dashboard-secrets.png: a project’s home on its Secrets tab, one val
   const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'DATABASE_URL' }) });
   await row.getByRole('button', { name: 'Reveal' }).click();
   await row.getByText('postgres://demo:not-a-real-password@db.example.test/app').waitFor();
+  // The project's name and the role under it come with a read of their own.
+  await page.getByRole('heading', { name: 'payments', level: 1 }).waitFor();
   await docsScreenshot('dashboard-secrets');
 });
 
@@ -229,6 +231,9 @@ test('docs/dashboard-service-accounts.png: the project’s service accounts with
   await page.reload();
   await page.getByRole('tab', { name: 'Service accounts' }).click();
   await page.getByRole('rowheader', { name: 'nightly-backup' }).waitFor();
+  // The environments' columns and the owner's form come with reads of their own, which may answer after the list's.
+  await page.getByRole('columnheader', { name: 'staging' }).waitFor();
+  await page.getByRole('form', { name: 'Create a service account' }).waitFor();
   await docsScreenshot('dashboard-service-accounts');
 });
 

@@ -338,6 +338,8 @@ test('a plain member sees the list and a service account’s access, without a c
   await openTab(page);
   const row = rowOf(page, 'ci-deploy');
   await row.waitFor();
+  // The environments' columns come with a read of their own, which may answer after the list's.
+  await page.getByRole('region', { name: 'Service accounts' }).getByRole('columnheader', { name: 'staging' }).waitFor();
   await expect(row.getByRole('cell').allTextContents()).resolves.toEqual([
     '',
     'read',
