@@ -336,6 +336,38 @@ const main = async () => {
       'proposed',
     ),
   );
+  /**
+   * Events of a trail, as the audit routes read them: the user's own (the caller's token created) in
+   * its partition, written to the project's trail too.
+   */
+  const { auditEvent } = await import('@lambdas/domain/audit');
+  const { auditEventItem } = await import('@lambdas/data/audit-item');
+  const trailEvent = () =>
+    auditEventItem(
+      auditEvent(
+        'token.created',
+        {
+          actor: {
+            type: 'user',
+            id: 'user-1',
+            name: null,
+            userId: 'user-1',
+            email,
+            via: 'session',
+            tokenId: null,
+            subject: null,
+          },
+          sourceIp: '203.0.113.7',
+          userAgent: 'bench',
+          requestId: 'bench',
+        },
+        new Date(now),
+        { tokenId: token.tokenId, projectId },
+        { name: token.name, scopes: token.scopes, expiresAt: far },
+      ),
+      { userId: 'user-1', projectId },
+      90,
+    );
   const changeSlots = {
     PK: secretsPartition,
     SK: 'CHANGE_SLOTS',
@@ -428,6 +460,7 @@ const main = async () => {
     deliveries: itemsOf([delivery, delivery, delivery]),
     project: encode({ Item: marshall(project) }),
     serviceAccounts: itemsOf([serviceAccount, serviceAccount, serviceAccount]),
+    events: itemsOf(Array.from({ length: 5 }, trailEvent)),
     profiles: encode({
       Responses: {
         [BUNDLE_ENV.TABLE_NAME]: [
@@ -486,6 +519,7 @@ const main = async () => {
         if (body.includes('VERSION#')) return answers.secretVersions;
         return body.includes('ProjectionExpression') ? answers.secretHeadsListed : answers.secretHeads;
       }
+      if (body.includes('AUDIT')) return answers.events;
       if (body.includes('SERVICE_ACCOUNT#')) return answers.serviceAccounts;
       if (body.includes('DELIVERY#')) return answers.deliveries;
       if (body.includes('WEBHOOK#')) return answers.webhooks;
