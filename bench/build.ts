@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import { routes } from '../contract/routes';
@@ -17,7 +17,7 @@ export interface BundleFile {
 /** One function's bundle built exactly as the stack builds it, and its floor. */
 export interface Bundle extends BundleFile {
   readonly name: string;
-  /** The same bundle built without a source map, for the source-map tax. */
+  /** The same bundle as esbuild builds it without a source map, for the source-map tax. */
   readonly unmappedFile: string;
   /** The libraries it imports: what its floor is made of. */
   readonly libraries: readonly LibraryImport[];
@@ -62,9 +62,23 @@ const buildFloor = async (
   return sizeOf(file);
 };
 
+/** The line esbuild ends a bundle with when it writes its map beside it. */
+const MAP_LINK = '//# sourceMappingURL=index.js.map\n';
+
 /**
- * Bundles every function named (all of them by default) with the stack's esbuild settings, again without
- * a source map, and its floor.
+ * The bundle as esbuild builds it without a map: the same bytes but the last line, which links the map
+ * (a third build per function cost a third of the bundling's minute, for bytes known in advance).
+ */
+const writeUnmapped = (file: string, unmappedFile: string) => {
+  const text = readFileSync(file, 'utf8');
+  if (!text.endsWith(MAP_LINK)) throw new Error(`${file} does not end with its map's link`);
+  mkdirSync(path.dirname(unmappedFile), { recursive: true });
+  writeFileSync(unmappedFile, text.slice(0, -MAP_LINK.length));
+};
+
+/**
+ * Bundles every function named (all of them by default) with the stack's esbuild settings, without a
+ * source map too, and its floor.
  */
 export const buildBundles = async (outDir: string, names?: ReadonlySet<string>): Promise<Bundle[]> => {
   mkdirSync(outDir, { recursive: true });
@@ -75,7 +89,7 @@ export const buildBundles = async (outDir: string, names?: ReadonlySet<string>):
       const file = path.join(outDir, name, 'index.js');
       const unmappedFile = path.join(outDir, `${name}-unmapped`, 'index.js');
       const { metafile } = await build({ ...esbuildOptions(source, file), metafile: true });
-      await build({ ...esbuildOptions(source, unmappedFile), sourcemap: false });
+      writeUnmapped(file, unmappedFile);
       const libraries = libraryImports(
         metafile,
         source,
