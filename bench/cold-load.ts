@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { Bundle } from './build';
 import { BUNDLE_ENV } from './fixtures';
 
@@ -19,20 +19,44 @@ export type LoadSamples = Map<string, number[]>;
 /** A way of loading a bundle: which of its files, with which Node arguments. */
 export type LoadVariant = (bundle: Bundle) => { readonly file: string; readonly args: readonly string[] };
 
+/** One load in a fresh Node process: its wall-clock and CPU milliseconds. */
+const loadOnce = (name: string, { file, args }: ReturnType<LoadVariant>) =>
+  new Promise<{ wall: number; cpu: number }>((resolve, reject) => {
+    const child = spawn(process.execPath, [...args, '-e', LOAD_SCRIPT, file], {
+      env: { PATH: process.env.PATH, ROUTE_RULES: process.env.ROUTE_RULES, ...BUNDLE_ENV },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk;
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`${name} failed to load: ${err}`));
+      const [wall = Number.NaN, cpu = Number.NaN] = out.split(' ').map(Number);
+      resolve({ wall, cpu });
+    });
+  });
+
 /**
  * Milliseconds to `require()` each bundle in a fresh Node process, `rounds` times for each variant
- * (as deployed, its floor, without a map...), on the CPU and on the wall clock. Each round loads one
- * bundle under every variant back to back before the next bundle, so a noisy moment of the machine
- * falls on a function and its floor alike, and the samples of one round pair up across variants by
- * index: a ratio is taken within each round, and its verdict is the median of those ratios.
+ * (as deployed, its floor, without a map...), on the CPU and on the wall clock. In each round a bundle's
+ * variants load two at a time, in the order given (the function as deployed beside its floor, then the
+ * next two), both processes started together, so whatever else the machine does at that moment falls
+ * on both sides of the pair, and the two cores of a small machine halve the time. The samples of one
+ * round pair up across variants by index: a ratio is taken within each round, and its verdict is the
+ * median of those ratios.
  */
-export const measureColdLoad = <V extends string>(
+export const measureColdLoad = async <V extends string>(
   bundles: readonly Bundle[],
   rounds: number,
   variants: Readonly<Record<V, LoadVariant>>,
   /** Variants loaded only every so many rounds (their samples of the other rounds are NaN). */
   sparse: Partial<Readonly<Record<V, number>>> = {},
-): { cpu: Record<V, LoadSamples>; wall: Record<V, LoadSamples> } => {
+): Promise<{ cpu: Record<V, LoadSamples>; wall: Record<V, LoadSamples> }> => {
   const names = Object.keys(variants) as V[];
   const empty = () =>
     Object.fromEntries(
@@ -40,24 +64,23 @@ export const measureColdLoad = <V extends string>(
     ) as Record<V, LoadSamples>;
   const cpu = empty();
   const wall = empty();
+  const together = Array.from({ length: Math.ceil(names.length / 2) }, (_, i) => names.slice(2 * i, 2 * i + 2));
   for (let round = 0; round < rounds; round += 1) {
     for (const bundle of bundles) {
-      // Each round starts with another variant, so no variant always runs after the same one.
-      for (const variant of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) {
-        if (round % (sparse[variant] ?? 1) !== 0) {
-          wall[variant].get(bundle.name)?.push(Number.NaN);
-          cpu[variant].get(bundle.name)?.push(Number.NaN);
-          continue;
-        }
-        const { file, args } = variants[variant](bundle);
-        const child = spawnSync(process.execPath, [...args, '-e', LOAD_SCRIPT, file], {
-          env: { PATH: process.env.PATH, ROUTE_RULES: process.env.ROUTE_RULES, ...BUNDLE_ENV },
-          encoding: 'utf8',
+      for (const group of together) {
+        // Which of the two is started first turns from round to round.
+        const started = round % 2 === 0 ? group : [...group].reverse();
+        const taken = await Promise.all(
+          started.map((variant) =>
+            round % (sparse[variant] ?? 1) === 0
+              ? loadOnce(bundle.name, variants[variant](bundle))
+              : { wall: Number.NaN, cpu: Number.NaN },
+          ),
+        );
+        started.forEach((variant, i) => {
+          wall[variant].get(bundle.name)?.push(taken[i]?.wall ?? Number.NaN);
+          cpu[variant].get(bundle.name)?.push(taken[i]?.cpu ?? Number.NaN);
         });
-        if (child.status !== 0) throw new Error(`${bundle.name} failed to load: ${child.stderr}`);
-        const [wallMs, cpuMs] = child.stdout.split(' ').map(Number);
-        wall[variant].get(bundle.name)?.push(wallMs ?? Number.NaN);
-        cpu[variant].get(bundle.name)?.push(cpuMs ?? Number.NaN);
       }
     }
   }

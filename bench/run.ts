@@ -3,9 +3,9 @@
  * hold on a noisy machine. Prints a table, writes bench/results.json and exits non-zero when a
  * ratio misses its target.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { routeRulesJson } from '../contract/route-table';
 import { routes } from '../contract/routes';
@@ -102,14 +102,17 @@ const stage = (name: string) => {
   stageStarted = now;
 };
 
-/** Runs a script in a Node process of its own: a bundle as it is, a TypeScript source through tsx. */
-const runChild = (script: string, args: string[]) => {
-  const runner = script.endsWith('.ts') ? [require.resolve('tsx/cli')] : [];
-  const child = spawnSync(process.execPath, [...runner, script, ...args], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+/**
+ * Runs a script in a Node process of its own (a bundle as it is, a TypeScript source through tsx); it
+ * resolves once the process has exited with 0.
+ */
+const runChild = (script: string, args: string[]) =>
+  new Promise<void>((resolve, reject) => {
+    const runner = script.endsWith('.ts') ? [require.resolve('tsx/cli')] : [];
+    const child = spawn(process.execPath, [...runner, script, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${script} failed`))));
   });
-  if (child.status !== 0) throw new Error(`${script} failed`);
-};
 
 /** One round of the authorizer's end to end: each side's milliseconds, the i-th of each taken in one turn. */
 type Round = Record<'authorizer' | 'floor' | 'raw', number[]>;
@@ -172,7 +175,7 @@ const againstDynamoDb = async (
     await createTable(dynamo.endpoint, 'bench');
     const e2eFile = path.join(dir, 'e2e.json');
     const floorFile = (name: string) => built.find((bundle) => bundle.name === name)?.floor.file ?? '';
-    runChild(await buildScript('bench/end-to-end.ts', path.join(dir, 'end-to-end')), [
+    await runChild(await buildScript('bench/end-to-end.ts', path.join(dir, 'end-to-end')), [
       dynamo.endpoint,
       'bench',
       e2eFile,
@@ -318,9 +321,9 @@ const main = async () => {
       functions.flatMap((bundle) => pairedRatios(loads(samples, bundle.name), loads(cpu.unmapped, bundle.name)));
     // Sequential (bench/sampling.ts): every function's first COLD.min rounds, then more rounds, a batch
     // at a time, of the functions whose interval still holds the target (within the margin), until none
-    // does or a function has had COLD.max. The source-map tax is loaded in every fifth round of the
-    // first batch (five and the four variants share no divisor, so every variant leads some of its
-    // rounds), and in every round of a later batch while its own pooled interval is open.
+    // does or a function has had COLD.max. The source-map tax is loaded in the first round of each
+    // function (pooled, one pair per function is plenty: its ratio stays near 1), and in every round of
+    // a later batch while its own pooled interval is open.
     for (let batch = 0; ; batch += 1) {
       const open = functions.filter((bundle) => needsMore(coldRatios(bundle), COLD));
       const taxOpen = needsMore(tax(cpu.deployed), SOURCE_MAP_TAX) && functions.length > 0;
@@ -336,8 +339,8 @@ const main = async () => {
       );
       type Taken = Partial<Record<Variant, LoadSamples>>;
       const more: { cpu: Taken; wall: Taken } = taxOpen
-        ? measureColdLoad(measured, rounds, variants, batch === 0 ? { unmapped: 5, mapped: 5 } : {})
-        : measureColdLoad(measured, rounds, { deployed: variants.deployed, floor: variants.floor });
+        ? await measureColdLoad(measured, rounds, variants, batch === 0 ? { unmapped: rounds, mapped: rounds } : {})
+        : await measureColdLoad(measured, rounds, { deployed: variants.deployed, floor: variants.floor });
       for (const bundle of measured) {
         for (const variant of Object.keys(variants) as Variant[]) {
           for (const [all, batchSamples] of [
@@ -381,7 +384,6 @@ const main = async () => {
 
     stage('warm CPU');
     // 4: warm CPU on an in-memory transport, each function against its floor bundle doing its I/O.
-    const warmFile = path.join(dir, 'warm.json');
     const floorsFile = path.join(dir, 'floors.json');
     writeFileSync(
       floorsFile,
@@ -390,16 +392,30 @@ const main = async () => {
     const warmScript = await buildScript('bench/warm-cpu.ts', path.join(dir, 'warm-cpu'));
     const warm: Record<string, Measured> = {};
     const references: Record<string, Measured> = {};
-    for (const name of [...priceOnly, ...warmNames]) {
-      runChild(warmScript, [warmFile, floorsFile, name]);
-      const measured = JSON.parse(readFileSync(warmFile, 'utf8')) as Record<'results' | 'references', typeof warm>;
-      Object.assign(warm, measured.results);
-      Object.assign(references, measured.references);
-    }
+    // Each function in a process of its own, as many at once as the machine has cores: a pair's two
+    // invocations run one after the other in one process, so another process beside it falls on both.
+    const queue = [...priceOnly, ...warmNames];
+    const worker = async () => {
+      for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+        const warmFile = path.join(dir, `warm-${name}.json`);
+        await runChild(warmScript, [warmFile, floorsFile, name]).catch((error: unknown) => {
+          queue.length = 0; // a failed function fails the run: nothing more is started
+          throw error;
+        });
+        const measured = JSON.parse(readFileSync(warmFile, 'utf8')) as Record<'results' | 'references', typeof warm>;
+        Object.assign(warm, measured.results);
+        Object.assign(references, measured.references);
+      }
+    };
+    // Every process has ended before a failure is thrown, and the folder they write to removed.
+    const ended = await Promise.allSettled(
+      Array.from({ length: Math.min(availableParallelism(), queue.length) }, worker),
+    );
+    for (const end of ended) if (end.status === 'rejected') throw end.reason;
     const µs = (ms: number[]) => ms.map((value) => value * 1000);
-    for (const [name, sample] of Object.entries(warm)) {
-      if (!selected.has(name)) continue;
-      recordPaired(`warm CPU p50: ${name}`, µs(sample.samples), µs(sample.floor), 'µs', 1.05);
+    for (const name of warmNames) {
+      const sample = warm[name];
+      if (sample) recordPaired(`warm CPU p50: ${name}`, µs(sample.samples), µs(sample.floor), 'µs', 1.05);
     }
     for (const [name, sample] of Object.entries(references)) {
       recordPaired(`warm CPU p50: ${name}`, µs(sample.samples), µs(sample.floor), 'µs', Number.POSITIVE_INFINITY);

@@ -56,8 +56,17 @@ export interface Sequential {
   readonly max: number;
   readonly target: number;
   readonly margin: number;
+  /**
+   * From this many samples on, the interval only has to lie beyond the target, without the margin (as
+   * the fixed count this rule replaced judged it); before it, and by default always, by the margin.
+   */
+  readonly marginUntil?: number;
 }
 
 /** Whether to take another batch, having `ratios` so far. */
-export const needsMore = (ratios: readonly number[], rule: Sequential): boolean =>
-  ratios.length < rule.min || (ratios.length < rule.max && clearance(ratios, rule.target, rule.margin) === 'open');
+export const needsMore = (ratios: readonly number[], rule: Sequential): boolean => {
+  if (ratios.length < rule.min) return true;
+  if (ratios.length >= rule.max) return false;
+  const margin = ratios.length < (rule.marginUntil ?? rule.max) ? rule.margin : 0;
+  return clearance(ratios, rule.target, margin) === 'open';
+};
