@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { routeRulesJson } from '../contract/route-table';
 import { routes } from '../contract/routes';
@@ -392,26 +392,15 @@ const main = async () => {
     const warmScript = await buildScript('bench/warm-cpu.ts', path.join(dir, 'warm-cpu'));
     const warm: Record<string, Measured> = {};
     const references: Record<string, Measured> = {};
-    // Each function in a process of its own, as many at once as the machine has cores: a pair's two
-    // invocations run one after the other in one process, so another process beside it falls on both.
-    const queue = [...priceOnly, ...warmNames];
-    const worker = async () => {
-      for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-        const warmFile = path.join(dir, `warm-${name}.json`);
-        await runChild(warmScript, [warmFile, floorsFile, name]).catch((error: unknown) => {
-          queue.length = 0; // a failed function fails the run: nothing more is started
-          throw error;
-        });
-        const measured = JSON.parse(readFileSync(warmFile, 'utf8')) as Record<'results' | 'references', typeof warm>;
-        Object.assign(warm, measured.results);
-        Object.assign(references, measured.references);
-      }
-    };
-    // Every process has ended before a failure is thrown, and the folder they write to removed.
-    const ended = await Promise.allSettled(
-      Array.from({ length: Math.min(availableParallelism(), queue.length) }, worker),
-    );
-    for (const end of ended) if (end.status === 'rejected') throw end.reason;
+    // One function at a time, in a process of its own: two at once on two cores (each pair still taken
+    // in one process) moved verdicts from run to run (docs/performance.md, "The bench on two cores").
+    for (const name of [...priceOnly, ...warmNames]) {
+      const warmFile = path.join(dir, `warm-${name}.json`);
+      await runChild(warmScript, [warmFile, floorsFile, name]);
+      const measured = JSON.parse(readFileSync(warmFile, 'utf8')) as Record<'results' | 'references', typeof warm>;
+      Object.assign(warm, measured.results);
+      Object.assign(references, measured.references);
+    }
     const µs = (ms: number[]) => ms.map((value) => value * 1000);
     for (const name of warmNames) {
       const sample = warm[name];
