@@ -3,7 +3,7 @@
  * hold on a noisy machine. Prints a table, writes bench/results.json and exits non-zero when a
  * ratio misses its target.
  */
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -102,17 +102,14 @@ const stage = (name: string) => {
   stageStarted = now;
 };
 
-/**
- * Runs a script in a Node process of its own (a bundle as it is, a TypeScript source through tsx); it
- * resolves once the process has exited with 0.
- */
-const runChild = (script: string, args: string[]) =>
-  new Promise<void>((resolve, reject) => {
-    const runner = script.endsWith('.ts') ? [require.resolve('tsx/cli')] : [];
-    const child = spawn(process.execPath, [...runner, script, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${script} failed`))));
+/** Runs a script in a Node process of its own: a bundle as it is, a TypeScript source through tsx. */
+const runChild = (script: string, args: string[]) => {
+  const runner = script.endsWith('.ts') ? [require.resolve('tsx/cli')] : [];
+  const child = spawnSync(process.execPath, [...runner, script, ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
+  if (child.status !== 0) throw new Error(`${script} failed`);
+};
 
 /** One round of the authorizer's end to end: each side's milliseconds, the i-th of each taken in one turn. */
 type Round = Record<'authorizer' | 'floor' | 'raw', number[]>;
@@ -175,7 +172,7 @@ const againstDynamoDb = async (
     await createTable(dynamo.endpoint, 'bench');
     const e2eFile = path.join(dir, 'e2e.json');
     const floorFile = (name: string) => built.find((bundle) => bundle.name === name)?.floor.file ?? '';
-    await runChild(await buildScript('bench/end-to-end.ts', path.join(dir, 'end-to-end')), [
+    runChild(await buildScript('bench/end-to-end.ts', path.join(dir, 'end-to-end')), [
       dynamo.endpoint,
       'bench',
       e2eFile,
@@ -384,6 +381,7 @@ const main = async () => {
 
     stage('warm CPU');
     // 4: warm CPU on an in-memory transport, each function against its floor bundle doing its I/O.
+    const warmFile = path.join(dir, 'warm.json');
     const floorsFile = path.join(dir, 'floors.json');
     writeFileSync(
       floorsFile,
@@ -392,19 +390,18 @@ const main = async () => {
     const warmScript = await buildScript('bench/warm-cpu.ts', path.join(dir, 'warm-cpu'));
     const warm: Record<string, Measured> = {};
     const references: Record<string, Measured> = {};
-    // One function at a time, in a process of its own: two at once on two cores (each pair still taken
-    // in one process) moved verdicts from run to run (docs/performance.md, "The bench on two cores").
+    // One function at a time: two processes at once on two cores (each pair still taken in one process)
+    // moved verdicts from run to run (docs/performance.md, "The bench on two cores").
     for (const name of [...priceOnly, ...warmNames]) {
-      const warmFile = path.join(dir, `warm-${name}.json`);
-      await runChild(warmScript, [warmFile, floorsFile, name]);
+      runChild(warmScript, [warmFile, floorsFile, name]);
       const measured = JSON.parse(readFileSync(warmFile, 'utf8')) as Record<'results' | 'references', typeof warm>;
       Object.assign(warm, measured.results);
       Object.assign(references, measured.references);
     }
     const µs = (ms: number[]) => ms.map((value) => value * 1000);
-    for (const name of warmNames) {
-      const sample = warm[name];
-      if (sample) recordPaired(`warm CPU p50: ${name}`, µs(sample.samples), µs(sample.floor), 'µs', 1.05);
+    for (const [name, sample] of Object.entries(warm)) {
+      if (!selected.has(name)) continue;
+      recordPaired(`warm CPU p50: ${name}`, µs(sample.samples), µs(sample.floor), 'µs', 1.05);
     }
     for (const [name, sample] of Object.entries(references)) {
       recordPaired(`warm CPU p50: ${name}`, µs(sample.samples), µs(sample.floor), 'µs', Number.POSITIVE_INFINITY);

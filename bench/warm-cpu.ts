@@ -340,6 +340,7 @@ const main = async () => {
    * Events of a trail, as the audit routes read them: the user's own (the caller's token created) in
    * its partition, written to the project's trail too.
    */
+  const { DEFAULT_AUDIT_RETENTION_DAYS } = await import('@contract/audit');
   const { auditEvent } = await import('@lambdas/domain/audit');
   const { auditEventItem } = await import('@lambdas/data/audit-item');
   const trailEvent = () =>
@@ -366,7 +367,7 @@ const main = async () => {
         { name: token.name, scopes: token.scopes, expiresAt: far },
       ),
       { userId: 'user-1', projectId },
-      90,
+      DEFAULT_AUDIT_RETENTION_DAYS,
     );
   const changeSlots = {
     PK: secretsPartition,
