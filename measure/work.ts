@@ -152,6 +152,10 @@ interface Sent {
  * must be the ones `loadHandlers()` gives in this process (the clock is moved through
  * `@lambdas/domain/clock` to reach the authorizer's next minute).
  */
+/** The credentials a route's work is measured with, each in a world of its own: a token where one is allowed, and a session. */
+export const measuredCredentials = (route: RouteContract): readonly ('token' | 'session')[] =>
+  route.tokenScope === null ? ['session'] : ['token', 'session'];
+
 export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkReport> => {
   const handlers = phased(await loadHandlers(), proxy);
 
@@ -454,8 +458,7 @@ export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkR
   };
 
   for (const route of routes) {
-    for (const credential of ['token', 'session'] as const) {
-      if (credential === 'token' && route.tokenScope === null) continue;
+    for (const credential of measuredCredentials(route)) {
       const { world, credentials } = await newWorld(route);
       const { params, query, body } = route.sample(world);
       const search = query === undefined ? '' : `?${new URLSearchParams(query)}`;

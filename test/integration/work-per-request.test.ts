@@ -2,7 +2,15 @@ import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dy
 import { routes } from '@contract/routes';
 import type { LocalService } from '../../local/service';
 import { type CountingProxy, startCountingProxy } from '../../measure/dynamo-proxy';
-import { checkWork, excessOver, measureWork, type Work, type WorkCall, type WorkReport } from '../../measure/work';
+import {
+  checkWork,
+  excessOver,
+  measuredCredentials,
+  measureWork,
+  type Work,
+  type WorkCall,
+  type WorkReport,
+} from '../../measure/work';
 import { floorFor, floorTotals } from '../../measure/work-floors';
 import { startService, withPatientClient } from './harness';
 
@@ -21,7 +29,7 @@ let report: WorkReport;
  * measured in a world of its own of some fifteen requests. On two cores at a load average of ten the 111
  * worlds took about three seconds each, and the fixed five minutes before ran out.
  */
-const FIXTURE_MS = routes.reduce((sum, route) => sum + (route.tokenScope === null ? 1 : 2), 0) * 10_000;
+const FIXTURE_MS = routes.reduce((sum, route) => sum + measuredCredentials(route).length, 0) * 10_000;
 
 beforeAll(async () => {
   proxy = await startCountingProxy(process.env.TEST_DYNAMODB_ENDPOINT ?? '');
