@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { Bundle } from './build';
 import { BUNDLE_ENV } from './fixtures';
 
@@ -19,27 +20,18 @@ export type LoadSamples = Map<string, number[]>;
 /** A way of loading a bundle: which of its files, with which Node arguments. */
 export type LoadVariant = (bundle: Bundle) => { readonly file: string; readonly args: readonly string[] };
 
+const execFileAsync = promisify(execFile);
+
 /** One load in a fresh Node process: its wall-clock and CPU milliseconds. */
-const loadOnce = (name: string, { file, args }: ReturnType<LoadVariant>) =>
-  new Promise<{ wall: number; cpu: number }>((resolve, reject) => {
-    const child = spawn(process.execPath, [...args, '-e', LOAD_SCRIPT, file], {
-      env: { PATH: process.env.PATH, ROUTE_RULES: process.env.ROUTE_RULES, ...BUNDLE_ENV },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`${name} failed to load: ${err}`));
-      const [wall = Number.NaN, cpu = Number.NaN] = out.split(' ').map(Number);
-      resolve({ wall, cpu });
-    });
+const loadOnce = async (name: string, { file, args }: ReturnType<LoadVariant>) => {
+  const { stdout } = await execFileAsync(process.execPath, [...args, '-e', LOAD_SCRIPT, file], {
+    env: { PATH: process.env.PATH, ROUTE_RULES: process.env.ROUTE_RULES, ...BUNDLE_ENV },
+  }).catch((error: { stderr?: string }) => {
+    throw new Error(`${name} failed to load: ${error.stderr ?? error}`);
   });
+  const [wall = Number.NaN, cpu = Number.NaN] = stdout.split(' ').map(Number);
+  return { wall, cpu };
+};
 
 /**
  * Milliseconds to `require()` each bundle in a fresh Node process, `rounds` times for each variant
