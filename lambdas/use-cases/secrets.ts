@@ -295,20 +295,26 @@ export const requireContext = async (
   const { member, environment } = context;
   if (!member) throw new NotFoundError(ErrorText.projectNotFound);
   if (!environment) throw new NotFoundError(ErrorText.environmentNotFound);
-  await requireAccess(deps, at, member, environment, needs);
+  if (!allowed(member, environment, needs)) await refuseAccess(deps, at, environment, needs);
   if (needs === 'write' && !viaChangeRequest && isProtected(environment)) throw protectedRefusal(at);
   return Object.assign(context, { member, environment });
 };
 
-/** Refuses the caller below what a request `needs` in an environment: 403, recorded as a denial. */
-const requireAccess = async (
+/** Whether a member's access in an environment allows what a request `needs` there. */
+const allowed = (member: MemberRecord, environment: EnvironmentRecord, needs: NeededAccess): boolean =>
+  allows(accessIn(member, environment), needs);
+
+/**
+ * Refuses the caller below what a request `needs` in an environment: 403, recorded as a denial. Called
+ * only on a refusal, so that an allowed request takes no extra promise (each costs the Tracer's async
+ * hook on every request).
+ */
+const refuseAccess = async (
   deps: SecretDeps,
   at: InProject,
-  member: MemberRecord,
   environment: EnvironmentRecord,
   needs: NeededAccess,
-): Promise<void> => {
-  if (allows(accessIn(member, environment), needs)) return;
+): Promise<never> => {
   const details = { environment: environment.name, needed: needs };
   const event = auditEvent('access.denied', at.origin, at.now, { projectId: at.projectId }, details);
   await deps.secrets.recordEvent(event, at.caller.userId, at.projectId);
@@ -341,8 +347,8 @@ const requirePair = async (
   const { member, from, to } = context;
   if (!member) throw new NotFoundError(ErrorText.projectNotFound);
   if (!from.environment || !to.environment) throw new NotFoundError(ErrorText.environmentNotFound);
-  await requireAccess(deps, at, member, from.environment, needs.from);
-  await requireAccess(deps, at, member, to.environment, needs.to);
+  if (!allowed(member, from.environment, needs.from)) await refuseAccess(deps, at, from.environment, needs.from);
+  if (!allowed(member, to.environment, needs.to)) await refuseAccess(deps, at, to.environment, needs.to);
   type Found = EnvironmentRead & { readonly environment: EnvironmentRecord };
   return Object.assign(context, { member, from: from as Found, to: to as Found });
 };
@@ -357,15 +363,14 @@ const addressOf = (at: InEnvironment, name: string, life: string, version: numbe
   copy,
 });
 
-/** The project's stored data key, unwrapped (from the function's cache, or one unwrap). */
-const storedKey = async (
-  deps: SecretDeps,
-  at: InProject,
-  context: Pick<SecretContext, 'project'>,
-): Promise<Uint8Array> => {
+/**
+ * The project's stored data key, unwrapped (from the function's cache, or one unwrap): the promise of
+ * `dataKeyFor` itself, so that reading a value takes no promise more than the key's own.
+ */
+const storedKey = (deps: SecretDeps, at: InProject, context: Pick<SecretContext, 'project'>): Promise<DataKey> => {
   const wrapped = context.project?.dataKey;
   if (wrapped === undefined) throw new Error(`Project ${at.projectId} holds a value but no data key`);
-  return (await deps.crypto.keys.dataKeyFor(at.projectId, wrapped)).plaintext;
+  return deps.crypto.keys.dataKeyFor(at.projectId, wrapped);
 };
 
 /**
@@ -437,7 +442,8 @@ const resolveReferences = async (
   const keyOf = async (projectId: string) => {
     const found =
       keys.get(projectId) ??
-      (await storedKey(deps, Object.assign({}, at, { projectId }), { project: projects.get(projectId)?.project }));
+      (await storedKey(deps, Object.assign({}, at, { projectId }), { project: projects.get(projectId)?.project }))
+        .plaintext;
     keys.set(projectId, found);
     return found;
   };
@@ -612,7 +618,7 @@ export const getSecret = async (
     read = stored;
     copy = 'version';
   }
-  const stored = open(deps, await storedKey(deps, at, context), at, { name, life: head.life, copy }, read);
+  const stored = open(deps, (await storedKey(deps, at, context)).plaintext, at, { name, life: head.life, copy }, read);
   const asRead = [{ name, version: read.version, value: stored, current: copy === 'head' }];
   const { values, reads } = raw
     ? { values: new Map([[name, stored]]), reads: new Map([[placeKey(at), [{ name, version: read.version }]]]) }
@@ -679,7 +685,7 @@ export const exportSecrets = async (
   const heads = await deps.secrets.listSecretHeads(at.projectId, at.environment, true);
   const listed = heads.filter((head) => live(head, context.environment, at.now)).sort(byName);
   if (listed.length === 0) return { etag, data: {} };
-  const key = await storedKey(deps, at, context);
+  const key = (await storedKey(deps, at, context)).plaintext;
   const read = listed.map((head) => ({
     name: head.name,
     version: head.version,
@@ -708,47 +714,65 @@ export const listVersions = async (deps: SecretDeps, at: InEnvironment, name: st
 };
 
 /**
+ * The head a change is judged against, as read: none when it is past its 30 days or of an earlier life
+ * of the environment; `liveHead` too when it is not deleted. 409 when the change expects another version.
+ */
+const judgedHead = (at: InEnvironment, context: FoundContext, change: Change) => {
+  const stored = context.heads.get(change.name);
+  const head = alive(stored, context.environment, at.now);
+  const liveHead = live(head, context.environment, at.now) ? head : undefined;
+  if (change.expectedVersion !== undefined && change.expectedVersion !== (liveHead?.version ?? 0)) {
+    throw new ConflictError(ErrorText.secretConflict);
+  }
+  return { stored, head, liveHead };
+};
+
+/**
+ * The value a restore writes again: the earlier version's, opened (after the change's expected version
+ * is judged: 409; then 404 when the secret or that version is not there, or the version is a delete's).
+ */
+const restoredValue = async (
+  deps: SecretDeps,
+  at: InEnvironment,
+  context: FoundContext,
+  key: DataKey | undefined,
+  change: Change & { readonly restoredFrom: number },
+): Promise<string> => {
+  const { head } = judgedHead(at, context, change);
+  if (!head) throw new NotFoundError(ErrorText.secretNotFound);
+  const { name, restoredFrom } = change;
+  const source = await deps.secrets.getSecretVersion(at.projectId, at.environment, name, head.life, restoredFrom);
+  if (!source || source.deleted) throw new NotFoundError(ErrorText.secretVersionNotFound);
+  return open(deps, (key as DataKey).plaintext, at, { name, life: head.life, copy: 'version' }, source);
+};
+
+/**
  * What one change writes, judged against its head as read: its new head and version, its event and
  * how it moves the environment's counts; a refusal (409 at another version than expected, 404 for
- * nothing to delete or restore) is thrown.
+ * nothing to delete) is thrown. `value`: the value to set (a restore's, read by `restoredValue`), none
+ * for a delete.
  */
-const plan = async (
+const plan = (
   deps: SecretDeps,
   at: InEnvironment,
   context: FoundContext,
   key: DataKey | undefined,
   change: Change,
+  value: string | undefined,
   author: SecretAuthor | undefined,
 ) => {
-  const stored = context.heads.get(change.name);
-  const head = alive(stored, context.environment, at.now);
-  const wasLive = live(head, context.environment, at.now);
-  if (change.expectedVersion !== undefined && change.expectedVersion !== (wasLive ? head.version : 0)) {
-    throw new ConflictError(ErrorText.secretConflict);
-  }
+  const { stored, head, liveHead } = judgedHead(at, context, change);
+  const wasLive = liveHead !== undefined;
   const version = (head?.version ?? 0) + 1;
   const life = head?.life ?? newLife();
   const updatedAt = toIso(at.now);
   const updatedBy: SecretAuthor = author ?? { userId: at.caller.userId, email: at.caller.email ?? null };
-  let value = change.value;
-  if (change.restoredFrom !== undefined) {
-    if (!head) throw new NotFoundError(ErrorText.secretNotFound);
-    const source = await deps.secrets.getSecretVersion(
-      at.projectId,
-      at.environment,
-      change.name,
-      life,
-      change.restoredFrom,
-    );
-    if (!source || source.deleted) throw new NotFoundError(ErrorText.secretVersionNotFound);
-    value = open(deps, (key as DataKey).plaintext, at, { name: change.name, life, copy: 'version' }, source);
-  }
   if (value === undefined && !wasLive) throw new NotFoundError(ErrorText.secretNotFound);
 
   const fields: Pick<SecretHeadRecord, 'projectId' | 'environment' | 'name' | 'life' | 'environmentLife' | 'version'> =
     { projectId: at.projectId, environment: at.environment, name: change.name, life, version };
   if (context.environment.life !== undefined) Object.assign(fields, { environmentLife: context.environment.life });
-  const oldBytes = wasLive ? head.exportBytes : 0;
+  const oldBytes = liveHead?.exportBytes ?? 0;
   const deleted = value === undefined;
   // The value is sealed twice, as the head's copy and as the version's own, each bound to its copy:
   // a version's ciphertext written into the head (a rollback) opens as no head's, nor the other way.
@@ -817,7 +841,15 @@ const commit = async (
     const { context, changes, alsoRecorded } = await round();
     const key = needsKey ? await deps.crypto.keys.dataKeyFor(at.projectId, context.project?.dataKey) : undefined;
     const planned: Planned[] = [];
-    for (const change of changes) planned.push(await plan(deps, at, context, key, change, options.author));
+    for (const change of changes) {
+      // Only a restore reads before it plans: every other change plans without a promise of its own.
+      const { restoredFrom } = change;
+      const value =
+        restoredFrom === undefined
+          ? change.value
+          : await restoredValue(deps, at, context, key, { ...change, restoredFrom });
+      planned.push(plan(deps, at, context, key, change, value, options.author));
+    }
     const written = planned.map((change) => change.written).sort(byName);
     const referencedPlaces = [...new Set(planned.flatMap((change) => change.referencedPlaces))];
     const outcome = await deps.secrets.writeSecrets({
@@ -889,7 +921,7 @@ export const compareEnvironments = async (deps: SecretDeps, at: InProject, pair:
   if (undigested.length > 0) {
     // Read again, with values: what the two names hold now is what is compared.
     const stored = await deps.secrets.readHeadValues(at.projectId, pair, undigested);
-    const key = await storedKey(deps, at, stored);
+    const key = (await storedKey(deps, at, stored)).plaintext;
     for (const [side, environment, heads] of [
       ['from', context.from.environment, from],
       ['to', context.to.environment, to],
@@ -963,7 +995,7 @@ export const promoteSecrets = async <P>(
       },
     );
     const opened = async () => {
-      const key = await storedKey(deps, at, context);
+      const key = (await storedKey(deps, at, context)).plaintext;
       return sources.map((head) => ({
         name: head.name,
         value: open(deps, key, source, { name: head.name, life: head.life, copy: 'head' }, head),
