@@ -21,8 +21,8 @@ import { Readable } from 'node:stream';
 import type { SampleWorld } from '@contract/route';
 import { BENCH_DATA_KEY, BUNDLE_ENV, benchAuthorizerEvent, cannedKms } from './fixtures';
 import type { FloorEvent } from './replay';
-import { WARM, WARM_REFERENCE_PAIRS, WARM_SETTLE } from './sampling';
-import { needsMore, pairedRatios, type Sequential } from './stats';
+import { WARM, WARM_SCREEN, WARM_SETTLE } from './sampling';
+import { clearance, needsMore, pairedRatios, type Sequential } from './stats';
 
 Object.assign(process.env, BUNDLE_ENV);
 
@@ -732,38 +732,45 @@ const main = async () => {
    * alternating), so that whatever the machine or the JIT does at a moment falls on both: the i-th
    * samples of the two sides pair up. Blocks of 200 of each, tried first, left a block's ratio at the
    * mercy of what else ran during it (intervals of ±0.15 on a busy machine); turns of 10 or 100 gave
-   * the same ratios as turns of one, within their intervals. Pairs are taken a batch at a time until
-   * the ratio's interval is clear of its target (bench/sampling.ts); a figure for reference takes a
-   * fixed number.
+   * the same ratios as turns of one, within their intervals. A screen comes first (`WARM_SCREEN`): a
+   * function already clear below its target after a short warm-up keeps that verdict, since a ratio
+   * taken that early is, if anything, higher than its warm one; any other goes on to the full warm-up,
+   * then takes pairs a batch at a time until its interval is clear of its target (bench/sampling.ts).
    */
   const measure = async (invoke: Invocation, bare: Invocation, rule: Sequential = WARM): Promise<Measured> => {
-    const result: Measured = { samples: [], floor: [], kmsCalls: 0 };
-    for (let i = 0; i < WARM_SETTLE; i += 1) {
-      await bare.run(bare.event());
-      await invoke.run(invoke.event());
-    }
-    while (needsMore(pairedRatios(result.samples, result.floor), rule)) {
-      const pairs = result.samples.length === 0 ? rule.min : rule.batch;
+    const warmUp = async (invocations: number) => {
+      for (let i = 0; i < invocations; i += 1) {
+        await bare.run(bare.event());
+        await invoke.run(invoke.event());
+      }
+    };
+    const take = async (pairs: number, into: Measured) => {
       for (let pair = 0; pair < pairs; pair += 1) {
         if (pair % 2 === 0) {
-          result.floor.push(await time(bare));
-          result.samples.push(await time(invoke));
+          into.floor.push(await time(bare));
+          into.samples.push(await time(invoke));
         } else {
-          result.samples.push(await time(invoke));
-          result.floor.push(await time(bare));
+          into.samples.push(await time(invoke));
+          into.floor.push(await time(bare));
         }
       }
+    };
+    await warmUp(WARM_SCREEN.settle);
+    const screen: Measured = { samples: [], floor: [], kmsCalls: 0 };
+    await take(WARM_SCREEN.pairs, screen);
+    if (clearance(pairedRatios(screen.samples, screen.floor), rule.target, WARM_SCREEN.margin) === 'below') {
+      return screen;
+    }
+    // The screen's invocations count towards the full warm-up; its pairs, taken before it, are not kept.
+    await warmUp(WARM_SETTLE - WARM_SCREEN.settle - WARM_SCREEN.pairs);
+    const result: Measured = { samples: [], floor: [], kmsCalls: 0 };
+    while (needsMore(pairedRatios(result.samples, result.floor), rule)) {
+      await take(result.samples.length === 0 ? rule.min : rule.batch, result);
     }
     return result;
   };
-  /** A figure for reference (no target): a fixed number of pairs. */
-  const reference: Sequential = {
-    min: WARM_REFERENCE_PAIRS,
-    batch: WARM_REFERENCE_PAIRS,
-    max: WARM_REFERENCE_PAIRS,
-    target: Number.POSITIVE_INFINITY,
-    margin: 0,
-  };
+  /** A figure for reference: no target, so the screen's pairs (any ratio is clear of an infinite target). */
+  const reference: Sequential = { ...WARM, target: Number.POSITIVE_INFINITY };
 
   if (subject === 'authorizer') {
     const { handler: authorizer } = await import('@lambdas/authorizer/handler');
