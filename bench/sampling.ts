@@ -32,6 +32,13 @@ export const WARM_SETTLE = 2000;
  */
 export const WARM_SCREEN = { settle: 500, pairs: 300, margin: 0.015 } as const;
 
+/**
+ * Invocations of each side more before a miss is measured again (`WARM` from none), the measure that
+ * stands: promote-secrets' path was still being optimized 3,500 pairs in (docs/performance.md, "Warm CPU
+ * screened").
+ */
+export const WARM_CONFIRM = 2000;
+
 /** Rounds of calls end to end: at least `minRounds`, more while the p50 ratio's interval is open, at most `maxRounds`. */
 export interface Rounds {
   readonly warmup: number;
