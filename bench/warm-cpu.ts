@@ -35,9 +35,10 @@ type Json = Record<string, unknown>;
 export type Measured = { samples: number[]; floor: number[]; kmsCalls: number };
 
 /**
- * The AES-GCM ciphers an invocation makes through node:crypto while it runs (a seal takes a cipher, an
- * opening a decipher): the bench's KMS answers from memory and makes none, so each is a value's. Counted
- * on node:crypto's own exports, which the bundled service calls through at each use.
+ * The ciphers and deciphers an invocation makes through node:crypto while it runs: the service's are
+ * AES-GCM only (a seal takes a cipher, an opening a decipher), and the bench's KMS answers from memory
+ * and makes none, so each is a value's. Counted on node:crypto's own exports, which the bundled service
+ * calls through at each use.
  */
 const valueCiphers = async <T>(run: () => Promise<T>): Promise<{ answer: T; seals: number; opens: number }> => {
   type Ciphers = Record<'createCipheriv' | 'createDecipheriv', (...args: unknown[]) => unknown>;
