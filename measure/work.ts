@@ -146,16 +146,16 @@ interface Sent {
   readonly route: Work;
 }
 
+/** The credentials a route's work is measured with, each in a world of its own: a token where one is allowed, and a session. */
+export const measuredCredentials = (route: RouteContract): readonly ('token' | 'session')[] =>
+  route.tokenScope === null ? ['session'] : ['token', 'session'];
+
 /**
  * Drives every route of the route table once in a realistic state and returns the work of each, with
  * the authorizer's separately. The service must use `proxy` as its DynamoDB endpoint, and the handlers
  * must be the ones `loadHandlers()` gives in this process (the clock is moved through
  * `@lambdas/domain/clock` to reach the authorizer's next minute).
  */
-/** The credentials a route's work is measured with, each in a world of its own: a token where one is allowed, and a session. */
-export const measuredCredentials = (route: RouteContract): readonly ('token' | 'session')[] =>
-  route.tokenScope === null ? ['session'] : ['token', 'session'];
-
 export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkReport> => {
   const handlers = phased(await loadHandlers(), proxy);
 
