@@ -19,7 +19,7 @@ import { firstNoticeDue } from '@lambdas/domain/expiry-notice';
 import { mintToken } from '@lambdas/domain/token-format';
 import type { CognitoCallEvent } from '@lambdas/events/offboard-user';
 import { decodeJwt } from 'jose';
-import { setDynamoRequestTimeout } from '../../local/dynamodb-patience';
+import { LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS, setDynamoRequestTimeout } from '../../local/dynamodb-patience';
 import { type LocalService, startLocalService } from '../../local/service';
 import { assertDocumentedReply } from './api-contract';
 
@@ -29,7 +29,13 @@ import { assertDocumentedReply } from './api-contract';
  */
 const TEST_RATE_LIMIT_PER_MINUTE = 1_000_000;
 
-/** A started local service for one test file: DynamoDB Local of the global setup, gateway on a free port. */
+/**
+ * A started local service for one test file: DynamoDB Local of the global setup, gateway on a free port.
+ * Its DynamoDB client waits for each answer as `npm start`'s does, not the deployed function's one second:
+ * on a busy machine DynamoDB Local, shared by every file that runs at once, can take longer, and a test
+ * must fail on what it checks, not on the machine's load. The deployed timeout's own answers are tested
+ * with it set (faults.test.ts, late-answers.test.ts).
+ */
 export const startService = async (
   overrides: {
     dynamoEndpoint?: string;
@@ -41,13 +47,15 @@ export const startService = async (
   const dynamoEndpoint = overrides.dynamoEndpoint ?? process.env.TEST_DYNAMODB_ENDPOINT;
   const tableName = overrides.tableName ?? process.env.TEST_TABLE_NAME;
   if (!dynamoEndpoint || !tableName) throw new Error('integration tests need the global setup');
-  return startLocalService({
+  const service = await startLocalService({
     dynamoEndpoint,
     tableName,
     port: 0,
     dashboardOrigin: overrides.dashboardOrigin,
     rateLimitPerMinute: overrides.rateLimitPerMinute ?? TEST_RATE_LIMIT_PER_MINUTE,
   });
+  await setDynamoRequestTimeout(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
+  return service;
 };
 
 /**
@@ -195,17 +203,16 @@ export const signedIn = async (service: LocalService, label: string) => {
 };
 
 /**
- * Runs `fn` with the service's DynamoDB client waiting up to `ms` for each answer instead of its one
- * second: for a step that holds requests at the proxy, or counts each call once, where a busy machine's
- * late answer would otherwise be sent again. Loaded on call, after the service has set the data layer up.
+ * Runs `fn` with the service's DynamoDB client waiting up to `ms` for each answer instead of the five
+ * seconds of {@link startService}: for a step that holds requests at the proxy, or counts each call once,
+ * where a busy machine's late answer would otherwise be sent again.
  */
 export const withPatientClient = async <T>(fn: () => Promise<T>, ms = 60_000): Promise<T> => {
-  const { clientSettings } = await import('@lambdas/data/client');
   await setDynamoRequestTimeout(ms);
   try {
     return await fn();
   } finally {
-    await setDynamoRequestTimeout(clientSettings.requestHandler.requestTimeout);
+    await setDynamoRequestTimeout(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
   }
 };
 

@@ -1,3 +1,4 @@
+import { setDynamoRequestTimeout } from '../../local/dynamodb-patience';
 import type { LocalService } from '../../local/service';
 import { type CountingProxy, startCountingProxy } from '../../measure/dynamo-proxy';
 import { until } from '../../measure/until';
@@ -15,6 +16,10 @@ let service: LocalService;
 beforeAll(async () => {
   proxy = await startCountingProxy(process.env.TEST_DYNAMODB_ENDPOINT ?? '');
   service = await startService({ dynamoEndpoint: proxy.endpoint });
+  // The deployed function's one second, not the test service's patience: giving up on a late answer
+  // and sending it again is what this file is about.
+  const { clientSettings } = await import('@lambdas/data/client');
+  await setDynamoRequestTimeout(clientSettings.requestHandler.requestTimeout);
 });
 afterAll(async () => {
   await service?.close();
