@@ -1,3 +1,7 @@
+/**
+ * A property per route, 60 odd requests each: minutes whatever its size (test/sequencer.js starts it first).
+ * @slow
+ */
 import { randomUUID } from 'node:crypto';
 import { ErrorText } from '@contract/errors';
 import type { RouteContract } from '@contract/route';

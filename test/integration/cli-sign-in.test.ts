@@ -1,3 +1,8 @@
+/**
+ * Waits for a one-minute token to expire under `secrets run --watch`: started first (test/sequencer.js), so
+ * that the wait runs beside other files rather than at the end.
+ * @slow
+ */
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';

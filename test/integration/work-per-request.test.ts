@@ -1,3 +1,7 @@
+/**
+ * A world per route and credential: minutes whatever its size (test/sequencer.js starts it first).
+ * @slow
+ */
 import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { routes } from '@contract/routes';
 import type { LocalService } from '../../local/service';
