@@ -22,11 +22,21 @@ class SlowProjectsFirst extends Sequencer {
   sort(tests) {
     const byJest = super.sort(tests);
     const group = (test) => (this.hasFailed(test) ? 0 : test.duration == null ? 1 : 2);
-    const untimed = (test) => group(test) === 1;
-    const slow = (test) => (untimed(test) && markedSlow(test) ? 0 : 1);
-    const limit = (test) => (untimed(test) ? (test.context.config.globals.TEST_TIMEOUT_MS ?? 0) : 0);
-    // Stable: within a group, and among files alike in both, jest's order stays.
-    return [...byJest].sort((a, b) => group(a) - group(b) || slow(a) - slow(b) || limit(b) - limit(a));
+    // Each file's place, worked out once: the comparator runs many times a file, and `@slow` reads it.
+    const keys = new Map(
+      byJest.map((test) => {
+        const untimed = group(test) === 1;
+        const slow = untimed && markedSlow(test) ? 0 : 1;
+        const limit = untimed ? (test.context.config.globals.TEST_TIMEOUT_MS ?? 0) : 0;
+        return [test, [group(test), slow, -limit]];
+      }),
+    );
+    const by = (a, b) => {
+      const [x, y] = [keys.get(a), keys.get(b)];
+      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+    };
+    // Stable: within a group, and among files alike in all three, jest's order stays.
+    return [...byJest].sort(by);
   }
 }
 

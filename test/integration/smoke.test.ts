@@ -314,7 +314,7 @@ describe('npm run smoke against a server that answers wrongly', () => {
   it(
     'gives up on a request after SMOKE_TIMEOUT_MS and fails its check',
     async () => {
-      // Only the first check's request goes unanswered; the others are refused at once, where a server
+      // Only this check's request goes unanswered; the others are refused at once, where a server
       // answering none made the run wait out all of its hundred checks one after another.
       const server = await serve((request, response) => {
         if (request.method === 'GET' && request.url === '/api/v1/tokens' && !request.headers.authorization) return;
