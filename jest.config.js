@@ -33,9 +33,10 @@ module.exports = {
   // Jest's default is one worker fewer than the cores, i.e. one on a 2-core machine. A file spends much of its
   // time waiting (on DynamoDB Local, a spawned npm start or CLI, Chromium, a timer that must run out), so one
   // worker more than the cores keeps them busy: three took the suite from 704-735 s to 580 s on this 2-core
-  // machine (docs/performance.md, "Three workers"). Every file uses its own ids (and the files that read a
-  // whole table their own table), so files may run at once; the test services wait for DynamoDB Local as
-  // npm start does (test/integration/harness.ts), so its slower answers under load are not failures.
+  // machine (docs/performance.md, "Three workers, and where the suite's time goes"). Every file uses its own
+  // ids (and the files that read a whole table their own table), so files may run at once; the test services
+  // wait for DynamoDB Local as npm start does (test/integration/harness.ts), so its slower answers under
+  // load are not failures.
   maxWorkers: os.availableParallelism() + 1,
   // A worker keeps what each file leaves in its heap (the services, SDK clients and modules it loaded): by
   // the suite's second half one held 400-700 MB, and the per-route files run there took two to three times

@@ -34,7 +34,7 @@ const TEST_RATE_LIMIT_PER_MINUTE = 1_000_000;
  * Its DynamoDB client waits for each answer as `npm start`'s does, not the deployed function's one second:
  * on a busy machine DynamoDB Local, shared by every file that runs at once, can take longer, and a test
  * must fail on what it checks, not on the machine's load. The deployed timeout's own answers are tested
- * with it set (faults.test.ts, late-answers.test.ts).
+ * with it: faults.test.ts starts its service without this harness, late-answers.test.ts sets it back.
  */
 export const startService = async (
   overrides: {
