@@ -371,7 +371,7 @@ export const listenLocal = async (options: ListenOptions): Promise<LocalListener
       issuer: trusted?.issuer ?? devIssuer,
       clientId: trusted?.audience ?? DEV_AUDIENCE,
     });
-    handlers = await loadHandlers();
+    handlers = loadHandlers();
     return { baseUrl, port, idp, workload: workloadIssuer, sts, close };
   };
 

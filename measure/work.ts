@@ -157,7 +157,7 @@ export const measuredCredentials = (route: RouteContract): readonly ('token' | '
  * `@lambdas/domain/clock` to reach the authorizer's next minute).
  */
 export const measureWork = async ({ service, proxy }: WorkTarget): Promise<WorkReport> => {
-  const handlers = phased(await loadHandlers(), proxy);
+  const handlers = phased(loadHandlers(), proxy);
 
   const send = async (method: string, path: string, options: SendOptions = {}): Promise<Sent> => {
     const authorization = options.authorization ?? (options.token === undefined ? [] : [`Bearer ${options.token}`]);
