@@ -123,7 +123,11 @@ const main = async (): Promise<void> => {
       hosts,
       dashboardOrigin: process.env.DASHBOARD_ORIGIN || undefined,
       rateLimitPerMinute,
-      requestLog: (line) => console.log(line),
+      requestLog: (line) => {
+        console.log(line);
+        // What the request wrote shows within the event log's short pause, however long it idled.
+        eventLog?.nudge();
+      },
     });
     const exposed = hosts.filter((host) => !LOOPBACK_HOSTS.includes(host)).join(', ');
     if (exposed && !trustedIssuer) {

@@ -65,20 +65,34 @@ export interface EventLogOptions {
   readonly endpoint: string;
   readonly tableName: string;
   readonly sink: EventSink;
-  /** Pause between two reads of the stream; default {@link DEFAULT_POLL_MS}. */
+  /** Pause after a read that found records, or after a nudge; default {@link DEFAULT_POLL_MS}. */
   readonly pollMs?: number;
+  /** The longest pause while the stream stays empty; default {@link DEFAULT_IDLE_POLL_MS}. */
+  readonly idlePollMs?: number;
   /** Where a failed read is told, one line per outage; default stderr. */
   readonly warn?: (line: string) => void;
 }
 
 /** A running event log. */
 export interface EventLog {
+  /**
+   * Something may have been written (the service answered a request): the next read comes within
+   * `pollMs`, and reads keep that pace while they find records.
+   */
+  nudge(): void;
   /** Stops reading, abandoning a read under way, and resolves once no sink call is left running. */
   stop(): Promise<void>;
 }
 
-/** Often enough that an event shows while the developer still looks at the request, rarely enough to cost nothing. */
+/** Often enough that an event shows while the developer still looks at the request. */
 export const DEFAULT_POLL_MS = 300;
+/**
+ * The pause grows from `pollMs` to this while reads find nothing (it doubles after each empty read): a
+ * read every 300 ms cost an idle `npm start` and DynamoDB Local 1.5 s of CPU a half-minute between them.
+ * An event written from elsewhere (another process, a script) shows within this; the service's own
+ * requests nudge the log, so what they write shows within `pollMs`.
+ */
+export const DEFAULT_IDLE_POLL_MS = 2_400;
 /** How often the stream's shards are listed again when none has ended: a new stream or a split shows within this. */
 const DISCOVER_MS = 10_000;
 
@@ -131,6 +145,7 @@ const errorText = (error: unknown): string =>
 export const startEventLog = async (options: EventLogOptions): Promise<EventLog> => {
   const { tableName, sink } = options;
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+  const idlePollMs = Math.max(pollMs, options.idlePollMs ?? DEFAULT_IDLE_POLL_MS);
   const warn = options.warn ?? ((line: string) => console.error(line));
   // One attempt per call: the poll is the retry. A stalled endpoint fails the read instead of hanging it.
   const settings = {
@@ -148,6 +163,8 @@ export const startEventLog = async (options: EventLogOptions): Promise<EventLog>
   let discoverAt = 0;
   let failing = false;
   let stopped = false;
+  /** Whether the reads since the last pause was set found records, or the log was nudged: the pause goes back to `pollMs`. */
+  let active = false;
 
   const listShards = async (streamArn: string): Promise<Shard[]> => {
     const all: Shard[] = [];
@@ -232,6 +249,7 @@ export const startEventLog = async (options: EventLogOptions): Promise<EventLog>
       throw error;
     }
     for (const record of page.Records ?? []) {
+      active = true;
       shard.lastSequence = record.dynamodb?.SequenceNumber ?? shard.lastSequence;
       const event = auditEventOfRecord(record);
       if (event) await deliver(event);
@@ -269,20 +287,35 @@ export const startEventLog = async (options: EventLogOptions): Promise<EventLog>
   };
 
   let timer: NodeJS.Timeout | undefined;
+  /** When the scheduled read runs (epoch ms); none while a read is under way. */
+  let due: number | undefined;
+  let pause = pollMs;
   let running: Promise<void> = poll();
   await running;
-  const schedule = (): void => {
+  const schedule = (ms: number): void => {
+    clearTimeout(timer);
+    due = Date.now() + ms;
     timer = setTimeout(() => {
+      due = undefined;
+      active = false;
       running = poll().then(() => {
-        if (!stopped) schedule();
+        if (stopped) return;
+        // A failed read is retried at `pollMs`, as its warning says.
+        pause = active || failing ? pollMs : Math.min(pause * 2, idlePollMs);
+        schedule(pause);
       });
-    }, pollMs);
+    }, ms);
     // The log never is what keeps a process alive.
     timer.unref();
   };
-  schedule();
+  schedule(pause);
 
   return {
+    nudge: () => {
+      active = true;
+      pause = pollMs;
+      if (due !== undefined && due - Date.now() > pollMs) schedule(pollMs);
+    },
     stop: async () => {
       stopped = true;
       clearTimeout(timer);

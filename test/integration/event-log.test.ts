@@ -229,11 +229,16 @@ describe('npm start’s event log', () => {
   );
 });
 
-/** A pass-through proxy to DynamoDB Local that answers every request with a 500 while it is down. */
+/**
+ * A pass-through proxy to DynamoDB Local that answers every request with a 500 while it is down, and
+ * keeps the operation of each request (its X-Amz-Target without the API, e.g. `GetRecords`).
+ */
 const startFlakyProxy = async () => {
   const target = new URL(ENDPOINT);
   let down = false;
+  const operations: string[] = [];
   const server = createServer((req, res) => {
+    operations.push(String(req.headers['x-amz-target'] ?? '').replace(/^.*\./, ''));
     if (down) {
       res.writeHead(500, { 'Content-Type': 'application/x-amz-json-1.0' });
       res.end(JSON.stringify({ __type: 'InternalServerError', message: 'the proxy is down' }));
@@ -253,6 +258,7 @@ const startFlakyProxy = async () => {
   await once(server, 'listening');
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    operations,
     setDown: (value: boolean) => {
       down = value;
     },
@@ -325,6 +331,50 @@ describe('startEventLog', () => {
       const second = sampleEvent('user-1');
       await putAuditEvent(tableName, second);
       expect(await log.waitFor(second)).toEqual([first, second]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'reads a quiet stream less and less often, and again within its short pause once nudged',
+    async () => {
+      const tableName = await newTable();
+      const proxy = await startFlakyProxy();
+      try {
+        const events: AuditEvent[] = [];
+        const log = await startEventLog({
+          endpoint: proxy.endpoint,
+          tableName,
+          sink: (event) => {
+            events.push(event);
+          },
+          pollMs: 150,
+          idlePollMs: 60_000,
+        });
+        running.push(log);
+        const reads = () => proxy.operations.filter((operation) => operation === 'GetRecords').length;
+        const started = Date.now();
+        // The start read once; each empty read since doubled the pause: 150, 300, ... 4800 ms before the
+        // seventh read, and the eighth would come 9600 ms after it.
+        await until(
+          () => (reads() >= 7 ? true : undefined),
+          () => proxy.operations,
+        );
+        expect(Date.now() - started).toBeGreaterThanOrEqual(150 + 300 + 600 + 1200 + 2400 + 4800 - 50);
+        const event = sampleEvent('user-1');
+        await putAuditEvent(tableName, event);
+        const written = Date.now();
+        log.nudge();
+        await until(
+          () => (events.some((seen) => seen.id === event.id) ? true : undefined),
+          () => events,
+        );
+        // Unnudged, it would show with the eighth read, 9.6 s after the seventh.
+        expect(Date.now() - written).toBeLessThan(4_800);
+      } finally {
+        await Promise.all(running.splice(0).map((log) => log.stop()));
+        await proxy.close();
+      }
     },
     TEST_MS,
   );
