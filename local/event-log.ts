@@ -163,7 +163,7 @@ export const startEventLog = async (options: EventLogOptions): Promise<EventLog>
   let discoverAt = 0;
   let failing = false;
   let stopped = false;
-  /** Whether the reads since the last pause was set found records, or the log was nudged: the pause goes back to `pollMs`. */
+  /** Whether the read under way found records, or the log was nudged since it began: the next pause is `pollMs`. */
   let active = false;
 
   const listShards = async (streamArn: string): Promise<Shard[]> => {
@@ -314,7 +314,7 @@ export const startEventLog = async (options: EventLogOptions): Promise<EventLog>
     nudge: () => {
       active = true;
       pause = pollMs;
-      if (due !== undefined && due - Date.now() > pollMs) schedule(pollMs);
+      if (!stopped && due !== undefined && due - Date.now() > pollMs) schedule(pollMs);
     },
     stop: async () => {
       stopped = true;

@@ -355,7 +355,8 @@ describe('startEventLog', () => {
         const reads = () => proxy.operations.filter((operation) => operation === 'GetRecords').length;
         const started = Date.now();
         // The start read once; each empty read since doubled the pause: 150, 300, ... 4800 ms before the
-        // seventh read, and the eighth would come 9600 ms after it.
+        // seventh read (less 50 ms: the first pause began just before `started`), and the eighth would
+        // come 9600 ms after it.
         await until(
           () => (reads() >= 7 ? true : undefined),
           () => proxy.operations,
