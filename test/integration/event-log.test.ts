@@ -20,7 +20,7 @@ import { listIndexName } from '@contract/table-schema';
 import { auditEventKeys } from '@lambdas/data/keys';
 import { createTable } from '../../local/create-table';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local';
-import { type EventLog, startEventLog } from '../../local/event-log';
+import { type EventLog, type EventLogOptions, startEventLog } from '../../local/event-log';
 import { until } from '../../measure/until';
 import { TEST_JAVA_OPTIONS } from './dynamodb-java';
 import { call, devSession, uniqueEmail } from './harness';
@@ -276,7 +276,11 @@ describe('startEventLog', () => {
     await Promise.all(running.splice(0).map((log) => log.stop()));
   });
 
-  const start = async (tableName: string, endpoint = ENDPOINT) => {
+  const start = async (
+    tableName: string,
+    endpoint = ENDPOINT,
+    pace: Pick<EventLogOptions, 'pollMs' | 'idlePollMs'> = {},
+  ) => {
     const events: AuditEvent[] = [];
     const warnings: string[] = [];
     const log = await startEventLog({
@@ -286,6 +290,7 @@ describe('startEventLog', () => {
         events.push(event);
       },
       warn: (line) => warnings.push(line),
+      ...pace,
     });
     running.push(log);
     const waitFor = (event: AuditEvent) =>
@@ -293,7 +298,18 @@ describe('startEventLog', () => {
         () => (events.some((seen) => seen.id === event.id) ? events : undefined),
         () => ({ events, warnings }),
       );
-    return { events, warnings, waitFor };
+    return { events, warnings, waitFor, nudge: () => log.nudge() };
+  };
+
+  /** Runs `test` with a proxy in front of DynamoDB Local, closed once the logs reading through it have stopped. */
+  const withProxy = async (test: (proxy: Awaited<ReturnType<typeof startFlakyProxy>>) => Promise<void>) => {
+    const proxy = await startFlakyProxy();
+    try {
+      await test(proxy);
+    } finally {
+      await Promise.all(running.splice(0).map((log) => log.stop()));
+      await proxy.close();
+    }
   };
 
   it(
@@ -339,19 +355,8 @@ describe('startEventLog', () => {
     'reads a quiet stream less and less often, and again within its short pause once nudged',
     async () => {
       const tableName = await newTable();
-      const proxy = await startFlakyProxy();
-      try {
-        const events: AuditEvent[] = [];
-        const log = await startEventLog({
-          endpoint: proxy.endpoint,
-          tableName,
-          sink: (event) => {
-            events.push(event);
-          },
-          pollMs: 150,
-          idlePollMs: 60_000,
-        });
-        running.push(log);
+      await withProxy(async (proxy) => {
+        const log = await start(tableName, proxy.endpoint, { pollMs: 150, idlePollMs: 60_000 });
         const reads = () => proxy.operations.filter((operation) => operation === 'GetRecords').length;
         const started = Date.now();
         // The start read once; each empty read since doubled the pause: 150, 300, ... 4800 ms before the
@@ -366,16 +371,10 @@ describe('startEventLog', () => {
         await putAuditEvent(tableName, event);
         const written = Date.now();
         log.nudge();
-        await until(
-          () => (events.some((seen) => seen.id === event.id) ? true : undefined),
-          () => events,
-        );
+        await log.waitFor(event);
         // Unnudged, it would show with the eighth read, 9.6 s after the seventh.
         expect(Date.now() - written).toBeLessThan(4_800);
-      } finally {
-        await Promise.all(running.splice(0).map((log) => log.stop()));
-        await proxy.close();
-      }
+      });
     },
     TEST_MS,
   );
@@ -384,8 +383,7 @@ describe('startEventLog', () => {
     'tells a failed read in one line, and resumes with the events written meanwhile',
     async () => {
       const tableName = await newTable();
-      const proxy = await startFlakyProxy();
-      try {
+      await withProxy(async (proxy) => {
         const log = await start(tableName, proxy.endpoint);
         const first = sampleEvent('user-1');
         await putAuditEvent(tableName, first);
@@ -411,10 +409,7 @@ describe('startEventLog', () => {
           ),
           `Event log: reading the stream of table ${tableName} again.`,
         ]);
-      } finally {
-        await Promise.all(running.splice(0).map((log) => log.stop()));
-        await proxy.close();
-      }
+      });
     },
     TEST_MS,
   );
