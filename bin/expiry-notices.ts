@@ -18,7 +18,8 @@ const describe = (event: AuditEvent): string =>
 const run = async (): Promise<void> => {
   useTableEnv();
   // The data layer reads its environment when loaded.
-  const { expiryNotices } = await import('@lambdas/composition/expiry-notices');
+  const { expiryNotices } =
+    require('@lambdas/composition/expiry-notices') as typeof import('@lambdas/composition/expiry-notices');
   const { due, sent, retired } = await expiryNotices.sendExpiryNotices(new Date());
   for (const event of sent) console.log(describe(event));
   // The summary goes to stderr, so that stdout holds exactly one line per event.

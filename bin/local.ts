@@ -95,22 +95,17 @@ const main = async (): Promise<void> => {
     const functionLogs = process.env.LOG_LEVEL ? `the functions' JSON logs at ${process.env.LOG_LEVEL}` : undefined;
     if (dataDir) dataDirLock = lockDataDir(dataDir);
     // Loaded only once every setting has passed, so a refused start ends before the service's modules and
-    // the AWS SDK load, which take most of a second.
-    const [
-      { listenLocal },
-      { startDynamoDbLocal },
-      { createTable },
-      { EVENTS_FILE, printEvents, startEventLog },
-      { LOOPBACK_NOTICE, startWebhookDispatch },
-      { LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS, setDynamoRequestTimeout },
-    ] = await Promise.all([
-      import('../local/service'),
-      import('../local/dynamodb-local'),
-      import('../local/create-table'),
-      import('../local/event-log'),
-      import('../local/webhook-dispatch'),
-      import('../local/dynamodb-patience'),
-    ]);
+    // the AWS SDK load, which take most of a second. With `require`: npm start runs under tsx's CommonJS
+    // hook alone (package.json), which an `import()` of a TypeScript module would bypass.
+    const { listenLocal } = require('../local/service') as typeof import('../local/service');
+    const { startDynamoDbLocal } = require('../local/dynamodb-local') as typeof import('../local/dynamodb-local');
+    const { createTable } = require('../local/create-table') as typeof import('../local/create-table');
+    const { EVENTS_FILE, printEvents, startEventLog } =
+      require('../local/event-log') as typeof import('../local/event-log');
+    const { LOOPBACK_NOTICE, startWebhookDispatch } =
+      require('../local/webhook-dispatch') as typeof import('../local/webhook-dispatch');
+    const { LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS, setDynamoRequestTimeout } =
+      require('../local/dynamodb-patience') as typeof import('../local/dynamodb-patience');
     // DynamoDB Local accepts any credentials; these keep the SDK from looking for real ones.
     process.env.AWS_ACCESS_KEY_ID = 'local';
     process.env.AWS_SECRET_ACCESS_KEY = 'local';
@@ -154,7 +149,7 @@ const main = async (): Promise<void> => {
       },
     });
     const service = await listener.serve({ dynamoEndpoint: endpoint, tableName, dataDir, trustedIssuer });
-    await setDynamoRequestTimeout(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
+    setDynamoRequestTimeout(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
 
     const storage = dataDir ? `data in ${dataDir}` : 'in memory';
     const signIn = trustedIssuer ? `sign in at ${trustedIssuer.issuer}` : 'sign in with any e-mail';

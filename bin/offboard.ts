@@ -16,7 +16,8 @@ const offboard = async (): Promise<void> => {
   }
   useTableEnv();
   // The data layer reads its environment when loaded.
-  const { offboarding } = await import('@lambdas/composition/offboarding');
+  const { offboarding } =
+    require('@lambdas/composition/offboarding') as typeof import('@lambdas/composition/offboarding');
   const report = await offboarding.offboardUser(who, new Date());
   const user = `${report.userId}${report.email ? ` (${report.email})` : ''}`;
   console.log(

@@ -9,8 +9,8 @@ export const LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS = 5_000;
  * Sets how long the service's DynamoDB client waits for each answer. Loaded on call: the client reads
  * its table's name when loaded, so only once the handlers' environment is set (`serve`).
  */
-export const setDynamoRequestTimeout = async (ms: number): Promise<void> => {
-  const { dynamo } = await import('@lambdas/data/client');
+export const setDynamoRequestTimeout = (ms: number): void => {
+  const { dynamo } = require('@lambdas/data/client') as typeof import('@lambdas/data/client');
   const handler = dynamo.config.requestHandler as {
     updateHttpClientConfig(key: 'requestTimeout', value: number): void;
   };

@@ -36,8 +36,8 @@ export interface GatewayHandlers {
 
 /**
  * Loads the authorizer and every route's handler module (after the environment is set), with
- * `require` as contract/routes.ts loads the contracts: under tsx (`npm start`) an `import()` of each
- * also passes through its ESM loader hooks, a tenth more of the start's CPU (docs/performance.md).
+ * `require` as contract/routes.ts loads the contracts: npm start runs under tsx's CommonJS hook alone
+ * (package.json), which an `import()` of a TypeScript module would bypass.
  */
 export const loadHandlers = (): GatewayHandlers => {
   const authorizer = (require('@lambdas/authorizer/handler') as { handler: AuthorizerHandler }).handler;

@@ -29,18 +29,16 @@ export const startWebhookDispatch = (warn: (line: string) => void = (line) => co
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
   let stopped = false;
-  const delivery = async () => {
-    const [{ deliveries }, { retryDelaySeconds }] = await Promise.all([
-      import('@lambdas/composition/webhooks'),
-      import('@lambdas/domain/webhooks'),
-    ]);
+  const delivery = () => {
+    const { deliveries } = require('@lambdas/composition/webhooks') as typeof import('@lambdas/composition/webhooks');
+    const { retryDelaySeconds } = require('@lambdas/domain/webhooks') as typeof import('@lambdas/domain/webhooks');
     return { deliveries, retryDelaySeconds };
   };
 
   const run = (job: DeliveryJob, attempt: number): void => {
     if (stopped) return;
     const work = (async () => {
-      const { deliveries, retryDelaySeconds } = await delivery();
+      const { deliveries, retryDelaySeconds } = delivery();
       const outcome = await deliveries.attempt(job, attempt);
       const delay = outcome === 'retrying' ? retryDelaySeconds(attempt) : null;
       if (delay === null || stopped) return;

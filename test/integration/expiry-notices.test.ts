@@ -44,7 +44,7 @@ afterAll(async () => {
 
 /** One run of the job against npm start's table, as the command npm start prints. */
 const runJob = () =>
-  runScript('bin/expiry-notices.ts', [], { DYNAMODB_ENDPOINT: proxy.endpoint, TABLE_NAME: tableName }, RUN_MS);
+  runScript('expiry-notices', [], { DYNAMODB_ENDPOINT: proxy.endpoint, TABLE_NAME: tableName }, RUN_MS);
 
 /** The notices a run printed, as `tokenId daysLeft`, sorted. */
 const printedNotices = (stdout: string): string[] =>

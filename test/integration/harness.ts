@@ -54,7 +54,7 @@ export const startService = async (
     dashboardOrigin: overrides.dashboardOrigin,
     rateLimitPerMinute: overrides.rateLimitPerMinute ?? TEST_RATE_LIMIT_PER_MINUTE,
   });
-  await setDynamoRequestTimeout(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
+  setDynamoRequestTimeout(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
   return service;
 };
 
@@ -208,11 +208,11 @@ export const signedIn = async (service: LocalService, label: string) => {
  * where a busy machine's late answer would otherwise be sent again.
  */
 export const withPatientClient = async <T>(fn: () => Promise<T>, ms = 60_000): Promise<T> => {
-  await setDynamoRequestTimeout(ms);
+  setDynamoRequestTimeout(ms);
   try {
     return await fn();
   } finally {
-    await setDynamoRequestTimeout(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
+    setDynamoRequestTimeout(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
   }
 };
 

@@ -19,7 +19,7 @@ beforeAll(async () => {
   // The deployed function's one second, not the test service's patience: giving up on a late answer
   // and sending it again is what this file is about.
   const { clientSettings } = await import('@lambdas/data/client');
-  await setDynamoRequestTimeout(clientSettings.requestHandler.requestTimeout);
+  setDynamoRequestTimeout(clientSettings.requestHandler.requestTimeout);
 });
 afterAll(async () => {
   await service?.close();

@@ -38,7 +38,7 @@ afterAll(() => rmSync(javaDir, { recursive: true, force: true }));
 /** `npm start` with its own DynamoDB Local (no DYNAMODB_ENDPOINT) and the marking `java`, run to its end. */
 const startWithoutDatabase = (env: ChildEnv, timeoutMs?: number, runAs?: RunAs) =>
   runScript(
-    'bin/local.ts',
+    'start',
     [],
     { DYNAMODB_ENDPOINT: undefined, PATH: `${javaDir}${delimiter}${process.env.PATH ?? ''}`, ...env },
     timeoutMs,
@@ -267,7 +267,7 @@ describe('npm start while DynamoDB is not ready yet', () => {
       await once(stalled, 'listening');
       const { port: dbPort } = stalled.address() as { port: number };
       const port = await freePort();
-      const starting = spawnScript('bin/local.ts', [], {
+      const starting = spawnScript('start', [], {
         PORT: String(port),
         DYNAMODB_ENDPOINT: `http://127.0.0.1:${dbPort}`,
         TABLE_NAME: 'never-created',
@@ -350,7 +350,7 @@ describe('a running npm start', () => {
     async () => {
       const command = `BASE_URL=${service.baseUrl} npm run session -- you@example.com`;
       expect(service.output().stdout).toContain(command);
-      const run = await runScript('bin/session.ts', [uniqueEmail()], { BASE_URL: service.baseUrl, PORT: undefined });
+      const run = await runScript('session', [uniqueEmail()], { BASE_URL: service.baseUrl, PORT: undefined });
       expect(run.code).toBe(0);
       expect(run.stdout.trim()).toMatch(JWT);
     },
@@ -360,7 +360,7 @@ describe('a running npm start', () => {
   it(
     'answers npm run session with what is no e-mail address in one line, exit code 2',
     async () => {
-      const run = await runScript('bin/session.ts', ['alice'], { BASE_URL: service.baseUrl, PORT: undefined });
+      const run = await runScript('session', ['alice'], { BASE_URL: service.baseUrl, PORT: undefined });
       expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
         code: 2,
         stdout: '',
@@ -440,7 +440,7 @@ describe('a running npm start', () => {
   it(
     'answers a path full of `*` by its route, without holding up another request',
     async () => {
-      const session = (await runScript('bin/session.ts', [uniqueEmail()], { BASE_URL: service.baseUrl })).stdout.trim();
+      const session = (await runScript('session', [uniqueEmail()], { BASE_URL: service.baseUrl })).stdout.trim();
       const path = `/api/v1/tokens/${'a*'.repeat(100)}`;
       const [starred, plain] = await Promise.all([
         call(service, 'DELETE', path, { token: session }),
@@ -546,7 +546,7 @@ describe('npm run session without a running service', () => {
     'names BASE_URL in its one-sentence error',
     async () => {
       const port = await freePort();
-      const run = await runScript('bin/session.ts', ['you@example.com'], { BASE_URL: `http://127.0.0.1:${port}` });
+      const run = await runScript('session', ['you@example.com'], { BASE_URL: `http://127.0.0.1:${port}` });
       expect(run.code).not.toBe(0);
       expect(run.stderr.trim()).toBe(
         `No local service answers on http://127.0.0.1:${port}: start it with \`npm start\`, or set BASE_URL to the URL it printed.`,

@@ -5,15 +5,25 @@ import { resolve } from 'node:path';
 import { freePort } from '../../local/dynamodb-local';
 
 /**
- * Black-box harness for the local runtime: runs the real `npm start` entry (`tsx bin/local.ts`) as a
- * child process, as a developer would, and talks to it only over HTTP and its output.
+ * Black-box harness for the local runtime: runs what `npm start` and the other scripts of package.json
+ * run, as child processes, as a developer would, and talks to them only over HTTP and their output.
  */
 
 const ROOT = resolve(__dirname, '../..');
-const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
+const { scripts } = require('../../package.json') as { scripts: Record<string, string> };
+
+/**
+ * The command of `npm run <name>` as package.json writes it (`node --require tsx/cjs bin/….ts`), with
+ * the test's own Node for `node`; without npm itself, which would only add its own start to each run.
+ */
+const commandOf = (name: string): readonly string[] => {
+  const [program, ...args] = scripts[name]?.split(' ') ?? [];
+  if (program !== 'node') throw new Error(`npm run ${name} does not run a node script: ${scripts[name]}`);
+  return [process.execPath, ...args];
+};
 /** The start line of `npm start`; its URL is the base URL every other printed command uses. */
 const BANNER = /Secrets Service API on (http:\/\/\S+)\/api\/v1/;
-/** Generous: a cold `tsx` compile plus the handler modules on a busy two-core machine. */
+/** Generous: a cold compile of the TypeScript plus the handler modules on a busy two-core machine. */
 const DEFAULT_START_MS = 90_000;
 const STOP_MS = 20_000;
 
@@ -82,17 +92,18 @@ export interface RunAs {
    * Run without CAP_DAC_OVERRIDE (through util-linux's `setpriv`), so that a folder's mode binds the
    * script as it binds any user; only meaningful for root, which otherwise writes anywhere. The script
    * stays the same user, so it still reads the clone wherever it lies (a folder only root may enter,
-   * where a drop to another user could not even start `tsx`).
+   * where a drop to another user could not even read the script).
    */
   readonly withoutWriteOverride?: boolean;
 }
 
-/** Starts a script of `bin/` (e.g. `bin/local.ts`, what `npm start` runs) with tsx under `env`. */
+/** Starts `npm run <script>` (`start`: what `npm start` runs) with `args` under `env`. */
 export const spawnScript = (script: string, args: readonly string[], env: ChildEnv, runAs: RunAs = {}): ScriptRun => {
-  const [file, before] = runAs.withoutWriteOverride
-    ? ['setpriv', ['--bounding-set=-dac_override', '--', TSX]]
-    : [TSX, []];
-  const child = spawn(file, [...before, script, ...args], {
+  const command = runAs.withoutWriteOverride
+    ? ['setpriv', '--bounding-set=-dac_override', '--', ...commandOf(script)]
+    : commandOf(script);
+  const [file = '', ...before] = command;
+  const child = spawn(file, [...before, ...args], {
     cwd: ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -101,7 +112,7 @@ export const spawnScript = (script: string, args: readonly string[], env: ChildE
   return { output: collect(child), exited, stop: () => stopChild(child, exited) };
 };
 
-/** Runs a script of `bin/` to its end; one still running after `timeoutMs` is killed and reported as timed out. */
+/** Runs `npm run <script>` to its end; one still running after `timeoutMs` is killed and reported as timed out. */
 export const runScript = async (
   script: string,
   args: readonly string[],
@@ -140,7 +151,7 @@ export const startNpmService = async (env: ChildEnv = {}, startMs = DEFAULT_STAR
     DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT,
     TABLE_NAME: `npm-start-${randomUUID().slice(0, 8)}`,
   };
-  const run = spawnScript('bin/local.ts', [], { ...defaults, ...env });
+  const run = spawnScript('start', [], { ...defaults, ...env });
   const baseUrl = await new Promise<string>((resolveStart, rejectStart) => {
     const fail = (reason: string) => {
       cleanUp();

@@ -31,7 +31,7 @@ const sessionOf = (sub: string, email: string, ageSeconds = 60) =>
   idp.sign({ sub, email, email_verified: true, iat: nowSeconds() - ageSeconds });
 
 const offboard = (who: string) =>
-  runScript('bin/offboard.ts', [who], { DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT, TABLE_NAME });
+  runScript('offboard', [who], { DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT, TABLE_NAME });
 
 const expectUnauthorized = (reply: Awaited<ReturnType<typeof call>>, what: string) => {
   expect({ what, status: reply.status, body: reply.body }).toEqual({

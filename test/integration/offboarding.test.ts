@@ -154,7 +154,7 @@ describe('offboarding on a Cognito disable or delete', () => {
 
 describe('npm run offboard', () => {
   const offboard = (who: string) =>
-    runScript('bin/offboard.ts', [who], {
+    runScript('offboard', [who], {
       DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT,
       TABLE_NAME: process.env.TEST_TABLE_NAME,
     });

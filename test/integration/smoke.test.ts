@@ -25,7 +25,7 @@ const UNAUTHORIZED_BODY = JSON.stringify({ success: false, error: ErrorText.unau
 
 /** Runs the smoke script to its end, with none of its variables inherited unless given. */
 const smoke = (args: readonly string[], env: ChildEnv = {}) =>
-  runScript('bin/smoke.ts', args, {
+  runScript('smoke', args, {
     SMOKE_SESSION: undefined,
     SMOKE_ORIGIN: undefined,
     SMOKE_TIMEOUT_MS: undefined,

@@ -103,8 +103,7 @@ describe('the development workload issuer', () => {
 });
 
 describe('npm run workload-token', () => {
-  const run = (args: readonly string[]) =>
-    runScript('bin/workload-token.ts', args, { BASE_URL: service.baseUrl }, SCRIPT_MS);
+  const run = (args: readonly string[]) => runScript('workload-token', args, { BASE_URL: service.baseUrl }, SCRIPT_MS);
 
   it(
     'prints one token with the subject, audience, claims and life asked for',
@@ -157,7 +156,7 @@ describe('npm run workload-token', () => {
     'exits 1 naming the base URL when no service answers there',
     async () => {
       const result = await runScript(
-        'bin/workload-token.ts',
+        'workload-token',
         ['--sub', SUBJECT],
         { BASE_URL: 'http://127.0.0.1:1' },
         SCRIPT_MS,
