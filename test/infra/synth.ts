@@ -129,7 +129,7 @@ const withDirectEsbuild = <T>(bundle: boolean, build: () => T): T => {
 const synthesizeOnce = (options: SynthesizeOptions): Synthesized => {
   const app = new App({
     // The creation stack trace CDK records for each construct goes to the assembly's metadata, which no
-    // check reads; under jest each trace is source-mapped, 5 % of app.test.ts's CPU.
+    // check reads; under jest each trace is source-mapped (4.4 s of 67 s in a profile of app.test.ts).
     stackTraces: false,
     context: {
       ...cdkJsonContext,

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { freePort } from '../../local/dynamodb-local';
+import { scripts } from '../../package.json';
 
 /**
  * Black-box harness for the local runtime: runs what `npm start` and the other scripts of package.json
@@ -10,14 +11,13 @@ import { freePort } from '../../local/dynamodb-local';
  */
 
 const ROOT = resolve(__dirname, '../..');
-const { scripts } = require('../../package.json') as { scripts: Record<string, string> };
 
 /**
  * The command of `npm run <name>` as package.json writes it (`node --require tsx/cjs bin/….ts`), with
  * the test's own Node for `node`; without npm itself, which would only add its own start to each run.
  */
-const commandOf = (name: string): readonly string[] => {
-  const [program, ...args] = scripts[name]?.split(' ') ?? [];
+const commandOf = (name: keyof typeof scripts): [string, ...string[]] => {
+  const [program, ...args] = scripts[name].split(' ');
   if (program !== 'node') throw new Error(`npm run ${name} does not run a node script: ${scripts[name]}`);
   return [process.execPath, ...args];
 };
@@ -98,11 +98,15 @@ export interface RunAs {
 }
 
 /** Starts `npm run <script>` (`start`: what `npm start` runs) with `args` under `env`. */
-export const spawnScript = (script: string, args: readonly string[], env: ChildEnv, runAs: RunAs = {}): ScriptRun => {
-  const command = runAs.withoutWriteOverride
+export const spawnScript = (
+  script: keyof typeof scripts,
+  args: readonly string[],
+  env: ChildEnv,
+  runAs: RunAs = {},
+): ScriptRun => {
+  const [file, ...before] = runAs.withoutWriteOverride
     ? ['setpriv', '--bounding-set=-dac_override', '--', ...commandOf(script)]
     : commandOf(script);
-  const [file = '', ...before] = command;
   const child = spawn(file, [...before, ...args], {
     cwd: ROOT,
     env: childEnv(env),
@@ -114,7 +118,7 @@ export const spawnScript = (script: string, args: readonly string[], env: ChildE
 
 /** Runs `npm run <script>` to its end; one still running after `timeoutMs` is killed and reported as timed out. */
 export const runScript = async (
-  script: string,
+  script: keyof typeof scripts,
   args: readonly string[],
   env: ChildEnv,
   timeoutMs = DEFAULT_START_MS,
