@@ -4,6 +4,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } f
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { secretHeadKey, secretsPartition, secretVersionKey } from '@lambdas/data/keys';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS, setDynamoRequestTimeout } from '../../local/dynamodb-patience';
 
 /**
  * The cleanup of an expired secret's versions, in process against DynamoDB Local: versions of two lives
@@ -23,6 +24,9 @@ beforeAll(async () => {
   process.env.TABLE_NAME = TABLE_NAME;
   process.env.DYNAMODB_ENDPOINT = ENDPOINT;
   ({ purgeExpiredSecretVersionsHandler: handler } = await import('@lambdas/events/purge-expired-secret-versions'));
+  // As patient with DynamoDB Local as the test services (test/integration/harness.ts): with the deployed
+  // one second, a busy machine's slow answer to a BatchWriteItem failed the cleanup with a 503 once.
+  setDynamoRequestTimeout(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
 });
 afterAll(() => documents.destroy());
 
