@@ -1,12 +1,13 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { DecryptionError } from '@lambdas/domain/errors';
+import { publicRandomBytes } from '@lambdas/domain/random';
 
 /** The first byte of every sealed form: a later format (another cipher, a longer IV) gets another number. */
 export const SEALED_FORMAT = 0x01;
 /** Bytes of a key: AES-256. */
 export const KEY_BYTES = 32;
 /**
- * Bytes of the IV, random per seal: GCM's own size, and with a random one a key may seal about 2^32
+ * Bytes of the IV, random per seal (public, stored in the sealed form): GCM's own size, and with a random one a key may seal about 2^32
  * times before a repeated IV becomes likely; a project's values stay far below that.
  */
 export const IV_BYTES = 12;
@@ -21,7 +22,7 @@ const CIPHER = 'aes-256-gcm';
  * The additional data is not stored: whoever opens must name it again.
  */
 export const sealBytes = (key: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Buffer => {
-  const iv = randomBytes(IV_BYTES);
+  const iv = publicRandomBytes(IV_BYTES);
   const cipher = createCipheriv(CIPHER, key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(aad);
   const body = cipher.update(plaintext);
