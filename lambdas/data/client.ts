@@ -50,13 +50,10 @@ const UNAVAILABLE_ERRORS = new Set([
 // Throttling and outages leave the data layer as the domain's error, so no caller above needs to know
 // the SDK's error names; the original stays its cause, for the log.
 dynamo.middlewareStack.add(
-  (next) => async (args) => {
-    try {
-      return await next(args);
-    } catch (error) {
+  (next) => (args) =>
+    next(args).catch((error: unknown) => {
       throw isUnavailable(error, UNAVAILABLE_ERRORS) ? new ServiceUnavailableError({ cause: error }) : error;
-    }
-  },
+    }),
   { step: 'initialize', priority: 'high', name: 'unavailableAsDomainError' },
 );
 
@@ -103,12 +100,19 @@ const inTable = (write: TableWrite): TransactWriteItem => {
   return { ConditionCheck: Object.assign({ TableName: tableName }, write.ConditionCheck) };
 };
 
+/**
+ * What a write answers once made: nothing of DynamoDB's answer. The helpers below chain the SDK's
+ * promise rather than await it in a function of their own, as each promise more costs the Tracer's
+ * async hooks on every call.
+ */
+const nothing = (): void => undefined;
+
 /** Sends one write whose condition, if it has one, must hold: a failed condition is an error. */
-export const writeItem = async (write: SingleWrite): Promise<void> => {
-  await ('Put' in write
+export const writeItem = (write: SingleWrite): Promise<void> =>
+  ('Put' in write
     ? documentClient.send(new PutCommand(Object.assign({ TableName: tableName }, write.Put)))
-    : documentClient.send(new UpdateCommand(Object.assign({ TableName: tableName }, write.Update))));
-};
+    : documentClient.send(new UpdateCommand(Object.assign({ TableName: tableName }, write.Update)))
+  ).then(nothing);
 
 /**
  * Sends one conditional write whose failed condition is an answer, not an error: whether the write
@@ -179,31 +183,29 @@ export const transactWrite = async (
 };
 
 /** One item by key, as the repository's record type (the table holds only what the repositories write). */
-export const getItem = async <T>(key: ItemKey, consistent: boolean): Promise<T | undefined> => {
-  const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName, Key: key, ConsistentRead: consistent }),
-  );
-  return Item as T | undefined;
-};
+export const getItem = <T>(key: ItemKey, consistent: boolean): Promise<T | undefined> =>
+  documentClient
+    .send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: consistent }))
+    .then(({ Item }) => Item as T | undefined);
 
 /**
  * One BatchGetItem call of at most 100 keys: the items of those that exist, in no particular order,
  * and the keys DynamoDB left unprocessed (throttling), to ask for again.
  */
-export const batchGet = async <T>(
+export const batchGet = <T>(
   keys: readonly ItemKey[],
   consistent: boolean,
-): Promise<{ items: T[]; unprocessed: ItemKey[] }> => {
-  const { Responses, UnprocessedKeys } = await documentClient.send(
-    new BatchGetCommand({
-      RequestItems: { [tableName]: { Keys: [...keys], ...(consistent && { ConsistentRead: true }) } },
-    }),
-  );
-  return {
-    items: (Responses?.[tableName] ?? []) as T[],
-    unprocessed: (UnprocessedKeys?.[tableName]?.Keys ?? []) as ItemKey[],
-  };
-};
+): Promise<{ items: T[]; unprocessed: ItemKey[] }> =>
+  documentClient
+    .send(
+      new BatchGetCommand({
+        RequestItems: { [tableName]: { Keys: [...keys], ...(consistent && { ConsistentRead: true }) } },
+      }),
+    )
+    .then(({ Responses, UnprocessedKeys }) => ({
+      items: (Responses?.[tableName] ?? []) as T[],
+      unprocessed: (UnprocessedKeys?.[tableName]?.Keys ?? []) as ItemKey[],
+    }));
 
 /** Keys one BatchGetItem call may name. */
 const BATCH_GET_LIMIT = 100;
@@ -256,15 +258,13 @@ export const batchDeleteItems = async (keys: readonly ItemKey[]): Promise<void> 
 export type TableQuery = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>;
 
 /** One page of a query from `startKey`: its items, and the key to read the next from (none after the last). */
-export const queryPage = async <T = Attributes>(
+export const queryPage = <T = Attributes>(
   input: TableQuery,
   startKey: Attributes | undefined,
-): Promise<{ items: T[]; lastKey: Attributes | undefined }> => {
-  const page = await documentClient.send(
-    new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: startKey }),
-  );
-  return { items: (page.Items ?? []) as T[], lastKey: page.LastEvaluatedKey };
-};
+): Promise<{ items: T[]; lastKey: Attributes | undefined }> =>
+  documentClient
+    .send(new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: startKey }))
+    .then((page) => ({ items: (page.Items ?? []) as T[], lastKey: page.LastEvaluatedKey }));
 
 /** Every item of a query, following the pages to the end (lists are bounded: 100 live tokens, one item per membership). */
 export const queryAll = async <T>(input: TableQuery): Promise<T[]> => {
