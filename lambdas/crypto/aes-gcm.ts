@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { DecryptionError } from '@lambdas/domain/errors';
-import { publicRandomBytes } from '@lambdas/domain/random';
+import { pooledRandomBytes } from '@lambdas/domain/random';
 
 /** The first byte of every sealed form: a later format (another cipher, a longer IV) gets another number. */
 export const SEALED_FORMAT = 0x01;
@@ -22,7 +22,7 @@ const CIPHER = 'aes-256-gcm';
  * The additional data is not stored: whoever opens must name it again.
  */
 export const sealBytes = (key: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Buffer => {
-  const iv = publicRandomBytes(IV_BYTES);
+  const iv = pooledRandomBytes(IV_BYTES);
   const cipher = createCipheriv(CIPHER, key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(aad);
   const body = cipher.update(plaintext);

@@ -9,7 +9,7 @@ import {
 } from '@contract/audit';
 import { toIso } from './clock';
 import type { Principal } from './principal';
-import { randomIdText } from './token-format';
+import { randomBase62 } from './token-format';
 
 /** Where a request came from, as API Gateway saw it: what an audit event records of its caller. */
 export interface RequestOrigin {
@@ -115,7 +115,7 @@ export const auditEvent = (
 ): AuditEvent => {
   const { target: noTarget, details: noDetails } = nullDefaults();
   return {
-    id: `evt_${randomIdText(20)}`,
+    id: `evt_${randomBase62(20)}`,
     time: toIso(now),
     type,
     actor: origin.actor,

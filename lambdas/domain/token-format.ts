@@ -1,4 +1,4 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import {
   BASE62,
@@ -10,7 +10,7 @@ import {
   TOKEN_PREFIX,
   TOKEN_SECRET_LENGTH,
 } from '@contract/identifiers';
-import { publicRandomBytes } from './random';
+import { pooledRandomBytes } from './random';
 
 /**
  * API token format (contract/identifiers.ts): `svc_live_` + public id (12) + secret (24) + checksum
@@ -22,25 +22,21 @@ const SECRET_LENGTH = TOKEN_SECRET_LENGTH;
 const CHECKSUM_LENGTH = TOKEN_CHECKSUM_LENGTH;
 
 /**
- * Uniformly random base62 text from `draw` (the cryptographic RNG): a byte of 248 or more (4 × 62) is
- * rejected rather than folded in, so no character is likelier than another. A secret's text is drawn
- * on its own (`randomBytes`, the default); an id's comes from the public pool (`randomIdText`).
+ * Uniformly random base62 text from the cryptographic RNG (`pooledRandomBytes`): a byte of 248 or more
+ * (4 × 62) is rejected rather than folded in, so no character is likelier than another.
  */
-export const randomBase62 = (length: number, draw: (count: number) => Uint8Array = randomBytes): string => {
+export const randomBase62 = (length: number): string => {
   let out = '';
   while (out.length < length) {
     // The bytes still missing and 16 more: with 8 of 256 values rejected, a token needs a second draw
     // about once in 10^13.
-    for (const byte of draw(length - out.length + 16)) {
+    for (const byte of pooledRandomBytes(length - out.length + 16)) {
       if (byte < 248) out += BASE62[byte % 62];
       if (out.length === length) break;
     }
   }
   return out;
 };
-
-/** Random base62 text of an id, which is made public: from the public pool (`publicRandomBytes`). */
-export const randomIdText = (length: number): string => randomBase62(length, publicRandomBytes);
 
 const checksumOf = (text: string): string => {
   let value = crc32(text);

@@ -7,7 +7,7 @@ import {
   TRUST_RULE_ID_RANDOM_LENGTH,
   type TrustRuleBody,
 } from '@contract/trust-rules';
-import { randomIdText } from './token-format';
+import { randomBase62 } from './token-format';
 
 /*
  * The rules of a service account's trust rules, pure: which issuers may be trusted, how a subject
@@ -18,7 +18,7 @@ import { randomIdText } from './token-format';
 export type { IssuerFlags };
 
 /** A new trust rule id: `tr_` + 16 random base62 characters. */
-export const newTrustRuleId = (): string => `${TRUST_RULE_ID_PREFIX}${randomIdText(TRUST_RULE_ID_RANDOM_LENGTH)}`;
+export const newTrustRuleId = (): string => `${TRUST_RULE_ID_PREFIX}${randomBase62(TRUST_RULE_ID_RANDOM_LENGTH)}`;
 
 /**
  * Whether an issuer URL (or a discovery document's `jwks_uri`) may be fetched: `https` to a host name

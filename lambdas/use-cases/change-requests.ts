@@ -20,7 +20,7 @@ import type {
   StoredSlotMap,
 } from '@lambdas/domain/records';
 import { canManageMembers } from '@lambdas/domain/roles';
-import { randomIdText } from '@lambdas/domain/token-format';
+import { randomBase62 } from '@lambdas/domain/token-format';
 import {
   backoffMs,
   type Change,
@@ -74,7 +74,7 @@ const ATTEMPTS = 8;
 
 /** A new change request id: `chg_` + 16 random base62 characters. */
 export const newChangeRequestId = (): string =>
-  `${CHANGE_REQUEST_ID_PREFIX}${randomIdText(CHANGE_REQUEST_ID_RANDOM_LENGTH)}`;
+  `${CHANGE_REQUEST_ID_PREFIX}${randomBase62(CHANGE_REQUEST_ID_RANDOM_LENGTH)}`;
 
 /** Where a request stands now: an open one past its expiry has expired. */
 const statusOf = (request: ChangeRequestRecord, now: Date): ChangeRequestStatus =>

@@ -19,7 +19,7 @@ import type {
   WebhookRecord,
 } from '@lambdas/domain/records';
 import { canManageEnvironments } from '@lambdas/domain/roles';
-import { randomBase62, randomIdText } from '@lambdas/domain/token-format';
+import { randomBase62 } from '@lambdas/domain/token-format';
 import { checkWebhookUrl, type ResolveHost, type WebhookUrlPolicy } from '@lambdas/domain/webhook-url';
 import { MAX_DELIVERY_ATTEMPTS, signatureHeader, webhookReceives } from '@lambdas/domain/webhooks';
 
@@ -78,7 +78,7 @@ export interface WebhookIds {
 
 /** The service's webhook ids and secrets: random base62. */
 export const randomWebhookIds: WebhookIds = {
-  newWebhookId: () => `${WEBHOOK_ID_PREFIX}${randomIdText(WEBHOOK_ID_RANDOM_LENGTH)}`,
+  newWebhookId: () => `${WEBHOOK_ID_PREFIX}${randomBase62(WEBHOOK_ID_RANDOM_LENGTH)}`,
   newWebhookSecret: () => `${WEBHOOK_SECRET_PREFIX}${randomBase62(WEBHOOK_SECRET_RANDOM_LENGTH)}`,
 };
 

@@ -44,38 +44,44 @@ describe('randomBase62', () => {
     }
   });
 
-  it('mints a token with one draw from the RNG, none at load', () => {
+  it('mints tokens from the pool of random bytes, drawn from the RNG on first use, none at load', () => {
     const crypto = jest.requireActual<typeof import('node:crypto')>('node:crypto');
+    const fills = jest.spyOn(crypto, 'randomFillSync');
     const draws = jest.spyOn(crypto, 'randomBytes');
     try {
       jest.isolateModules(() => {
         const fresh = jest.requireActual<typeof import('@lambdas/domain/token-format')>('@lambdas/domain/token-format');
+        expect(fills).not.toHaveBeenCalled();
+        const first = fresh.mintToken();
+        expect(fills).toHaveBeenCalledTimes(1);
+        expect(fresh.mintToken().rawToken).not.toBe(first.rawToken);
+        expect(fills).toHaveBeenCalledTimes(1);
         expect(draws).not.toHaveBeenCalled();
-        fresh.mintToken();
-        expect(draws).toHaveBeenCalledTimes(1);
       });
     } finally {
+      fills.mockRestore();
       draws.mockRestore();
     }
   });
 
   it('rejects the bytes that would bias the alphabet and draws again for the characters missing', () => {
     const crypto = jest.requireActual<typeof import('node:crypto')>('node:crypto');
-    const draws = jest
-      .spyOn(crypto, 'randomBytes')
-      .mockImplementationOnce((size: number) =>
-        Buffer.from([0, 248, 255, 61, 62, ...Array<number>(size - 5).fill(250)]),
-      )
-      .mockImplementationOnce((size: number) => Buffer.alloc(size, 97));
+    // The first draw asks 5 + 16 bytes and keeps three; the second the 2 missing + 16; then a marker.
+    const bytes = [0, 248, 255, 61, 62, ...Array<number>(16).fill(250), ...Array<number>(18).fill(97), 7];
+    const fills = jest.spyOn(crypto, 'randomFillSync').mockImplementationOnce(((buffer: Buffer) => {
+      buffer.fill(0).set(bytes);
+      return buffer;
+    }) as never);
     try {
       jest.isolateModules(() => {
         const fresh = jest.requireActual<typeof import('@lambdas/domain/token-format')>('@lambdas/domain/token-format');
+        const pool = jest.requireActual<typeof import('@lambdas/domain/random')>('@lambdas/domain/random');
         expect(fresh.randomBase62(5)).toBe('0z0ZZ');
-        expect(draws).toHaveBeenCalledTimes(2);
-        expect(draws).toHaveBeenLastCalledWith(18);
+        expect([...pool.pooledRandomBytes(1)]).toEqual([7]);
+        expect(fills).toHaveBeenCalledTimes(1);
       });
     } finally {
-      draws.mockRestore();
+      fills.mockRestore();
     }
   });
 });
