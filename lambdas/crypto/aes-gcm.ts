@@ -7,7 +7,7 @@ export const SEALED_FORMAT = 0x01;
 /** Bytes of a key: AES-256. */
 export const KEY_BYTES = 32;
 /**
- * Bytes of the IV, random per seal (public, stored in the sealed form): GCM's own size, and with a random one a key may seal about 2^32
+ * Bytes of the IV, random per seal: GCM's own size, and with a random one a key may seal about 2^32
  * times before a repeated IV becomes likely; a project's values stay far below that.
  */
 export const IV_BYTES = 12;
