@@ -101,9 +101,10 @@ const inTable = (write: TableWrite): TransactWriteItem => {
 };
 
 /**
- * What a write answers once made: nothing of DynamoDB's answer. The helpers below chain the SDK's
- * promise rather than await it in a function of their own, as each promise more costs the Tracer's
- * async hooks on every call.
+ * What a write answers once made: nothing of DynamoDB's answer. The helpers of one call (this one,
+ * `getItem`, `batchGet`, `queryPage`) chain the SDK's promise rather than await it in a function of
+ * their own, as each promise more costs the Tracer's async hooks on every call; those that loop
+ * (retries, pages) await.
  */
 const nothing = (): void => undefined;
 
